@@ -1,5 +1,10 @@
+import { createApp } from "./app";
+
+export { JobHub } from "./pipeline/job-hub.do";
+export { PipelineWorkflow } from "./pipeline/pipeline.workflow";
+
+const app = createApp();
+
 export default {
-  async fetch(req: Request, env: Env): Promise<Response> {
-    return Response.json(await env.ENGINE.ping());
-  },
+  fetch: app.fetch,
 } satisfies ExportedHandler<Env>;

@@ -1,0 +1,73 @@
+// Starts the whole service locally: migrations, seeded models, a development account,
+// Apertium on loopback (when installed), and both Workers under one `wrangler dev`.
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "./models.mjs";
+import { seedModels } from "./seed-models.mjs";
+import { wrangler, wranglerLive } from "./wrangler.mjs";
+import { startApertium } from "./apertium.mjs";
+
+const PORT = Number(process.env.PORT ?? 8787);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const DEV_USER = "usr_development0000000";
+const DEV_CREDITS = 1000;
+
+function sqlString(s) {
+  return `'${String(s).replaceAll("'", "''")}'`;
+}
+
+/** The development account: a user on the pro plan, a wallet with credits (granted through the ledger) and an API key. */
+function seedDevAccount() {
+  const keyFile = path.join(root, ".wrangler/dev-api-key");
+  let key = existsSync(keyFile) ? readFileSync(keyFile, "utf8").trim() : "";
+  if (!key.startsWith("lik_live_")) {
+    key = `lik_live_${randomBytes(32).toString("base64url")}`;
+    mkdirSync(path.dirname(keyFile), { recursive: true });
+    writeFileSync(keyFile, key, { mode: 0o600 });
+  }
+  const hash = createHash("sha256").update(key).digest("hex");
+  const now = Date.now();
+  const sql = [
+    `INSERT OR IGNORE INTO users (id, email, name, plan, locale, email_verified_at, created_at, updated_at) VALUES (${sqlString(DEV_USER)}, 'dev@localhost', 'Developer', 'pro', 'en', ${now}, ${now}, ${now});`,
+    `INSERT OR IGNORE INTO wallets (user_id, balance, reserved, updated_at) VALUES (${sqlString(DEV_USER)}, 0, 0, ${now});`,
+    `UPDATE wallets SET balance = balance + ${DEV_CREDITS}, updated_at = ${now} WHERE user_id = ${sqlString(DEV_USER)} AND NOT EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = 'grant:development');`,
+    `INSERT INTO ledger_entries (id, user_id, kind, amount, reserved_delta, balance_after, reserved_after, reason, dedupe_key, created_at) SELECT 'led_development000000000', user_id, 'grant', ${DEV_CREDITS}, 0, balance, reserved, 'Development credits', 'grant:development', ${now} FROM wallets WHERE user_id = ${sqlString(DEV_USER)} AND changes() = 1;`,
+    `INSERT OR IGNORE INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES ('key_development0000000', ${sqlString(DEV_USER)}, 'Development key', ${sqlString(key.slice(0, 13))}, ${sqlString(hash)}, '[]', ${now});`,
+    `UPDATE api_keys SET key_hash = ${sqlString(hash)}, prefix = ${sqlString(key.slice(0, 13))}, revoked_at = NULL WHERE id = 'key_development0000000';`,
+  ].join("\n");
+  wrangler(["d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--command", sql]);
+  return key;
+}
+
+async function main() {
+  console.log("dev: applying D1 migrations");
+  wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], { env: { ...process.env, CI: "true" } });
+  console.log("dev: seeding models");
+  seedModels();
+  const key = seedDevAccount();
+  let apertium;
+  try {
+    apertium = await startApertium({ port: 2737 });
+    console.log(`dev: Apertium at ${apertium.url}`);
+  } catch (err) {
+    console.warn(`dev: translation unavailable: ${err.message}`);
+  }
+  const dev = wranglerLive(["dev", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--ip", "127.0.0.1", "--port", String(PORT), "--show-interactive-dev-session=false"]);
+  console.log(`\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`);
+  const stop = () => {
+    dev.kill("SIGINT");
+    apertium?.stop();
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  dev.on("exit", (code) => {
+    apertium?.stop();
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

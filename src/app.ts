@@ -1,0 +1,70 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { swaggerUI } from "@hono/swagger-ui";
+import { bodyLimit } from "hono/body-limit";
+import { db } from "./db/client";
+import type { AppEnv } from "./env";
+import { ApiError } from "./http/errors";
+import { notFound, onError } from "./http/on-error";
+import { requestId } from "./http/request-id";
+import { validationHook } from "./http/validation";
+import { LIMITS } from "./lib/limits";
+import { registerExports } from "./modules/exports/exports.handlers";
+import { registerJobs } from "./modules/jobs/jobs.handlers";
+import { registerSystem } from "./modules/system/system.handlers";
+import { VERSION } from "./modules/system/system.service";
+
+export const OPENAPI_PATH = "/api/v1/openapi.json";
+
+/** Builds the api Worker's Hono app: middleware, every module's routes, the envelope and the OpenAPI document. */
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+
+  app.use("*", requestId);
+  app.use("*", async (c, next) => {
+    c.set("db", db(c.env.DB));
+    await next();
+  });
+  // Multipart uploads may reach the upload limit plus form overhead; every other body is small.
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: LIMITS.max_upload_bytes + 1024 * 1024,
+      onError: () => {
+        throw new ApiError("payload_too_large", `The request body exceeds ${LIMITS.max_upload_bytes} bytes.`, {
+          details: { limit: LIMITS.max_upload_bytes },
+        });
+      },
+    }),
+  );
+
+  registerSystem(app);
+  registerJobs(app);
+  registerExports(app);
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    description: "API key: `Authorization: Bearer lik_live_…`",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "cookieAuth", {
+    type: "apiKey",
+    in: "cookie",
+    name: "__Host-session",
+    description: "Web app session cookie; unsafe requests also send the CSRF value from GET /api/v1/auth/csrf.",
+  });
+  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", { type: "http", scheme: "bearer", description: "Administrator token" });
+  app.doc31(OPENAPI_PATH, {
+    openapi: "3.1.0",
+    info: {
+      title: "Lingoscan API",
+      version: VERSION,
+      description: "Recognise, translate, edit and convert text in images and documents.",
+    },
+    servers: [{ url: "/" }],
+  });
+  app.get("/docs", swaggerUI({ url: OPENAPI_PATH, title: "Lingoscan API reference" }));
+
+  app.notFound(notFound(() => app.routes));
+  app.onError(onError);
+  return app;
+}

@@ -1,0 +1,291 @@
+import { fromApertiumCode, toApertiumCode } from "./languages";
+import {
+  mapLimit,
+  ProviderError,
+  type LanguagePair,
+  type ProviderHealth,
+  type TranslatedSegment,
+  type TranslateRequest,
+  type Translator,
+} from "./translator";
+
+export interface ApertiumOptions {
+  /** Per-request timeout for /translate (ms). apertium-apy's own pipeline timeout is 10 s. */
+  timeoutMs?: number;
+  /** Timeout for /listPairs, used by health() and pairs() (ms). */
+  listTimeoutMs?: number;
+  /** Requests in flight per translate() call. */
+  concurrency?: number;
+  /** Upper bound on the UTF-8 size of one request's text. */
+  maxRequestBytes?: number;
+  /** How long the pair list is reused (ms). */
+  pairsTtlMs?: number;
+}
+
+/**
+ * apertium-apy cuts its input into PIPE_BUF (4096-byte) chunks at a full stop or space and keeps
+ * only the first 10 chunks: above ~40 KB the rest is dropped without an error, and a chunk border
+ * inside a sentence hurts the translation. Staying under one chunk per request avoids both.
+ */
+const MAX_REQUEST_BYTES = 4000;
+const CONCURRENCY = 4;
+const TIMEOUT_MS = 20_000;
+const LIST_TIMEOUT_MS = 3_000;
+const PAIRS_TTL_MS = 60_000;
+/** Pivot languages in order of preference: the best-maintained pairs go through Spanish. */
+const PIVOTS = ["es", "ca", "en", "pt", "fr", "it", "gl"];
+
+const encoder = new TextEncoder();
+const byteLength = (s: string) => encoder.encode(s).length;
+
+type Step = readonly [source: string, target: string];
+
+/** Where each segment's lines sit in the flat list of units sent to Apertium. */
+type SegmentLayout = { id: string; lines: { start: number; count: number }[] }[];
+
+/**
+ * Rule-based translation through an apertium-apy server (Debian's `apertium-apy`), the local and
+ * offline provider. Serves the pairs the server has installed, plus pivot pairs through one
+ * intermediate language (two /translate calls: /translateChain leaks the intermediate step's
+ * unknown-word marks `*` even with markUnknown=no).
+ *
+ * Segments are sent as lines of plain text (`format=txt`) in requests of at most ~4 KB; Apertium
+ * keeps line breaks, and every response is checked to have as many lines as its request, else
+ * that batch is translated one line per request. Context and glossary are not used.
+ */
+export class ApertiumTranslator implements Translator {
+  readonly name = "apertium";
+  private readonly baseUrl: string;
+  private readonly fetch: typeof fetch;
+  private readonly opts: Required<ApertiumOptions>;
+  private pairsCache?: { at: number; pairs: Promise<LanguagePair[]> };
+
+  constructor(baseUrl: string, fetchImpl: typeof fetch = fetch, options: ApertiumOptions = {}) {
+    this.baseUrl = baseUrl.trim().replace(/\/+$/, "");
+    // Called through a closure: workerd's global fetch throws "Illegal invocation" with another `this`.
+    this.fetch = (input, init) => fetchImpl(input, init);
+    this.opts = {
+      timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+      listTimeoutMs: options.listTimeoutMs ?? LIST_TIMEOUT_MS,
+      concurrency: options.concurrency ?? CONCURRENCY,
+      maxRequestBytes: options.maxRequestBytes ?? MAX_REQUEST_BYTES,
+      pairsTtlMs: options.pairsTtlMs ?? PAIRS_TTL_MS,
+    };
+  }
+
+  async health(): Promise<ProviderHealth> {
+    if (!this.baseUrl) return { name: this.name, status: "not_configured", detail: "APERTIUM_URL is not set" };
+    const started = Date.now();
+    try {
+      const pairs = withPivots(await this.listPairs());
+      this.pairsCache = { at: Date.now(), pairs: Promise.resolve(pairs) };
+      const latency_ms = Date.now() - started;
+      if (pairs.length === 0) {
+        return { name: this.name, status: "degraded", latency_ms, pairs: 0, detail: "no language pair installed (run scripts/install-apertium.sh)" };
+      }
+      return { name: this.name, status: "ok", latency_ms, pairs: pairs.length };
+    } catch (err) {
+      return { name: this.name, status: "down", latency_ms: Date.now() - started, detail: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  /** Direct pairs from /listPairs plus pivot pairs (`via`), reused for a minute. */
+  pairs(): Promise<LanguagePair[]> {
+    if (!this.baseUrl) return Promise.resolve([]);
+    const cached = this.pairsCache;
+    if (cached && Date.now() - cached.at < this.opts.pairsTtlMs) return cached.pairs;
+    const pairs = this.listPairs().then(withPivots);
+    this.pairsCache = { at: Date.now(), pairs };
+    // A failed lookup is not cached: the next call asks again.
+    pairs.catch(() => {
+      if (this.pairsCache?.pairs === pairs) this.pairsCache = undefined;
+    });
+    return pairs;
+  }
+
+  async translate(req: TranslateRequest): Promise<TranslatedSegment[]> {
+    if (req.segments.length === 0) return [];
+    if (!this.baseUrl) throw new ProviderError("provider_unavailable", "Apertium is not configured (APERTIUM_URL is empty)", { provider: this.name, retryable: false });
+    const steps = await this.route(req.source.toLowerCase(), req.target.toLowerCase());
+
+    // Segments → lines → units of at most maxRequestBytes (only an overlong line is cut).
+    const units: string[] = [];
+    const layout: SegmentLayout = req.segments.map((seg) => ({
+      id: seg.id,
+      lines: seg.text.split(/\r\n|\r|\n/).map((line) => {
+        const pieces = splitLine(line, this.opts.maxRequestBytes);
+        const start = units.length;
+        units.push(...pieces);
+        return { start, count: pieces.length };
+      }),
+    }));
+
+    let texts = units;
+    for (const step of steps) texts = await this.translateUnits(texts, step);
+
+    return layout.map((seg) => ({
+      id: seg.id,
+      text: seg.lines.map(({ start, count }) => texts.slice(start, start + count).join(" ")).join("\n"),
+      provider: this.name,
+    }));
+  }
+
+  /** The /translate calls for a pair: one for a direct pair, two through the pivot. */
+  private async route(source: string, target: string): Promise<Step[]> {
+    const pair = (await this.pairs()).find((p) => p.source === source && p.target === target);
+    if (!pair) {
+      throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}`, { provider: this.name, retryable: false });
+    }
+    return pair.via ? [[source, pair.via], [pair.via, target]] : [[source, target]];
+  }
+
+  /** Translates single-line units; blank units are kept as they are and never sent. */
+  private async translateUnits(units: string[], step: Step): Promise<string[]> {
+    const out = units.slice();
+    const todo = units.map((u, i) => i).filter((i) => /\S/.test(units[i] as string));
+    // Greedy batches of whole units, each under the byte limit once joined with "\n".
+    const batches: number[][] = [];
+    let current: number[] = [];
+    let size = 0;
+    for (const i of todo) {
+      const bytes = byteLength(units[i] as string) + 1;
+      if (current.length > 0 && size + bytes > this.opts.maxRequestBytes) {
+        batches.push(current);
+        current = [];
+        size = 0;
+      }
+      current.push(i);
+      size += bytes;
+    }
+    if (current.length > 0) batches.push(current);
+
+    await mapLimit(batches, this.opts.concurrency, async (batch) => {
+      const sent = batch.map((i) => units[i] as string);
+      let lines = (await this.post(step, sent.join("\n"))).split("\n");
+      if (lines.length !== sent.length) {
+        // Never guess an alignment: redo this batch one unit per request.
+        lines = await mapLimit(sent, this.opts.concurrency, async (u) => (await this.post(step, u)).replace(/\n+/g, " "));
+      }
+      batch.forEach((unitIndex, k) => {
+        out[unitIndex] = keepOuterWhitespace(sent[k] as string, lines[k] as string);
+      });
+    });
+    return out;
+  }
+
+  private async post([source, target]: Step, q: string): Promise<string> {
+    const langpair = `${toApertiumCode(source)}|${toApertiumCode(target)}`;
+    const body = new URLSearchParams({ langpair, q, markUnknown: "no", format: "txt" });
+    const res = await this.request("/translate", { method: "POST", body }, this.opts.timeoutMs);
+    const json = await readJson(res);
+    if (!res.ok) {
+      const explanation = typeof json?.explanation === "string" ? json.explanation : `HTTP ${res.status}`;
+      if (res.status === 400 && /not installed/i.test(explanation)) {
+        this.pairsCache = undefined;
+        throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}: ${explanation}`, { provider: this.name, retryable: false });
+      }
+      const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
+      throw new ProviderError("provider_unavailable", `Apertium failed to translate ${langpair}: ${explanation}`, { provider: this.name, retryable });
+    }
+    const text = (json?.responseData as { translatedText?: unknown } | undefined)?.translatedText;
+    if (typeof text !== "string") {
+      throw new ProviderError("provider_unavailable", "Apertium answered without a translatedText", { provider: this.name, retryable: true });
+    }
+    return text;
+  }
+
+  /** /listPairs as ISO 639-1 pairs, without variants (cat_valencia, por_BR, …). */
+  private async listPairs(): Promise<LanguagePair[]> {
+    const res = await this.request("/listPairs", { method: "GET" }, this.opts.listTimeoutMs);
+    const json = await readJson(res);
+    const data = json?.responseData;
+    if (!res.ok || !Array.isArray(data)) {
+      throw new ProviderError("provider_unavailable", `Apertium /listPairs answered HTTP ${res.status} without a pair list`, { provider: this.name, retryable: true });
+    }
+    const seen = new Set<string>();
+    const pairs: LanguagePair[] = [];
+    for (const item of data as { sourceLanguage?: unknown; targetLanguage?: unknown }[]) {
+      const source = typeof item.sourceLanguage === "string" ? fromApertiumCode(item.sourceLanguage) : undefined;
+      const target = typeof item.targetLanguage === "string" ? fromApertiumCode(item.targetLanguage) : undefined;
+      if (!source || !target || source === target || seen.has(`${source}|${target}`)) continue;
+      seen.add(`${source}|${target}`);
+      pairs.push({ source, target });
+    }
+    return pairs;
+  }
+
+  private async request(path: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+    try {
+      return await this.fetch(`${this.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
+      const message = timedOut
+        ? `Apertium at ${this.baseUrl} did not answer ${path} within ${timeoutMs} ms`
+        : `Apertium at ${this.baseUrl} is unreachable: ${err instanceof Error ? err.message : String(err)}`;
+      throw new ProviderError("provider_unavailable", message, { provider: this.name, retryable: true, cause: err });
+    }
+  }
+}
+
+async function readJson(res: Response): Promise<Record<string, unknown> | undefined> {
+  try {
+    const value: unknown = await res.json();
+    return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adds a pivot pair for every missing source → target reachable through one other language. */
+function withPivots(direct: LanguagePair[]): LanguagePair[] {
+  const has = new Set(direct.map((p) => `${p.source}|${p.target}`));
+  const languages = [...new Set(direct.flatMap((p) => [p.source, p.target]))].sort();
+  const pivots = [...languages].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+  const pairs = [...direct];
+  for (const source of languages) {
+    for (const target of languages) {
+      if (source === target || has.has(`${source}|${target}`)) continue;
+      const via = pivots.find((v) => v !== source && v !== target && has.has(`${source}|${v}`) && has.has(`${v}|${target}`));
+      if (via) pairs.push({ source, target, via });
+    }
+  }
+  return pairs.sort((a, b) => a.source.localeCompare(b.source) || a.target.localeCompare(b.target));
+}
+
+function rank(lang: string): number {
+  const i = PIVOTS.indexOf(lang);
+  return i === -1 ? PIVOTS.length : i;
+}
+
+/** Cuts a line longer than maxBytes at spaces (at a character border if it has none). */
+function splitLine(line: string, maxBytes: number): string[] {
+  if (byteLength(line) <= maxBytes) return [line];
+  const pieces: string[] = [];
+  let piece = "";
+  for (const word of line.split(/(?<=\s)/)) {
+    if (piece && byteLength(piece + word) > maxBytes) {
+      pieces.push(piece.trimEnd());
+      piece = "";
+    }
+    if (byteLength(word) > maxBytes) {
+      for (const ch of word) {
+        if (byteLength(piece + ch) > maxBytes) {
+          pieces.push(piece);
+          piece = "";
+        }
+        piece += ch;
+      }
+    } else {
+      piece += word;
+    }
+  }
+  if (piece) pieces.push(piece.trimEnd());
+  return pieces;
+}
+
+/** Apertium moves blanks across line borders; give each unit back its own outer whitespace. */
+function keepOuterWhitespace(input: string, output: string): string {
+  const lead = /^\s*/.exec(input)?.[0] ?? "";
+  const trail = /\s*$/.exec(input)?.[0] ?? "";
+  return lead + output.trim() + trail;
+}

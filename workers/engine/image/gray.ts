@@ -1,0 +1,65 @@
+/** An 8-bit grayscale raster, one byte a pixel, rows top to bottom. */
+export interface GrayImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Luma (Rec. 601) of RGBA pixels, composited over white so transparent backgrounds stay light. */
+export function rgbaToGray(rgba: Uint8Array, width: number, height: number): GrayImage {
+  const n = width * height;
+  const data = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 4) {
+    const a = rgba[j + 3]!;
+    const y = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29) >> 8;
+    data[i] = a === 255 ? y : (y * a + 255 * (255 - a) + 127) / 255;
+  }
+  return { width, height, data };
+}
+
+/** RGBA copy of a gray image in a fresh buffer (offset 0), as tesseract's loadImage expects. */
+export function grayToRgba(img: GrayImage): Uint8ClampedArray {
+  const n = img.width * img.height;
+  const out = new Uint8ClampedArray(new ArrayBuffer(n * 4));
+  const src = img.data;
+  for (let i = 0, j = 0; i < n; i++, j += 4) {
+    const v = src[i]!;
+    out[j] = v;
+    out[j + 1] = v;
+    out[j + 2] = v;
+    out[j + 3] = 255;
+  }
+  return out;
+}
+
+/** Area-average downscale by `scale` (≤ 1); returns the image itself when no scaling is needed. */
+export function downscaleGray(img: GrayImage, scale: number): GrayImage {
+  if (scale >= 1) return img;
+  const { width: w, height: h, data: src } = img;
+  const w2 = Math.max(1, Math.round(w * scale));
+  const h2 = Math.max(1, Math.round(h * scale));
+  const x0 = new Uint32Array(w2 + 1);
+  for (let x = 0; x <= w2; x++) x0[x] = Math.min(w, Math.round((x * w) / w2));
+  const out = new Uint8Array(w2 * h2);
+  const acc = new Uint32Array(w2);
+  for (let y2 = 0; y2 < h2; y2++) {
+    const ya = Math.round((y2 * h) / h2);
+    const yb = Math.max(ya + 1, Math.round(((y2 + 1) * h) / h2));
+    acc.fill(0);
+    for (let y = ya; y < yb; y++) {
+      const row = y * w;
+      for (let x2 = 0; x2 < w2; x2++) {
+        let s = 0;
+        const end = Math.max(x0[x2]! + 1, x0[x2 + 1]!);
+        for (let x = x0[x2]!; x < end; x++) s += src[row + x]!;
+        acc[x2]! += s;
+      }
+    }
+    const rows = yb - ya;
+    for (let x2 = 0; x2 < w2; x2++) {
+      const cols = Math.max(1, x0[x2 + 1]! - x0[x2]!);
+      out[y2 * w2 + x2] = Math.round(acc[x2]! / (rows * cols));
+    }
+  }
+  return { width: w2, height: h2, data: out };
+}

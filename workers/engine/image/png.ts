@@ -1,0 +1,157 @@
+import { engineError } from "../errors";
+import type { GrayImage } from "./gray";
+import { concat, pipeThroughStream } from "./streams";
+
+const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+const CRC_TABLE = (() => {
+  const t = new Uint32Array(256);
+  for (let n = 0; n < 256; n++) {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    t[n] = c >>> 0;
+  }
+  return t;
+})();
+
+function crc32(parts: Uint8Array[]): number {
+  let c = 0xffffffff;
+  for (const p of parts) for (let i = 0; i < p.length; i++) c = CRC_TABLE[(c ^ p[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, data.length);
+  const typeBytes = new TextEncoder().encode(type);
+  out.set(typeBytes, 4);
+  out.set(data, 8);
+  dv.setUint32(8 + data.length, crc32([typeBytes, data]));
+  return out;
+}
+
+/** Encodes an 8-bit grayscale PNG (rows filtered with "Sub", zlib via CompressionStream). */
+export async function encodeGrayPng(img: GrayImage): Promise<Uint8Array> {
+  const { width: w, height: h, data } = img;
+  const ihdr = new Uint8Array(13);
+  const dv = new DataView(ihdr.buffer);
+  dv.setUint32(0, w);
+  dv.setUint32(4, h);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit, grayscale, deflate, adaptive filtering, no interlace
+  const rows: Uint8Array[] = [];
+  const ROWS_PER_PART = 64;
+  for (let y0 = 0; y0 < h; y0 += ROWS_PER_PART) {
+    const n = Math.min(ROWS_PER_PART, h - y0);
+    const part = new Uint8Array(n * (w + 1));
+    for (let r = 0; r < n; r++) {
+      const src = (y0 + r) * w;
+      const dst = r * (w + 1);
+      part[dst] = 1; // Sub
+      part[dst + 1] = data[src]!;
+      for (let x = 1; x < w; x++) part[dst + 1 + x] = (data[src + x]! - data[src + x - 1]!) & 0xff;
+    }
+    rows.push(part);
+  }
+  const idat: Uint8Array[] = [];
+  await pipeThroughStream(rows, new CompressionStream("deflate"), (c) => idat.push(c));
+  return concat([new Uint8Array(SIGNATURE), chunk("IHDR", ihdr), chunk("IDAT", concat(idat)), chunk("IEND", new Uint8Array(0))]);
+}
+
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
+
+/**
+ * Decodes 8-bit, non-interlaced gray / gray+alpha / RGB / RGBA PNGs straight to gray, streaming
+ * the inflate so only the gray raster is held. Returns null for other PNG flavours (palette,
+ * 16-bit, interlaced), which the caller hands to photon. Dimensions must already be checked.
+ */
+export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | null> {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const width = dv.getUint32(16);
+  const height = dv.getUint32(20);
+  const [depth, colorType, , , interlace] = bytes.subarray(24, 29);
+  const channels = CHANNELS[colorType!];
+  if (depth !== 8 || interlace !== 0 || !channels) return null;
+
+  const idat: Uint8Array[] = [];
+  for (let off = 8; off + 12 <= bytes.length; ) {
+    const len = dv.getUint32(off);
+    const type = String.fromCharCode(...bytes.subarray(off + 4, off + 8));
+    if (type === "IDAT") idat.push(bytes.subarray(off + 8, off + 8 + len));
+    if (type === "IEND") break;
+    off += 12 + len;
+  }
+
+  const stride = width * channels;
+  const out = new Uint8Array(width * height);
+  const prev = new Uint8Array(stride);
+  const cur = new Uint8Array(stride + 1);
+  let filled = 0;
+  let y = 0;
+  const bpp = channels;
+  const finishRow = () => {
+    const filter = cur[0]!;
+    const line = cur.subarray(1);
+    for (let i = 0; i < stride; i++) {
+      const a = i >= bpp ? line[i - bpp]! : 0;
+      const b = prev[i]!;
+      let v = line[i]!;
+      switch (filter) {
+        case 0:
+          break;
+        case 1:
+          v += a;
+          break;
+        case 2:
+          v += b;
+          break;
+        case 3:
+          v += (a + b) >> 1;
+          break;
+        case 4: {
+          const c = i >= bpp ? prev[i - bpp]! : 0;
+          const p = a + b - c;
+          const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+          break;
+        }
+        default:
+          throw engineError("corrupt_file", `The PNG file is corrupt: unknown row filter ${filter}.`);
+      }
+      line[i] = v;
+    }
+    const row = y * width;
+    for (let x = 0, j = 0; x < width; x++, j += channels) {
+      let g: number;
+      let alpha = 255;
+      if (channels <= 2) {
+        g = line[j]!;
+        if (channels === 2) alpha = line[j + 1]!;
+      } else {
+        g = (line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8;
+        if (channels === 4) alpha = line[j + 3]!;
+      }
+      out[row + x] = alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255;
+    }
+    prev.set(line);
+    y++;
+    filled = 0;
+  };
+  try {
+    await pipeThroughStream(idat, new DecompressionStream("deflate"), (c) => {
+      let i = 0;
+      while (i < c.length) {
+        if (y >= height) return; // trailing bytes after the last row are ignored
+        const n = Math.min(c.length - i, stride + 1 - filled);
+        cur.set(c.subarray(i, i + n), filled);
+        filled += n;
+        i += n;
+        if (filled === stride + 1) finishRow();
+      }
+    });
+  } catch (err) {
+    throw engineError("corrupt_file", `The PNG image data is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (y < height) throw engineError("corrupt_file", `The PNG image data is truncated (${y} of ${height} rows).`);
+  return { width, height, data: out };
+}

@@ -1,0 +1,41 @@
+import { engineError } from "../errors";
+import { listKeys } from "../storage/r2";
+
+const MODEL_PREFIX = "tessdata/";
+const MODEL_SUFFIX = ".traineddata.gz";
+/** Tesseract language codes: eng, chi_sim, deu_latf, … */
+const LANGUAGE = /^[a-z]{3}(?:_[a-z]{2,8})?$/;
+
+export function modelKey(language: string): string {
+  return `${MODEL_PREFIX}${language}${MODEL_SUFFIX}`;
+}
+
+/** OCR languages seeded in R2 MODELS. */
+export async function seededLanguages(models: R2Bucket): Promise<string[]> {
+  const keys = await listKeys(models, MODEL_PREFIX);
+  return keys
+    .filter((k) => k.endsWith(MODEL_SUFFIX))
+    .map((k) => k.slice(MODEL_PREFIX.length, -MODEL_SUFFIX.length))
+    .filter((l) => LANGUAGE.test(l))
+    .sort();
+}
+
+/** Font files seeded in R2 MODELS (names without the prefix). */
+export async function seededFonts(models: R2Bucket): Promise<string[]> {
+  const keys = await listKeys(models, "fonts/");
+  return keys.map((k) => k.slice("fonts/".length)).filter((n) => n.length > 0 && !n.includes("/")).sort();
+}
+
+/** Checks the requested languages are well-formed and seeded; returns them de-duplicated. */
+export async function requireLanguages(models: R2Bucket, languages: unknown): Promise<string[]> {
+  if (!Array.isArray(languages) || languages.length === 0) {
+    throw engineError("validation_error", "At least one OCR language is required.");
+  }
+  const unique = [...new Set(languages.map((l) => String(l)))];
+  for (const lang of unique) {
+    if (!LANGUAGE.test(lang) || !(await models.head(modelKey(lang)))) {
+      throw engineError("unsupported_language", `OCR language ${JSON.stringify(lang)} is not available.`);
+    }
+  }
+  return unique;
+}

@@ -1,0 +1,147 @@
+import { createOCREngine, type OCREngine } from "tesseract-wasm";
+// The package's exports map hides dist/*.wasm, so the SIMD build is imported by path; wrangler's
+// CompiledWasm rule hands it over as a compiled WebAssembly.Module (workerd refuses to compile
+// wasm from bytes at run time). workerd supports SIMD, so the fallback build is not shipped.
+import tesseractWasm from "../../../node_modules/tesseract-wasm/dist/tesseract-core.wasm";
+import { engineError } from "../errors";
+import { modelKey } from "./models";
+
+/** A tesseract instance with one language loaded (loading a second model corrupts results). */
+export interface CachedEngine {
+  language: string;
+  engine: OCREngine;
+  memory: WebAssembly.Memory | null;
+  lastUsed: number;
+}
+
+/** Engines kept per isolate, least recently used evicted first; each has its own wasm heap. */
+const MAX_ENGINES = 2;
+/** Evict idle engines once their heaps together pass this (the isolate has 128 MB). */
+const HEAP_BUDGET = 72 * 1024 * 1024;
+
+const engines = new Map<string, CachedEngine>();
+const pending = new Map<string, Promise<CachedEngine>>();
+/** Engine creation swaps WebAssembly.instantiate for a moment; serialise it. */
+let creation: Promise<unknown> = Promise.resolve();
+
+export function heapBytes(e: CachedEngine): number {
+  return e.memory?.buffer.byteLength ?? 0;
+}
+
+/**
+ * tesseract-wasm's Emscripten loader calls `WebAssembly.instantiate(bytes, imports)` with the
+ * wasmBinary it was given and offers no hook; for the duration of creation we answer that call
+ * with the precompiled module instead (the bytes passed are a placeholder).
+ */
+async function instantiateEngine(): Promise<{ engine: OCREngine; memory: WebAssembly.Memory | null }> {
+  const run = creation.then(async () => {
+    const original = WebAssembly.instantiate;
+    let instance: WebAssembly.Instance | null = null;
+    const patched = async (_source: unknown, imports?: WebAssembly.Imports) => {
+      instance = await original(tesseractWasm, imports);
+      return { instance, module: tesseractWasm };
+    };
+    WebAssembly.instantiate = patched as unknown as typeof WebAssembly.instantiate;
+    try {
+      const engine = await createOCREngine({ wasmBinary: new Uint8Array(8) });
+      const exports = instance ? Object.values((instance as WebAssembly.Instance).exports) : [];
+      const memory = (exports.find((e) => e instanceof WebAssembly.Memory) as WebAssembly.Memory | undefined) ?? null;
+      return { engine, memory };
+    } finally {
+      WebAssembly.instantiate = original;
+    }
+  });
+  creation = run.catch(() => {});
+  return run;
+}
+
+/** Fetches and gunzips a traineddata model from R2 MODELS. */
+async function loadModelBytes(models: R2Bucket, language: string): Promise<Uint8Array> {
+  const obj = await models.get(modelKey(language));
+  if (!obj) throw engineError("unsupported_language", `No OCR model is installed for language ${JSON.stringify(language)}.`);
+  const gz = new Uint8Array(await obj.arrayBuffer());
+  if (gz[0] !== 0x1f || gz[1] !== 0x8b) return gz; // stored uncompressed
+  const stream = new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+function evict(language: string): void {
+  const e = engines.get(language);
+  engines.delete(language);
+  try {
+    e?.engine.destroy();
+  } catch {
+    // a trapped instance cannot be cleaned up; dropping the reference frees its heap
+  }
+}
+
+/** Drops an engine that failed mid-recognition: its heap may be inconsistent. */
+export function discardEngine(language: string): void {
+  evict(language);
+}
+
+/** Keeps the cache within MAX_ENGINES (less `reserve` slots) and HEAP_BUDGET, never evicting `keep`. */
+function trim(keep: string, reserve = 0): void {
+  const byAge = [...engines.values()].sort((a, b) => a.lastUsed - b.lastUsed);
+  let total = byAge.reduce((n, e) => n + heapBytes(e), 0);
+  let count = byAge.length;
+  for (const e of byAge) {
+    if (e.language === keep) continue;
+    if (count + reserve <= MAX_ENGINES && total <= HEAP_BUDGET) break;
+    evict(e.language);
+    total -= heapBytes(e);
+    count--;
+  }
+}
+
+async function createEngine(models: R2Bucket, language: string): Promise<CachedEngine> {
+  const model = await loadModelBytes(models, language);
+  trim("", 1); // make room before allocating a new heap
+  const { engine, memory } = await instantiateEngine();
+  try {
+    engine.loadModel(model);
+  } catch (err) {
+    engine.destroy();
+    throw engineError("ocr_failed", `The OCR model for ${language} failed to load: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { language, engine, memory, lastUsed: Date.now() };
+}
+
+/** The isolate's engine for `language`, created (model from R2 MODELS) on first use. */
+export async function getEngine(models: R2Bucket, language: string): Promise<CachedEngine> {
+  const cached = engines.get(language);
+  if (cached) {
+    cached.lastUsed = Date.now();
+    return cached;
+  }
+  let p = pending.get(language);
+  if (!p) {
+    p = createEngine(models, language).finally(() => pending.delete(language));
+    pending.set(language, p);
+  }
+  const created = await p;
+  engines.set(language, created);
+  created.lastUsed = Date.now();
+  trim(language);
+  return created;
+}
+
+/** Any cached engine (layout analysis needs no particular model), most recently used first. */
+export function anyCachedEngine(): CachedEngine | null {
+  let best: CachedEngine | null = null;
+  for (const e of engines.values()) if (!best || e.lastUsed > best.lastUsed) best = e;
+  return best;
+}
+
+/** After a page: evict engines if the heaps grew past the budget. */
+export function afterPage(language: string): void {
+  trim(language);
+}
+
+/** Hands an RGBA raster to tesseract (its typings want a DOM ImageData, absent in workerd). */
+export function loadRaster(engine: OCREngine, image: { data: Uint8ClampedArray; width: number; height: number }): void {
+  if (image.data.byteOffset !== 0 || image.data.buffer.byteLength !== image.width * image.height * 4) {
+    throw new Error("tesseract needs a pixel buffer of exactly width*height*4 bytes at offset 0");
+  }
+  engine.loadImage(image as unknown as Parameters<OCREngine["loadImage"]>[0]);
+}
