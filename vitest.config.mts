@@ -14,11 +14,12 @@ function engineModules() {
 
 export default defineConfig({
   plugins: [
-    cloudflareTest(async () => ({
+    cloudflareTest(async ({ inject }) => ({
       wrangler: { configPath: "./wrangler.toml" },
       remoteBindings: false,
       miniflare: {
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations") },
+        // Tests translate for real through Apertium on loopback, started by the global setup.
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl") },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {
@@ -34,7 +35,7 @@ export default defineConfig({
     })),
   ],
   test: {
-    globalSetup: ["./test/global-setup.ts"],
+    globalSetup: ["./test/global-setup.ts", "./test/providers/apertium-global-setup.ts"],
     setupFiles: ["./test/setup.ts"],
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,

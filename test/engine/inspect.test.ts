@@ -146,5 +146,8 @@ describe("preprocess decodes every raster format", () => {
     jpeg.fill(0x00, 200, jpeg.length - 2);
     const jkey = await put("uploads/pre/broken.jpg", jpeg);
     expect((await failure(env.ENGINE.preprocess({ sourceKey: jkey, page: 0, outKey: "work/pre/j.png" }))).code).toBe("corrupt_file");
+    // The decoder is still usable after refusing a corrupt file.
+    const good = await put("uploads/pre/good.jpg", jpegBytes());
+    expect(await env.ENGINE.preprocess({ sourceKey: good, page: 0, outKey: "work/pre/good.png" })).toMatchObject({ width: 160, height: 60 });
   });
 });

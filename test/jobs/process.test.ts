@@ -113,7 +113,7 @@ describe("POST /api/v1/process refusals leave nothing behind", () => {
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", "{not json") }));
     expect(b.error.details.fields[0].field).toBe("options");
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["xlsx"] }) }));
-    expect(b.error.details.fields[0].field).toBe("options.export_formats");
+    expect(b.error.details.fields[0].field).toBe("options.export_formats.0");
     const form = new FormData();
     form.append("options", "{}");
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form }));

@@ -117,7 +117,7 @@ describe("ApertiumTranslator against apertium-apy", () => {
     const long = out[40]!;
     expect(long.text).toContain("7777");
     expect(long.text).toContain("8888");
-    expect(long.text.match(/jardín/g)?.length).toBe(160);
+    expect(long.text.match(/jardín/g)?.length, long.text).toBe(160);
   });
 
   it("translates through a pivot language when there is no direct pair", async () => {
@@ -203,5 +203,60 @@ describe("ApertiumTranslator when the server is down", () => {
     const none = new ApertiumTranslator("");
     expect((await none.health()).status).toBe("not_configured");
     expect(await none.pairs()).toEqual([]);
+  });
+});
+
+describe("ApertiumTranslator with a scripted server", () => {
+  const listPairs = () =>
+    Response.json({ responseData: [{ sourceLanguage: "eng", targetLanguage: "spa" }, { sourceLanguage: "eng", targetLanguage: "cat_valencia" }], responseStatus: 200 });
+
+  function scripted(translate: (q: string) => Response) {
+    const qs: string[] = [];
+    const impl: typeof fetch = async (input, init) => {
+      const path = new URL(String(input)).pathname;
+      if (path === "/listPairs") return listPairs();
+      const q = (init?.body as URLSearchParams).get("q") ?? "";
+      qs.push(q);
+      return translate(q);
+    };
+    return { qs, impl };
+  }
+
+  it("redoes a batch one line per request when a response loses a line break", async () => {
+    const { qs, impl } = scripted((q) => Response.json({ responseData: { translatedText: q.toUpperCase().replace("\n", " ") } }));
+    const t = new ApertiumTranslator("http://apertium.test", impl);
+    const out = await t.translate({ source: "en", target: "es", segments: [{ id: "a", text: "one" }, { id: "b", text: "two\nthree" }, { id: "c", text: "four" }] });
+    expect(out.map((s) => [s.id, s.text])).toEqual([
+      ["a", "ONE"],
+      ["b", "TWO\nTHREE"],
+      ["c", "FOUR"],
+    ]);
+    expect(qs).toEqual(["one\ntwo\nthree\nfour", "one", "two", "three", "four"]);
+  });
+
+  it("maps server errors: pair not installed → unsupported, 5xx → retryable unavailable", async () => {
+    const notInstalled = scripted(() => Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }));
+    const err1 = await providerError(new ApertiumTranslator("http://apertium.test", notInstalled.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    expect(err1).toMatchObject({ code: "unsupported_language_pair", retryable: false });
+
+    const broken = scripted(() => new Response("oops", { status: 503 }));
+    const err2 = await providerError(new ApertiumTranslator("http://apertium.test", broken.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    expect(err2).toMatchObject({ code: "provider_unavailable", retryable: true });
+
+    const empty = scripted(() => Response.json({ responseData: {} }));
+    const err3 = await providerError(new ApertiumTranslator("http://apertium.test", empty.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    expect(err3.code).toBe("provider_unavailable");
+  });
+
+  it("reuses the pair list for a minute and ignores variant modes", async () => {
+    let lists = 0;
+    const impl: typeof fetch = async () => {
+      lists++;
+      return listPairs();
+    };
+    const t = new ApertiumTranslator("http://apertium.test", impl);
+    expect(await t.pairs()).toEqual([{ source: "en", target: "es" }]);
+    await t.pairs();
+    expect(lists).toBe(1);
   });
 });

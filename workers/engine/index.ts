@@ -55,7 +55,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
   /** Sniffs an upload's format from its bytes and counts its pages, without decoding pixels. */
   async inspect(input: InspectInput): Promise<InspectResult> {
     const sourceKey = requireKey(input?.sourceKey, "sourceKey");
-    return guarded("corrupt_file", "Inspecting the file failed", async () => {
+    return guarded("internal_error", "Inspecting the file failed", async () => {
       const bytes = await readBytes(this.env.FILES, sourceKey);
       if (bytes.length === 0) throw engineError("unsupported_media_type", "The file is empty.");
       const format = sniffFormat(bytes);
@@ -71,7 +71,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const outKey = requireKey(input?.outKey, "outKey");
     const page = input?.page;
     if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
-    return guarded("corrupt_file", "Preprocessing the page failed", async () => {
+    return guarded("internal_error", "Preprocessing the page failed", async () => {
       const bytes = await readBytes(this.env.FILES, sourceKey);
       const format = sniffFormat(bytes);
       if (!format) throw engineError("unsupported_media_type", "The file is not an image or PDF the engine reads.");
@@ -85,7 +85,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
   async detect(input: DetectInput): Promise<DetectResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
-    const raster = await guarded("corrupt_file", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
+    const raster = await guarded("internal_error", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Layout analysis failed", async () => {
       const seeded = await seededLanguages(this.env.MODELS);
       const fallback = seeded.includes("eng") ? "eng" : seeded[0];
@@ -101,7 +101,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const raster = await guarded("corrupt_file", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
+    const raster = await guarded("internal_error", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Recognition failed", async () => {
       const page = await recognizePage(this.env.MODELS, raster, languages);
       await writeJson(this.env.FILES, outKey, page);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { exportFiles, jobEvents, jobs, pages, projects, regions } from "../../db/schema";
 import type { JobStatus } from "./tools";
@@ -79,21 +79,29 @@ export async function transitionJob(
   event: { type: string; message: string; data?: Record<string, unknown> },
 ): Promise<number | null> {
   const now = Date.now();
-  const [, inserted] = await db.batch([
-    db.update(jobs).set({ ...patch, status: to, updatedAt: now }).where(and(eq(jobs.id, jobId), inArray(jobs.status, from))),
-    db.run(sql`INSERT INTO job_events (job_id, seq, type, status, stage, message, data, created_at)
-      SELECT ${jobId}, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ${jobId}), 0) + 1, ${event.type}, ${to}, ${patch.stage ?? null}, ${event.message}, ${JSON.stringify(event.data ?? {})}, ${now}
-      WHERE changes() = 1 RETURNING seq`),
+  const d1 = db.$client;
+  const sets = Object.entries({ ...patch, status: to, updatedAt: now }).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v] as const);
+  const [, inserted] = await d1.batch<{ seq: number }>([
+    d1
+      .prepare(`UPDATE jobs SET ${sets.map(([k]) => `${k} = ?`).join(", ")} WHERE id = ? AND status IN (${from.map(() => "?").join(", ")})`)
+      .bind(...sets.map(([, v]) => (v !== null && typeof v === "object" ? JSON.stringify(v) : (v ?? null))), jobId, ...from),
+    d1
+      .prepare(
+        `INSERT INTO job_events (job_id, seq, type, status, stage, message, data, created_at)
+         SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING seq`,
+      )
+      .bind(jobId, jobId, event.type, to, patch.stage ?? null, event.message, JSON.stringify(event.data ?? {}), now),
   ]);
-  const seq = (inserted as unknown as D1Result<{ seq: number }>).results?.[0]?.seq;
-  return seq ?? null;
-}
-
-/** Appends a progress event (not a transition) and returns its seq. */
+  return inserted?.results[0]?.seq ?? null;
+}/** Appends a progress event (not a transition) and returns its seq. */
 export async function appendEvent(db: DB, jobId: string, e: { type: string; message: string; page?: number; data?: Record<string, unknown> }): Promise<number> {
-  const row = await db.get<{ seq: number }>(sql`INSERT INTO job_events (job_id, seq, type, page, message, data, created_at)
-    SELECT ${jobId}, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ${jobId}), 0) + 1, ${e.type}, ${e.page ?? null}, ${e.message}, ${JSON.stringify(e.data ?? {})}, ${Date.now()}
-    RETURNING seq`);
+  const row = await db.$client
+    .prepare(
+      `INSERT INTO job_events (job_id, seq, type, page, message, data, created_at)
+       SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ? RETURNING seq`,
+    )
+    .bind(jobId, jobId, e.type, e.page ?? null, e.message, JSON.stringify(e.data ?? {}), Date.now())
+    .first<{ seq: number }>();
   return row!.seq;
 }
 

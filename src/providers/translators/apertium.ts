@@ -257,29 +257,35 @@ function rank(lang: string): number {
   return i === -1 ? PIVOTS.length : i;
 }
 
-/** Cuts a line longer than maxBytes at spaces (at a character border if it has none). */
+/**
+ * Cuts a line longer than maxBytes into pieces: between sentences where it can, else between
+ * words, else between characters. Pieces are translated apart and joined again with a space.
+ */
 function splitLine(line: string, maxBytes: number): string[] {
   if (byteLength(line) <= maxBytes) return [line];
+  return pack(line.split(/(?<=[.!?…。！？]\s)/), maxBytes, (sentence) =>
+    pack(sentence.split(/(?<=\s)/), maxBytes, (word) => pack([...word], maxBytes, (ch) => [ch])),
+  );
+}
+
+/** Greedily joins consecutive parts into pieces of at most maxBytes; `cut` splits an oversize part. */
+function pack(parts: string[], maxBytes: number, cut: (part: string) => string[]): string[] {
   const pieces: string[] = [];
   let piece = "";
-  for (const word of line.split(/(?<=\s)/)) {
-    if (piece && byteLength(piece + word) > maxBytes) {
-      pieces.push(piece.trimEnd());
-      piece = "";
-    }
-    if (byteLength(word) > maxBytes) {
-      for (const ch of word) {
-        if (byteLength(piece + ch) > maxBytes) {
-          pieces.push(piece);
-          piece = "";
-        }
-        piece += ch;
-      }
+  const flush = () => {
+    if (/\S/.test(piece)) pieces.push(piece.trim());
+    piece = "";
+  };
+  for (const part of parts) {
+    if (byteLength(part) > maxBytes) {
+      flush();
+      pieces.push(...cut(part));
     } else {
-      piece += word;
+      if (byteLength(piece + part) > maxBytes) flush();
+      piece += part;
     }
   }
-  if (piece) pieces.push(piece.trimEnd());
+  flush();
   return pieces;
 }
 

@@ -3,7 +3,7 @@ import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
-import { afterPage, discardEngine, getEngine, heapBytes, loadRaster, type CachedEngine } from "./tesseract";
+import { afterPage, discardEngine, getEngine, loadRaster, type CachedEngine } from "./tesseract";
 
 /**
  * Loads the image, runs recognition and clears the image, all synchronously: OCR calls into
@@ -33,7 +33,6 @@ async function recognizeIn(models: R2Bucket, raster: OcrRaster, language: string
     discardEngine(language);
     throw asEngineError(err, "ocr_failed", `Recognition (${language}) failed`);
   } finally {
-    console.log(`[tmp] heap ${language} ${(heapBytes(cached) / 1048576).toFixed(1)} MB for ${raster.image.width}x${raster.image.height}`);
     afterPage(language);
   }
   return buildPageText(parseHocr(hocr), { width: raster.width, height: raster.height, scale: raster.scale, languages: [language] });

@@ -14,10 +14,16 @@ export interface CachedEngine {
   lastUsed: number;
 }
 
-/** Engines kept per isolate, least recently used evicted first; each has its own wasm heap. */
+/**
+ * Memory policy. Each engine has its own wasm heap, which never shrinks: ~28 MB with the eng
+ * model loaded, ~62 MB after an A4 page at the working resolution. The isolate has 128 MB, and
+ * the page rasters live in JS memory beside it. Engines are kept per isolate while the heaps,
+ * plus room for one page's growth in the engine about to run, fit HEAP_BUDGET; least recently
+ * used ones are evicted first. In practice one large engine stays warm; two only while small.
+ */
+const HEAP_BUDGET = 80 * 1024 * 1024;
+const PAGE_HEAP_ESTIMATE = 64 * 1024 * 1024;
 const MAX_ENGINES = 2;
-/** Evict idle engines once their heaps together pass this (the isolate has 128 MB). */
-const HEAP_BUDGET = 72 * 1024 * 1024;
 
 const engines = new Map<string, CachedEngine>();
 const pending = new Map<string, Promise<CachedEngine>>();
@@ -80,14 +86,19 @@ export function discardEngine(language: string): void {
   evict(language);
 }
 
-/** Keeps the cache within MAX_ENGINES (less `reserve` slots) and HEAP_BUDGET, never evicting `keep`. */
-function trim(keep: string, reserve = 0): void {
-  const byAge = [...engines.values()].sort((a, b) => a.lastUsed - b.lastUsed);
-  let total = byAge.reduce((n, e) => n + heapBytes(e), 0);
-  let count = byAge.length;
-  for (const e of byAge) {
-    if (e.language === keep) continue;
-    if (count + reserve <= MAX_ENGINES && total <= HEAP_BUDGET) break;
+/**
+ * Evicts least recently used engines other than `keep` (null: an engine about to be created)
+ * until, counting `keep`, at most MAX_ENGINES remain and the others' heaps plus `keep`'s heap
+ * after a page fit the budget.
+ */
+function trim(keep: string | null): void {
+  const kept = keep ? engines.get(keep) : undefined;
+  const running = Math.max(kept ? heapBytes(kept) : 0, PAGE_HEAP_ESTIMATE);
+  const others = [...engines.values()].filter((e) => e.language !== keep).sort((a, b) => a.lastUsed - b.lastUsed);
+  let total = others.reduce((n, e) => n + heapBytes(e), 0);
+  let count = others.length;
+  for (const e of others) {
+    if (count + 1 <= MAX_ENGINES && total + running <= HEAP_BUDGET) break;
     evict(e.language);
     total -= heapBytes(e);
     count--;
@@ -96,7 +107,7 @@ function trim(keep: string, reserve = 0): void {
 
 async function createEngine(models: R2Bucket, language: string): Promise<CachedEngine> {
   const model = await loadModelBytes(models, language);
-  trim("", 1); // make room before allocating a new heap
+  trim(null); // make room before allocating a new heap
   const { engine, memory } = await instantiateEngine();
   try {
     engine.loadModel(model);
@@ -112,6 +123,7 @@ export async function getEngine(models: R2Bucket, language: string): Promise<Cac
   const cached = engines.get(language);
   if (cached) {
     cached.lastUsed = Date.now();
+    trim(language);
     return cached;
   }
   let p = pending.get(language);
@@ -133,7 +145,7 @@ export function anyCachedEngine(): CachedEngine | null {
   return best;
 }
 
-/** After a page: evict engines if the heaps grew past the budget. */
+/** After a page: evict other engines if this one's heap grew. */
 export function afterPage(language: string): void {
   trim(language);
 }
