@@ -46,6 +46,17 @@ describe("POST /api/v1/process, ocr end to end", () => {
     expect(states).toEqual(["created", "uploading", "queued", "preprocessing", "detecting", "recognizing", "exporting", "completed"]);
     expect(timeline.events.every((e: any) => !Number.isNaN(Date.parse(e.at)))).toBe(true);
 
+    // The SSE stream replays the whole progress after the fact and ends with `done`.
+    const sse = await api(`/api/v1/jobs/${job.id}/events`, { headers: auth });
+    expect(sse.headers.get("Content-Type")).toContain("text/event-stream");
+    const stream = await sse.text();
+    expect(stream).toMatch(/id: 1\nevent: status\ndata: \{[^\n]*"status":"created"/);
+    expect(stream).toContain('"stage":"recognizing"');
+    expect(stream.trimEnd()).toMatch(/event: done\ndata: \{"job_id":"job_[a-z0-9]+","status":"completed"\}$/);
+    const resumed = await (await api(`/api/v1/jobs/${job.id}/events`, { headers: { ...auth, "Last-Event-ID": "3" } })).text();
+    expect(resumed).not.toContain('"status":"queued"');
+    expect(resumed).toContain('"status":"preprocessing"');
+
     // Download through a short-lived signed URL served by the api Worker.
     const txt = job.output.exports.find((e: any) => e.format === "txt");
     const link = await body(await api(txt.download, { headers: auth }));

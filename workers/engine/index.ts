@@ -40,10 +40,6 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return Response.json({ error: { code: "not_found", message: "The engine is reached over RPC only.", retryable: false, details: {} } }, { status: 404 });
   }
 
-  async ping(): Promise<{ ok: true }> {
-    return { ok: true };
-  }
-
   /** Seeded OCR languages and fonts; ok when at least one language can be recognised. */
   async health(): Promise<EngineHealth> {
     return guarded("internal_error", "Listing models failed", async () => {

@@ -205,7 +205,9 @@ export async function timelineOf(db: DB, job: repo.JobRow) {
 }
 
 /** The job's SSE stream, served by its JobHub (which replays after Last-Event-ID). */
-export function eventStream(env: Env, jobId: string, request: Request): Promise<Response> {
+export async function eventStream(env: Env, jobId: string, request: Request): Promise<Response> {
   const ns = env.JOB_HUB;
-  return ns.get(ns.idFromName(jobId)).fetch(request);
+  const res = await ns.get(ns.idFromName(jobId)).fetch(request);
+  // A response from a Durable Object has immutable headers; copy it so middleware can add X-Request-Id.
+  return new Response(res.body, res);
 }

@@ -1,0 +1,19 @@
+// The test command (`npm test`): static checks, then the whole suite in the Workers runtime.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { root } from "./models.mjs";
+
+function run(label, cmd, args) {
+  console.log(`\n== ${label}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  if (r.status !== 0) {
+    console.error(`\n${label} failed (exit ${r.status ?? r.signal})`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+const bin = (name) => path.join(root, "node_modules/.bin", name);
+run("migrations match the schema", process.execPath, ["scripts/check-migrations.mjs"]);
+run("generated binding types are current", bin("wrangler"), ["types", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--include-runtime=false", "--strict-vars=false", "--check", "worker-configuration.d.ts"]);
+run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
+run("tests", bin("vitest"), ["run", ...process.argv.slice(2)]);
