@@ -7,9 +7,11 @@ import { buildEngine, ENGINE_OUT } from "./scripts/build-engine.mjs";
 /** The bundled engine Worker as Miniflare modules: its entry first, then its wasm and chunks. */
 function engineModules() {
   buildEngine();
-  const files = readdirSync(ENGINE_OUT).filter((f) => f.endsWith(".js") || f.endsWith(".wasm"));
+  const files = readdirSync(ENGINE_OUT).filter((f) => f.endsWith(".js") || f.endsWith(".wasm") || f.endsWith(".mjs"));
   files.sort((a, b) => Number(b === "index.js") - Number(a === "index.js"));
-  return files.map((f) => ({ type: f.endsWith(".wasm") ? "CompiledWasm" : "ESModule", path: path.join(ENGINE_OUT, f) }) as const);
+  // .mjs: text modules (wrangler's Text rule: pdf.js source for the rasteriser's browser page).
+  const type = (f: string) => (f.endsWith(".wasm") ? "CompiledWasm" : f.endsWith(".mjs") ? "Text" : "ESModule");
+  return files.map((f) => ({ type: type(f), path: path.join(ENGINE_OUT, f) }) as const);
 }
 
 export default defineConfig({
@@ -19,7 +21,7 @@ export default defineConfig({
       remoteBindings: false,
       miniflare: {
         // Tests translate for real through Apertium on loopback, started by the global setup.
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl") },
+        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl"), ...inject("oidcBindings"), ...inject("webhookBindings") },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {
@@ -29,15 +31,18 @@ export default defineConfig({
             compatibilityDate: "2026-11-01",
             compatibilityFlags: ["nodejs_compat"],
             r2Buckets: { FILES: "lingoscan-files", MODELS: "lingoscan-models" },
+            // Vector-only PDF pages are rasterised by Browser Rendering (local: scripts/install-chromium.sh).
+            browserRendering: { binding: "BROWSER" },
           },
         ],
       },
     })),
   ],
   test: {
-    globalSetup: ["./test/global-setup.ts", "./test/providers/apertium-global-setup.ts"],
+    globalSetup: ["./test/global-setup.ts", "./test/providers/apertium-global-setup.ts", "./test/engine/fixtures-global-setup.ts", "./test/auth/oidc-global-setup.ts", "./test/webhooks/receiver-global-setup.ts", "./test/render/fixtures-global-setup.ts", "./test/exports/tools-global-setup.ts"],
     setupFiles: ["./test/setup.ts"],
-    include: ["test/**/*.test.ts"],
+    // Benchmarks that need the Workers runtime run only when asked (BENCH=1), never as tests.
+    include: process.env.BENCH ? ["test/bench/**/*.workers.ts"] : ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -5,12 +5,23 @@ import { db } from "./db/client";
 import type { AppEnv } from "./env";
 import { ApiError } from "./http/errors";
 import { notFound, onError } from "./http/on-error";
+import { apiRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
 import { LIMITS } from "./lib/limits";
+import { registerAccount } from "./modules/account/account.handlers";
+import { registerAuth } from "./modules/auth/auth.handlers";
+import { registerBilling } from "./modules/billing/billing.handlers";
 import { registerExports } from "./modules/exports/exports.handlers";
+import { registerGlossaries } from "./modules/glossaries/glossaries.handlers";
+import { registerTranslationMemory } from "./modules/translation-memory/translation-memory.handlers";
+import { registerRegionTranslation } from "./modules/translation/regions-translation.handlers";
 import { registerJobs } from "./modules/jobs/jobs.handlers";
 import { registerSystem } from "./modules/system/system.handlers";
+import { registerProjects } from "./modules/projects/projects.handlers";
+import { registerRegions } from "./modules/regions/regions.handlers";
+import { registerShares } from "./modules/shares/shares.handlers";
+import { registerWebhooks } from "./modules/webhooks/webhooks.handlers";
 import { VERSION } from "./modules/system/system.service";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -37,9 +48,20 @@ export function createApp() {
     }),
   );
 
+  app.use("/api/v1/*", apiRateLimit);
   registerSystem(app);
+  registerAuth(app);
+  registerAccount(app);
+  registerBilling(app);
+  registerWebhooks(app);
   registerJobs(app);
   registerExports(app);
+  registerGlossaries(app);
+  registerTranslationMemory(app);
+  registerRegionTranslation(app);
+  registerProjects(app);
+  registerRegions(app);
+  registerShares(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

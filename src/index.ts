@@ -1,4 +1,8 @@
 import { createApp } from "./app";
+import { db } from "./db/client";
+import { renewDueSandboxSubscriptions } from "./modules/billing/subscriptions.service";
+import { purgeTrash } from "./modules/projects/projects.service";
+import { consumeDeadLetters, consumeDeliveries, requeueStalledDeliveries } from "./modules/webhooks/webhook-delivery.service";
 
 export { JobHub } from "./pipeline/job-hub.do";
 export { PipelineWorkflow } from "./pipeline/pipeline.workflow";
@@ -7,4 +11,26 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
+
+  /** Webhook deliveries (`lingoscan-webhooks`) and those whose retries ran out (`…-dlq`). */
+  async queue(batch, env) {
+    if (batch.queue.endsWith("-dlq")) await consumeDeadLetters(env, db(env.DB), batch);
+    else await consumeDeliveries(env, db(env.DB), batch);
+  },
+
+  /** The cron trigger: periodic upkeep; one task failing does not stop the others. */
+  async scheduled(controller, env) {
+    const database = db(env.DB);
+    const now = controller.scheduledTime;
+    const tasks = {
+      subscriptions: renewDueSandboxSubscriptions(database, now),
+      webhooks: requeueStalledDeliveries(env, database, now),
+      trash: purgeTrash(env, database, now),
+    };
+    const results = await Promise.allSettled(Object.values(tasks));
+    Object.keys(tasks).forEach((task, i) => {
+      const r = results[i]!;
+      if (r.status === "rejected") console.error(JSON.stringify({ level: "error", msg: "scheduled task failed", task, error: r.reason instanceof Error ? r.reason.stack : String(r.reason) }));
+    });
+  },
 } satisfies ExportedHandler<Env>;

@@ -11,7 +11,7 @@ declare module "vitest" {
 
 /** Hands the seeded model files to the test workers. */
 export default function setup(project: TestProject) {
-  const wanted = new Set(["tessdata/eng.traineddata.gz", "fonts/DejaVuSans.ttf"]);
+  const wanted = new Set(["tessdata/eng.traineddata.gz", "fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"]);
   const models: Record<string, string> = {};
   for (const { key, file } of modelFiles()) {
     if (wanted.has(key)) models[key] = readFileSync(file).toString("base64");

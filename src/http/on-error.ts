@@ -15,6 +15,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     if (err.status === 400 && /JSON/i.test(err.message)) return respond(c, "invalid_json", "The request body is not valid JSON.");
     if (err.status === 400) return respond(c, "bad_request", err.message || "The request is malformed.");
     if (err.status === 413) return respond(c, "payload_too_large", err.message || "The request body is too large.");
+    if (err.status === 415) return respond(c, "unsupported_media_type", "The body's Content-Type is not one this operation accepts (see the OpenAPI document).");
   }
   console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: err instanceof Error ? err.stack : String(err) }));
   return respond(c, "internal_error", "An unexpected error occurred. Quote the request id when reporting it.");

@@ -3,8 +3,8 @@ import { DurableObject } from "cloudflare:workers";
 /** One progress event of a job, as stored in D1's timeline and fanned out to SSE subscribers. */
 export interface JobHubEvent {
   seq: number;
-  /** SSE event name: `status` (a transition), `progress` (a page finished), `done` (terminal). */
-  type: "status" | "progress" | "done";
+  /** SSE event name: `status` (a transition), `progress` (a page passed a stage), `warning`, `done` (terminal). */
+  type: "status" | "progress" | "warning" | "done";
   data: Record<string, unknown>;
 }
 
@@ -18,7 +18,9 @@ function frame(e: JobHubEvent): Uint8Array {
 /**
  * Per-job hub (`idFromName(job_id)`): keeps the job's events and streams them as Server-Sent
  * Events. A subscriber sending `Last-Event-ID` gets every later event replayed, then live ones;
- * after `done` the stream ends.
+ * after `done` the stream ends. A retry starts a new attempt (a `status` event `queued` with
+ * `retry: true`): a new subscriber replays from there, so the earlier attempt's `done` does not
+ * end its stream.
  */
 export class JobHub extends DurableObject<Env> {
   private readonly subscribers = new Set<WritableStreamDefaultWriter<Uint8Array>>();
@@ -59,8 +61,12 @@ export class JobHub extends DurableObject<Env> {
     const lastId = Number(request.headers.get("Last-Event-ID") ?? new URL(request.url).searchParams.get("last_event_id") ?? 0) || 0;
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
     const writer = writable.getWriter();
-    const backlog = this.eventsAfter(lastId);
-    const finished = backlog.some((e) => e.type === "done") || this.ctx.storage.sql.exec("SELECT 1 FROM events WHERE type = 'done'").toArray().length > 0;
+    const [attemptStart] = this.ctx.storage.sql
+      .exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events WHERE type = 'status' AND json_extract(data, '$.retry') = 1")
+      .toArray();
+    const backlog = this.eventsAfter(Math.max(lastId, (attemptStart?.seq ?? 1) - 1));
+    const [latest] = this.ctx.storage.sql.exec<{ type: string }>("SELECT type FROM events ORDER BY seq DESC LIMIT 1").toArray();
+    const finished = latest?.type === "done";
 
     // Enqueue the backlog and register the subscriber in the same synchronous turn, so an event
     // published meanwhile is neither lost nor sent before the backlog.

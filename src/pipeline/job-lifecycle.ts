@@ -1,10 +1,26 @@
 import type { DB } from "../db/client";
 import { type ApiError, ERROR_CATALOGUE } from "../http/errors";
-import { settleJob, priceOf } from "../modules/billing/wallet.service";
-import { canTransition } from "../modules/jobs/job-state";
+import { moneyStatements, priceOf, settleMove } from "../modules/billing/wallet.service";
+import { warnIfLowBalance } from "../modules/billing/balance.service";
+import { recordUsage } from "../modules/billing/usage.service";
+import { allowedFrom, type JobShape } from "../modules/jobs/job-state";
 import * as repo from "../modules/jobs/jobs.repo";
-import { JOB_STATUSES, type JobStage, type JobStatus } from "../modules/jobs/tools";
+import type { JobStage, JobStatus } from "../modules/jobs/tools";
+import { emitJobEvent } from "../modules/webhooks/webhooks.service";
 import type { JobHub, JobHubEvent } from "./job-hub.do";
+
+/** Who a pipeline call works for: the job and the attempt (a stale attempt's workflow cannot move the job). */
+export interface JobRef extends JobShape {
+  jobId: string;
+  attempt: number;
+}
+
+export type FinalStatus = Extract<JobStatus, "completed" | "partially_completed" | "failed">;
+
+/** The Workflow instance of one attempt: the job id first, then `<job>-a<attempt>` for each retry. */
+export function instanceIdFor(jobId: string, attempt: number): string {
+  return attempt === 0 ? jobId : `${jobId}-a${attempt}`;
+}
 
 /** Pushes an event to the job's hub; the D1 timeline stays authoritative if the hub is unreachable. */
 export async function publish(env: Env, jobId: string, event: JobHubEvent): Promise<void> {
@@ -16,54 +32,203 @@ export async function publish(env: Env, jobId: string, event: JobHubEvent): Prom
   }
 }
 
+export function refOf(job: repo.JobRow): JobRef {
+  return { jobId: job.id, attempt: job.attempt, tool: job.tool, kind: job.kind };
+}
+
 /**
- * Moves a job to `to` if the state machine allows it from the job's current state.
- * Returns false when the job is elsewhere (cancelled meanwhile, or already finished);
- * a repeat of a transition already made (a retried step) counts as done.
+ * Moves a job to `to` if the state machine allows it from the job's current state, for this attempt.
+ * Returns "moved" (also when a retried step finds the move already made), "blocked" when the job is
+ * still where it was but `requireSql` refused (admission), or "stopped" when the job is elsewhere
+ * (cancelled, retried, finished).
  */
-export async function advance(env: Env, db: DB, jobId: string, to: JobStage, message: string): Promise<boolean> {
-  const job = await repo.getJob(db, jobId);
-  if (!job) return false;
-  if (job.status === to) return true;
-  const from = JOB_STATUSES.filter((s) => canTransition(job.tool, s, to));
-  const patch = { stage: to, ...(job.startedAt === null ? { startedAt: Date.now() } : {}) };
-  const seq = await repo.transitionJob(db, jobId, from, to, patch, { type: "status", message });
-  if (seq === null) return false;
-  await publish(env, jobId, { seq, type: "status", data: { job_id: jobId, status: to, stage: to, message } });
+export async function advance(
+  env: Env,
+  db: DB,
+  ref: JobRef,
+  to: JobStage,
+  message: string,
+  opts: { requireSql?: { sql: string; args: unknown[] }; data?: Record<string, unknown> } = {},
+): Promise<"moved" | "blocked" | "stopped"> {
+  const job = await repo.getJob(db, ref.jobId);
+  if (!job || job.attempt !== ref.attempt) return "stopped";
+  if (job.status === to) return "moved";
+  const committed = await repo.commitTransition(db, {
+    jobId: ref.jobId,
+    attempt: ref.attempt,
+    from: allowedFrom(ref, to),
+    to,
+    patch: { stage: to, ...(job.startedAt === null ? { startedAt: Date.now() } : {}) },
+    requireSql: opts.requireSql,
+    event: { message, data: opts.data },
+  });
+  if (!committed) {
+    const now = await repo.getJob(db, ref.jobId);
+    if (now && now.attempt === ref.attempt && now.status === to) return "moved";
+    return now && now.attempt === ref.attempt && now.status === job.status ? "blocked" : "stopped";
+  }
+  await publish(env, ref.jobId, { seq: committed.seq, type: "status", data: { job_id: ref.jobId, status: to, stage: to, attempt: ref.attempt, message, ...opts.data } });
+  return "moved";
+}
+
+/** Records a page's progress (or failure) in job_pages, the timeline and on the hub, with the job's percent. */
+export async function pageEvent(
+  env: Env,
+  db: DB,
+  ref: JobRef,
+  p: { page: number; stage: JobStage; last: boolean; percent: number; failed?: { code: string; message: string } },
+): Promise<void> {
+  await repo.markPage(db, ref.jobId, p.page, { status: p.failed ? "failed" : p.last ? "completed" : "processing", stage: p.stage, error: p.failed });
+  const message = p.failed ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}` : `Page ${p.page + 1} ${p.stage} done`;
+  const data = { stage: p.stage, percent: p.percent, attempt: ref.attempt, ...(p.failed ? { error: p.failed } : {}) };
+  const seq = await repo.appendEvent(db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
+  await publish(env, ref.jobId, { seq, type: "progress", data: { job_id: ref.jobId, page: p.page, message, ...data } });
+}
+
+/** A warning about the result that does not fail the job (e.g. text left after inpainting). */
+export async function warn(env: Env, db: DB, ref: JobRef, w: { code: string; message: string; page?: number; stage?: JobStage }): Promise<void> {
+  const data = { code: w.code, attempt: ref.attempt, ...(w.stage ? { stage: w.stage } : {}) };
+  const seq = await repo.appendEvent(db, ref.jobId, { type: "warning", page: w.page, stage: w.stage, message: w.message, data });
+  await publish(env, ref.jobId, { seq, type: "warning", data: { job_id: ref.jobId, message: w.message, ...(w.page !== undefined ? { page: w.page } : {}), ...data } });
+}
+
+/** Guards a settlement on the transition it belongs to having happened (same transaction). */
+function jobNowIs(jobId: string, attempt: number, status: JobStatus) {
+  return { sql: "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = ?)", args: [jobId, attempt, status] };
+}
+
+function projectStatusFor(status: JobStatus, succeededPages: number) {
+  return status === "completed" ? "ready" : succeededPages > 0 ? "partial" : "failed";
+}
+
+function storedError(error: ApiError | undefined) {
+  return error ? { code: error.code, message: error.message, retryable: ERROR_CATALOGUE[error.code].retryable, details: error.details } : null;
+}
+
+async function pageCounts(db: DB, job: repo.JobRow): Promise<{ succeeded: number; failed: number }> {
+  if (job.kind === "batch") {
+    const children = await repo.childrenOf(db, job.id);
+    return { succeeded: children.reduce((n, c) => n + c.pagesDone, 0), failed: children.reduce((n, c) => n + c.pagesFailed, 0) };
+  }
+  const rows = await repo.jobPageRows(db, job.id);
+  return { succeeded: rows.filter((r) => r.status === "completed").length, failed: rows.filter((r) => r.status !== "completed").length };
+}
+
+/**
+ * Ends an attempt of a job, in one transaction: the terminal state, its timeline events and the
+ * settlement (what was delivered is charged, the rest of the attempt's hold released). A cancel
+ * racing with it resolves to exactly one outcome: the loser's transition and its guarded
+ * settlement both do nothing. A repeat by a retried step re-publishes and returns true.
+ */
+export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "attempt">, status: FinalStatus, error?: ApiError): Promise<boolean> {
+  const job = await repo.getJob(db, ref.jobId);
+  if (!job || job.attempt !== ref.attempt) return false;
+  const { succeeded, failed } = await pageCounts(db, job);
+  // Charged on delivery: every succeeded page of the document is priced, minus what earlier attempts charged.
+  const owed = status === "failed" ? 0 : Math.max(0, priceOf(job.tool, succeeded, job.kind) - job.creditsCharged);
+  const charge = Math.min(owed, job.creditsReserved);
+  const stored = storedError(error);
+  const message =
+    status === "completed"
+      ? "Job completed"
+      : status === "partially_completed"
+        ? job.kind === "batch"
+          ? "Some files failed"
+          : `${failed} of ${job.pagesTotal} pages failed`
+        : `Job failed: ${error?.message ?? "unknown error"}`;
+  const settle = settleMove({ userId: job.userId, jobId: job.id, attempt: job.attempt, reserved: job.creditsReserved, charge, onlyIf: jobNowIs(job.id, job.attempt, status) });
+  const committed = await repo.commitTransition(db, {
+    jobId: job.id,
+    attempt: job.attempt,
+    from: allowedFrom(job, status),
+    to: status,
+    patch: {
+      stage: null,
+      finishedAt: Date.now(),
+      pagesDone: succeeded,
+      pagesFailed: failed,
+      creditsCharged: { sql: "credits_charged + ?", args: [charge] },
+      creditsReserved: 0,
+      error: stored,
+    },
+    event: { message, data: stored ? { error: stored } : {} },
+    done: true,
+    // The project's state commits with the job's, so a client never sees the job finished and its project still processing.
+    after: [...moneyStatements(db, settle), ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, projectStatusFor(status, succeeded), jobNowIs(job.id, job.attempt, status))] : [])],
+  });
+  // Usage counts the winning transition only (a batch parent's pages are its children's).
+  if (committed && job.kind !== "batch") await recordUsage(db, { userId: job.userId, tool: job.tool, status, pages: succeeded, pagesFailed: failed, credits: charge });
+  return announceTerminal(env, db, job, status, committed, { message, ...(stored ? { error: stored } : {}) });
+}
+
+/**
+ * Cancels the current attempt of a job: the transition and the release of its hold in one
+ * transaction (nothing is charged: a cancelled attempt delivers no export; pages it finished are
+ * kept, and charged if a retry delivers them), then stops its Workflow instance.
+ * Returns false when the job had already reached a terminal state (the race was lost).
+ */
+export async function cancelAttempt(env: Env, db: DB, job: repo.JobRow, reason: string): Promise<boolean> {
+  const settle = settleMove({ userId: job.userId, jobId: job.id, attempt: job.attempt, reserved: job.creditsReserved, charge: 0, onlyIf: jobNowIs(job.id, job.attempt, "cancelled") });
+  const cancelPages = db.$client
+    .prepare("UPDATE job_pages SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ('pending', 'processing') AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'cancelled')")
+    .bind(Date.now(), job.id, job.id, job.attempt);
+  const committed = await repo.commitTransition(db, {
+    jobId: job.id,
+    attempt: job.attempt,
+    from: allowedFrom(job, "cancelled"),
+    to: "cancelled",
+    patch: { stage: null, finishedAt: Date.now(), creditsReserved: 0 },
+    event: { message: reason },
+    done: true,
+    after: [...moneyStatements(db, settle), cancelPages],
+  });
+  if (!committed) return false;
+  if (job.kind !== "batch") await recordUsage(db, { userId: job.userId, tool: job.tool, status: "cancelled", pages: 0, pagesFailed: 0, credits: 0 });
+  // After the transition: a workflow step still running finds the job cancelled and stops at its next step.
+  if (job.workflowInstanceId) {
+    const instanceId = job.workflowInstanceId;
+    await env.PIPELINE.get(instanceId)
+      .then((instance) => instance.terminate())
+      .catch((err: unknown) => console.warn(JSON.stringify({ level: "warn", job_id: job.id, msg: "terminate failed (instance already ended?)", error: String(err) })));
+  }
+  return announceTerminal(env, db, job, "cancelled", committed, { message: reason });
+}
+
+async function announceTerminal(
+  env: Env,
+  db: DB,
+  job: repo.JobRow,
+  status: JobStatus,
+  committed: { seq: number; doneSeq: number | null } | null,
+  data: Record<string, unknown>,
+): Promise<boolean> {
+  let seqs = committed;
+  if (!seqs) {
+    // Lost race, or a retried step whose first run committed: only the latter re-publishes.
+    const now = await repo.getJob(db, job.id);
+    if (!now || now.attempt !== job.attempt || now.status !== status) return false;
+    const [last, prev] = await repo.lastStatusEvents(db, job.id);
+    if (!last || last.type !== "done" || !prev) return true;
+    seqs = { seq: prev.seq, doneSeq: last.seq };
+  }
+  await publish(env, job.id, { seq: seqs.seq, type: "status", data: { job_id: job.id, status, attempt: job.attempt, ...data } });
+  if (seqs.doneSeq !== null) await publish(env, job.id, { seq: seqs.doneSeq, type: "done", data: { job_id: job.id, status } });
+  await onJobTerminal(env, db, job, status);
   return true;
 }
 
-/** Records a page's progress in the timeline and on the hub. */
-export async function pageEvent(env: Env, db: DB, jobId: string, page: number, stage: JobStage, failed?: { code: string; message: string }): Promise<void> {
-  const message = failed ? `Page ${page + 1} failed at ${stage}: ${failed.message}` : `Page ${page + 1} ${stage} done`;
-  const seq = await repo.appendEvent(db, jobId, { type: "progress", page, message, data: { stage, ...(failed ? { error: failed } : {}) } });
-  await publish(env, jobId, { seq, type: "progress", data: { job_id: jobId, page, stage, message, ...(failed ? { error: failed } : {}) } });
+/**
+ * Runs after a job reaches a terminal state (finished or cancelled), once per winning transition
+ * and again if the step that made it is retried, so what runs here must be idempotent (keyed by
+ * job id, attempt and status). Outbound job.* notifications hook in here.
+ */
+async function onJobTerminal(env: Env, db: DB, job: repo.JobRow, status: JobStatus): Promise<void> {
+  if (job.projectId && status === "cancelled") {
+    const pages = await repo.jobPageRows(db, job.id);
+    await repo.setProjectStatus(db, job.projectId, projectStatusFor(status, pages.filter((p) => p.status === "completed").length));
+  }
+  // Keyed by job, attempt and status (event) and by the last top-up (low balance): safe to repeat.
+  await emitJobEvent(env, db, (await repo.getJob(db, job.id)) ?? job);
+  await warnIfLowBalance(env, db, job.userId);
 }
 
-/**
- * Ends a job: settles its credits exactly once (succeeded pages charged, the rest released),
- * records the terminal state and tells subscribers `done`.
- */
-export async function finishJob(env: Env, db: DB, jobId: string, status: Extract<JobStatus, "completed" | "partially_completed" | "failed">, error?: ApiError, pagesFailed = 0): Promise<void> {
-  const job = await repo.getJob(db, jobId);
-  if (!job) return;
-  const pagesDone = status === "failed" ? 0 : job.pagesTotal - pagesFailed;
-  const charge = priceOf(job.tool, pagesDone);
-  await settleJob(db, { userId: job.userId, jobId, attempt: job.attempt, reserved: job.creditsReserved, charge });
-  const from = JOB_STATUSES.filter((s) => canTransition(job.tool, s, status));
-  const stored = error ? { code: error.code, message: error.message, retryable: ERROR_CATALOGUE[error.code].retryable, details: error.details } : null;
-  const message = status === "completed" ? "Job completed" : status === "partially_completed" ? `${pagesFailed} of ${job.pagesTotal} pages failed` : `Job failed: ${error?.message ?? "unknown error"}`;
-  const seq = await repo.transitionJob(
-    db,
-    jobId,
-    from,
-    status,
-    { stage: null, finishedAt: Date.now(), pagesDone, pagesFailed: status === "failed" ? job.pagesTotal : pagesFailed, creditsCharged: charge, creditsReserved: 0, error: stored },
-    { type: "status", message, data: stored ? { error: stored } : {} },
-  );
-  if (seq === null) return;
-  if (job.projectId) await repo.setProjectStatus(db, job.projectId, status === "completed" ? "ready" : status === "partially_completed" ? "partial" : "failed");
-  await publish(env, jobId, { seq, type: "status", data: { job_id: jobId, status, message, ...(stored ? { error: stored } : {}) } });
-  const doneSeq = await repo.appendEvent(db, jobId, { type: "done", message: `Finished: ${status}` });
-  await publish(env, jobId, { seq: doneSeq, type: "done", data: { job_id: jobId, status } });
-}

@@ -1,22 +1,32 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
 import { parseEngineError } from "../../workers/engine/contract";
-import { db as makeDb } from "../db/client";
+import { db as makeDb, type DB } from "../db/client";
 import { ApiError, isErrorCode } from "../http/errors";
-import { TOOLS, type JobStage } from "../modules/jobs/tools";
-import { advance, finishJob, pageEvent } from "./job-lifecycle";
-import { planJob, runExports, runPageStage } from "./stages";
+import { runningStatuses, stagesOf } from "../modules/jobs/job-state";
+import * as repo from "../modules/jobs/jobs.repo";
+import type { JobStage } from "../modules/jobs/tools";
+import { batchArchive, batchOutcome, watchChildren } from "./batch/batch-steps";
+import { advance, finishJob, type JobRef, pageEvent, warn } from "./job-lifecycle";
+import { type JobPlan, type PageStage, planJob, runExports, runPageStage } from "./stages";
 
 export interface PipelineParams {
   jobId: string;
+  /** The job's attempt this instance runs (0 first, +1 per retry); absent means 0. */
+  attempt?: number;
 }
 
 /** Step names, shared with the tests that introspect the workflow. */
 export const STEP = {
   plan: "plan job",
+  admit: (n: number) => `admit ${n}`,
+  admitWait: (n: number) => `wait for a free slot ${n}`,
   enter: (stage: JobStage) => `enter ${stage}`,
   page: (stage: JobStage, page: number) => `${stage} page ${page}`,
   pageFailed: (stage: JobStage, page: number) => `${stage} page ${page} failed`,
   exports: "build exports",
+  children: (n: number) => `check children ${n}`,
+  childrenWait: (n: number) => `wait for children ${n}`,
+  archive: "build batch archive",
   finish: "finish job",
 } as const;
 
@@ -24,46 +34,100 @@ export const STEP = {
 const PAGE_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "2 seconds", backoff: "exponential" }, timeout: "5 minutes" };
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "1 second", backoff: "exponential" }, timeout: "30 seconds" };
 
+/** Polling interval while waiting (for a concurrency slot, or for a batch's children): 0.5 s growing to 10 s. */
+function pollDelayMs(n: number): number {
+  return Math.min(500 * 1.5 ** n, 10_000);
+}
+
 function asApiError(err: unknown): ApiError {
   const parsed = parseEngineError(err);
   if (parsed && isErrorCode(parsed.code)) return new ApiError(parsed.code, parsed.message);
   return new ApiError("internal_error", err instanceof Error ? err.message : String(err));
 }
 
+async function stillCurrent(db: DB, ref: JobRef): Promise<boolean> {
+  const job = await repo.getJob(db, ref.jobId);
+  return !!job && job.attempt === ref.attempt && job.status !== "cancelled";
+}
+
 /**
- * One instance per job (instance id = job id): a step per stage and per page, so a failed page
- * fails alone and the job ends partially_completed. Step outputs are counts, never bitmaps.
+ * One instance per attempt of a job (`instanceIdFor`): admission against the plan's concurrency,
+ * then a step per stage and per page, so a failed page fails alone and the job ends
+ * partially_completed. A batch parent instead waits for its children and builds the ZIP and report.
+ * Step outputs are counts and keys, never bitmaps.
  */
 export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
   override async run(event: WorkflowEvent<PipelineParams>, step: WorkflowStep): Promise<string> {
     const db = makeDb(this.env.DB);
-    const { jobId } = event.payload;
-    const plan = await step.do(STEP.plan, DB_STEP, () => planJob(db, jobId));
+    const { jobId, attempt = 0 } = event.payload;
+    const plan = await step.do(STEP.plan, DB_STEP, () => planJob(db, jobId, attempt));
     if (!plan) return "missing";
+    const ref: JobRef = { jobId, attempt, tool: plan.tool, kind: plan.kind };
+    return plan.kind === "batch" ? this.runBatch(db, step, plan, ref) : this.runDocument(db, step, plan, ref);
+  }
+
+  /**
+   * Concurrency admission: the job waits in `queued` until its owner runs fewer jobs than the plan
+   * allows, polling with durable sleeps (no instance is held meanwhile). The check and the move into
+   * the first stage are one guarded D1 update, so the plan's limit holds under races.
+   */
+  private async admit(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef, first: JobStage): Promise<boolean> {
+    const guard = repo.admissionGuard(plan.userId, plan.concurrency, runningStatuses());
+    for (let n = 0; ; n++) {
+      const r = await step.do(STEP.admit(n), DB_STEP, () => advance(this.env, db, ref, first, `Started ${first}`, { requireSql: guard }));
+      if (r === "moved") return true;
+      if (r === "stopped") return false;
+      await step.sleep(STEP.admitWait(n), pollDelayMs(n));
+    }
+  }
+
+  private async runDocument(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef): Promise<string> {
+    const toRun = plan.pagesToRun;
+    const pageStages = stagesOf(ref).filter((s): s is PageStage => s !== "exporting");
+    // A retry whose pages all completed before (its exports failed) goes straight to exporting.
+    const stages: JobStage[] = toRun.length > 0 ? [...pageStages, "exporting"] : ["exporting"];
+    if (!(await this.admit(db, step, plan, ref, stages[0]!))) return "stopped";
 
     const failed = new Map<number, ApiError>();
-    const pageStages = TOOLS[plan.tool].stages.filter((s) => s !== "exporting");
-    for (const stage of [...pageStages, "exporting" as const]) {
-      const entered = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, jobId, stage, `Started ${stage}`));
-      if (!entered) return "stopped"; // cancelled or finished elsewhere
+    // Percent over the whole document (as GET /jobs/{id} computes it): pages completed earlier count as done.
+    const units = pageStages.length * plan.pages + 1;
+    let done = pageStages.length * (plan.pages - toRun.length);
+    const percent = () => Math.min(99, Math.floor((100 * done) / units));
+    for (const [si, stage] of stages.entries()) {
+      if (si > 0) {
+        const entered = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, ref, stage, `Started ${stage}`));
+        if (entered !== "moved") return "stopped";
+      }
       if (stage === "exporting") break;
-      for (let page = 0; page < plan.pages; page++) {
-        if (failed.has(page)) continue;
+      const last = stage === pageStages[pageStages.length - 1];
+      for (const page of toRun) {
+        if (failed.has(page)) {
+          done++;
+          continue;
+        }
         try {
-          await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
-            const out = await runPageStage(this.env, db, plan, stage, page);
-            await pageEvent(this.env, db, jobId, page, stage);
-            return out;
+          const out = await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
+            if (!(await stillCurrent(db, ref))) return { stopped: true };
+            const result = await runPageStage({ env: this.env, db, plan, page, stage });
+            await pageEvent(this.env, db, ref, { page, stage, last, percent: Math.min(99, Math.floor((100 * (done + 1)) / units)) });
+            for (const w of result.warnings ?? []) await warn(this.env, db, ref, { ...w, page, stage });
+            return { stopped: false };
           });
+          if (out.stopped) return "stopped";
+          done++;
         } catch (err) {
           const e = asApiError(err);
           failed.set(page, e);
-          await step.do(STEP.pageFailed(stage, page), DB_STEP, () => pageEvent(this.env, db, jobId, page, stage, { code: e.code, message: e.message }));
+          done++;
+          await step.do(STEP.pageFailed(stage, page), DB_STEP, () =>
+            pageEvent(this.env, db, ref, { page, stage, last, percent: percent(), failed: { code: e.code, message: e.message } }),
+          );
         }
       }
-      if (failed.size === plan.pages) {
+      // No page left to deliver (none completed before either): the job fails without exporting.
+      if (failed.size === toRun.length && toRun.length === plan.pages) {
         const first = [...failed.values()][0]!;
-        await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, jobId, "failed", first));
+        await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", first));
         return "failed";
       }
     }
@@ -72,11 +136,34 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
     try {
       await step.do(STEP.exports, PAGE_STEP, () => runExports(this.env, db, plan, okPages));
     } catch (err) {
-      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, jobId, "failed", asApiError(err)));
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", asApiError(err)));
       return "failed";
     }
     const status = failed.size > 0 ? "partially_completed" : "completed";
-    await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, jobId, status, undefined, failed.size));
+    await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, status));
     return status;
+  }
+
+  /** A batch parent waits in `queued` for its children (each an ordinary job), then builds the ZIP and CSV report. */
+  private async runBatch(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef): Promise<string> {
+    let seen = 0;
+    for (let n = 0; ; n++) {
+      const s = await step.do(STEP.children(n), DB_STEP, () => watchChildren(this.env, db, ref, seen));
+      if (s.stopped) return "stopped";
+      seen = s.finished;
+      if (s.finished === s.total) break;
+      await step.sleep(STEP.childrenWait(n), pollDelayMs(n));
+    }
+    const entered = await step.do(STEP.enter("exporting"), DB_STEP, () => advance(this.env, db, ref, "exporting", "Building the batch archive and report"));
+    if (entered !== "moved") return "stopped";
+    try {
+      const counts = await step.do(STEP.archive, PAGE_STEP, () => batchArchive(this.env, db, plan));
+      const outcome = batchOutcome(counts);
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, outcome.status, outcome.error));
+      return outcome.status;
+    } catch (err) {
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", asApiError(err)));
+      return "failed";
+    }
   }
 }

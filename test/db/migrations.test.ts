@@ -378,6 +378,6 @@ describe("drizzle client", () => {
     await add(3);
     await add(4);
     const rows = await db.select().from(schema.usageDaily).where(eq(schema.usageDaily.userId, userId));
-    expect(rows).toEqual([{ userId, day: "2026-11-21", tool: "ocr", jobs: 2, pages: 7, pagesFailed: 0, credits: 7 }]);
+    expect(rows).toEqual([{ userId, day: "2026-11-21", tool: "ocr", jobs: 2, pages: 7, pagesFailed: 0, credits: 7, jobsCompleted: 0, jobsPartiallyCompleted: 0, jobsFailed: 0, jobsCancelled: 0 }]);
   });
 });

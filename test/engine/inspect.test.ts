@@ -101,7 +101,7 @@ describe("preprocess decodes every raster format", () => {
     it(`${name} → grayscale PNG`, async () => {
       const key = await put(`uploads/pre/${name}`, make());
       const out = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/pre/${name}.png` });
-      expect(out).toEqual({ key: `work/pre/${name}.png`, width, height, rotation: 0 });
+      expect(out).toMatchObject({ key: `work/pre/${name}.png`, width, height, rotation: 0, path: "ocr", skew: 0 });
       const png = new Uint8Array(await (await env.FILES.get(out.key))!.arrayBuffer());
       expect(await env.ENGINE.inspect({ sourceKey: out.key })).toEqual({ format: "png", pages: 1, bytes: png.length });
       expect(png[25]).toBe(0); // grayscale
@@ -121,11 +121,11 @@ describe("preprocess decodes every raster format", () => {
     img.free();
   });
 
-  it("answers unsupported_media_type for TIFF and PDF pages for now", async () => {
-    const tiff = await put("uploads/pre/doc.tiff", tiffBytes(1));
-    expect((await failure(env.ENGINE.preprocess({ sourceKey: tiff, page: 0, outKey: "work/pre/t.png" }))).code).toBe("unsupported_media_type");
-    const pdf = await put("uploads/pre/doc.pdf", await pdfBytes(1));
-    expect((await failure(env.ENGINE.preprocess({ sourceKey: pdf, page: 0, outKey: "work/pre/p.png" }))).code).toBe("unsupported_media_type");
+  it("decodes the requested page of a multi-page TIFF, and refuses a page past the end", async () => {
+    const tiff = await put("uploads/pre/doc.tiff", tiffBytes(3));
+    const out = await env.ENGINE.preprocess({ sourceKey: tiff, page: 2, outKey: "work/pre/t.png" });
+    expect(out).toMatchObject({ width: 8, height: 4, path: "ocr" });
+    expect((await failure(env.ENGINE.preprocess({ sourceKey: tiff, page: 3, outKey: "work/pre/t3.png" }))).code).toBe("validation_error");
   });
 
   it("a corrupt image body (valid header, garbage data) is corrupt_file, never a raw decoder error", async () => {

@@ -176,7 +176,7 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
       await codeOf(env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["txt"], outPrefix: "exports/x/", baseName: "a" })),
     ).toBe("not_found");
     expect(
-      await codeOf(env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["docx" as "txt"], outPrefix: "exports/x/", baseName: "a" })),
+      await codeOf(env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["rtf" as "txt"], outPrefix: "exports/x/", baseName: "a" })),
     ).toBe("validation_error");
   });
 });

@@ -31,13 +31,14 @@ describe("POST /api/v1/process, ocr end to end", () => {
     expect(res.status, JSON.stringify(created)).toBe(202);
     expect(created.id).toMatch(/^job_/);
     expect(created.status).toBe("queued");
-    expect(created.credits.reserved).toBe(1);
+    expect(created.cost).toEqual({ estimated: 1, reserved: 1, charged: 0 });
     expect(created.source).toEqual({ name: "letter.png", bytes: png.byteLength, type: "png" });
 
     const job = await waitForJob(created.id, auth);
     expect(job.status, JSON.stringify(job)).toBe("completed");
-    expect(job.progress).toMatchObject({ pages_total: 1, pages_done: 1, pages_failed: 0, percent: 100 });
-    expect(job.credits).toEqual({ reserved: 0, charged: 1 });
+    expect(job.progress).toEqual({ percent: 100 });
+    expect(job.pages).toEqual({ total: 1, succeeded: 1, failed: 0 });
+    expect(job.cost).toEqual({ estimated: 1, reserved: 0, charged: 1 });
     expect(job.output.exports.map((e: any) => e.format).sort()).toEqual(["json", "txt"]);
 
     // Every state was passed through, in order, with a timestamp.
@@ -124,6 +125,8 @@ describe("POST /api/v1/process refusals leave nothing behind", () => {
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", "{not json") }));
     expect(b.error.details.fields[0].field).toBe("options");
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["xlsx"] }) }));
+    expect(b.error.details.fields[0].field).toBe("options.export_formats"); // xlsx exists, but not for ocr
+    b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["exe"] }) }));
     expect(b.error.details.fields[0].field).toBe("options.export_formats.0");
     const form = new FormData();
     form.append("options", "{}");
@@ -159,5 +162,15 @@ describe("POST /api/v1/process refusals leave nothing behind", () => {
     const { auth } = await seedAccount();
     const b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(await renderTextPng(["x"]), "a.png", { source_language: "ko" }) }));
     expect(b.error.code).toBe("unsupported_language");
+  });
+
+  it("refuses a glossary the account does not have, before storing anything", async () => {
+    const { userId, auth } = await seedAccount();
+    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: upload(await renderTextPng(["x"]), "a.png", { tool: "translate", target_language: "es", glossary_ids: ["gls_missing"] }) });
+    const b = await body(res);
+    expect(res.status, JSON.stringify(b)).toBe(404);
+    expect(b.error.details.glossary_ids).toEqual(["gls_missing"]);
+    expect(await countRows("jobs", userId)).toBe(0);
+    expect(await uploadsOf(userId)).toBe(0);
   });
 });

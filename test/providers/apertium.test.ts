@@ -222,8 +222,8 @@ describe("ApertiumTranslator with a scripted server", () => {
     return { qs, impl };
   }
 
-  it("redoes a batch one line per request when a response loses a line break", async () => {
-    const { qs, impl } = scripted((q) => Response.json({ responseData: { translatedText: q.toUpperCase().replace("\n", " ") } }));
+  it("redoes a batch one line per request when a response loses a unit break", async () => {
+    const { qs, impl } = scripted((q) => Response.json({ responseData: { translatedText: q.toUpperCase().replace("\n\n", " ") } }));
     const t = new ApertiumTranslator("http://apertium.test", impl);
     const out = await t.translate({ source: "en", target: "es", segments: [{ id: "a", text: "one" }, { id: "b", text: "two\nthree" }, { id: "c", text: "four" }] });
     expect(out.map((s) => [s.id, s.text])).toEqual([
@@ -231,7 +231,7 @@ describe("ApertiumTranslator with a scripted server", () => {
       ["b", "TWO\nTHREE"],
       ["c", "FOUR"],
     ]);
-    expect(qs).toEqual(["one\ntwo\nthree\nfour", "one", "two", "three", "four"]);
+    expect(qs).toEqual(["one\n\ntwo\n\nthree\n\nfour", "one", "two", "three", "four"]);
   });
 
   it("maps server errors: pair not installed → unsupported, 5xx → retryable unavailable", async () => {

@@ -25,12 +25,36 @@ export interface InspectResult {
   bytes: number;
 }
 
+/**
+ * How a page's text is obtained:
+ * - `ocr`: a raster page (image, TIFF page, or a scanned PDF page's embedded image) recognised by OCR;
+ * - `text_layer`: a PDF page whose text layer is read directly (exact text, no OCR);
+ * - `rasterized`: a vector-only PDF page rendered to pixels by Browser Rendering, then recognised.
+ */
+export type PagePath = "ocr" | "text_layer" | "rasterized";
+
 export interface PreprocessInput {
   sourceKey: string;
   /** Zero-based page index inside the source document. */
   page: number;
   /** R2 FILES key where the normalised page image (PNG) is written. */
   outKey: string;
+  /** Languages expected on the page (helps orientation detection); defaults to eng. */
+  languages?: string[];
+}
+
+/**
+ * Maps the normalised page image back to the source page: the source raster was turned by
+ * `rotation` (clockwise), then rotated by `skew` degrees (counter-clockwise positive, about its
+ * centre, same canvas), then scaled by `scale`. Recorded so re-OCR can crop the original.
+ */
+export interface PageTransform {
+  rotation: 0 | 90 | 180 | 270;
+  skew: number;
+  scale: number;
+  /** Size of the source raster before any of the above. */
+  sourceWidth: number;
+  sourceHeight: number;
 }
 
 export interface PreprocessResult {
@@ -39,6 +63,11 @@ export interface PreprocessResult {
   height: number;
   /** Clockwise rotation applied to make text upright. */
   rotation: 0 | 90 | 180 | 270;
+  /** Which way the page's text is obtained. */
+  path: PagePath;
+  /** Deskew angle applied, degrees (counter-clockwise positive). */
+  skew: number;
+  transform: PageTransform;
 }
 
 export interface DetectInput {
@@ -52,18 +81,32 @@ export interface DetectResult {
   key: string;
   regions: number;
   lines: number;
+  words: number;
+  path: PagePath;
+}
+
+/** A detected line: its box, its words' boxes in reading order, and whether it runs top to bottom. */
+export interface LayoutLine {
+  box: Box;
+  words: Box[];
+  vertical: boolean;
 }
 
 /** Layout found by detection: text blocks with their line boxes, in reading order. */
 export interface PageLayout {
   width: number;
   height: number;
-  blocks: { box: Box; lines: Box[] }[];
+  /** `lines` are the line boxes (kept for existing readers); `items` add words and direction. */
+  blocks: { box: Box; lines: Box[]; items: LayoutLine[]; vertical: boolean }[];
+  path: PagePath;
 }
 
 export interface RecognizeInput {
   pageKey: string;
-  /** Tesseract language codes, e.g. ["eng"]; each must be seeded in R2 MODELS. */
+  /**
+   * Tesseract language codes, e.g. ["eng"]; each must be seeded in R2 MODELS. `["auto"]` picks
+   * the model by script (trial readings) and then language detection of the text.
+   */
   languages: string[];
   /** R2 FILES key where the result (JSON `PageText`) is written. */
   outKey: string;
@@ -76,6 +119,14 @@ export interface RecognizeResult {
   chars: number;
   /** Mean word confidence, 0..1. */
   confidence: number;
+  path: PagePath;
+  /** Languages the text was read in (the chosen ones when `auto` was asked). */
+  languages: string[];
+  /**
+   * Size of the largest tesseract wasm heap in the isolate after the page, bytes (0 for text-layer
+   * pages). Heaps never shrink, so this is the peak so far: for monitoring the 128 MB budget.
+   */
+  heapBytes: number;
 }
 
 export interface WordText {
@@ -89,6 +140,8 @@ export interface LineText {
   text: string;
   confidence: number;
   words: WordText[];
+  /** True for a vertical (top-to-bottom) CJK line. */
+  vertical?: boolean;
 }
 
 export interface RegionText {
@@ -96,6 +149,7 @@ export interface RegionText {
   text: string;
   confidence: number;
   lines: LineText[];
+  vertical?: boolean;
 }
 
 /** Recognised text of one page, regions in reading order. */
@@ -106,14 +160,95 @@ export interface PageText {
   text: string;
   confidence: number;
   regions: RegionText[];
+  /** Absent in pages written before paths were recorded; treat as `ocr`. */
+  path?: PagePath;
 }
 
-export type ExportFormat = "txt" | "json";
+export interface ExtractTablesInput {
+  /** R2 FILES key of the normalised page image. */
+  pageKey: string;
+  languages: string[];
+  /** R2 FILES key where the result (JSON `PageTables`) is written. */
+  outKey: string;
+}
+
+export interface TableCell {
+  row: number;
+  col: number;
+  rowSpan: number;
+  colSpan: number;
+  box: Box;
+  text: string;
+  confidence: number;
+}
+
+export interface PageTable {
+  box: Box;
+  rows: number;
+  cols: number;
+  /** `ruled`: found from ruling lines; `aligned`: a borderless table found from word alignment. */
+  kind: "ruled" | "aligned";
+  /** One entry per cell (a spanning cell once, at its top-left grid position), row-major. */
+  cells: TableCell[];
+}
+
+export interface PageTables {
+  width: number;
+  height: number;
+  languages: string[];
+  path: PagePath;
+  tables: PageTable[];
+}
+
+export interface ExtractTablesResult {
+  key: string;
+  tables: number;
+  cells: number;
+}
+
+export interface ReocrInput {
+  /** R2 FILES key of the original upload. */
+  sourceKey: string;
+  /** Zero-based page index. */
+  page: number;
+  /** Rectangle in the normalised page image's coordinates (what regions are stored in). */
+  box: Box;
+  languages: string[];
+  /**
+   * The page image written by preprocess: its recorded transform maps the box onto the original
+   * without detecting orientation and skew again. Optional; recommended.
+   */
+  pageKey?: string;
+}
+
+export interface ReocrResult {
+  text: string;
+  confidence: number;
+  /** Lines with their words, boxes in normalised page coordinates. */
+  lines: LineText[];
+  languages: string[];
+  path: PagePath;
+}
+
+/**
+ * Export formats the engine builds. Text: txt, json, md, hocr, alto; office: docx, xlsx, csv;
+ * PDF: `searchable_pdf` (original page images + invisible recognised text), `pdf` (rendered pages +
+ * the translated text, or the page images when nothing was rendered); images of the rendered pages:
+ * png, jpg, webp; `zip`: every other format of the request in one archive.
+ */
+export type ExportFormat = "txt" | "json" | "md" | "hocr" | "alto" | "docx" | "xlsx" | "csv" | "searchable_pdf" | "pdf" | "png" | "jpg" | "webp" | "zip";
 
 export interface BuildExportsInput {
-  /** R2 FILES keys of each page's `PageText`, in page order. */
-  pageTextKeys: string[];
+  /** R2 FILES keys of each page's `PageText`, in page order (recognition output). */
+  pageTextKeys?: string[];
+  /**
+   * R2 FILES key of an `ExportDocument` (JSON): pages with their images, edited regions (text and
+   * translation) and tables. Takes precedence over `pageTextKeys`; needed for image, PDF and table formats.
+   */
+  documentKey?: string;
   formats: ExportFormat[];
+  /** Which text the text formats carry (default `source`); JSON always carries both. */
+  content?: "source" | "translation";
   /** R2 FILES key prefix for the files written, e.g. `exports/<job_id>/`. */
   outPrefix: string;
   /** Base name for the files, without extension. */
@@ -125,6 +260,146 @@ export interface BuiltExport {
   key: string;
   bytes: number;
   contentType: string;
+  /** Download file name: `<baseName>.<ext>`, or `<baseName>-<format>.zip` when one format makes several files. */
+  filename: string;
+}
+
+/** A table for export: cells row-major, a merged cell once at its top-left position. */
+export interface ExportTable {
+  box: Box;
+  rows: number;
+  cols: number;
+  cells: { row: number; col: number; rowSpan: number; colSpan: number; text: string }[];
+}
+
+/** A region for export: its current (edited) text and translation, with recognised lines when known. */
+export interface ExportRegion {
+  box: Box;
+  text: string;
+  translation?: string | null;
+  confidence?: number | null;
+  kind?: string;
+  vertical?: boolean;
+  lines?: LineText[];
+}
+
+export interface ExportPage {
+  /** Zero-based page index in the document. */
+  index: number;
+  width: number;
+  height: number;
+  /** R2 FILES key of the page image the regions' boxes refer to. */
+  imageKey?: string | null;
+  /** R2 FILES key of the rendered page (translated or erased), when there is one. */
+  renderKey?: string | null;
+  /** Languages the page was read in, and its mean recognition confidence (0..1). */
+  languages?: string[];
+  confidence?: number | null;
+  regions: ExportRegion[];
+  tables?: ExportTable[];
+}
+
+/** What the export builders read (`BuildExportsInput.documentKey`). */
+export interface ExportDocument {
+  title: string;
+  sourceLanguage?: string | null;
+  targetLanguage?: string | null;
+  pages: ExportPage[];
+}
+
+/** A region to clear: its box and, when known, its line boxes (the mask stays inside them). */
+export interface InpaintRegion {
+  box: Box;
+  lines?: Box[];
+  vertical?: boolean;
+}
+
+export interface InpaintInput {
+  /** R2 FILES key of the normalised page image (the regions' coordinates). */
+  pageKey: string;
+  /**
+   * The original upload and page: when it is a colour raster the page was not turned or deskewed,
+   * the clean plate is made from its colours (scaled to the page image); otherwise from the page image.
+   */
+  sourceKey?: string;
+  page?: number;
+  regions: InpaintRegion[];
+  /** R2 FILES keys written: the text mask (gray PNG, white = removed) and the clean plate (PNG). */
+  maskKey: string;
+  cleanKey: string;
+  /** OCR languages for the leftover-text check of each cleaned region; empty skips the check. */
+  languages?: string[];
+}
+
+/** Typesetting style taken from the original glyphs (or set by the user). */
+export interface TextStyle {
+  /** `#rrggbb`. */
+  color?: string;
+  /** 400 or 700 as found; users may also set 100–900 or "normal"/"bold". */
+  font_weight?: number | string;
+  align?: "left" | "center" | "right" | "justify";
+  /** Pixels; the starting point of the size search. */
+  font_size?: number;
+}
+
+export interface InpaintRegionResult {
+  /** Pixels removed in this region. */
+  masked: number;
+  /** Source glyphs still readable after cleaning (re-OCR found text). */
+  leftover: boolean;
+  /** What the re-OCR read there ("" when clean or unchecked). */
+  leftoverText: string;
+  /** Style of the original text: colour, approximate weight, alignment, size. */
+  style: TextStyle;
+}
+
+export interface InpaintResult {
+  maskKey: string;
+  cleanKey: string;
+  width: number;
+  height: number;
+  regions: InpaintRegionResult[];
+  /** Milliseconds spent clearing and checking. */
+  ms: { inpaint: number; check: number };
+}
+
+export interface TypesetRegion {
+  box: Box;
+  /** The text to draw (the translation); empty draws nothing. */
+  text: string;
+  vertical?: boolean;
+  /** Recognised line boxes of the original (their height sets the starting size). */
+  lines?: Box[];
+  style?: TextStyle | null;
+}
+
+export interface TypesetInput {
+  /** R2 FILES key of the background (the clean plate). */
+  backgroundKey: string;
+  regions: TypesetRegion[];
+  /** Language of the text (ISO 639-1 or tesseract code): picks CJK faces and line-breaking rules. */
+  language?: string | null;
+  /** R2 FILES key of the rendered page (PNG). */
+  outKey: string;
+}
+
+/** fitted: at the original size; shrunk: smaller but whole; overflowing: does not fit even at the smallest size. */
+export type TypesetOverflow = "fitted" | "shrunk" | "overflowing";
+
+export interface TypesetRegionResult {
+  overflow: TypesetOverflow;
+  fontSize: number;
+  lines: number;
+  /** Font families used, in fallback order. */
+  fonts: string[];
+}
+
+export interface TypesetResult {
+  key: string;
+  width: number;
+  height: number;
+  regions: TypesetRegionResult[];
+  ms: number;
 }
 
 export interface EngineHealth {

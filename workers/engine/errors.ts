@@ -9,6 +9,7 @@ export type EngineErrorCode =
   | "image_too_large"
   | "unsupported_language"
   | "ocr_failed"
+  | "rasterizer_unavailable"
   | "internal_error";
 
 const CODED = /^\[[a-z_]+\] /;

@@ -1,10 +1,15 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
+  Box,
   BuildExportsInput,
   BuiltExport,
   DetectInput,
   DetectResult,
   EngineHealth,
+  ExtractTablesInput,
+  ExtractTablesResult,
+  InpaintInput,
+  InpaintResult,
   InspectInput,
   InspectResult,
   PageText,
@@ -12,26 +17,52 @@ import type {
   PreprocessResult,
   RecognizeInput,
   RecognizeResult,
+  ReocrInput,
+  ReocrResult,
+  TypesetInput,
+  TypesetResult,
 } from "./contract";
 import type { EngineEnv } from "./env";
 import { engineError, guarded } from "./errors";
-import { isTextExportFormat, writeTextExport } from "./exports/text-exports";
+import { buildAll, isExportFormat } from "./exports/build";
+import { loadDocument } from "./exports/document";
+import { inpaintPage } from "./inpaint/inpaint-page";
+import { typesetPage } from "./typeset/typeset-page";
 import { probeRaster } from "./image/headers";
-import { normalisePage } from "./image/preprocess";
+import { normalisePage, normaliseSource } from "./image/preprocess";
 import { sniffFormat } from "./image/sniff";
-import { detectLayout } from "./layout/detect";
+import { loadSourcePage } from "./image/source-page";
+import { detectLayout, layoutOfText } from "./layout/detect";
+import { extractPageTables } from "./layout/tables";
+import { resolveLanguages, trialLanguage } from "./ocr/languages";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
-import { loadOcrRaster } from "./ocr/page-raster";
+import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
 import { countChars, countWords } from "./ocr/page-text";
-import { recognizePage } from "./ocr/recognize";
+import { recognizeWith } from "./ocr/recognize";
+import { largestHeap } from "./ocr/tesseract";
+import { clampBox, normalisedSize, reocrRect, textLayerIn } from "./ocr/reocr";
 import { pdfPageCount } from "./pdf/pages";
-import { readBytes, readJson, writeJson, writeObject } from "./storage/r2";
+import { pageMetadata, readPageMeta, readTextLayer, textLayerKeyFor } from "./storage/page-meta";
+import { readBytes, writeJson, writeObject } from "./storage/r2";
 
 function requireKey(value: unknown, field: string): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 1024) {
     throw engineError("validation_error", `${field} must be a non-empty R2 key.`);
   }
   return value;
+}
+
+function requirePage(page: unknown): number {
+  if (!Number.isInteger(page) || (page as number) < 0) throw engineError("validation_error", "page must be a zero-based page index.");
+  return page as number;
+}
+
+function requireBox(b: unknown, field: string): Box {
+  const v = b as Box | null;
+  if (!v || ![v.x, v.y, v.w, v.h].every((n) => typeof n === "number" && Number.isFinite(n)) || v.w < 0 || v.h < 0) {
+    throw engineError("validation_error", `${field} must be a box {x, y, w, h} with finite numbers.`);
+  }
+  return { x: v.x, y: v.y, w: v.w, h: v.h };
 }
 
 /** The engine's RPC surface, reached through the api Worker's `ENGINE` service binding. */
@@ -61,69 +92,180 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     });
   }
 
-  /** Decodes one page, grayscales it, fits it within 3508 px and stores it as PNG at outKey. */
+  /** Reads a source file and sniffs it; unreadable formats are `[unsupported_media_type]`. */
+  private async source(sourceKey: string) {
+    const bytes = await readBytes(this.env.FILES, sourceKey);
+    const format = sniffFormat(bytes);
+    if (!format) throw engineError("unsupported_media_type", "The file is not an image or PDF the engine reads.");
+    return { bytes, format };
+  }
+
+  /**
+   * Reads one page (raster decode, PDF text layer / scan / rendering), turns it upright, deskews
+   * it, normalises contrast, fits it within 3508 px and stores it as PNG at outKey. The page's
+   * path and transform travel with the image (R2 metadata); a text layer is stored beside it.
+   */
   async preprocess(input: PreprocessInput): Promise<PreprocessResult> {
     const sourceKey = requireKey(input?.sourceKey, "sourceKey");
     const outKey = requireKey(input?.outKey, "outKey");
-    const page = input?.page;
-    if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
+    const page = requirePage(input?.page);
     return guarded("internal_error", "Preprocessing the page failed", async () => {
-      const bytes = await readBytes(this.env.FILES, sourceKey);
-      const format = sniffFormat(bytes);
-      if (!format) throw engineError("unsupported_media_type", "The file is not an image or PDF the engine reads.");
-      const out = await normalisePage(bytes, format, page);
-      await writeObject(this.env.FILES, outKey, out.png, "image/png");
-      return { key: outKey, width: out.image.width, height: out.image.height, rotation: out.rotation };
+      const { bytes, format } = await this.source(sourceKey);
+      const seeded = await seededLanguages(this.env.MODELS);
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded) });
+      const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
+      if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
+      await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));
+      return {
+        key: outKey,
+        width: out.image.width,
+        height: out.image.height,
+        rotation: out.transform.rotation,
+        path: out.path,
+        skew: out.transform.skew,
+        transform: out.transform,
+      };
     });
   }
 
-  /** Layout analysis: text blocks and their lines, written as `PageLayout` JSON. */
+  /** Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. */
   async detect(input: DetectInput): Promise<DetectResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
-    const raster = await guarded("internal_error", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
+    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Layout analysis failed", async () => {
-      const seeded = await seededLanguages(this.env.MODELS);
-      const fallback = seeded.includes("eng") ? "eng" : seeded[0];
-      if (!fallback) throw engineError("unsupported_language", "No OCR model is installed.");
-      const layout = await detectLayout(this.env.MODELS, raster, fallback);
+      let layout;
+      if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(this.env.FILES, meta));
+      else {
+        const seeded = await seededLanguages(this.env.MODELS);
+        if (seeded.length === 0) throw engineError("unsupported_language", "No OCR model is installed.");
+        const raster = ocrRasterFromGray(await loadPageGray(this.env.FILES, pageKey));
+        layout = { ...(await detectLayout(this.env.MODELS, raster, trialLanguage(undefined, seeded))), path: meta.path };
+      }
       await writeJson(this.env.FILES, outKey, layout);
-      return { key: outKey, regions: layout.blocks.length, lines: layout.blocks.reduce((n, b) => n + b.lines.length, 0) };
+      const lines = layout.blocks.flatMap((b) => b.items);
+      return { key: outKey, regions: layout.blocks.length, lines: lines.length, words: lines.reduce((n, l) => n + l.words.length, 0), path: layout.path };
     });
   }
 
-  /** Recognises a page's text, written as `PageText` JSON. */
+  /** Recognises a page's text (or takes its text layer), written as `PageText` JSON. */
   async recognize(input: RecognizeInput): Promise<RecognizeResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const raster = await guarded("internal_error", "Reading the page image failed", () => loadOcrRaster(this.env.FILES, pageKey));
+    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Recognition failed", async () => {
-      const page = await recognizePage(this.env.MODELS, raster, languages);
+      let page: PageText;
+      if (meta.path === "text_layer") page = { ...(await readTextLayer(this.env.FILES, meta)), languages };
+      else {
+        const gray = await loadPageGray(this.env.FILES, pageKey);
+        const langs = await resolveLanguages(this.env.MODELS, languages, gray);
+        page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+      }
       await writeJson(this.env.FILES, outKey, page);
-      return { key: outKey, regions: page.regions.length, words: countWords(page), chars: countChars(page), confidence: page.confidence };
+      return {
+        key: outKey,
+        regions: page.regions.length,
+        words: countWords(page),
+        chars: countChars(page),
+        confidence: page.confidence,
+        path: page.path ?? "ocr",
+        languages: page.languages,
+        heapBytes: meta.path === "text_layer" ? 0 : largestHeap(),
+      };
     });
   }
 
-  /** Builds the text exports (txt, json) of a document from its pages' `PageText`. */
+  /** Tables of a page (ruled and borderless), each cell recognised, written as `PageTables` JSON. */
+  async extractTables(input: ExtractTablesInput): Promise<ExtractTablesResult> {
+    const pageKey = requireKey(input?.pageKey, "pageKey");
+    const outKey = requireKey(input?.outKey, "outKey");
+    const languages = await requireLanguages(this.env.MODELS, input?.languages);
+    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
+    return guarded("ocr_failed", "Table extraction failed", async () => {
+      const gray = await loadPageGray(this.env.FILES, pageKey);
+      const textLayer = meta.path === "text_layer" ? await readTextLayer(this.env.FILES, meta) : null;
+      const langs = textLayer ? languages : await resolveLanguages(this.env.MODELS, languages, gray);
+      const tables = await extractPageTables(this.env.MODELS, gray, meta.path, textLayer, langs);
+      await writeJson(this.env.FILES, outKey, tables);
+      return { key: outKey, tables: tables.tables.length, cells: tables.tables.reduce((n, t) => n + t.cells.length, 0) };
+    });
+  }
+
+  /**
+   * Recognises one rectangle (normalised page coordinates) from the original upload at full
+   * resolution. Pages read from a text layer answer with the layer's words in the rectangle.
+   */
+  async reocr(input: ReocrInput): Promise<ReocrResult> {
+    const sourceKey = requireKey(input?.sourceKey, "sourceKey");
+    const page = requirePage(input?.page);
+    const languages = await requireLanguages(this.env.MODELS, input?.languages);
+    const meta = input?.pageKey ? await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, requireKey(input.pageKey, "pageKey"))) : null;
+    return guarded("ocr_failed", "Re-recognition failed", async () => {
+      if (meta?.path === "text_layer" && meta.transform) {
+        const size = normalisedSize(meta.transform);
+        return textLayerIn(await readTextLayer(this.env.FILES, meta), clampBox(input.box, size.width, size.height));
+      }
+      const { bytes, format } = await this.source(sourceKey);
+      const source = await loadSourcePage(bytes, format, page, this.env.BROWSER);
+      const seeded = await seededLanguages(this.env.MODELS);
+      // Without the page image's record, orientation and skew are found again (same result, more work).
+      const fresh = meta?.transform ? null : await normaliseSource(source, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(languages, seeded) });
+      const transform = meta?.transform ?? fresh!.transform;
+      const size = normalisedSize(transform);
+      const box = clampBox(input.box, size.width, size.height);
+      if (fresh?.textLayer) return textLayerIn(fresh.textLayer, box);
+      return reocrRect(this.env.MODELS, source, transform, box, languages);
+    });
+  }
+
+  /**
+   * Builds export files from an `ExportDocument` (documentKey: pages with images, edited regions,
+   * tables) or from recognition output (pageTextKeys): text, layout XML, office, PDF, images, ZIP.
+   */
   async buildExports(input: BuildExportsInput): Promise<BuiltExport[]> {
+    const documentKey = input?.documentKey === undefined ? undefined : requireKey(input.documentKey, "documentKey");
     const keys = input?.pageTextKeys;
-    if (!Array.isArray(keys) || keys.length === 0) throw engineError("validation_error", "pageTextKeys must list at least one page.");
-    keys.forEach((k, i) => requireKey(k, `pageTextKeys[${i}]`));
+    if (!documentKey) {
+      if (!Array.isArray(keys) || keys.length === 0) throw engineError("validation_error", "pageTextKeys must list at least one page (or give documentKey).");
+      keys.forEach((k, i) => requireKey(k, `pageTextKeys[${i}]`));
+    }
     const formats = input?.formats;
     if (!Array.isArray(formats) || formats.length === 0) throw engineError("validation_error", "formats must list at least one export format.");
-    for (const f of formats) if (!isTextExportFormat(String(f))) throw engineError("validation_error", `Unknown export format ${JSON.stringify(f)}.`);
+    for (const f of formats) if (!isExportFormat(String(f))) throw engineError("validation_error", `Unknown export format ${JSON.stringify(f)}.`);
+    const content = input.content ?? "source";
+    if (content !== "source" && content !== "translation") throw engineError("validation_error", "content must be source or translation.");
     const outPrefix = typeof input.outPrefix === "string" ? input.outPrefix : "";
     const baseName = input.baseName;
     if (typeof baseName !== "string" || !/^[^/\\\x00-\x1f]{1,200}$/.test(baseName) || baseName === "." || baseName === "..") {
       throw engineError("validation_error", "baseName must be a file name without slashes.");
     }
     return guarded("internal_error", "Building exports failed", async () => {
-      const pages: PageText[] = [];
-      for (const key of keys) pages.push(await readJson<PageText>(this.env.FILES, key, "page text"));
-      const built: BuiltExport[] = [];
-      for (const format of new Set(formats)) built.push(await writeTextExport(this.env.FILES, pages, format, outPrefix, baseName));
-      return built;
+      const doc = await loadDocument(this.env.FILES, { documentKey, pageTextKeys: keys }, baseName);
+      return buildAll(this.env.FILES, doc, formats, content, outPrefix, baseName);
     });
+  }
+
+  /**
+   * Removes the text of a page's regions: glyph masks filled from the surrounding background,
+   * written as mask and clean plate; then re-reads each cleaned region to flag leftover text.
+   */
+  async inpaint(input: InpaintInput): Promise<InpaintResult> {
+    const pageKey = requireKey(input?.pageKey, "pageKey");
+    requireKey(input?.maskKey, "maskKey");
+    requireKey(input?.cleanKey, "cleanKey");
+    if (input.sourceKey !== undefined) requireKey(input.sourceKey, "sourceKey");
+    if (!Array.isArray(input.regions)) throw engineError("validation_error", "regions must be an array of boxes.");
+    const regions = input.regions.map((r, i) => ({ ...r, box: requireBox(r?.box, `regions[${i}].box`), lines: Array.isArray(r?.lines) ? r.lines.map((l, j) => requireBox(l, `regions[${i}].lines[${j}]`)) : undefined }));
+    return guarded("internal_error", "Removing the text failed", () => inpaintPage(this.env, { ...input, pageKey, regions }));
+  }
+
+  /** Draws each region's text (fitted, wrapped, aligned, coloured) onto a background; reports overflow per region. */
+  async typeset(input: TypesetInput): Promise<TypesetResult> {
+    const backgroundKey = requireKey(input?.backgroundKey, "backgroundKey");
+    const outKey = requireKey(input?.outKey, "outKey");
+    if (!Array.isArray(input.regions)) throw engineError("validation_error", "regions must be an array.");
+    const regions = input.regions.map((r, i) => ({ ...r, text: String(r?.text ?? ""), box: requireBox(r?.box, `regions[${i}].box`) }));
+    return guarded("internal_error", "Typesetting failed", () => typesetPage(this.env, { ...input, backgroundKey, outKey, regions }));
   }
 }

@@ -157,6 +157,11 @@ export const usageDaily = sqliteTable(
     pages: integer("pages").notNull().default(0),
     pagesFailed: integer("pages_failed").notNull().default(0),
     credits: integer("credits").notNull().default(0),
+    /** Finished jobs by terminal state (they add up to `jobs`), for the usage page's jobs-by-status view. */
+    jobsCompleted: integer("jobs_completed").notNull().default(0),
+    jobsPartiallyCompleted: integer("jobs_partially_completed").notNull().default(0),
+    jobsFailed: integer("jobs_failed").notNull().default(0),
+    jobsCancelled: integer("jobs_cancelled").notNull().default(0),
   },
   (t) => [primaryKey({ name: "usage_daily_pk", columns: [t.userId, t.day, t.tool] })],
 );

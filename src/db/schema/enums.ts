@@ -107,6 +107,7 @@ export const AUTH_TOKEN_PURPOSES = [
   "reset_password",
   "oauth_state",
   "two_factor_challenge",
+  "recovery_code",
 ] as const;
 export type AuthTokenPurpose = (typeof AUTH_TOKEN_PURPOSES)[number];
 

@@ -1,6 +1,15 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { apiKeys, users } from "../../db/schema";
+import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/schema";
+import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
+import type { AuthTokenData } from "../../db/schema/types";
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type AuthTokenRow = typeof authTokens.$inferSelect;
+
+// ---- API keys -------------------------------------------------------------------------------
 
 /** The live key with this hash and its owner, or undefined. Expiry is checked by the caller. */
 export async function findApiKeyByHash(db: DB, keyHash: string) {
@@ -15,4 +24,220 @@ export async function findApiKeyByHash(db: DB, keyHash: string) {
 
 export async function touchApiKey(db: DB, id: string, now: number): Promise<void> {
   await db.update(apiKeys).set({ lastUsedAt: now }).where(eq(apiKeys.id, id));
+}
+
+/** The account's keys that are not revoked, newest first. */
+export function listApiKeys(db: DB, userId: string): Promise<ApiKeyRow[]> {
+  return db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+export async function insertApiKey(db: DB, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
+  const [created] = await db.insert(apiKeys).values(row).returning();
+  return created!;
+}
+
+/** Revokes one of the account's keys; false when it does not exist, is another account's, or is already revoked. */
+export async function revokeApiKey(db: DB, userId: string, id: string, now: number): Promise<boolean> {
+  const done = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  return done.length === 1;
+}
+
+// ---- users ----------------------------------------------------------------------------------
+
+export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(and(eq(users.email, email), isNull(users.deletedAt))).limit(1);
+  return row;
+}
+
+export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {
+  const [row] = await db.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt))).limit(1);
+  return row;
+}
+
+/**
+ * Creates the account and its (empty) wallet together. Returns undefined when the email is taken
+ * (the unique index decides, so two concurrent sign-ups cannot both succeed).
+ */
+export async function insertUser(db: DB, row: { id: string; email: string; name: string | null; passwordHash: string | null; emailVerifiedAt: number | null }): Promise<UserRow | undefined> {
+  const now = Date.now();
+  const d1 = db.$client;
+  const [inserted] = await d1.batch([
+    d1
+      .prepare(
+        `INSERT INTO users (id, email, name, password_hash, email_verified_at, plan, locale, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, 'free', 'en', ?, ?) ON CONFLICT (email) DO NOTHING`,
+      )
+      .bind(row.id, row.email, row.name, row.passwordHash, row.emailVerifiedAt, now, now),
+    d1.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) SELECT ?, 0, 0, ? WHERE changes() = 1").bind(row.id, now),
+  ]);
+  if (inserted?.meta.changes !== 1) return undefined;
+  return findUserById(db, row.id);
+}
+
+export async function updateUser(db: DB, id: string, patch: Partial<Pick<UserRow, "name" | "locale" | "passwordHash" | "emailVerifiedAt" | "totpSecret" | "totpEnabledAt" | "totpLastStep">>): Promise<UserRow | undefined> {
+  const [row] = await db.update(users).set(patch).where(and(eq(users.id, id), isNull(users.deletedAt))).returning();
+  return row;
+}
+
+/**
+ * Records an accepted TOTP step only if it is later than the last one: a conditional update, so
+ * the same code presented twice (even concurrently) is accepted once.
+ */
+export async function acceptTotpStep(db: DB, userId: string, step: number): Promise<boolean> {
+  const res = await db.$client
+    .prepare("UPDATE users SET totp_last_step = ?, updated_at = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)")
+    .bind(step, Date.now(), userId, step)
+    .run();
+  return res.meta.changes === 1;
+}
+
+// ---- sessions -------------------------------------------------------------------------------
+
+export async function insertSession(db: DB, row: { id: string; tokenHash: string; userId: string; userAgent: string | null; ip: string | null; method: AuthMethod; twoFactorPending: boolean; expiresAt: number }): Promise<SessionRow> {
+  const now = Date.now();
+  const [created] = await db.insert(sessions).values({ ...row, createdAt: now, lastSeenAt: now }).returning();
+  return created!;
+}
+
+/** The session with this token hash (not revoked, owner not deleted) and the owner's plan. */
+export async function findSessionByHash(db: DB, tokenHash: string) {
+  const [row] = await db
+    .select({ session: sessions, plan: users.plan })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), isNull(users.deletedAt)))
+    .limit(1);
+  return row;
+}
+
+export async function touchSession(db: DB, id: string, now: number): Promise<void> {
+  await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.id, id));
+}
+
+/** The account's live sessions (not revoked, not expired, sign-in complete), newest first. */
+export async function listSessions(db: DB, userId: string, now: number): Promise<SessionRow[]> {
+  const rows = await db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), eq(sessions.twoFactorPending, false)))
+    .orderBy(desc(sessions.createdAt), desc(sessions.id));
+  return rows.filter((s) => s.expiresAt > now);
+}
+
+export async function revokeSession(db: DB, userId: string, id: string, now: number): Promise<boolean> {
+  const done = await db
+    .update(sessions)
+    .set({ revokedAt: now })
+    .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  return done.length === 1;
+}
+
+/** Ends every session of the account, except `keep` when given. */
+export async function revokeSessions(db: DB, userId: string, now: number, keep?: string): Promise<void> {
+  const scope = keep ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keep)) : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
+  await db.update(sessions).set({ revokedAt: now }).where(scope);
+}
+
+/**
+ * Completes a pending two-factor sign-in: the pending session ends and a full one replaces it,
+ * so the cookie token changes when the privilege does. False when the pending session is gone.
+ */
+export async function promotePendingSession(db: DB, pendingId: string, next: { id: string; tokenHash: string; expiresAt: number }, now: number): Promise<boolean> {
+  const d1 = db.$client;
+  const [revoked] = await d1.batch([
+    d1.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND two_factor_pending = 1 AND revoked_at IS NULL AND expires_at > ?").bind(now, pendingId, now),
+    d1
+      .prepare(
+        `INSERT INTO sessions (id, token_hash, user_id, user_agent, ip, method, two_factor_pending, created_at, last_seen_at, expires_at)
+         SELECT ?, ?, user_id, user_agent, ip, method, 0, ?, ?, ? FROM sessions WHERE id = ? AND changes() = 1`,
+      )
+      .bind(next.id, next.tokenHash, now, now, next.expiresAt, pendingId),
+  ]);
+  return revoked?.meta.changes === 1;
+}
+
+// ---- single-use tokens ----------------------------------------------------------------------
+
+type NewAuthToken = { id: string; purpose: AuthTokenPurpose; tokenHash: string; userId: string | null; email: string | null; data?: AuthTokenData; expiresAt: number };
+
+export async function insertAuthToken(db: DB, row: NewAuthToken): Promise<void> {
+  await insertAuthTokens(db, [row]);
+}
+
+export async function insertAuthTokens(db: DB, rows: NewAuthToken[]): Promise<void> {
+  await db.insert(authTokens).values(rows.map((r) => ({ ...r, data: r.data ?? null })));
+}
+
+/**
+ * Uses a token once: marks it used if it exists for this purpose, is unused and unexpired, in one
+ * conditional update. On refusal, returns why (unknown/used vs expired) for the error message.
+ */
+export async function consumeAuthToken(db: DB, purpose: AuthTokenPurpose, tokenHash: string, now: number): Promise<{ ok: true; token: AuthTokenRow } | { ok: false; reason: "unknown" | "used" | "expired" }> {
+  const [used] = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .returning();
+  if (used) return { ok: true, token: used };
+  const row = await findAuthToken(db, purpose, tokenHash);
+  if (!row) return { ok: false, reason: "unknown" };
+  return { ok: false, reason: row.usedAt !== null ? "used" : "expired" };
+}
+
+/** A token by hash and purpose, used or not (to check a request against it before using it up). */
+export async function findAuthToken(db: DB, purpose: AuthTokenPurpose, tokenHash: string): Promise<AuthTokenRow | undefined> {
+  const [row] = await db.select().from(authTokens).where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose))).limit(1);
+  return row;
+}
+
+/** Deletes the account's unused tokens of one purpose (a new link replaces the previous ones). */
+export async function deleteAuthTokens(db: DB, userId: string, purpose: AuthTokenPurpose): Promise<void> {
+  await db.delete(authTokens).where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, purpose)));
+}
+
+/** Unused recovery-code hashes of an account. */
+export async function countRecoveryCodes(db: DB, userId: string): Promise<number> {
+  const rows = await db
+    .select({ id: authTokens.id })
+    .from(authTokens)
+    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, "recovery_code"), isNull(authTokens.usedAt)));
+  return rows.length;
+}
+
+/** Uses one of the account's recovery codes (by hash); false when it is not one or was used. */
+export async function consumeRecoveryCode(db: DB, userId: string, codeHash: string, now: number): Promise<boolean> {
+  const done = await db
+    .update(authTokens)
+    .set({ usedAt: now })
+    .where(and(eq(authTokens.tokenHash, codeHash), eq(authTokens.userId, userId), eq(authTokens.purpose, "recovery_code"), isNull(authTokens.usedAt)))
+    .returning({ id: authTokens.id });
+  return done.length === 1;
+}
+
+// ---- external identities --------------------------------------------------------------------
+
+export async function findIdentity(db: DB, provider: string, subject: string) {
+  const [row] = await db
+    .select()
+    .from(oauthIdentities)
+    .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.subject, subject)))
+    .limit(1);
+  return row;
+}
+
+export async function insertIdentity(db: DB, row: { id: string; userId: string; provider: string; subject: string; email: string | null }): Promise<void> {
+  await db.insert(oauthIdentities).values({ ...row, lastUsedAt: Date.now() }).onConflictDoNothing();
+}
+
+export async function touchIdentity(db: DB, id: string, now: number): Promise<void> {
+  await db.update(oauthIdentities).set({ lastUsedAt: now }).where(eq(oauthIdentities.id, id));
 }

@@ -1,10 +1,12 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { exportFiles, jobEvents, jobs, pages, projects, regions } from "../../db/schema";
-import type { JobStatus } from "./tools";
+import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions } from "../../db/schema";
+import type { JobPageStatus } from "../../db/schema/enums";
+import type { JobStage, JobStatus } from "./tools";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
+export type JobPageRow = typeof jobPages.$inferSelect;
 
 export async function findJob(db: DB, userId: string, jobId: string): Promise<JobRow | undefined> {
   const [row] = await db.select().from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.userId, userId))).limit(1);
@@ -14,6 +16,12 @@ export async function findJob(db: DB, userId: string, jobId: string): Promise<Jo
 export async function getJob(db: DB, jobId: string): Promise<JobRow | undefined> {
   const [row] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
   return row;
+}
+
+/** The plan name of a job's owner (admission and page limits read it in the workflow). */
+export async function ownerPlan(db: DB, userId: string): Promise<string> {
+  const row = await db.$client.prepare("SELECT plan FROM users WHERE id = ?").bind(userId).first<{ plan: string }>();
+  return row?.plan ?? "free";
 }
 
 export async function listJobs(db: DB, userId: string, f: { status?: JobStatus; tool?: JobRow["tool"]; parentJobId?: string; limit: number; offset: number }) {
@@ -29,84 +37,195 @@ export async function listJobs(db: DB, userId: string, f: { status?: JobStatus; 
   return { items, total: total?.n ?? 0 };
 }
 
-export async function jobExports(db: DB, jobId: string) {
-  return db.select().from(exportFiles).where(eq(exportFiles.jobId, jobId)).orderBy(exportFiles.createdAt, exportFiles.id);
+/** A batch's children in upload order. */
+export async function childrenOf(db: DB, parentJobId: string): Promise<JobRow[]> {
+  return db.select().from(jobs).where(eq(jobs.parentJobId, parentJobId)).orderBy(jobs.batchIndex);
 }
 
-/** Inserts a new job with its project and its first timeline events, atomically. */
-export async function insertJobWithProject(
+export async function jobExports(db: DB, jobIds: string[]) {
+  if (jobIds.length === 0) return [];
+  return db.select().from(exportFiles).where(inArray(exportFiles.jobId, jobIds)).orderBy(exportFiles.createdAt, exportFiles.id);
+}
+
+/** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
+export async function pageProgress(db: DB, jobIds: string[]) {
+  if (jobIds.length === 0) return [];
+  return db
+    .select({ jobId: jobPages.jobId, status: jobPages.status, stage: jobPages.stage, n: count() })
+    .from(jobPages)
+    .where(inArray(jobPages.jobId, jobIds))
+    .groupBy(jobPages.jobId, jobPages.status, jobPages.stage);
+}
+
+export async function jobPageRows(db: DB, jobId: string): Promise<JobPageRow[]> {
+  return db.select().from(jobPages).where(eq(jobPages.jobId, jobId)).orderBy(jobPages.pageIndex);
+}
+
+/** Inserts a new job (with its project and per-page rows when it has a document) and its first timeline events, atomically. */
+export async function insertJob(
   db: DB,
-  job: NewJob & { projectId: string },
-  project: { name: string; sourceLanguage: string | null; targetLanguage: string | null; pageCount: number },
-  events: { type: string; status: JobStatus; message: string }[],
+  job: NewJob,
+  project: { id: string; name: string; sourceLanguage: string | null; targetLanguage: string | null; pageCount: number } | null,
+  events: { type: string; status: JobStatus; message: string; data?: Record<string, unknown> }[],
 ) {
   const now = Date.now();
   await db.batch([
     db.insert(jobs).values({ ...job, projectId: null }),
-    db.insert(projects).values({
-      id: job.projectId,
-      userId: job.userId,
-      name: project.name,
-      tool: job.tool,
-      status: "processing",
-      sourceLanguage: project.sourceLanguage,
-      targetLanguage: project.targetLanguage,
-      pageCount: project.pageCount,
-      sourceJobId: job.id,
-      createdAt: now,
-      updatedAt: now,
-    }),
-    db.update(jobs).set({ projectId: job.projectId }).where(eq(jobs.id, job.id)),
-    ...events.map((e, i) => db.insert(jobEvents).values({ jobId: job.id, seq: i + 1, type: e.type, status: e.status, message: e.message, createdAt: now })),
+    ...(project
+      ? [
+          db.insert(projects).values({
+            id: project.id,
+            userId: job.userId,
+            name: project.name,
+            tool: job.tool,
+            status: "processing",
+            sourceLanguage: project.sourceLanguage,
+            targetLanguage: project.targetLanguage,
+            pageCount: project.pageCount,
+            sourceJobId: job.id,
+            createdAt: now,
+            updatedAt: now,
+          }),
+          db.update(jobs).set({ projectId: project.id }).where(eq(jobs.id, job.id)),
+        ]
+      : []),
+    ...Array.from({ length: job.pagesTotal ?? 0 }, (_, page) => db.insert(jobPages).values({ jobId: job.id, pageIndex: page, status: "pending", updatedAt: now })),
+    ...events.map((e, i) => db.insert(jobEvents).values({ jobId: job.id, seq: i + 1, type: e.type, status: e.status, message: e.message, data: e.data ?? {}, createdAt: now })),
   ]);
 }
 
-/** Removes a job that was refused before it started, with the project it created. */
-export async function deleteJobAndProject(db: DB, jobId: string): Promise<void> {
-  await db.batch([db.delete(projects).where(eq(projects.sourceJobId, jobId)), db.delete(jobs).where(eq(jobs.id, jobId))]);
+/** Removes jobs that were refused before they started, with the projects they created. */
+export async function deleteJobs(db: DB, jobIds: string[]): Promise<void> {
+  if (jobIds.length === 0) return;
+  await db.batch([db.delete(projects).where(inArray(projects.sourceJobId, jobIds)), db.delete(jobs).where(inArray(jobs.id, jobIds))]);
+}
+
+/** A column value in a transition: a plain value, or an SQL expression over the row (e.g. an increment). */
+export type PatchValue = string | number | null | Record<string, unknown> | { sql: string; args: unknown[] };
+
+function isSqlExpr(v: PatchValue): v is { sql: string; args: unknown[] } {
+  return v !== null && typeof v === "object" && typeof (v as { sql?: unknown }).sql === "string" && Array.isArray((v as { args?: unknown }).args);
+}
+
+function snake(k: string): string {
+  return k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+export interface Transition {
+  jobId: string;
+  /** The attempt the caller works for: a stale workflow of an earlier attempt cannot move the job. */
+  attempt: number;
+  from: JobStatus[];
+  to: JobStatus;
+  patch?: Partial<Record<keyof JobRow, PatchValue>>;
+  /** Extra condition on the job update (SQL over the jobs row). */
+  requireSql?: { sql: string; args: unknown[] };
+  event: { message: string; data?: Record<string, unknown> };
+  /** Also append the `done` event (terminal transitions). */
+  done?: boolean;
+  /** Statements run before the job update in the same transaction (e.g. a hold the update requires). */
+  before?: D1PreparedStatement[];
+  /** Statements run after it (e.g. a settlement guarded on the new status). */
+  after?: D1PreparedStatement[];
 }
 
 /**
- * Moves a job from one of `from` to `to` and appends the timeline event, in one transaction.
- * Returns the event's seq, or null when the job was not in an allowed state (lost race, cancelled).
+ * Moves a job from one of `from` to `to` and appends its timeline events, in one D1 transaction
+ * together with the caller's money statements. Returns the seqs of the events written, or null
+ * when the job was not in an allowed state for this attempt (a lost race: cancelled, retried,
+ * finished elsewhere). D1 runs a batch as one transaction, so of two racing transitions exactly
+ * one updates the row, and only its guarded money move happens.
  */
-export async function transitionJob(
-  db: DB,
-  jobId: string,
-  from: JobStatus[],
-  to: JobStatus,
-  patch: Partial<Pick<JobRow, "stage" | "error" | "startedAt" | "finishedAt" | "pagesDone" | "pagesFailed" | "creditsCharged" | "creditsReserved">>,
-  event: { type: string; message: string; data?: Record<string, unknown> },
-): Promise<number | null> {
+export async function commitTransition(db: DB, t: Transition): Promise<{ seq: number; doneSeq: number | null } | null> {
   const now = Date.now();
   const d1 = db.$client;
-  const sets = Object.entries({ ...patch, status: to, updatedAt: now }).map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v] as const);
-  const [, inserted] = await d1.batch<{ seq: number }>([
-    d1
-      .prepare(`UPDATE jobs SET ${sets.map(([k]) => `${k} = ?`).join(", ")} WHERE id = ? AND status IN (${from.map(() => "?").join(", ")})`)
-      .bind(...sets.map(([, v]) => (v !== null && typeof v === "object" ? JSON.stringify(v) : (v ?? null))), jobId, ...from),
-    d1
-      .prepare(
-        `INSERT INTO job_events (job_id, seq, type, status, stage, message, data, created_at)
-         SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING seq`,
-      )
-      .bind(jobId, jobId, event.type, to, patch.stage ?? null, event.message, JSON.stringify(event.data ?? {}), now),
-  ]);
-  return inserted?.results[0]?.seq ?? null;
-}/** Appends a progress event (not a transition) and returns its seq. */
-export async function appendEvent(db: DB, jobId: string, e: { type: string; message: string; page?: number; data?: Record<string, unknown> }): Promise<number> {
+  const sets: [string, string, unknown[]][] = Object.entries({ ...t.patch, status: t.to, updatedAt: now } as Record<string, PatchValue>).map(([k, v]) =>
+    isSqlExpr(v) ? [snake(k), v.sql, v.args] : [snake(k), "?", [v !== null && typeof v === "object" ? JSON.stringify(v) : v]],
+  );
+  const update = d1
+    .prepare(
+      `UPDATE jobs SET ${sets.map(([k, expr]) => `${k} = ${expr}`).join(", ")}
+       WHERE id = ? AND attempt = ? AND status IN (${t.from.map(() => "?").join(", ")})${t.requireSql ? ` AND (${t.requireSql.sql})` : ""}`,
+    )
+    .bind(...sets.flatMap(([, , args]) => args), t.jobId, t.attempt, ...t.from, ...(t.requireSql?.args ?? []));
+  const stage = typeof t.patch?.stage === "string" ? t.patch.stage : null;
+  const statusEvent = d1
+    .prepare(
+      `INSERT INTO job_events (job_id, seq, type, status, stage, message, data, created_at)
+       SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, 'status', ?, ?, ?, ?, ? WHERE changes() = 1 RETURNING seq`,
+    )
+    .bind(t.jobId, t.jobId, t.to, stage, t.event.message, JSON.stringify({ attempt: t.attempt, ...t.event.data }), now);
+  const doneEvent = d1
+    .prepare(
+      `INSERT INTO job_events (job_id, seq, type, status, message, data, created_at)
+       SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, 'done', ?, ?, ?, ? WHERE changes() = 1 RETURNING seq`,
+    )
+    .bind(t.jobId, t.jobId, t.to, `Finished: ${t.to}`, JSON.stringify({ attempt: t.attempt }), now);
+  const before = t.before ?? [];
+  const results = await d1.batch<{ seq: number }>([...before, update, statusEvent, ...(t.done ? [doneEvent] : []), ...(t.after ?? [])]);
+  const seq = results[before.length + 1]?.results[0]?.seq;
+  if (seq === undefined) return null;
+  return { seq, doneSeq: t.done ? (results[before.length + 2]?.results[0]?.seq ?? null) : null };
+}
+
+/** The newest status event (and the `done` after it) of a job: what a repeated terminal step re-publishes. */
+export async function lastStatusEvents(db: DB, jobId: string) {
+  return db.$client
+    .prepare("SELECT seq, type, status, message, data FROM job_events WHERE job_id = ? AND type IN ('status', 'done') ORDER BY seq DESC LIMIT 2")
+    .bind(jobId)
+    .all<{ seq: number; type: string; status: JobStatus; message: string; data: string }>()
+    .then((r) => r.results);
+}
+
+/**
+ * The admission condition of a queued job: its owner runs fewer than `limit` jobs now. Used as the
+ * `requireSql` of the transition into the first stage, the count and the update are one statement,
+ * and D1 applies writes one at a time, so two jobs cannot take the last slot together.
+ */
+export function admissionGuard(userId: string, limit: number, running: JobStage[]) {
+  return {
+    sql: `(SELECT COUNT(*) FROM jobs AS r WHERE r.user_id = ? AND r.kind != 'batch' AND r.status IN (${running.map(() => "?").join(", ")})) < ?`,
+    args: [userId, ...running, limit],
+  };
+}
+
+/** Appends a progress event (not a transition) and returns its seq. */
+export async function appendEvent(db: DB, jobId: string, e: { type: string; message: string; page?: number; stage?: JobStage; data?: Record<string, unknown> }): Promise<number> {
   const row = await db.$client
     .prepare(
-      `INSERT INTO job_events (job_id, seq, type, page, message, data, created_at)
-       SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ? RETURNING seq`,
+      `INSERT INTO job_events (job_id, seq, type, stage, page, message, data, created_at)
+       SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ?, ? RETURNING seq`,
     )
-    .bind(jobId, jobId, e.type, e.page ?? null, e.message, JSON.stringify(e.data ?? {}), Date.now())
+    .bind(jobId, jobId, e.type, e.stage ?? null, e.page ?? null, e.message, JSON.stringify(e.data ?? {}), Date.now())
     .first<{ seq: number }>();
   return row!.seq;
 }
 
 export async function timeline(db: DB, jobId: string) {
   return db.select().from(jobEvents).where(eq(jobEvents.jobId, jobId)).orderBy(jobEvents.seq);
+}
+
+/** Records where a page is: its last finished stage, or its failure. */
+export async function markPage(db: DB, jobId: string, page: number, p: { status: JobPageStatus; stage: JobStage; error?: { code: string; message: string } }) {
+  const now = Date.now();
+  await db
+    .update(jobPages)
+    .set({
+      status: p.status,
+      stage: p.stage,
+      errorCode: p.error?.code ?? null,
+      errorMessage: p.error?.message ?? null,
+      finishedAt: p.status === "completed" || p.status === "failed" ? now : null,
+      updatedAt: now,
+    })
+    .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, page)));
+}
+
+/** Statement that puts every page not yet completed back to pending (a retry re-runs only those). */
+export function resetUnfinishedPages(db: DB, jobId: string): D1PreparedStatement {
+  return db.$client
+    .prepare("UPDATE job_pages SET status = 'pending', stage = NULL, error_code = NULL, error_message = NULL, finished_at = NULL, updated_at = ? WHERE job_id = ? AND status != 'completed'")
+    .bind(Date.now(), jobId);
 }
 
 export async function updateJob(db: DB, jobId: string, patch: Partial<NewJob>): Promise<void> {
@@ -116,23 +235,35 @@ export async function updateJob(db: DB, jobId: string, patch: Partial<NewJob>): 
 /** Replaces a page's recognised regions (idempotent for a retried step). */
 export async function savePageRegions(
   db: DB,
-  p: { projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string },
-  rs: (Omit<typeof regions.$inferInsert, "projectId" | "pageId">)[],
+  p: { jobId: string; projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string; path: "ocr" | "text_layer" | "rasterized" },
+  rs: Omit<typeof regions.$inferInsert, "projectId" | "pageId">[],
 ) {
   const now = Date.now();
   await db.batch([
     db
       .insert(pages)
-      .values({ id: p.pageId, projectId: p.projectId, pageIndex: p.pageIndex, width: p.width, height: p.height, imageKey: p.imageKey, sourceKey: p.sourceKey, path: "ocr", status: "ready", detectedLanguage: p.language, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: [pages.projectId, pages.pageIndex], set: { width: p.width, height: p.height, imageKey: p.imageKey, status: "ready", updatedAt: now } }),
+      .values({ id: p.pageId, projectId: p.projectId, pageIndex: p.pageIndex, width: p.width, height: p.height, imageKey: p.imageKey, sourceKey: p.sourceKey, path: p.path, status: "ready", detectedLanguage: p.language, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: [pages.projectId, pages.pageIndex], set: { width: p.width, height: p.height, imageKey: p.imageKey, path: p.path, status: "ready", updatedAt: now } }),
+    db.update(jobPages).set({ pageId: p.pageId, updatedAt: now }).where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
     db.delete(regions).where(eq(regions.pageId, p.pageId)),
     ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
   ]);
 }
 
-export async function insertExports(db: DB, rows: (typeof exportFiles.$inferInsert)[]) {
-  const [first, ...rest] = rows.map((r) => db.insert(exportFiles).values(r).onConflictDoNothing());
+/** Records export files; a rebuilt export (a retried batch) replaces the earlier row. */
+export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInsert)[]) {
+  const [first, ...rest] = rows.map((r) =>
+    db
+      .insert(exportFiles)
+      .values(r)
+      .onConflictDoUpdate({ target: exportFiles.id, set: { key: r.key, bytes: r.bytes, filename: r.filename, contentType: r.contentType, status: r.status, completedAt: r.completedAt } }),
+  );
   if (first) await db.batch([first, ...rest]);
+}
+
+/** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
+export function projectStatusStatement(db: DB, projectId: string, status: typeof projects.$inferSelect.status, guard: { sql: string; args: unknown[] }) {
+  return db.$client.prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`).bind(status, Date.now(), projectId, ...guard.args);
 }
 
 export async function setProjectStatus(db: DB, projectId: string, status: typeof projects.$inferSelect.status) {

@@ -1,10 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { ErrorOut } from "../../http/openapi";
+import { JOB_KINDS } from "../../db/schema/enums";
 import { JOB_STATUSES, TOOL_IDS, TOOLS } from "./tools";
 
 const allFormats = [...new Set(Object.values(TOOLS).flatMap((t) => t.export_formats))] as [string, ...string[]];
 
-export const ProcessOptions = z
+/** Processing options: the JSON text of the multipart `options` field, and the body of POST /estimate. */
+export const CreateJobRequest = z
   .object({
     tool: z.enum(TOOL_IDS).default("ocr").openapi({ description: "What to do with the file." }),
     source_language: z
@@ -15,16 +17,28 @@ export const ProcessOptions = z
     target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ description: "Translation target (tool `translate`).", example: "es" }),
     export_formats: z.array(z.enum(allFormats)).min(1).max(10).optional().openapi({ description: "Result formats; defaults per tool." }),
     name: z.string().trim().min(1).max(200).optional().openapi({ description: "Project name; defaults to the file name." }),
+    glossary_ids: z.array(z.string().min(1).max(64)).max(10).optional().openapi({ description: "Glossaries whose terms the translation must keep (tool `translate`)." }),
   })
   .strict()
-  .openapi("ProcessOptions");
+  .openapi("CreateJobRequest");
 
 export const ProcessBody = z
   .object({
     file: z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
-    options: z.string().optional().openapi({ description: "JSON text of ProcessOptions.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
+    options: z.string().optional().openapi({ description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
   })
   .openapi("Body_process");
+
+export const BatchBody = z
+  .object({
+    file: z.any().openapi({
+      type: "array",
+      items: { type: "string", format: "binary" },
+      description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
+    }),
+    options: z.string().optional().openapi({ description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' }),
+  })
+  .openapi("Body_upload_batch");
 
 export const ExportRefOut = z
   .object({
@@ -41,18 +55,29 @@ export const JobOut = z
   .object({
     id: z.string().openapi({ example: "job_0a1b2c3d4e5f6g7h8i9j" }),
     status: z.enum(JOB_STATUSES),
-    stage: z.string().nullable(),
+    stage: z.string().nullable().openapi({ description: "The stage running now; null when queued or finished." }),
     tool: z.enum(TOOL_IDS),
-    kind: z.string(),
+    kind: z.enum(JOB_KINDS).openapi({ description: "single (one upload), batch (parent of one child per file) or rerender." }),
     parent_job_id: z.string().nullable(),
     project_id: z.string().nullable(),
     options: z.record(z.string(), z.unknown()),
     source: z.object({ name: z.string().nullable(), bytes: z.number().int().nullable(), type: z.string().nullable() }),
-    progress: z.object({ pages_total: z.number().int(), pages_done: z.number().int(), pages_failed: z.number().int(), percent: z.number().int() }),
-    credits: z.object({ reserved: z.number().int(), charged: z.number().int() }),
+    progress: z.object({ percent: z.number().int().min(0).max(100) }),
+    pages: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }).openapi({ description: "For a batch parent: summed over its files." }),
+    cost: z
+      .object({
+        estimated: z.number().int().openapi({ description: "Price of the whole document (POST /estimate computes the same)." }),
+        reserved: z.number().int().openapi({ description: "Credits held for the running attempt." }),
+        charged: z.number().int().openapi({ description: "Credits charged so far (pages delivered)." }),
+      })
+      .openapi({ description: "In credits." }),
+    batch: z
+      .object({ files_total: z.number().int(), files_completed: z.number().int(), files_partially_completed: z.number().int(), files_failed: z.number().int(), files_pending: z.number().int() })
+      .nullable()
+      .openapi({ description: "A batch parent's files by outcome; null for other jobs." }),
     output: z.object({ exports: z.array(ExportRefOut) }),
     error: ErrorOut.shape.error.omit({ request_id: true }).nullable(),
-    attempt: z.number().int(),
+    attempt: z.number().int().openapi({ description: "0 for the first run, +1 per retry." }),
     created_at: z.string(),
     updated_at: z.string(),
     started_at: z.string().nullable(),
@@ -73,3 +98,21 @@ export const JobListQuery = z.object({
   job_type: z.enum(TOOL_IDS).optional().openapi({ param: { name: "job_type", in: "query" } }),
   parent_job_id: z.string().max(64).optional().openapi({ param: { name: "parent_job_id", in: "query" } }),
 });
+
+export const EstimateQuery = z.object({
+  pages: z.coerce.number().int().min(1).max(100_000).openapi({ param: { name: "pages", in: "query" }, example: 3 }),
+});
+
+export const CostEstimateOut = z
+  .object({
+    tool: z.enum(TOOL_IDS),
+    pages: z.number().int(),
+    credits_per_page: z.number().int(),
+    credits: z.number().int().openapi({ description: "What a job with these options and pages reserves, and charges when every page succeeds." }),
+    plan: z.string(),
+    page_limit: z.number().int(),
+    within_page_limit: z.boolean(),
+    available_credits: z.number().int(),
+    sufficient_credits: z.boolean(),
+  })
+  .openapi("CostEstimateOut");

@@ -1,54 +1,67 @@
 import type { z } from "@hono/zod-openapi";
-import { parseEngineError } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
-import { ApiError, isErrorCode } from "../../http/errors";
+import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { ocrCodeFor } from "../../lib/languages";
-import { LIMITS } from "../../lib/limits";
-import { keys } from "../../lib/storage";
+import { finishJob, instanceIdFor, publish } from "../../pipeline/job-lifecycle";
 import { planOf } from "../billing/plans";
-import { holdForJob, priceOf } from "../billing/wallet.service";
-import type { JobOut } from "./jobs.schemas";
-import { ProcessOptions } from "./jobs.schemas";
+import { availableCredits, holdForJob, priceOf } from "../billing/wallet.service";
+import { checkOptionsServed, checkPageLimit, checkToolOptions, parseOptions, requireFile, storeAndInspect, type JobOptionsIn } from "./job-intake";
+import { isTerminal, stagesOf } from "./job-state";
+import type { CostEstimateOut, JobOut } from "./jobs.schemas";
 import * as repo from "./jobs.repo";
 import { TOOLS, type JobStatus } from "./tools";
-import { finishJob, publish } from "../../pipeline/job-lifecycle";
 
-/** Turns an engine failure into the matching API error (unknown failures stay internal). */
-export function engineFailure(err: unknown): ApiError {
-  const parsed = parseEngineError(err);
-  if (parsed && isErrorCode(parsed.code)) return new ApiError(parsed.code, parsed.message);
-  return new ApiError("engine_unavailable", "The processing engine could not handle the file; try again shortly.");
+type Event = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
+
+/** The first three timeline events of a job whose upload the engine accepted. */
+export function intakeEvents(file: File, info: { format: string; pages: number }): Event[] {
+  return [
+    { type: "status", status: "created", message: "Job created" },
+    { type: "status", status: "uploading", message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})` },
+    { type: "status", status: "queued", message: "Waiting for the pipeline" },
+  ];
 }
 
-function parseOptions(raw: unknown): z.infer<typeof ProcessOptions> {
-  let value: unknown = {};
-  if (typeof raw === "string" && raw.trim() !== "") {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new ApiError("validation_error", "The `options` field is not valid JSON.", { details: { fields: [{ location: "form", field: "options", message: "not valid JSON" }] } });
-    }
-  } else if (raw !== undefined && typeof raw !== "string") {
-    throw new ApiError("validation_error", "The `options` field must be JSON text.", { details: { fields: [{ location: "form", field: "options", message: "expected JSON text" }] } });
+/** Publishes a new job's stored events to its hub (D1 has them already). */
+export async function publishIntake(env: Env, jobId: string, events: Event[]): Promise<void> {
+  for (const [i, e] of events.entries()) {
+    await publish(env, jobId, { seq: i + 1, type: e.type === "done" ? "done" : "status", data: { job_id: jobId, status: e.status, message: e.message, ...e.data } });
   }
-  const parsed = ProcessOptions.safeParse(value);
-  if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ location: "form", field: ["options", ...i.path.map(String)].join("."), message: i.message }));
-    throw new ApiError("validation_error", `Invalid options: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, { details: { fields } });
+}
+
+/** The row of a new job that will run: options normalised, the price reserved for attempt 0. */
+export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOptionsIn; ocrLanguage: string; file: File; sourceKey: string | null; format: string | null; pages: number; credits: number }): repo.NewJob {
+  const now = Date.now();
+  return {
+    id: p.jobId,
+    userId: auth.userId,
+    apiKeyId: auth.via === "api_key" ? auth.credentialId : null,
+    tool: p.options.tool,
+    status: "queued",
+    options: { ...p.options, export_formats: p.options.export_formats ?? TOOLS[p.options.tool].default_exports, ocr_languages: [p.ocrLanguage] },
+    sourceName: p.file.name || "upload",
+    sourceKey: p.sourceKey,
+    sourceBytes: p.file.size,
+    sourceType: p.format,
+    pagesTotal: p.pages,
+    creditsReserved: p.credits,
+    workflowInstanceId: instanceIdFor(p.jobId, 0),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** Starts the Workflow instance of a job's current attempt; if that fails the attempt fails and its hold is released. */
+export async function launch(env: Env, db: DB, job: { id: string; attempt: number }): Promise<void> {
+  try {
+    await env.PIPELINE.create({ id: instanceIdFor(job.id, job.attempt), params: { jobId: job.id, attempt: job.attempt } });
+  } catch (err) {
+    console.error(JSON.stringify({ level: "error", job_id: job.id, msg: "workflow create failed", error: String(err) }));
+    const failure = new ApiError("service_unavailable", "The pipeline could not be started; no credits were charged. Retry the job.");
+    await finishJob(env, db, { jobId: job.id, attempt: job.attempt }, "failed", failure);
+    throw failure;
   }
-  const tool = TOOLS[parsed.data.tool];
-  const bad = (parsed.data.export_formats ?? []).filter((f) => !tool.export_formats.includes(f));
-  if (bad.length) {
-    throw new ApiError("validation_error", `Tool ${tool.id} cannot export ${bad.join(", ")}; it offers ${tool.export_formats.join(", ")}.`, {
-      details: { fields: [{ location: "form", field: "options.export_formats", message: `not offered by ${tool.id}: ${bad.join(", ")}` }] },
-    });
-  }
-  if (tool.needs_target_language && !parsed.data.target_language) {
-    throw new ApiError("validation_error", `Tool ${tool.id} needs a target_language.`, { details: { fields: [{ location: "form", field: "options.target_language", message: "required" }] } });
-  }
-  return parsed.data;
 }
 
 /**
@@ -56,127 +69,147 @@ function parseOptions(raw: unknown): z.infer<typeof ProcessOptions> {
  * reserves credits, records the job and its project, and starts its PipelineWorkflow.
  * A refused upload leaves nothing behind: no job row, no R2 object, no credit moved.
  */
-export async function createJob(env: Env, db: DB, auth: AuthContext, file: unknown, rawOptions: unknown) {
-  if (!(file instanceof File)) {
-    throw new ApiError("validation_error", "Send the document as the multipart file field `file`.", { details: { fields: [{ location: "form", field: "file", message: "required file" }] } });
-  }
+export async function createJob(env: Env, db: DB, auth: AuthContext, rawFile: unknown, rawOptions: unknown) {
+  const file = requireFile(rawFile);
   const options = parseOptions(rawOptions);
-  if (file.size === 0) throw new ApiError("corrupt_file", "The uploaded file is empty.");
-  if (file.size > LIMITS.max_upload_bytes) throw new ApiError("payload_too_large", `Uploads are limited to ${LIMITS.max_upload_bytes} bytes.`, { details: { limit: LIMITS.max_upload_bytes, bytes: file.size } });
-  const ocrLanguage = ocrCodeFor(options.source_language);
-  if (!ocrLanguage || !(await env.MODELS.head(`tessdata/${ocrLanguage}.traineddata.gz`))) {
-    throw new ApiError("unsupported_language", `No OCR model is installed for language "${options.source_language}".`, { details: { language: options.source_language } });
-  }
-
+  const ocrLanguage = await checkOptionsServed(env, db, auth.userId, options);
   const jobId = newId("job");
-  const sourceKey = keys.upload(auth.userId, jobId);
-  let initialEvents: { type: string; status: JobStatus; message: string }[] = [];
-  await env.FILES.put(sourceKey, file.stream(), { httpMetadata: { contentType: "application/octet-stream" }, customMetadata: { filename: file.name } });
+  const { sourceKey, info } = await storeAndInspect(env, auth, jobId, file);
+  const events = intakeEvents(file, info);
   try {
-    const info = await env.ENGINE.inspect({ sourceKey }).catch((err: unknown) => {
-      throw engineFailure(err);
-    });
-    const plan = planOf(auth.plan);
-    if (info.pages > plan.page_limit) {
-      throw new ApiError("page_limit_exceeded", `The document has ${info.pages} pages; the ${plan.name} plan allows ${plan.page_limit} per document.`, {
-        details: { pages: info.pages, limit: plan.page_limit, plan: plan.id },
-      });
-    }
+    checkPageLimit(auth.plan, info.pages);
     const credits = priceOf(options.tool, info.pages);
-    const exportFormats = options.export_formats ?? TOOLS[options.tool].default_exports;
-    const now = Date.now();
-    initialEvents = [
-      { type: "status", status: "created", message: "Job created" },
-      { type: "status", status: "uploading", message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})` },
-      { type: "status", status: "queued", message: "Waiting for the pipeline" },
-    ];
-    await repo.insertJobWithProject(
+    await repo.insertJob(
       db,
-      {
-        id: jobId,
-        userId: auth.userId,
-        projectId: newId("prj"),
-        apiKeyId: auth.via === "api_key" ? auth.credentialId : null,
-        tool: options.tool,
-        status: "queued",
-        options: { ...options, export_formats: exportFormats, ocr_languages: [ocrLanguage] },
-        sourceName: file.name || "upload",
-        sourceKey,
-        sourceBytes: file.size,
-        sourceType: info.format,
-        pagesTotal: info.pages,
-        creditsReserved: credits,
-        createdAt: now,
-        updatedAt: now,
-      },
-      { name: options.name ?? (file.name || "Untitled"), sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: info.pages },
-      initialEvents,
+      newJobRow(auth, { jobId, options, ocrLanguage, file, sourceKey, format: info.format, pages: info.pages, credits }),
+      { id: newId("prj"), name: options.name ?? (file.name || "Untitled"), sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: info.pages },
+      events,
     );
     try {
       await holdForJob(db, { userId: auth.userId, jobId, attempt: 0, credits });
     } catch (err) {
-      await repo.deleteJobAndProject(db, jobId);
+      await repo.deleteJobs(db, [jobId]);
       throw err;
     }
   } catch (err) {
     await env.FILES.delete(sourceKey);
     throw err;
   }
-  await Promise.all(initialEvents.map((e, i) => publish(env, jobId, { seq: i + 1, type: "status", data: { job_id: jobId, status: e.status, message: e.message } })));
-  try {
-    await env.PIPELINE.create({ id: jobId, params: { jobId } });
-  } catch (err) {
-    const failure = new ApiError("service_unavailable", "The pipeline could not be started; no credits were charged. Retry the job.");
-    await finishJob(env, db, jobId, "failed", failure);
-    throw failure;
-  }
+  await publishIntake(env, jobId, events);
+  await launch(env, db, { id: jobId, attempt: 0 });
   return (await repo.getJob(db, jobId))!;
+}
+
+/** POST /estimate: the price of a job with these options and pages, by the function that charges. */
+export async function estimate(db: DB, auth: AuthContext, options: JobOptionsIn, pages: number): Promise<z.infer<typeof CostEstimateOut>> {
+  checkToolOptions(options, "body");
+  const plan = planOf(auth.plan);
+  const credits = priceOf(options.tool, pages);
+  const available = await availableCredits(db, auth.userId);
+  return {
+    tool: options.tool,
+    pages,
+    credits_per_page: TOOLS[options.tool].credits_per_page,
+    credits,
+    plan: plan.id,
+    page_limit: plan.page_limit,
+    within_page_limit: pages <= plan.page_limit,
+    available_credits: available,
+    sufficient_credits: available >= credits,
+  };
 }
 
 function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-/** The public view of a job. */
+/** Percent of a document job from its pages' (status, stage) counts: each page passes each page stage, then exporting. */
+function documentPercent(job: repo.JobRow, rows: { status: string; stage: string | null; n: number }[]): number {
+  const pageStages = stagesOf(job).filter((s) => s !== "exporting");
+  const units = pageStages.length * job.pagesTotal + 1;
+  let done = 0;
+  for (const r of rows) {
+    if (r.status === "completed" || r.status === "failed") done += pageStages.length * r.n;
+    else if (r.status === "processing" && r.stage) done += (pageStages.indexOf(r.stage as never) + 1) * r.n;
+  }
+  return Math.min(99, Math.floor((100 * done) / units));
+}
+
+/** The public views of jobs, loading what they need (exports, page progress, batch children) in few queries. */
+export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<typeof JobOut>[]> {
+  const finished = jobs.filter((j) => j.status === "completed" || j.status === "partially_completed").map((j) => j.id);
+  const [exports, progress, children] = await Promise.all([
+    repo.jobExports(db, finished),
+    repo.pageProgress(
+      db,
+      jobs.filter((j) => j.kind !== "batch").map((j) => j.id),
+    ),
+    Promise.all(jobs.map((j) => (j.kind === "batch" ? repo.childrenOf(db, j.id) : Promise.resolve([])))),
+  ]);
+  return jobs.map((job, i) => {
+    const kids = children[i]!;
+    const isBatch = job.kind === "batch";
+    const rows = progress.filter((p) => p.jobId === job.id);
+    const count = (status: string) => rows.filter((r) => r.status === status).reduce((n, r) => n + r.n, 0);
+    const sum = (f: (c: repo.JobRow) => number) => kids.reduce((n, c) => n + f(c), 0);
+    const terminalKids = kids.filter((c) => isTerminal(c.status)).length;
+    const percent =
+      job.status === "completed" || job.status === "partially_completed" || job.status === "failed"
+        ? 100
+        : isBatch
+          ? Math.min(99, Math.floor((100 * terminalKids) / (kids.length + 1)))
+          : documentPercent(job, rows);
+    return {
+      id: job.id,
+      status: job.status,
+      stage: job.stage,
+      tool: job.tool,
+      kind: job.kind,
+      parent_job_id: job.parentJobId,
+      project_id: job.projectId,
+      options: job.options,
+      source: { name: job.sourceName, bytes: job.sourceBytes, type: job.sourceType },
+      progress: { percent },
+      pages: isBatch
+        ? { total: sum((c) => c.pagesTotal), succeeded: sum((c) => c.pagesDone), failed: sum((c) => c.pagesFailed) }
+        : { total: job.pagesTotal, succeeded: count("completed"), failed: count("failed") },
+      cost: isBatch
+        ? { estimated: sum((c) => priceOf(c.tool, c.pagesTotal, c.kind)), reserved: sum((c) => c.creditsReserved), charged: sum((c) => c.creditsCharged) }
+        : { estimated: priceOf(job.tool, job.pagesTotal, job.kind), reserved: job.creditsReserved, charged: job.creditsCharged },
+      batch: isBatch
+        ? {
+            files_total: kids.length,
+            files_completed: kids.filter((c) => c.status === "completed").length,
+            files_partially_completed: kids.filter((c) => c.status === "partially_completed").length,
+            files_failed: kids.filter((c) => c.status === "failed" || c.status === "cancelled").length,
+            files_pending: kids.length - terminalKids,
+          }
+        : null,
+      output: {
+        exports: exports
+          .filter((e) => e.jobId === job.id && e.status === "ready")
+          .map((e) => ({
+            export_id: e.id,
+            format: e.format,
+            bytes: e.bytes ?? 0,
+            content_type: e.contentType ?? "application/octet-stream",
+            filename: e.filename ?? `${e.id}.${e.format}`,
+            download: `/api/v1/exports/${e.id}/download`,
+          })),
+      },
+      error: job.error ? { code: job.error.code as never, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} } : null,
+      attempt: job.attempt,
+      created_at: iso(job.createdAt)!,
+      updated_at: iso(job.updatedAt)!,
+      started_at: iso(job.startedAt),
+      finished_at: iso(job.finishedAt),
+    };
+  });
+}
+
+/** The public view of one job. */
 export async function toJobOut(db: DB, job: repo.JobRow): Promise<z.infer<typeof JobOut>> {
-  const exports = job.status === "completed" || job.status === "partially_completed" ? await repo.jobExports(db, job.id) : [];
-  const settled = job.pagesDone + job.pagesFailed;
-  return {
-    id: job.id,
-    status: job.status,
-    stage: job.stage,
-    tool: job.tool,
-    kind: job.kind,
-    parent_job_id: job.parentJobId,
-    project_id: job.projectId,
-    options: job.options,
-    source: { name: job.sourceName, bytes: job.sourceBytes, type: job.sourceType },
-    progress: {
-      pages_total: job.pagesTotal,
-      pages_done: job.pagesDone,
-      pages_failed: job.pagesFailed,
-      percent: job.status === "completed" ? 100 : job.pagesTotal ? Math.floor((100 * settled) / job.pagesTotal) : 0,
-    },
-    credits: { reserved: job.creditsReserved, charged: job.creditsCharged },
-    output: {
-      exports: exports
-        .filter((e) => e.status === "ready")
-        .map((e) => ({
-          export_id: e.id,
-          format: e.format,
-          bytes: e.bytes ?? 0,
-          content_type: e.contentType ?? "application/octet-stream",
-          filename: e.filename ?? `${e.id}.${e.format}`,
-          download: `/api/v1/exports/${e.id}/download`,
-        })),
-    },
-    error: job.error ? { code: job.error.code as never, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} } : null,
-    attempt: job.attempt,
-    created_at: iso(job.createdAt)!,
-    updated_at: iso(job.updatedAt)!,
-    started_at: iso(job.startedAt),
-    finished_at: iso(job.finishedAt),
-  };
+  return (await toJobOuts(db, [job]))[0]!;
 }
 
 export async function getOwnJob(db: DB, auth: AuthContext, jobId: string) {
@@ -185,12 +218,25 @@ export async function getOwnJob(db: DB, auth: AuthContext, jobId: string) {
   return job;
 }
 
-/** The job's timeline: every transition and progress event, oldest first. */
+/**
+ * The job's timeline: every transition and progress event, oldest first, and each state's
+ * duration (from entering it to entering the next; the last one runs until now unless terminal).
+ */
 export async function timelineOf(db: DB, job: repo.JobRow) {
   const events = await repo.timeline(db, job.id);
+  const transitions = events.filter((e) => e.type === "status");
+  const stages = transitions.map((e, i) => {
+    const next = transitions[i + 1];
+    const end = next ? next.createdAt : isTerminal(e.status as JobStatus) ? e.createdAt : Date.now();
+    return { status: e.status, attempt: Number((e.data ?? {}).attempt ?? 0), started_at: iso(e.createdAt), ended_at: next || isTerminal(e.status as JobStatus) ? iso(end) : null, duration_ms: end - e.createdAt };
+  });
+  const first = events[0]?.createdAt ?? job.createdAt;
   return {
     job_id: job.id,
     status: job.status,
+    attempt: job.attempt,
+    total_ms: (job.finishedAt ?? Date.now()) - first,
+    stages,
     events: events.map((e) => ({
       seq: e.seq,
       type: e.type,

@@ -1,6 +1,6 @@
-import { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobStage, type JobStatus, type Tool } from "../../db/schema/enums";
+import { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type JobStatus, type Tool } from "../../db/schema/enums";
 
-export { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobStage, type JobStatus, type Tool };
+export { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type JobStatus, type Tool };
 
 export const INPUT_FORMATS = ["png", "jpeg", "webp", "gif", "bmp", "tiff", "pdf"] as const;
 
@@ -24,7 +24,7 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     description: "Text out of images and PDFs, with positions and confidences.",
     stages: ["preprocessing", "detecting", "recognizing", "exporting"],
     inputs: INPUT_FORMATS,
-    export_formats: ["txt", "json"],
+    export_formats: ["txt", "json", "md", "hocr", "alto", "searchable_pdf", "docx", "zip"],
     default_exports: ["txt", "json"],
     credits_per_page: 1,
     needs_target_language: false,
@@ -35,8 +35,8 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     description: "The page with its text translated in place, plus bilingual text.",
     stages: ["preprocessing", "detecting", "recognizing", "translating", "inpainting", "rendering", "exporting"],
     inputs: INPUT_FORMATS,
-    export_formats: ["txt", "json"],
-    default_exports: ["txt", "json"],
+    export_formats: ["png", "jpg", "webp", "pdf", "txt", "json", "md", "docx", "searchable_pdf", "hocr", "alto", "zip"],
+    default_exports: ["png", "json"],
     credits_per_page: 3,
     needs_target_language: true,
   },
@@ -46,8 +46,8 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     description: "Tables out of images and PDFs, cell by cell.",
     stages: ["preprocessing", "detecting", "recognizing", "exporting"],
     inputs: INPUT_FORMATS,
-    export_formats: ["json"],
-    default_exports: ["json"],
+    export_formats: ["xlsx", "csv", "json", "md", "docx", "zip"],
+    default_exports: ["xlsx", "json"],
     credits_per_page: 2,
     needs_target_language: false,
   },
@@ -57,8 +57,8 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     description: "The image with its text removed (clean plates).",
     stages: ["preprocessing", "detecting", "inpainting", "rendering", "exporting"],
     inputs: INPUT_FORMATS,
-    export_formats: ["json"],
-    default_exports: ["json"],
+    export_formats: ["png", "jpg", "webp", "pdf", "json", "zip"],
+    default_exports: ["png"],
     credits_per_page: 2,
     needs_target_language: false,
   },

@@ -32,6 +32,12 @@ const CONCURRENCY = 4;
 const TIMEOUT_MS = 20_000;
 const LIST_TIMEOUT_MS = 3_000;
 const PAIRS_TTL_MS = 60_000;
+/**
+ * Units of one request are separated by a blank line: Apertium ends a sentence there. With a
+ * single line break, lines without final punctuation (headings, OCR lines) are read as one
+ * sentence and words move across them ("dog\nhouse" comes back as "Perro\nalberga").
+ */
+const UNIT_SEPARATOR = "\n\n";
 /** Pivot languages in order of preference: the best-maintained pairs go through Spanish. */
 const PIVOTS = ["es", "ca", "en", "pt", "fr", "it", "gl"];
 
@@ -49,9 +55,9 @@ type SegmentLayout = { id: string; lines: { start: number; count: number }[] }[]
  * intermediate language (two /translate calls: /translateChain leaks the intermediate step's
  * unknown-word marks `*` even with markUnknown=no).
  *
- * Segments are sent as lines of plain text (`format=txt`) in requests of at most ~4 KB; Apertium
- * keeps line breaks, and every response is checked to have as many lines as its request, else
- * that batch is translated one line per request. Context and glossary are not used.
+ * Segments are sent as lines of plain text (`format=txt`), one blank line apart, in requests of at
+ * most ~4 KB; Apertium keeps blank lines, and every response is checked to have as many units as
+ * its request, else that batch is translated one line per request. Context and glossary are not used.
  */
 export class ApertiumTranslator implements Translator {
   readonly name = "apertium";
@@ -143,12 +149,12 @@ export class ApertiumTranslator implements Translator {
   private async translateUnits(units: string[], step: Step): Promise<string[]> {
     const out = units.slice();
     const todo = units.map((u, i) => i).filter((i) => /\S/.test(units[i] as string));
-    // Greedy batches of whole units, each under the byte limit once joined with "\n".
+    // Greedy batches of whole units, each under the byte limit once joined with UNIT_SEPARATOR.
     const batches: number[][] = [];
     let current: number[] = [];
     let size = 0;
     for (const i of todo) {
-      const bytes = byteLength(units[i] as string) + 1;
+      const bytes = byteLength(units[i] as string) + UNIT_SEPARATOR.length;
       if (current.length > 0 && size + bytes > this.opts.maxRequestBytes) {
         batches.push(current);
         current = [];
@@ -161,7 +167,7 @@ export class ApertiumTranslator implements Translator {
 
     await mapLimit(batches, this.opts.concurrency, async (batch) => {
       const sent = batch.map((i) => units[i] as string);
-      let lines = (await this.post(step, sent.join("\n"))).split("\n");
+      let lines = (await this.post(step, sent.join(UNIT_SEPARATOR))).split(UNIT_SEPARATOR);
       if (lines.length !== sent.length) {
         // Never guess an alignment: redo this batch one unit per request.
         lines = await mapLimit(sent, this.opts.concurrency, async (u) => (await this.post(step, u)).replace(/\n+/g, " "));

@@ -4,7 +4,8 @@ import { WorkersAiTranslator } from "./workers-ai";
 
 export * from "./translator";
 export { ApertiumTranslator, type ApertiumOptions } from "./apertium";
-export { WorkersAiTranslator, M2M100_MODEL, M2M100_LANGUAGES, WORKERS_AI_DEFAULT_LANGUAGES, type WorkersAiOptions } from "./workers-ai";
+export { WorkersAiTranslator, M2M100_MODEL, M2M100_LANGUAGES, WORKERS_AI_DEFAULT_LANGUAGES, isPermanentAiFailure, type WorkersAiOptions } from "./workers-ai";
+export { WorkersAiContextPass, INSTRUCT_MODEL, type ContextEdit, type ContextPassOptions, type ContextPassRequest, type ContextPassResult, type ContextSegment } from "./workers-ai-context";
 export { fromApertiumCode, tesseractToIso1, toApertiumCode } from "./languages";
 
 export type TranslatorEnv = Pick<Env, "TRANSLATOR" | "APERTIUM_URL"> & { AI?: Ai };

@@ -36,12 +36,25 @@ export interface WorkersAiOptions {
   timeoutMs?: number;
   /** Timeout of the health probe (ms); a slower answer than half of it reports `degraded`. */
   healthTimeoutMs?: number;
+  /** Further attempts of a model call after a transient failure (capacity, timeout, network). */
+  retries?: number;
+  /** Wait before the first retry (ms); doubled for each further one. */
+  retryDelayMs?: number;
 }
 
 /** Minimal surface used here, so that tests can pass a stub for the `Ai` binding. */
 type AiRun = (model: string, inputs: { text: string; source_lang: string; target_lang: string }, options?: { signal?: AbortSignal }) => Promise<unknown>;
 
 const HEALTH_TTL_MS = 60_000;
+
+/**
+ * Workers AI failures that another attempt cannot fix: input errors (5xxx: validation, unknown
+ * model) and the account's exhausted allocation (3036). Anything else (3040 capacity, 3007
+ * timeout, network errors) is transient.
+ */
+export function isPermanentAiFailure(message: string): boolean {
+  return /^\s*(?:AiError:\s*)?(?:5\d{3}|3036)\b/.test(message);
+}
 const HEALTH_DOWN_TTL_MS = 10_000;
 /**
  * Health probes run a real (billed) translation: one a minute per isolate and binding is enough.
@@ -51,7 +64,8 @@ const healthCache = new WeakMap<object, { at: number; health: ProviderHealth }>(
 
 /**
  * Neural translation with Workers AI (`@cf/meta/m2m100-1.2b`), the production provider. One model
- * call per segment, a few in flight. Without an AI binding it reports `not_configured`, serves no
+ * call per segment, a few in flight, each with a timeout and retried with backoff after a
+ * transient failure (a permanent one, such as an input error, fails at once, not retryable). Without an AI binding it reports `not_configured`, serves no
  * pair and refuses to translate. Context and glossary are not used by this model.
  */
 export class WorkersAiTranslator implements Translator {
@@ -61,6 +75,8 @@ export class WorkersAiTranslator implements Translator {
   private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly healthTimeoutMs: number;
+  private readonly retries: number;
+  private readonly retryDelayMs: number;
 
   constructor(ai: Ai | undefined, options: WorkersAiOptions = {}) {
     this.ai = ai;
@@ -69,6 +85,8 @@ export class WorkersAiTranslator implements Translator {
     this.concurrency = options.concurrency ?? 4;
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.healthTimeoutMs = options.healthTimeoutMs ?? 2_500;
+    this.retries = options.retries ?? 2;
+    this.retryDelayMs = options.retryDelayMs ?? 250;
   }
 
   async health(): Promise<ProviderHealth> {
@@ -100,9 +118,21 @@ export class WorkersAiTranslator implements Translator {
     return mapLimit(req.segments, this.concurrency, async (seg) => ({
       id: seg.id,
       // Blank text is returned as it is: the model requires non-empty input.
-      text: /\S/.test(seg.text) ? await this.run(ai, seg.text, source, target, this.timeoutMs) : seg.text,
+      text: /\S/.test(seg.text) ? await this.runWithRetries(ai, seg.text, source, target) : seg.text,
       provider: this.name,
     }));
+  }
+
+  /** One segment, retried with exponential backoff while the failure is retryable. */
+  private async runWithRetries(ai: Ai, text: string, source: string, target: string): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.run(ai, text, source, target, this.timeoutMs);
+      } catch (err) {
+        if (!(err instanceof ProviderError) || !err.retryable || attempt >= this.retries) throw err;
+        await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs * 2 ** attempt));
+      }
+    }
   }
 
   private async run(ai: Ai, text: string, source: string, target: string, timeoutMs: number): Promise<string> {
@@ -112,7 +142,7 @@ export class WorkersAiTranslator implements Translator {
       result = await run(M2M100_MODEL, { text, source_lang: source, target_lang: target }, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} failed: ${message}`, { provider: this.name, retryable: true, cause: err });
+      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} failed: ${message}`, { provider: this.name, retryable: !isPermanentAiFailure(message), cause: err });
     }
     const translated = (result as { translated_text?: unknown } | null)?.translated_text;
     if (typeof translated !== "string") {

@@ -4,9 +4,11 @@ import { engineError, isEngineError } from "../errors";
 import { rgbaToGray, type GrayImage } from "./gray";
 import { probeRaster } from "./headers";
 import { decodePngToGray } from "./png";
+import { decodeTiffPage } from "./tiff";
+import { releaseEngines } from "../ocr/tesseract";
 
-/** Raster formats this engine decodes to pixels today (TIFF and PDF pages are handled elsewhere). */
-export const DECODABLE: ReadonlySet<InputFormat> = new Set(["png", "jpeg", "webp", "gif", "bmp"]);
+/** Above this many pixels, cached OCR engines are dropped before a photon decode (see limits.ts). */
+const PHOTON_ROOMY_PIXELS = 4_000_000;
 
 /** Decodes with photon (image-rs in wasm), copying the pixels out and freeing the wasm image at once. */
 function decodeWithPhoton(bytes: Uint8Array, format: InputFormat): GrayImage {
@@ -33,18 +35,19 @@ function decodeWithPhoton(bytes: Uint8Array, format: InputFormat): GrayImage {
 }
 
 /**
- * Decodes one raster image to 8-bit gray. Dimensions are checked from the headers first
- * (decompression-bomb guard), so no pixels are allocated for an oversize image.
+ * Decodes one page of a raster image (TIFF: any page; other formats: page 0) to 8-bit gray.
+ * Dimensions are checked from the headers first (decompression-bomb guard), so no pixels are
+ * allocated for an oversize image. PDF pages are read by pdf/source-page.ts.
  */
-export async function decodeToGray(bytes: Uint8Array, format: InputFormat): Promise<GrayImage> {
-  if (format === "tiff") {
-    throw engineError("unsupported_media_type", "TIFF pages cannot be decoded by the engine yet; convert the file to PNG or PDF.");
-  }
-  if (format === "pdf") {
-    throw engineError("unsupported_media_type", "PDF pages cannot be rasterised by the engine yet; upload page images instead.");
-  }
+export async function decodeToGray(bytes: Uint8Array, format: Exclude<InputFormat, "pdf">, page = 0): Promise<GrayImage> {
+  if (format === "tiff") return decodeTiffPage(bytes, page);
+  if (page !== 0) throw engineError("validation_error", `Page ${page} does not exist: a ${format.toUpperCase()} image has a single page (index 0).`);
   const probe = probeRaster(bytes, format);
-  const gray = format === "png" ? ((await decodePngToGray(bytes)) ?? decodeWithPhoton(bytes, format)) : decodeWithPhoton(bytes, format);
+  let gray: GrayImage | null = format === "png" ? await decodePngToGray(bytes) : null;
+  if (!gray) {
+    if (probe.width * probe.height > PHOTON_ROOMY_PIXELS) releaseEngines();
+    gray = decodeWithPhoton(bytes, format);
+  }
   if (gray.width !== probe.width || gray.height !== probe.height) {
     throw engineError("corrupt_file", `The ${format.toUpperCase()} image decodes to ${gray.width}x${gray.height}, not the ${probe.width}x${probe.height} its header declares.`);
   }

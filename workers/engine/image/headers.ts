@@ -1,6 +1,6 @@
 import type { InputFormat } from "../contract";
 import { engineError } from "../errors";
-import { assertDimensions } from "./limits";
+import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
 
 /** What the headers of a raster file say, read without decoding pixels. */
 export interface RasterProbe {
@@ -63,7 +63,7 @@ function probeJpeg(b: Uint8Array): RasterProbe {
     off += 2 + len;
   }
   if (!dims) throw corrupt("jpeg", "no frame header");
-  assertDimensions(dims.width, dims.height, "JPEG image");
+  assertDimensions(dims.width, dims.height, "JPEG image", MAX_PHOTON_PIXELS);
   // A complete JPEG ends with EOI (FFD9); tolerate a little trailing padding.
   const tail = b.subarray(Math.max(0, b.length - 1024));
   let eoi = false;
@@ -82,7 +82,7 @@ function probeGif(b: Uint8Array): RasterProbe {
   const dv = view(b);
   const width = dv.getUint16(6, true);
   const height = dv.getUint16(8, true);
-  assertDimensions(width, height, "GIF image");
+  assertDimensions(width, height, "GIF image", MAX_PHOTON_PIXELS);
   const tail = b.subarray(Math.max(0, b.length - 16));
   if (!tail.includes(0x3b)) throw corrupt("gif", "no trailer");
   return { width, height, pages: 1 };
@@ -105,7 +105,7 @@ function probeBmp(b: Uint8Array): RasterProbe {
     bpp = dv.getUint16(28, true);
     compression = dv.getUint32(30, true);
   }
-  assertDimensions(width, height, "BMP image");
+  assertDimensions(width, height, "BMP image", MAX_PHOTON_PIXELS);
   if (dataOffset >= b.length) throw corrupt("bmp", "the pixel data lies past the end of the file");
   if (compression === 0 || compression === 3) {
     const rowBytes = Math.ceil((width * bpp) / 32) * 4;
@@ -136,7 +136,7 @@ function probeWebp(b: Uint8Array): RasterProbe {
   } else {
     throw corrupt("webp", `unknown chunk ${JSON.stringify(chunk)}`);
   }
-  assertDimensions(width, height, "WebP image");
+  assertDimensions(width, height, "WebP image", MAX_PHOTON_PIXELS);
   return { width, height, pages: 1 };
 }
 

@@ -1,26 +1,78 @@
-import type { InputFormat, PreprocessResult } from "../contract";
-import { engineError } from "../errors";
-import { decodeToGray } from "./decode";
+import type { InputFormat, PagePath, PageText, PageTransform } from "../contract";
+import { detectOrientation } from "../ocr/orientation";
+import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
+import { rotateQuarter, rotateSmall } from "./geometry";
 import { downscaleGray, type GrayImage } from "./gray";
 import { fitScale, MAX_PAGE_SIDE } from "./limits";
 import { encodeGrayPng } from "./png";
+import { loadSourcePage, type SourcePage } from "./source-page";
 
 export interface NormalisedPage {
   image: GrayImage;
   png: Uint8Array;
-  rotation: PreprocessResult["rotation"];
+  path: PagePath;
+  transform: PageTransform;
+  /** `text_layer` pages: the exact text in the normalised page's coordinates. */
+  textLayer?: PageText;
+}
+
+export interface PreprocessContext {
+  models: R2Bucket;
+  browser: unknown;
+  /** OCR model used for the orientation trial readings. */
+  language: string;
+}
+
+/** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
+const MIN_SKEW = 0.2;
+
+function scaleText(page: PageText, s: number, width: number, height: number): PageText {
+  const box = (b: { x: number; y: number; w: number; h: number }) => ({
+    x: Math.round(b.x * s * 10) / 10,
+    y: Math.round(b.y * s * 10) / 10,
+    w: Math.round(b.w * s * 10) / 10,
+    h: Math.round(b.h * s * 10) / 10,
+  });
+  return {
+    ...page,
+    width,
+    height,
+    regions: page.regions.map((r) => ({
+      ...r,
+      box: box(r.box),
+      lines: r.lines.map((l) => ({ ...l, box: box(l.box), words: l.words.map((w) => ({ ...w, box: box(w.box) })) })),
+    })),
+  };
 }
 
 /**
- * Normalises one page for OCR: decode, grayscale, scale down so the longest side is at most
- * MAX_PAGE_SIDE, encode as an 8-bit gray PNG.
+ * Normalises one page: read it (decode, PDF text layer / scan / rendering), fit it within
+ * MAX_PAGE_SIDE, turn it upright (0/90/180/270), deskew it (±5°), stretch its contrast, and
+ * encode it as an 8-bit gray PNG. Text-layer pages keep their geometry: their text is exact and
+ * their boxes must stay on it.
  */
-export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number): Promise<NormalisedPage> {
-  if (format !== "pdf" && format !== "tiff" && page !== 0) {
-    throw engineError("validation_error", `Page ${page} does not exist: a ${format.toUpperCase()} image has a single page (index 0).`);
+export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
+  const source = await loadSourcePage(bytes, format, page, ctx.browser);
+  const out = await normaliseSource(source, ctx);
+  return { ...out, png: await encodeGrayPng(out.image) };
+}
+
+/** The normalisation of `normalisePage` on a page already read, without encoding it. */
+export async function normaliseSource(source: SourcePage, ctx: PreprocessContext): Promise<Omit<NormalisedPage, "png">> {
+  const { width: sourceWidth, height: sourceHeight } = source.image;
+  const fit = fitScale(sourceWidth, sourceHeight, MAX_PAGE_SIDE);
+  let image = downscaleGray(source.image, fit);
+  const scale = fit >= 1 ? 1 : image.width / sourceWidth;
+  let rotation: PageTransform["rotation"] = 0;
+  let skew = 0;
+  if (source.path !== "text_layer") {
+    rotation = await detectOrientation(ctx.models, image, ctx.language);
+    image = rotateQuarter(image, rotation);
+    skew = estimateSkew(inkSample(image));
+    if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
+    else skew = 0;
+    image = normaliseContrast(image);
   }
-  const decoded = await decodeToGray(bytes, format);
-  const image = downscaleGray(decoded, fitScale(decoded.width, decoded.height, MAX_PAGE_SIDE));
-  const png = await encodeGrayPng(image);
-  return { image, png, rotation: 0 };
+  const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
+  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight }, ...(textLayer ? { textLayer } : {}) };
 }

@@ -17,6 +17,8 @@ export interface HocrWord {
 export interface HocrLine {
   box: HocrBox;
   words: HocrWord[];
+  /** tesseract reports a `textangle` for lines of a block not written left to right (vertical CJK). */
+  vertical: boolean;
 }
 
 /** A tesseract block (ocr_carea) with its lines; paragraphs are flattened into it. */
@@ -71,7 +73,8 @@ export function parseHocr(hocr: string): HocrBlock[] {
         block = { box, lines: [] };
         blocks.push(block);
       }
-      line = { box, words: [] };
+      const angle = /textangle (\d+)/.exec(title);
+      line = { box, words: [], vertical: angle ? +angle[1]! % 180 === 90 : false };
       block.lines.push(line);
     } else if (cls === "ocrx_word" && line) {
       // The word's text runs to its closing </span>; strip any inline markup (<strong>, <em>).

@@ -26,12 +26,22 @@ export async function seededFonts(models: R2Bucket): Promise<string[]> {
   return keys.map((k) => k.slice("fonts/".length)).filter((n) => n.length > 0 && !n.includes("/")).sort();
 }
 
-/** Checks the requested languages are well-formed and seeded; returns them de-duplicated. */
+/** The language list that asks the engine to choose (script trials + language detection). */
+export const AUTO = "auto";
+
+/**
+ * Checks the requested languages are well-formed and seeded; returns them de-duplicated.
+ * `["auto"]` is passed through (alone: it cannot be combined with named languages).
+ */
 export async function requireLanguages(models: R2Bucket, languages: unknown): Promise<string[]> {
   if (!Array.isArray(languages) || languages.length === 0) {
     throw engineError("validation_error", "At least one OCR language is required.");
   }
   const unique = [...new Set(languages.map((l) => String(l)))];
+  if (unique.includes(AUTO)) {
+    if (unique.length > 1) throw engineError("validation_error", '"auto" cannot be combined with named languages.');
+    return unique;
+  }
   for (const lang of unique) {
     if (!LANGUAGE.test(lang) || !(await models.head(modelKey(lang)))) {
       throw engineError("unsupported_language", `OCR language ${JSON.stringify(lang)} is not available.`);

@@ -1,34 +1,50 @@
 import { engineError } from "../errors";
 import { decodeToGray } from "../image/decode";
-import { downscaleGray, grayToRgba } from "../image/gray";
+import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
 import { fitScale, MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../image/limits";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 
-/** A page ready for tesseract: RGBA at working resolution, plus the page's own size. */
+/** A page (or a crop of one) ready for tesseract: RGBA at working resolution, plus the page's own size. */
 export interface OcrRaster {
   /** Page size in pixels (the normalised page image's). */
   width: number;
   height: number;
-  /** Working image = page × scale (scale ≤ 1). */
+  /** Working image = (page crop) × scale. */
   scale: number;
+  /** Where the working image's origin lies on the page (crops); absent for whole pages. */
+  offset?: { x: number; y: number };
   image: { data: Uint8ClampedArray; width: number; height: number };
+}
+
+/**
+ * Prepares a gray image for OCR, downscaled to the working resolution. `page` describes where it
+ * sits: by default the image is the whole page; for a crop, the page size, the crop's offset and
+ * its pixels per page pixel.
+ */
+export function ocrRasterFromGray(img: GrayImage, page?: { width: number; height: number; offset: { x: number; y: number }; scale: number }): OcrRaster {
+  const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
+  const work = downscaleGray(img, fit);
+  // Report the scale actually applied (rounded dimensions), so boxes map back exactly.
+  const applied = fit >= 1 ? 1 : work.width / img.width;
+  return {
+    width: page?.width ?? img.width,
+    height: page?.height ?? img.height,
+    scale: applied * (page?.scale ?? 1),
+    ...(page ? { offset: page.offset } : {}),
+    image: { data: grayToRgba(work), width: work.width, height: work.height },
+  };
+}
+
+/** Reads a normalised page image from R2 FILES as gray. */
+export async function loadPageGray(files: R2Bucket, pageKey: string): Promise<GrayImage> {
+  const bytes = await readBytes(files, pageKey, "page image");
+  const format = sniffFormat(bytes);
+  if (!format || format === "pdf") throw engineError("unsupported_media_type", `The page image at ${JSON.stringify(pageKey)} is not an image format the engine reads.`);
+  return decodeToGray(bytes, format);
 }
 
 /** Reads a normalised page image from R2 FILES and prepares it for OCR at working resolution. */
 export async function loadOcrRaster(files: R2Bucket, pageKey: string): Promise<OcrRaster> {
-  const bytes = await readBytes(files, pageKey, "page image");
-  const format = sniffFormat(bytes);
-  if (!format) throw engineError("unsupported_media_type", `The page image at ${JSON.stringify(pageKey)} is not an image format the engine reads.`);
-  const page = await decodeToGray(bytes, format);
-  const scale = fitScale(page.width, page.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
-  const work = downscaleGray(page, scale);
-  // Report the scale actually applied (rounded dimensions), so boxes map back exactly.
-  const applied = scale >= 1 ? 1 : work.width / page.width;
-  return {
-    width: page.width,
-    height: page.height,
-    scale: applied,
-    image: { data: grayToRgba(work), width: work.width, height: work.height },
-  };
+  return ocrRasterFromGray(await loadPageGray(files, pageKey));
 }

@@ -4,11 +4,17 @@ import type { HocrBlock, HocrBox } from "./hocr";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
 
-/** Joins words with spaces, except between CJK characters (which are written without them). */
+/**
+ * Joins words with spaces, except between CJK characters (which are written without them) and
+ * between CJK text and punctuation next to it.
+ */
 export function joinWords(words: string[]): string {
   let out = "";
   for (const w of words) {
-    if (out && !(CJK.test(out.at(-1)!) && CJK.test(w[0]!))) out += " ";
+    if (!w) continue;
+    const prev = out.at(-1);
+    const tight = prev !== undefined && ((CJK.test(prev) && (CJK.test(w[0]!) || /^\p{P}/u.test(w))) || (/\p{P}/u.test(prev) && CJK.test(w[0]!) && CJK.test(out.at(-2) ?? "")));
+    if (out && !tight) out += " ";
     out += w;
   }
   return out;
@@ -17,43 +23,68 @@ export function joinWords(words: string[]): string {
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
-/** Maps a box from the OCR working image back to page pixels (÷ scale), clamped to the page. */
-export function toPageBox(b: HocrBox, scale: number, width: number, height: number): Box {
-  const x0 = Math.min(width, Math.max(0, Math.floor(b.left / scale)));
-  const y0 = Math.min(height, Math.max(0, Math.floor(b.top / scale)));
-  const x1 = Math.min(width, Math.max(x0, Math.ceil(b.right / scale)));
-  const y1 = Math.min(height, Math.max(y0, Math.ceil(b.bottom / scale)));
+/** Maps a box from the OCR working image back to page pixels (÷ scale, + offset), clamped to the page. */
+export function toPageBox(b: HocrBox, scale: number, width: number, height: number, offset = { x: 0, y: 0 }): Box {
+  const x0 = Math.min(width, Math.max(0, Math.floor(offset.x + b.left / scale)));
+  const y0 = Math.min(height, Math.max(0, Math.floor(offset.y + b.top / scale)));
+  const x1 = Math.min(width, Math.max(x0, Math.ceil(offset.x + b.right / scale)));
+  const y1 = Math.min(height, Math.max(y0, Math.ceil(offset.y + b.bottom / scale)));
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
+
+/** A vertical line: tesseract says so, or CJK words stacked in a tall narrow line. */
+function isVertical(line: HocrBlock["lines"][number], words: WordText[]): boolean {
+  if (line.vertical) return true;
+  const w = line.box.right - line.box.left;
+  const h = line.box.bottom - line.box.top;
+  if (h < 2 * w || words.length < 2 || !words.every((x) => CJK.test(x.text))) return false;
+  return words.every((x, i) => i === 0 || x.box.y >= words[i - 1]!.box.y + words[i - 1]!.box.h * 0.5);
+}
+
+/** Vertical lines grouped like horizontal ones, with the axes turned: columns run right to left. */
+const turned = (b: Box): Box => ({ x: b.y, y: -(b.x + b.w), w: b.h, h: b.w });
 
 /**
  * Builds the page's `PageText`. Regions are paragraphs: tesseract's lines, in its reading
  * order, grouped by `groupLines` (tesseract's own blocks and paragraphs split ragged text at
- * every short line, so they are not used).
+ * every short line, so they are not used). `offset` places a crop's result on its page.
  */
 export function buildPageText(
   blocks: HocrBlock[],
-  opts: { width: number; height: number; scale: number; languages: string[] },
+  opts: { width: number; height: number; scale: number; languages: string[]; offset?: { x: number; y: number } },
 ): PageText {
   const { width, height, scale } = opts;
-  const box = (b: HocrBox) => toPageBox(b, scale, width, height);
+  const box = (b: HocrBox) => toPageBox(b, scale, width, height, opts.offset);
   const allWords: number[] = [];
   const toLine = (l: HocrBlock["lines"][number]): LineText => {
     const words: WordText[] = l.words.map((w) => ({ box: box(w.box), text: w.text, confidence: round3(w.confidence) }));
     allWords.push(...l.words.map((w) => w.confidence));
+    const vertical = isVertical(l, words);
     return {
       box: box(l.box),
       text: joinWords(words.map((w) => w.text)),
       confidence: round3(mean(l.words.map((w) => w.confidence))),
       words,
+      ...(vertical ? { vertical } : {}),
     };
   };
-  const regions: RegionText[] = groupLines(blocks.flatMap((b) => b.lines.map(toLine)), (l) => l.box).map((lines) => ({
-    box: lines.slice(1).reduce((u, l) => unionBox(u, l.box), lines[0]!.box),
-    text: lines.map((l) => l.text).join("\n"),
-    confidence: round3(mean(lines.flatMap((l) => l.words.map((w) => w.confidence)))),
-    lines,
-  }));
+  const lines = blocks.flatMap((b) => b.lines.map(toLine));
+  // Runs of same-direction lines are grouped separately, keeping tesseract's order.
+  const runs: LineText[][] = [];
+  for (const l of lines) {
+    const last = runs[runs.length - 1];
+    if (last && !!last[0]!.vertical === !!l.vertical) last.push(l);
+    else runs.push([l]);
+  }
+  const regions: RegionText[] = runs.flatMap((run) =>
+    groupLines(run, (l) => (l.vertical ? turned(l.box) : l.box)).map((ls) => ({
+      box: ls.slice(1).reduce((u, l) => unionBox(u, l.box), ls[0]!.box),
+      text: ls.map((l) => l.text).join("\n"),
+      confidence: round3(mean(ls.flatMap((l) => l.words.map((w) => w.confidence)))),
+      lines: ls,
+      ...(ls[0]!.vertical ? { vertical: true } : {}),
+    })),
+  );
   return {
     width,
     height,

@@ -6,14 +6,14 @@ import { buildPageText } from "./page-text";
 import { afterPage, discardEngine, getEngine, loadRaster, type CachedEngine } from "./tesseract";
 
 /**
- * Loads the image, runs recognition and clears the image, all synchronously: OCR calls into
- * the engine never interleave with another request's in this isolate.
+ * Runs `read` on the engine with the raster loaded, then clears the image, all synchronously:
+ * OCR calls into the engine never interleave with another request's in this isolate.
  */
-function runOcr(cached: CachedEngine, raster: OcrRaster): string {
+function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: CachedEngine["engine"]) => T): T {
   const { engine } = cached;
   try {
     loadRaster(engine, raster.image);
-    return engine.getHOCR();
+    return read(engine);
   } finally {
     try {
       engine.clearImage();
@@ -23,30 +23,52 @@ function runOcr(cached: CachedEngine, raster: OcrRaster): string {
   }
 }
 
-/** Recognises the page in one language. */
-async function recognizeIn(models: R2Bucket, raster: OcrRaster, language: string): Promise<PageText> {
+/** Runs `read` against the isolate's engine for `language`, discarding the engine if it traps. */
+export async function withEngine<T>(models: R2Bucket, language: string, raster: OcrRaster, read: (engine: CachedEngine["engine"]) => T): Promise<T> {
   const cached = await getEngine(models, language);
-  let hocr: string;
   try {
-    hocr = runOcr(cached, raster);
+    return withImage(cached, raster, read);
   } catch (err) {
     discardEngine(language);
     throw asEngineError(err, "ocr_failed", `Recognition (${language}) failed`);
   } finally {
     afterPage(language);
   }
-  return buildPageText(parseHocr(hocr), { width: raster.width, height: raster.height, scale: raster.scale, languages: [language] });
 }
 
 /**
- * Recognises a page. tesseract-wasm loads one model per engine, so with several languages
- * the page is read once per language and the reading with the highest mean word confidence
- * wins (the first language on ties).
+ * Tesseract page segmentation modes used: automatic layout for pages, one uniform block of text
+ * for crops (table cells, re-OCR rectangles), where automatic layout tends to drop short text.
  */
-export async function recognizePage(models: R2Bucket, raster: OcrRaster, languages: string[]): Promise<PageText> {
+export type SegmentationMode = "page" | "block";
+const PSM: Record<SegmentationMode, string> = { page: "3", block: "6" };
+
+/** Recognises the raster (a page or a crop of one) in one language. */
+export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language: string, mode: SegmentationMode = "page"): Promise<PageText> {
+  const hocr = await withEngine(models, language, raster, (engine) => {
+    if (mode === "page") return engine.getHOCR();
+    engine.setVariable("tessedit_pageseg_mode", PSM[mode]);
+    try {
+      return engine.getHOCR();
+    } finally {
+      engine.setVariable("tessedit_pageseg_mode", PSM.page);
+    }
+  });
+  return {
+    ...buildPageText(parseHocr(hocr), { width: raster.width, height: raster.height, scale: raster.scale, languages: [language], offset: raster.offset }),
+    path: "ocr",
+  };
+}
+
+/**
+ * Recognises with the given languages. tesseract-wasm loads one model per engine, so with several
+ * languages the raster is read once per language and the reading with the highest mean word
+ * confidence wins (the first language on ties).
+ */
+export async function recognizeWith(models: R2Bucket, raster: OcrRaster, languages: string[], mode: SegmentationMode = "page"): Promise<PageText> {
   let best: PageText | null = null;
   for (const lang of languages) {
-    const page = await recognizeIn(models, raster, lang);
+    const page = await recognizeIn(models, raster, lang, mode);
     if (!best || page.confidence > best.confidence) best = page;
   }
   return { ...best!, languages };

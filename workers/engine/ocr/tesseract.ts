@@ -81,6 +81,11 @@ function evict(language: string): void {
   }
 }
 
+/** Drops every cached engine, making room in the isolate for a large decode. */
+export function releaseEngines(): void {
+  for (const language of [...engines.keys()]) evict(language);
+}
+
 /** Drops an engine that failed mid-recognition: its heap may be inconsistent. */
 export function discardEngine(language: string): void {
   evict(language);
@@ -136,6 +141,13 @@ export async function getEngine(models: R2Bucket, language: string): Promise<Cac
   created.lastUsed = Date.now();
   trim(language);
   return created;
+}
+
+/** The largest wasm heap among the isolate's cached engines, bytes. */
+export function largestHeap(): number {
+  let n = 0;
+  for (const e of engines.values()) n = Math.max(n, heapBytes(e));
+  return n;
 }
 
 /** Any cached engine (layout analysis needs no particular model), most recently used first. */

@@ -1,0 +1,295 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAnySession, requireAuth, requirePendingSession, requireSession } from "../../http/auth";
+import { authed, errors, json } from "../../http/openapi";
+import { clientIp, jsonField, rateLimit } from "../../http/rate-limit";
+import {
+  Accepted,
+  AuthResponse,
+  ChangePasswordRequest,
+  IdpParam,
+  LoginRequest,
+  MagicLinkRequest,
+  OAuthCallbackQuery,
+  PasswordResetRequest,
+  RegisterRequest,
+  SessionIdParam,
+  SessionOut,
+  StringMap,
+  TokenRequest,
+  TwoFactorRequest,
+  UserOut,
+} from "./auth.schemas";
+
+/** Security of routes that take the web session cookie only (credential management). */
+export const sessionOnly: Record<string, string[]>[] = [{ cookieAuth: [] }];
+const publicRoute: Record<string, string[]>[] = [];
+const tags = ["Authentication"];
+
+/** RL_AUTH's period in wrangler.toml. */
+const AUTH_PERIOD_SECONDS = 60;
+
+/**
+ * Sign-in attempts count against the address being signed into and, when known, the client IP:
+ * one stops guessing one account's password from many places, the other one client trying many accounts.
+ */
+function authLimit(action: string) {
+  return rateLimit({
+    binding: (env) => env.RL_AUTH,
+    periodSeconds: AUTH_PERIOD_SECONDS,
+    key: async (c) => {
+      const email = await jsonField(c, "email");
+      const ip = clientIp(c);
+      return [email ? `${action}:email:${email}` : null, ip ? `${action}:ip:${ip}` : null];
+    },
+  });
+}
+
+/** Two-factor codes count per account: six digits must not be guessable at request speed. */
+const twoFactorLimit = rateLimit({
+  binding: (env) => env.RL_AUTH,
+  periodSeconds: AUTH_PERIOD_SECONDS,
+  key: (c) => [`2fa:${c.get("auth").userId}`],
+});
+
+const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const noContent = (description: string) => ({ 204: { description } });
+
+export const register = createRoute({
+  method: "post",
+  path: "/api/v1/auth/register",
+  operationId: "register",
+  tags,
+  summary: "Create an account with email and password; signs in (session cookie) and mails a verification link",
+  security: publicRoute,
+  middleware: [authLimit("register")] as const,
+  request: body(RegisterRequest),
+  responses: { 201: json(AuthResponse, "Signed in"), ...errors(409, 422, 429) },
+});
+
+export const login = createRoute({
+  method: "post",
+  path: "/api/v1/auth/login",
+  operationId: "login",
+  tags,
+  summary: "Sign in with email and password; with two-factor on, the answer is `two_factor_required`",
+  security: publicRoute,
+  middleware: [authLimit("login")] as const,
+  request: body(LoginRequest),
+  responses: { 200: json(AuthResponse, "Signed in, or waiting for the two-factor code"), ...errors(401, 422, 429) },
+});
+
+export const verifyTwoFactor = createRoute({
+  method: "post",
+  path: "/api/v1/auth/2fa/verify",
+  operationId: "verifyTwoFactor",
+  tags,
+  summary: "Complete a pending sign-in with a TOTP or recovery code (session cookie of the pending state)",
+  security: sessionOnly,
+  middleware: [requirePendingSession, twoFactorLimit] as const,
+  request: body(TwoFactorRequest),
+  responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 401, 403, 409, 422, 429) },
+});
+
+export const logout = createRoute({
+  method: "post",
+  path: "/api/v1/auth/logout",
+  operationId: "logout",
+  tags,
+  summary: "End this session",
+  security: sessionOnly,
+  middleware: [requireAnySession] as const,
+  responses: { ...noContent("Signed out"), ...errors(401, 403) },
+});
+
+export const logoutAll = createRoute({
+  method: "post",
+  path: "/api/v1/auth/logout-all",
+  operationId: "logoutAll",
+  tags,
+  summary: "End every session of the account (API keys stay valid)",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  responses: { ...noContent("Every session ended"), ...errors(401, 403) },
+});
+
+export const getMe = createRoute({
+  method: "get",
+  path: "/api/v1/auth/me",
+  operationId: "getMe",
+  tags,
+  summary: "The signed-in user",
+  security: authed,
+  middleware: [requireAuth] as const,
+  responses: { 200: json(UserOut, "The user"), ...errors(401) },
+});
+
+export const getCsrf = createRoute({
+  method: "get",
+  path: "/api/v1/auth/csrf",
+  operationId: "getCsrfToken",
+  tags,
+  summary: "The CSRF value to send as X-CSRF-Token on unsafe cookie-authenticated requests",
+  security: sessionOnly,
+  middleware: [requireAnySession] as const,
+  responses: { 200: json(StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"), ...errors(401) },
+});
+
+export const verifyEmail = createRoute({
+  method: "post",
+  path: "/api/v1/auth/verify-email",
+  operationId: "verifyEmail",
+  tags,
+  summary: "Confirm the email address with the mailed token",
+  security: publicRoute,
+  request: body(TokenRequest),
+  responses: { 200: json(UserOut, "Address confirmed"), ...errors(400, 410, 422) },
+});
+
+export const resendVerification = createRoute({
+  method: "post",
+  path: "/api/v1/auth/resend-verification",
+  operationId: "resendVerification",
+  tags,
+  summary: "Mail a new verification link",
+  security: authed,
+  middleware: [requireAuth] as const,
+  responses: { 202: json(Accepted, "Mail queued"), ...errors(401, 403, 409) },
+});
+
+export const requestMagicLink = createRoute({
+  method: "post",
+  path: "/api/v1/auth/magic-link",
+  operationId: "requestMagicLink",
+  tags,
+  summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
+  security: publicRoute,
+  middleware: [authLimit("magic")] as const,
+  request: body(MagicLinkRequest),
+  responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
+});
+
+export const verifyMagicLink = createRoute({
+  method: "post",
+  path: "/api/v1/auth/magic-link/verify",
+  operationId: "verifyMagicLink",
+  tags,
+  summary: "Sign in with a mailed link's token (creates the account for a new address)",
+  security: publicRoute,
+  request: body(TokenRequest),
+  responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 410, 422) },
+});
+
+export const forgotPassword = createRoute({
+  method: "post",
+  path: "/api/v1/auth/forgot-password",
+  operationId: "forgotPassword",
+  tags,
+  summary: "Mail a password reset link; always the same answer, whether or not an account exists",
+  security: publicRoute,
+  middleware: [authLimit("forgot")] as const,
+  request: body(MagicLinkRequest),
+  responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
+});
+
+export const resetPassword = createRoute({
+  method: "post",
+  path: "/api/v1/auth/reset-password",
+  operationId: "resetPassword",
+  tags,
+  summary: "Set a new password with a mailed token; ends every session",
+  security: publicRoute,
+  request: body(PasswordResetRequest),
+  responses: { 200: json(UserOut, "Password changed"), ...errors(400, 410, 422) },
+});
+
+export const changePassword = createRoute({
+  method: "post",
+  path: "/api/v1/auth/change-password",
+  operationId: "changePassword",
+  tags,
+  summary: "Change (or set a first) password; ends the other sessions",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  request: body(ChangePasswordRequest),
+  responses: { ...noContent("Password changed"), ...errors(401, 403, 422) },
+});
+
+export const listSessions = createRoute({
+  method: "get",
+  path: "/api/v1/auth/sessions",
+  operationId: "listSessions",
+  tags,
+  summary: "Live sessions, newest first",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  responses: { 200: json(z.array(SessionOut), "Sessions"), ...errors(401, 403) },
+});
+
+export const revokeSession = createRoute({
+  method: "delete",
+  path: "/api/v1/auth/sessions/{session_id}",
+  operationId: "revokeSession",
+  tags,
+  summary: "End one session",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  request: { params: SessionIdParam },
+  responses: { ...noContent("Session ended"), ...errors(401, 403, 404, 422) },
+});
+
+export const startTwoFactor = createRoute({
+  method: "post",
+  path: "/api/v1/auth/2fa/start",
+  operationId: "startTwoFactor",
+  tags,
+  summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  responses: { 200: json(z.record(z.string(), z.unknown()), "Secret, URI and recovery codes"), ...errors(401, 403, 409) },
+});
+
+export const confirmTwoFactor = createRoute({
+  method: "post",
+  path: "/api/v1/auth/2fa/confirm",
+  operationId: "confirmTwoFactor",
+  tags,
+  summary: "Turn two-factor sign-in on with a code from the app",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  request: body(TwoFactorRequest),
+  responses: { ...noContent("Two-factor enabled"), ...errors(400, 401, 403, 409, 422) },
+});
+
+export const disableTwoFactor = createRoute({
+  method: "delete",
+  path: "/api/v1/auth/2fa",
+  operationId: "disableTwoFactor",
+  tags,
+  summary: "Turn two-factor sign-in off with a valid code or recovery code",
+  security: sessionOnly,
+  middleware: [requireSession] as const,
+  request: body(TwoFactorRequest),
+  responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
+});
+
+export const oauthStart = createRoute({
+  method: "get",
+  path: "/api/v1/auth/oauth/{idp}/start",
+  operationId: "oauthStart",
+  tags,
+  summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",
+  security: publicRoute,
+  request: { params: IdpParam },
+  responses: { 200: json(StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"), ...errors(404, 422, 503) },
+});
+
+export const oauthCallback = createRoute({
+  method: "get",
+  path: "/api/v1/auth/oauth/{idp}/callback",
+  operationId: "oauthCallback",
+  tags,
+  summary: "Finish identity-provider sign-in with the code and state it returned",
+  security: publicRoute,
+  request: { params: IdpParam, query: OAuthCallbackQuery },
+  responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 404, 422, 503) },
+});

@@ -1,0 +1,60 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { DB } from "../../db/client";
+import { glossaries, glossaryTerms } from "../../db/schema";
+
+export type GlossaryRow = typeof glossaries.$inferSelect;
+export type TermRow = typeof glossaryTerms.$inferSelect;
+export type NewTerm = { source: string; target: string; caseSensitive: boolean };
+
+/** Rows per multi-row INSERT: 5 bound values each, under D1's 100 parameters a statement. */
+const TERMS_PER_INSERT = 19;
+
+function termInserts(db: DB, glossaryId: string, terms: readonly NewTerm[]) {
+  const rows = terms.map((t, position) => ({ glossaryId, source: t.source, target: t.target, caseSensitive: t.caseSensitive, position }));
+  const statements = [];
+  for (let i = 0; i < rows.length; i += TERMS_PER_INSERT) statements.push(db.insert(glossaryTerms).values(rows.slice(i, i + TERMS_PER_INSERT)));
+  return statements;
+}
+
+export async function listGlossaries(db: DB, userId: string, limit: number, offset: number): Promise<GlossaryRow[]> {
+  return db.select().from(glossaries).where(eq(glossaries.userId, userId)).orderBy(desc(glossaries.createdAt), desc(glossaries.id)).limit(limit).offset(offset);
+}
+
+export async function findGlossaries(db: DB, userId: string, ids: readonly string[]): Promise<GlossaryRow[]> {
+  if (ids.length === 0) return [];
+  return db.select().from(glossaries).where(and(eq(glossaries.userId, userId), inArray(glossaries.id, [...ids])));
+}
+
+export async function glossariesForPair(db: DB, userId: string, source: string, target: string): Promise<GlossaryRow[]> {
+  return db
+    .select()
+    .from(glossaries)
+    .where(and(eq(glossaries.userId, userId), eq(glossaries.sourceLanguage, source), eq(glossaries.targetLanguage, target)))
+    .orderBy(desc(glossaries.createdAt), desc(glossaries.id));
+}
+
+/** Terms of the given glossaries, each glossary's in the order given. */
+export async function termsOf(db: DB, glossaryIds: readonly string[]): Promise<TermRow[]> {
+  if (glossaryIds.length === 0) return [];
+  return db.select().from(glossaryTerms).where(inArray(glossaryTerms.glossaryId, [...glossaryIds])).orderBy(glossaryTerms.glossaryId, glossaryTerms.position);
+}
+
+/** Inserts a glossary with its terms in one transaction. */
+export async function insertGlossary(db: DB, row: typeof glossaries.$inferInsert & { id: string }, terms: readonly NewTerm[]): Promise<void> {
+  await db.batch([db.insert(glossaries).values(row), ...termInserts(db, row.id, terms)]);
+}
+
+/** Replaces every term of a glossary (delete + inserts + touch) in one transaction. */
+export async function replaceTerms(db: DB, glossaryId: string, terms: readonly NewTerm[]): Promise<void> {
+  await db.batch([
+    db.delete(glossaryTerms).where(eq(glossaryTerms.glossaryId, glossaryId)),
+    ...termInserts(db, glossaryId, terms),
+    db.update(glossaries).set({ updatedAt: Date.now() }).where(eq(glossaries.id, glossaryId)),
+  ]);
+}
+
+/** Deletes an account's glossary (its terms cascade); false when there is none with that id. */
+export async function deleteGlossary(db: DB, userId: string, glossaryId: string): Promise<boolean> {
+  const deleted = await db.delete(glossaries).where(and(eq(glossaries.id, glossaryId), eq(glossaries.userId, userId))).returning({ id: glossaries.id });
+  return deleted.length > 0;
+}

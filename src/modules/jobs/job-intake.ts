@@ -1,0 +1,110 @@
+import type { z } from "@hono/zod-openapi";
+import type { InspectResult } from "../../../workers/engine/contract";
+import type { AuthContext } from "../../env";
+import type { DB } from "../../db/client";
+import { ApiError } from "../../http/errors";
+import { namedGlossaries } from "../glossaries/glossaries.service";
+import { assertPairServed } from "../translation/translation.service";
+import { ocrCodeFor } from "../../lib/languages";
+import { LIMITS } from "../../lib/limits";
+import { keys } from "../../lib/storage";
+import { planOf } from "../billing/plans";
+import { engineFailure } from "./engine-failure";
+import { CreateJobRequest } from "./jobs.schemas";
+import { TOOLS } from "./tools";
+
+export type JobOptionsIn = z.infer<typeof CreateJobRequest>;
+
+function invalid(field: string, message: string, summary = message): ApiError {
+  return new ApiError("validation_error", summary, { details: { fields: [{ location: "form", field, message }] } });
+}
+
+/** Validates options against the tool (formats it offers, target language) once zod has parsed them. */
+export function checkToolOptions(options: JobOptionsIn, fieldPrefix = "options"): void {
+  const tool = TOOLS[options.tool];
+  const bad = (options.export_formats ?? []).filter((f) => !tool.export_formats.includes(f));
+  if (bad.length) {
+    throw invalid(`${fieldPrefix}.export_formats`, `not offered by ${tool.id}: ${bad.join(", ")}`, `Tool ${tool.id} cannot export ${bad.join(", ")}; it offers ${tool.export_formats.join(", ")}.`);
+  }
+  if (tool.needs_target_language && !options.target_language) throw invalid(`${fieldPrefix}.target_language`, "required", `Tool ${tool.id} needs a target_language.`);
+}
+
+/** Parses the multipart `options` field (JSON text of CreateJobRequest). */
+export function parseOptions(raw: unknown): JobOptionsIn {
+  let value: unknown = {};
+  if (typeof raw === "string" && raw.trim() !== "") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw invalid("options", "not valid JSON", "The `options` field is not valid JSON.");
+    }
+  } else if (raw !== undefined && typeof raw !== "string") {
+    throw invalid("options", "expected JSON text", "The `options` field must be JSON text.");
+  }
+  const parsed = CreateJobRequest.safeParse(value);
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => ({ location: "form", field: ["options", ...i.path.map(String)].join("."), message: i.message }));
+    throw new ApiError("validation_error", `Invalid options: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, { details: { fields } });
+  }
+  checkToolOptions(parsed.data);
+  return parsed.data;
+}
+
+/** The tesseract language of the options, refused when no model for it is installed. */
+export async function ocrLanguageOf(env: Env, options: JobOptionsIn): Promise<string> {
+  const code = ocrCodeFor(options.source_language);
+  if (!code || !(await env.MODELS.head(`tessdata/${code}.traineddata.gz`))) {
+    throw new ApiError("unsupported_language", `No OCR model is installed for language "${options.source_language}".`, { details: { language: options.source_language } });
+  }
+  return code;
+}
+
+/**
+ * Everything a job's options name must be served before anything is stored or charged:
+ * the OCR model, the translation pair (tool `translate`) and the account's glossaries.
+ * Returns the tesseract language code.
+ */
+export async function checkOptionsServed(env: Env, db: DB, userId: string, options: JobOptionsIn): Promise<string> {
+  const ocrLanguage = await ocrLanguageOf(env, options);
+  if (options.tool === "translate") await assertPairServed(env, options.source_language, options.target_language ?? "");
+  if (options.glossary_ids?.length) await namedGlossaries(db, userId, options.glossary_ids);
+  return ocrLanguage;
+}
+
+/** Refuses a document over the plan's page limit (402, details pages/limit/plan). */
+export function checkPageLimit(planId: string, pages: number): void {
+  const plan = planOf(planId);
+  if (pages > plan.page_limit) {
+    throw new ApiError("page_limit_exceeded", `The document has ${pages} pages; the ${plan.name} plan allows ${plan.page_limit} per document.`, {
+      details: { pages, limit: plan.page_limit, plan: plan.id },
+    });
+  }
+}
+
+/** Checks a multipart part is a non-empty file within the upload limit. */
+export function requireFile(file: unknown, field = "file"): File {
+  if (!(file instanceof File)) throw invalid(field, "required file", `Send the document as the multipart file field \`${field}\`.`);
+  if (file.size === 0) throw new ApiError("corrupt_file", `The uploaded file${file.name ? ` ${file.name}` : ""} is empty.`);
+  if (file.size > LIMITS.max_upload_bytes) {
+    throw new ApiError("payload_too_large", `Uploads are limited to ${LIMITS.max_upload_bytes} bytes.`, { details: { limit: LIMITS.max_upload_bytes, bytes: file.size } });
+  }
+  return file;
+}
+
+/**
+ * Stores an upload and has the engine sniff its real format and count its pages. On refusal the
+ * stored object is deleted and the error thrown, so nothing is left behind.
+ */
+export async function storeAndInspect(env: Env, auth: AuthContext, jobId: string, file: File): Promise<{ sourceKey: string; info: InspectResult }> {
+  const sourceKey = keys.upload(auth.userId, jobId);
+  await env.FILES.put(sourceKey, file.stream(), { httpMetadata: { contentType: "application/octet-stream" }, customMetadata: { filename: file.name } });
+  try {
+    const info = await env.ENGINE.inspect({ sourceKey }).catch((err: unknown) => {
+      throw engineFailure(err);
+    });
+    return { sourceKey, info };
+  } catch (err) {
+    await env.FILES.delete(sourceKey);
+    throw err;
+  }
+}

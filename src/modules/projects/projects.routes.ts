@@ -1,0 +1,131 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { authed, errors, json, Paging } from "../../http/openapi";
+import {
+  DeleteProjectQuery,
+  ExportOut,
+  ExportRequest,
+  FolderCreateRequest,
+  FolderIdParam,
+  FolderOut,
+  ProjectDetailOut,
+  ProjectIdParam,
+  ProjectListOut,
+  ProjectListQuery,
+  ProjectOut,
+  RenameProjectRequest,
+} from "./projects.schemas";
+
+const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
+const common = { tags: ["Projects"], security: authed, middleware: [requireAuth] };
+
+export const listProjects = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/projects",
+  operationId: "listProjects",
+  summary: "List projects (or the trash) with filters; most recently updated first by default",
+  request: { query: ProjectListQuery.extend(Paging.shape) },
+  responses: { 200: json(ProjectListOut, "A page of projects"), ...errors(401, 422) },
+});
+
+export const getProject = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/projects/{project_id}",
+  operationId: "getProject",
+  summary: "A project with its pages (signed image URLs), regions and tables",
+  request: { params: ProjectIdParam },
+  responses: { 200: json(ProjectDetailOut, "The project"), ...errors(401, 404, 422) },
+});
+
+export const renameProject = createRoute({
+  ...common,
+  method: "patch",
+  path: "/api/v1/projects/{project_id}",
+  operationId: "renameProject",
+  summary: "Rename a project and/or move it to a folder",
+  request: { params: ProjectIdParam, ...body(RenameProjectRequest) },
+  responses: { 200: json(ProjectOut, "The project"), ...errors(401, 404, 409, 422) },
+});
+
+export const deleteProject = createRoute({
+  ...common,
+  method: "delete",
+  path: "/api/v1/projects/{project_id}",
+  operationId: "deleteProject",
+  summary: "Move a project to the trash, or delete it and its files for good (`permanent=true`)",
+  request: { params: ProjectIdParam, query: DeleteProjectQuery },
+  responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
+});
+
+export const duplicateProject = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/projects/{project_id}/duplicate",
+  operationId: "duplicateProject",
+  summary: "Deep-copy a project (rows and files) under a new name",
+  request: { params: ProjectIdParam },
+  responses: { 200: json(ProjectOut, "The copy"), ...errors(401, 404, 409, 422) },
+});
+
+export const restoreProject = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/projects/{project_id}/restore",
+  operationId: "restoreProject",
+  summary: "Take a project out of the trash",
+  request: { params: ProjectIdParam },
+  responses: { 200: json(ProjectOut, "The project"), ...errors(401, 404, 422) },
+});
+
+export const createProjectExport = createRoute({
+  ...common,
+  method: "post",
+  path: "/api/v1/projects/{project_id}/exports",
+  operationId: "createProjectExport",
+  summary: "Build an export from the project as edited now (no recognition, no translation)",
+  request: { params: ProjectIdParam, ...body(ExportRequest) },
+  responses: { 201: json(ExportOut, "The export, ready to download"), ...errors(401, 404, 409, 422, 503) },
+});
+
+export const listProjectExports = createRoute({
+  ...common,
+  method: "get",
+  path: "/api/v1/projects/{project_id}/exports",
+  operationId: "listProjectExports",
+  summary: "Exports of a project (from its jobs and built on request), newest first",
+  request: { params: ProjectIdParam },
+  responses: { 200: json(z.array(ExportOut), "Exports"), ...errors(401, 404, 422) },
+});
+
+const folders = { tags: ["Folders"], security: authed, middleware: [requireAuth] };
+
+export const listFolders = createRoute({
+  ...folders,
+  method: "get",
+  path: "/api/v1/folders",
+  operationId: "listFolders",
+  summary: "Folders, by name, with the number of live projects in each",
+  responses: { 200: json(z.array(FolderOut), "Folders"), ...errors(401) },
+});
+
+export const createFolder = createRoute({
+  ...folders,
+  method: "post",
+  path: "/api/v1/folders",
+  operationId: "createFolder",
+  summary: "Create a folder (move projects into it with PATCH /projects/{id})",
+  request: body(FolderCreateRequest),
+  responses: { 201: json(FolderOut, "The folder"), ...errors(401, 422) },
+});
+
+export const deleteFolder = createRoute({
+  ...folders,
+  method: "delete",
+  path: "/api/v1/folders/{folder_id}",
+  operationId: "deleteFolder",
+  summary: "Delete a folder; its projects stay, outside any folder",
+  request: { params: FolderIdParam },
+  responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
+});

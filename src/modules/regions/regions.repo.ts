@@ -1,0 +1,107 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { DB } from "../../db/client";
+import { pages, projects, regions, tableCells, tables } from "../../db/schema";
+
+export type RegionRow = typeof regions.$inferSelect;
+export type NewRegion = typeof regions.$inferInsert;
+export type TableRow = typeof tables.$inferSelect;
+export type CellRow = typeof tableCells.$inferSelect;
+/** A region with the index of its page (RegionOut carries both). */
+export type PlacedRegion = RegionRow & { pageIndex: number };
+
+const placed = { region: regions, pageIndex: pages.pageIndex };
+const unwrap = (r: { region: RegionRow; pageIndex: number }): PlacedRegion => ({ ...r.region, pageIndex: r.pageIndex });
+
+export async function regionsOfProject(db: DB, projectId: string): Promise<PlacedRegion[]> {
+  const rows = await db
+    .select(placed)
+    .from(regions)
+    .innerJoin(pages, eq(pages.id, regions.pageId))
+    .where(eq(regions.projectId, projectId))
+    .orderBy(asc(pages.pageIndex), asc(regions.readingOrder), asc(regions.id));
+  return rows.map(unwrap);
+}
+
+export async function findRegion(db: DB, projectId: string, regionId: string): Promise<PlacedRegion | undefined> {
+  const [row] = await db
+    .select(placed)
+    .from(regions)
+    .innerJoin(pages, eq(pages.id, regions.pageId))
+    .where(and(eq(regions.id, regionId), eq(regions.projectId, projectId)))
+    .limit(1);
+  return row && unwrap(row);
+}
+
+export async function findRegions(db: DB, projectId: string, ids: string[]): Promise<PlacedRegion[]> {
+  const rows = await db
+    .select(placed)
+    .from(regions)
+    .innerJoin(pages, eq(pages.id, regions.pageId))
+    .where(and(eq(regions.projectId, projectId), inArray(regions.id, ids)));
+  return rows.map(unwrap);
+}
+
+/** A page's regions in reading order (ties by id, so renumbering is deterministic). */
+export async function pageRegions(db: DB, pageId: string): Promise<RegionRow[]> {
+  return db.select().from(regions).where(eq(regions.pageId, pageId)).orderBy(asc(regions.readingOrder), asc(regions.id));
+}
+
+export async function findPage(db: DB, projectId: string, by: { pageId?: string; pageIndex?: number }) {
+  const cond = by.pageId !== undefined ? eq(pages.id, by.pageId) : eq(pages.pageIndex, by.pageIndex!);
+  const [row] = await db.select().from(pages).where(and(eq(pages.projectId, projectId), cond)).limit(1);
+  return row;
+}
+
+export interface RegionChanges {
+  inserts?: Omit<NewRegion, "projectId">[];
+  updates?: { id: string; patch: Partial<NewRegion> }[];
+  deletes?: string[];
+}
+
+/**
+ * Applies region edits and bumps the project's `updated_at`, all in one transaction: an edit is
+ * whole or not at all (reading orders of a page are rewritten together with the edit).
+ */
+export async function applyRegionChanges(db: DB, projectId: string, ch: RegionChanges, now = Date.now()): Promise<void> {
+  const stmts: BatchItem<"sqlite">[] = [];
+  if (ch.deletes?.length) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, ch.deletes))));
+  for (const u of ch.updates ?? []) stmts.push(db.update(regions).set({ ...u.patch, updatedAt: now }).where(and(eq(regions.id, u.id), eq(regions.projectId, projectId))));
+  for (const r of ch.inserts ?? []) stmts.push(db.insert(regions).values({ createdAt: now, updatedAt: now, ...r, projectId }));
+  stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
+  await db.batch(stmts as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+// Tables
+
+export async function tablesOfProject(db: DB, projectId: string) {
+  return db
+    .select({ table: tables, pageIndex: pages.pageIndex })
+    .from(tables)
+    .innerJoin(pages, eq(pages.id, tables.pageId))
+    .where(eq(tables.projectId, projectId))
+    .orderBy(asc(pages.pageIndex), asc(tables.y), asc(tables.x), asc(tables.id));
+}
+
+export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow[]> {
+  if (tableIds.length === 0) return [];
+  return db.select().from(tableCells).where(inArray(tableCells.tableId, tableIds)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col));
+}
+
+export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
+  const [row] = await db.select().from(tables).where(and(eq(tables.id, tableId), eq(tables.projectId, projectId))).limit(1);
+  return row;
+}
+
+/** Writes cell texts (inserting grid cells that had no row yet) and bumps the project, in one transaction. */
+export async function writeCells(db: DB, projectId: string, tableId: string, cells: { row: number; col: number; text: string }[], now = Date.now()): Promise<void> {
+  const stmts: BatchItem<"sqlite">[] = cells.map((c) =>
+    db
+      .insert(tableCells)
+      .values({ tableId, row: c.row, col: c.col, text: c.text, editedAt: now })
+      .onConflictDoUpdate({ target: [tableCells.tableId, tableCells.row, tableCells.col], set: { text: c.text, editedAt: now } }),
+  );
+  stmts.push(db.update(tables).set({ updatedAt: now }).where(eq(tables.id, tableId)));
+  stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
+  await db.batch(stmts as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}

@@ -1,0 +1,25 @@
+import { z } from "@hono/zod-openapi";
+import { Paging } from "../../http/openapi";
+
+export const TranslationMemoryOut = z
+  .object({
+    id: z.string().openapi({ example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
+    source_language: z.string(),
+    target_language: z.string(),
+    source_text: z.string(),
+    target_text: z.string(),
+    uses: z.number().int().openapi({ description: "How often the entry was reused as an exact match." }),
+    created_at: z.string(),
+    updated_at: z.string(),
+    last_used_at: z.string().nullable(),
+  })
+  .openapi("TranslationMemoryOut");
+
+export const TranslationMemoryQuery = Paging.extend({
+  source_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ param: { name: "source_language", in: "query" } }),
+  target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ param: { name: "target_language", in: "query" } }),
+});
+
+export const EntryIdParam = z.object({
+  entry_id: z.string().min(1).max(64).openapi({ param: { name: "entry_id", in: "path" }, example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
+});

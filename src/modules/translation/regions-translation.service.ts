@@ -1,0 +1,100 @@
+import type { DB } from "../../db/client";
+import type { AuthContext } from "../../env";
+import { ApiError } from "../../http/errors";
+import { applyMove, ledgerHas } from "../billing/wallet.repo";
+import * as projects from "../projects/projects.repo";
+import { toRegionOut } from "../projects/projects.views";
+import * as regions from "../regions/regions.repo";
+import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "./translation.service";
+
+/**
+ * Price of re-translating one region: 1 credit, whatever its length — never more than the
+ * translation of the page it sits on (the `translate` tool's per-page price). Charged only when a
+ * provider actually ran: a region that is only glossary terms, or has no letters, is free.
+ */
+export const RETRANSLATE_CREDITS = 1;
+
+async function placedRegion(db: DB, auth: AuthContext, projectId: string, regionId: string) {
+  const project = await projects.findProject(db, auth.userId, projectId);
+  if (!project) throw new ApiError("not_found", `No project ${projectId}.`);
+  if (project.trashedAt !== null) throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it before translating its regions.`);
+  const region = await regions.findRegion(db, project.id, regionId);
+  if (!region) throw new ApiError("not_found", `No region ${regionId} in project ${projectId}.`);
+  return { project, region };
+}
+
+function noTarget(): ApiError {
+  return new ApiError("validation_error", "The project has no target language: send target_language.", {
+    details: { fields: [{ location: "json", field: "target_language", message: "required: the project has none" }] },
+  });
+}
+
+/**
+ * POST …/regions/{region_id}/retranslate: translates the region's text (the user's correction
+ * when there is one) again, always through a provider (no translation-memory reuse), with the
+ * named glossaries. The result replaces the machine translation and clears the user's edited
+ * translation, is stored in the translation memory, and is charged RETRANSLATE_CREDITS through
+ * the ledger once per region version (dedupe key `retranslate:<region>:<updated_at>`).
+ */
+export async function retranslateRegion(
+  env: TranslationEnv,
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  regionId: string,
+  req: { provider?: string; source_language?: string; target_language?: string; glossary_ids?: string[]; context?: string },
+) {
+  const { project, region } = await placedRegion(db, auth, projectId, regionId);
+  const target = req.target_language ?? project.targetLanguage;
+  if (!target) throw noTarget();
+  const text = region.userText ?? region.text;
+  if (!/\S/.test(text)) throw new ApiError("conflict", `Region ${regionId} has no text to translate.`);
+  const source = req.source_language ?? region.sourceLanguage ?? project.sourceLanguage ?? "auto";
+
+  const result = await translateSegments(
+    env,
+    db,
+    { userId: auth.userId, source, target, segments: [{ id: region.id, text }], glossaryIds: req.glossary_ids, context: req.context, provider: req.provider, useMemory: false },
+    { contextPass: false },
+  );
+  const seg = result.segments[0]!;
+
+  if (seg.origin === "provider") {
+    const dedupeKey = `retranslate:${region.id}:${region.updatedAt}`;
+    const charged = await applyMove(db, {
+      userId: auth.userId,
+      kind: "charge",
+      amount: -RETRANSLATE_CREDITS,
+      reservedDelta: 0,
+      requireAvailable: RETRANSLATE_CREDITS,
+      dedupeKey,
+      reason: `Re-translated region ${region.id}`,
+    });
+    if (!charged && !(await ledgerHas(db, dedupeKey))) {
+      throw new ApiError("insufficient_credits", `Re-translating a region costs ${RETRANSLATE_CREDITS} credit, more than the wallet has available.`, {
+        details: { required: RETRANSLATE_CREDITS },
+      });
+    }
+  }
+
+  await regions.applyRegionChanges(db, project.id, { updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }] });
+  if (seg.origin === "provider" || seg.origin === "glossary") {
+    await rememberTranslation(db, auth.userId, seg.source_language, result.target_language, text, seg.text);
+  }
+  return toRegionOut((await regions.findRegion(db, project.id, region.id))!);
+}
+
+/**
+ * GET …/regions/{region_id}/alternatives: candidates for the region's translation from every
+ * configured provider, the translation memory (fuzzy) and the account's glossaries for the pair.
+ * Free: nothing is stored or charged.
+ */
+export async function regionAlternatives(env: TranslationEnv, db: DB, auth: AuthContext, projectId: string, regionId: string, q: { target_language?: string }) {
+  const { project, region } = await placedRegion(db, auth, projectId, regionId);
+  const target = q.target_language ?? project.targetLanguage;
+  if (!target) throw noTarget();
+  const text = region.userText ?? region.text;
+  const source = region.sourceLanguage ?? project.sourceLanguage ?? "auto";
+  const r = await alternatives(env, db, { userId: auth.userId, source, target, text });
+  return { region_id: region.id, ...r, current: { translation: region.translation, user_translation: region.userTranslation } };
+}

@@ -1,0 +1,109 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { requireAuth } from "../../http/auth";
+import { authed, errors, json, Paging } from "../../http/openapi";
+import {
+  DeliveryIdParam,
+  DeliveryListQuery,
+  EndpointIdParam,
+  WebhookCreatedOut,
+  WebhookCreateRequest,
+  WebhookDeliveryOut,
+  WebhookOut,
+  WebhookRotateOut,
+  WebhookUpdateRequest,
+} from "./webhooks.schemas";
+
+export const listWebhooks = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "get",
+  path: "/api/v1/account/webhooks",
+  operationId: "listWebhooks",
+  summary: "List webhook endpoints, newest first",
+  responses: { 200: json(z.array(WebhookOut), "Endpoints"), ...errors(401) },
+});
+
+export const createWebhook = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "post",
+  path: "/api/v1/account/webhooks",
+  operationId: "createWebhook",
+  summary: "Register an endpoint; the answer carries its signing secret, shown only once",
+  request: { body: { content: { "application/json": { schema: WebhookCreateRequest } }, required: true } },
+  responses: { 201: json(WebhookCreatedOut, "Endpoint created"), ...errors(400, 401, 409, 422, 503) },
+});
+
+export const getWebhook = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "get",
+  path: "/api/v1/account/webhooks/{endpoint_id}",
+  operationId: "getWebhook",
+  summary: "Read a webhook endpoint",
+  request: { params: EndpointIdParam },
+  responses: { 200: json(WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
+});
+
+export const updateWebhook = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "patch",
+  path: "/api/v1/account/webhooks/{endpoint_id}",
+  operationId: "updateWebhook",
+  summary: "Change an endpoint's URL, events, description or enabled flag",
+  request: { params: EndpointIdParam, body: { content: { "application/json": { schema: WebhookUpdateRequest } }, required: true } },
+  responses: { 200: json(WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
+});
+
+export const deleteWebhook = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "delete",
+  path: "/api/v1/account/webhooks/{endpoint_id}",
+  operationId: "deleteWebhook",
+  summary: "Delete an endpoint and its delivery log",
+  request: { params: EndpointIdParam },
+  responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
+});
+
+export const rotateWebhookSecret = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "post",
+  path: "/api/v1/account/webhooks/{endpoint_id}/rotate",
+  operationId: "rotateWebhookSecret",
+  summary: "Issue a new signing secret; the previous one keeps signing for 24 hours",
+  request: { params: EndpointIdParam },
+  responses: { 200: json(WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
+});
+
+export const listWebhookDeliveries = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "get",
+  path: "/api/v1/account/webhooks/{endpoint_id}/deliveries",
+  operationId: "listWebhookDeliveries",
+  summary: "An endpoint's deliveries, newest first, with attempts, response and next retry",
+  request: { params: EndpointIdParam, query: DeliveryListQuery.extend(Paging.shape) },
+  responses: { 200: json(z.array(WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
+});
+
+export const replayWebhookDelivery = createRoute({
+  tags: ["Webhooks"],
+  security: authed,
+  middleware: [requireAuth] as const,
+  method: "post",
+  path: "/api/v1/account/webhooks/deliveries/{delivery_id}/replay",
+  operationId: "replayWebhookDelivery",
+  summary: "Send a delivery's event again, as a new delivery",
+  request: { params: DeliveryIdParam },
+  responses: { 200: json(WebhookDeliveryOut, "The new delivery"), ...errors(401, 404, 409, 422) },
+});

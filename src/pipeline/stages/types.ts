@@ -1,0 +1,45 @@
+import type { DB } from "../../db/client";
+import type { JobKind, JobStage, Tool } from "../../modules/jobs/tools";
+
+/** What the workflow carries between steps: small and serialisable (ARCHITECTURE §2). */
+export interface JobPlan {
+  jobId: string;
+  attempt: number;
+  kind: JobKind;
+  userId: string;
+  projectId: string | null;
+  tool: Tool;
+  /** Pages in the document. */
+  pages: number;
+  /** Pages this attempt runs: all of them at first, the ones not completed on a retry. */
+  pagesToRun: number[];
+  sourceKey: string | null;
+  languages: string[];
+  targetLanguage: string | null;
+  formats: string[];
+  baseName: string;
+  /** The owner's plan concurrency: how many of its jobs may run at once. */
+  concurrency: number;
+}
+
+export interface StageContext {
+  env: Env;
+  db: DB;
+  plan: JobPlan;
+  page: number;
+}
+
+/** What a page stage reports: small counts, and warnings that do not fail the page. */
+export interface StageResult {
+  regions?: number;
+  warnings?: { code: string; message: string }[];
+}
+
+/**
+ * One pipeline stage for one page. It reads its inputs from R2/D1 by keys derived from the job and
+ * page, writes its outputs the same way (so a retried step overwrites, never duplicates), and
+ * throws `[code] message` errors: NonRetryableError for failures a retry cannot fix.
+ */
+export type StageHandler = (ctx: StageContext) => Promise<StageResult>;
+
+export type PageStage = Exclude<JobStage, "exporting">;

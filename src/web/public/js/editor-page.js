@@ -1,0 +1,245 @@
+// Editor: the page image with region boxes over it. Select a region (click, or Tab then Enter)
+// to edit its text and translation, see alternatives and flags; Ctrl/Shift-click to pick several
+// and merge them; split by lines; draw a rectangle to read it again (re-OCR); edit table cells;
+// create and download exports; share links.
+import { api, appConfig } from "./api.js";
+import { h, render, field, notice, busy, link, formatDate, formatBytes } from "./dom.js";
+import { downloadButton } from "./job-pages.js";
+import { sharePanel } from "./share-panel.js";
+
+export async function editorPage(main, [projectId]) {
+  const config = await appConfig();
+  let project = await api(`/projects/${projectId}`);
+  let pageIndex = 0;
+  let view = "original";
+  const selected = new Set();
+  let drawing = false;
+  const out = notice();
+
+  const stage = h("div", { class: "stage" });
+  const panel = h("div", { class: "panel" });
+  const pager = h("div", { class: "pager" });
+  const tables = h("div", {});
+  const drawBtn = h("button", { type: "button", class: "secondary", "aria-pressed": "false" }, "Draw a rectangle to re-read");
+  const viewBtn = h("button", { type: "button", class: "secondary" }, "Show rendered page");
+
+  const reload = async () => {
+    project = await api(`/projects/${projectId}`);
+    for (const id of [...selected]) if (!project.regions.some((r) => r.id === id)) selected.delete(id);
+    draw();
+  };
+
+  const page = () => project.pages.find((p) => p.index === pageIndex) || project.pages[0];
+  const regionsOfPage = () => project.regions.filter((r) => r.page_index === pageIndex);
+  const pct = (v, total) => `${(v / total) * 100}%`;
+
+  function draw() {
+    const p = page();
+    if (!p) {
+      render(stage, h("p", { class: "empty" }, "This project has no pages yet."));
+      render(panel);
+      return;
+    }
+    render(pager, project.pages.length > 1 ? project.pages.map((x) => h("button", { type: "button", class: x.index === pageIndex ? "" : "secondary", "aria-current": x.index === pageIndex ? "page" : null, onclick: () => { pageIndex = x.index; selected.clear(); draw(); } }, `Page ${x.index + 1}`)) : null);
+    const src = view === "rendered" && p.render_url ? p.render_url : p.image_url;
+    viewBtn.textContent = view === "rendered" ? "Show original page" : "Show rendered page";
+    viewBtn.disabled = !p.render_url;
+    // The box keeps the page's aspect ratio before the image loads, so nothing shifts.
+    const frame = h("div", { class: "frame" });
+    frame.style.aspectRatio = `${p.width} / ${p.height}`;
+    if (src) frame.append(h("img", { src, alt: `Page ${p.index + 1}${view === "rendered" ? " (rendered)" : ""}`, draggable: "false" }));
+    if (view === "original") {
+      for (const r of regionsOfPage()) {
+        const box = h("button", { type: "button", class: "box", "aria-pressed": selected.has(r.id) ? "true" : "false", "aria-label": `Region ${r.order + 1}: ${r.user_text ?? r.text}`, "data-flag": r.overflow === "overflowing" || r.leftover_text ? "warn" : null,
+          onclick: (e) => {
+            if (drawing) return;
+            if (!(e.ctrlKey || e.metaKey || e.shiftKey)) selected.clear();
+            selected.has(r.id) && (e.ctrlKey || e.metaKey || e.shiftKey) ? selected.delete(r.id) : selected.add(r.id);
+            draw();
+          } });
+        Object.assign(box.style, { left: pct(r.box.x, p.width), top: pct(r.box.y, p.height), width: pct(r.box.w, p.width), height: pct(r.box.h, p.height) });
+        frame.append(box);
+      }
+      for (const t of project.tables.filter((t) => t.page_index === pageIndex)) {
+        const tb = h("div", { class: "box table-box", "aria-hidden": "true" });
+        Object.assign(tb.style, { left: pct(t.box.x, p.width), top: pct(t.box.y, p.height), width: pct(t.box.w, p.width), height: pct(t.box.h, p.height) });
+        frame.append(tb);
+      }
+    }
+    if (drawing) frame.append(rectangleLayer(frame, p));
+    render(stage, frame);
+    drawPanel();
+    drawTables();
+  }
+
+  function rectangleLayer(frame, p) {
+    const layer = h("div", { class: "draw-layer" });
+    const rect = h("div", { class: "box drawn" });
+    let start = null;
+    const point = (e) => {
+      const b = frame.getBoundingClientRect();
+      return { x: Math.max(0, Math.min(p.width, ((e.clientX - b.left) / b.width) * p.width)), y: Math.max(0, Math.min(p.height, ((e.clientY - b.top) / b.height) * p.height)) };
+    };
+    layer.addEventListener("pointerdown", (e) => { start = point(e); layer.setPointerCapture(e.pointerId); layer.append(rect); });
+    layer.addEventListener("pointermove", (e) => {
+      if (!start) return;
+      const q = point(e);
+      Object.assign(rect.style, { left: pct(Math.min(start.x, q.x), p.width), top: pct(Math.min(start.y, q.y), p.height), width: pct(Math.abs(q.x - start.x), p.width), height: pct(Math.abs(q.y - start.y), p.height) });
+    });
+    layer.addEventListener("pointerup", (e) => {
+      if (!start) return;
+      const q = point(e);
+      const box = { x: Math.round(Math.min(start.x, q.x)), y: Math.round(Math.min(start.y, q.y)), w: Math.max(1, Math.round(Math.abs(q.x - start.x))), h: Math.max(1, Math.round(Math.abs(q.y - start.y))) };
+      start = null;
+      setDrawing(false);
+      if (box.w < 4 || box.h < 4) return draw();
+      busy(null, out, async () => {
+        // Re-read into the selected region, or into a new region created for the rectangle.
+        let regionId = selected.size === 1 ? [...selected][0] : null;
+        if (!regionId) regionId = (await api(`/projects/${projectId}/regions`, { method: "POST", json: { page_index: pageIndex, box } })).id;
+        await api(`/projects/${projectId}/regions/${regionId}/reocr`, { method: "POST", json: { box } });
+        selected.clear();
+        selected.add(regionId);
+        await reload();
+        out.show("The rectangle was read again.");
+      });
+    });
+    return layer;
+  }
+
+  function setDrawing(on) {
+    drawing = on;
+    drawBtn.setAttribute("aria-pressed", String(on));
+    drawBtn.textContent = on ? "Cancel drawing" : "Draw a rectangle to re-read";
+    draw();
+  }
+  drawBtn.addEventListener("click", () => { view = "original"; setDrawing(!drawing); });
+  viewBtn.addEventListener("click", () => { view = view === "rendered" ? "original" : "rendered"; draw(); });
+
+  function drawPanel() {
+    const ids = [...selected];
+    if (ids.length === 0) {
+      const list = regionsOfPage();
+      return render(panel, h("h2", {}, "Regions"), list.length
+        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
+        : h("p", { class: "empty" }, "No text was found on this page. Draw a rectangle to read a part of it."));
+    }
+    if (ids.length > 1) {
+      const mergeBtn = h("button", { type: "button" }, `Merge ${ids.length} regions`);
+      mergeBtn.addEventListener("click", () => busy(mergeBtn, out, async () => {
+        const merged = await api(`/projects/${projectId}/regions/merge`, { method: "POST", json: { region_ids: ids } });
+        selected.clear();
+        selected.add(merged.id);
+        await reload();
+      }));
+      return render(panel, h("h2", {}, `${ids.length} regions selected`), mergeBtn, h("button", { type: "button", class: "secondary", onclick: () => { selected.clear(); draw(); } }, "Clear selection"));
+    }
+    const r = project.regions.find((x) => x.id === ids[0]);
+    const text = h("textarea", { rows: 4, maxlength: 20000 });
+    text.value = r.user_text ?? r.text;
+    const translation = h("textarea", { rows: 4, maxlength: 20000 });
+    translation.value = r.user_translation ?? r.translation ?? "";
+    const save = h("button", { type: "submit" }, "Save");
+    const alts = h("div", {});
+    const body = {};
+    const form = h("form", { onsubmit: (e) => {
+      e.preventDefault();
+      busy(save, out, async () => {
+        if (text.value !== (r.user_text ?? r.text)) body.text = text.value;
+        if (translation.value !== (r.user_translation ?? r.translation ?? "")) body.translation = translation.value;
+        if (!Object.keys(body).length) return out.show("Nothing changed.");
+        await api(`/projects/${projectId}/regions/${r.id}`, { method: "PATCH", json: body });
+        await reload();
+        out.show("Saved.");
+      });
+    } },
+    field("Source text", text, r.user_text !== null ? `Recognised: ${r.text}` : r.confidence !== null ? `Confidence ${Math.round(r.confidence * (r.confidence <= 1 ? 100 : 1))}%` : null),
+    project.target_language ? field(`Translation (${project.target_language})`, translation, r.user_translation !== null && r.translation ? `Machine translation: ${r.translation}` : null) : null,
+    h("div", { class: "actions" }, save,
+      h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, out, async () => {
+        const regions = await api(`/projects/${projectId}/regions/${r.id}/split`, { method: "POST", json: { mode: "lines" } });
+        selected.clear();
+        await reload();
+        out.show(`Split into ${regions.length} regions.`);
+      }) }, "Split by lines"),
+      project.target_language ? h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, alts, async () => {
+        const a = await api(`/projects/${projectId}/regions/${r.id}/alternatives`);
+        const items = Array.isArray(a.candidates) ? a.candidates : [];
+        render(alts, h("h3", {}, "Alternatives"), items.length ? h("ul", {}, items.map((x) => {
+          return h("li", {}, h("button", { type: "button", class: "link", onclick: () => { translation.value = x.text; translation.focus(); } }, x.text), h("small", { class: "muted" }, ` ${x.provider || x.origin}`));
+        })) : h("p", { class: "empty" }, "No alternatives for this text."));
+      }) }, "Alternatives") : null,
+      h("button", { type: "button", class: "danger", onclick: (e) => busy(e.target, out, async () => {
+        await api(`/projects/${projectId}/regions/${r.id}`, { method: "DELETE" });
+        selected.clear();
+        await reload();
+      }) }, "Delete region")));
+    render(panel, h("h2", {}, `Region ${r.order + 1}`), flags(r), form, alts,
+      h("button", { type: "button", class: "link", onclick: () => { selected.clear(); draw(); } }, "Back to all regions"));
+  }
+
+  function flags(r) {
+    const f = [];
+    if (r.overflow === "overflowing") f.push("Translation does not fit its box");
+    else if (r.overflow === "shrunk") f.push("Translation shrunk to fit");
+    if (r.leftover_text) f.push("Original text may still show after erasing");
+    return f.length ? h("ul", { class: "flags" }, f.map((x) => h("li", {}, x))) : null;
+  }
+
+  function drawTables() {
+    const list = project.tables.filter((t) => t.page_index === pageIndex);
+    render(tables, list.map((t, n) => {
+      const inputs = new Map();
+      const grid = h("table", { class: "grid" }, h("tbody", {}, Array.from({ length: t.rows }, (_, row) => h("tr", {}, Array.from({ length: t.columns }, (_, column) => {
+        const cell = t.cells.find((c) => c.row === row && c.column === column);
+        if (!cell && t.cells.some((c) => c.row <= row && row < c.row + c.row_span && c.column <= column && column < c.column + c.column_span)) return null;
+        const input = h("input", { value: cell ? cell.text : "", "aria-label": `Row ${row + 1}, column ${column + 1}` });
+        inputs.set(`${row}:${column}`, { input, before: cell ? cell.text : "" });
+        return h("td", { colspan: cell && cell.column_span > 1 ? cell.column_span : null, rowspan: cell && cell.row_span > 1 ? cell.row_span : null }, input);
+      })))));
+      const save = h("button", { type: "button" }, "Save cells");
+      save.addEventListener("click", () => busy(save, out, async () => {
+        const changes = [...inputs].filter(([, v]) => v.input.value !== v.before).map(([k, v]) => ({ row: Number(k.split(":")[0]), column: Number(k.split(":")[1]), text: v.input.value }));
+        if (!changes.length) return out.show("No cell changed.");
+        const res = await api(`/projects/${projectId}/tables/${t.id}/cells`, { method: "PATCH", json: changes });
+        await reload();
+        out.show(`${res.updated} cell(s) saved.`);
+      }));
+      return h("section", { class: "card" }, h("h2", {}, `Table ${n + 1}`), h("div", { class: "scroll" }, grid), save);
+    }));
+  }
+
+  const tool = config.tools.find((t) => t.id === project.tool);
+  const exportsList = h("ul", {});
+  const format = h("select", {}, (tool ? tool.export_formats : []).map((f) => h("option", { value: f }, f)));
+  const content = h("select", {}, h("option", { value: "source" }, "Source text"), project.target_language ? h("option", { value: "translation", selected: true }, "Translation") : null);
+  const exportOut = notice();
+  const loadExports = async () => {
+    const list = await api(`/projects/${projectId}/exports`);
+    render(exportsList, list.length ? list.map((x) => h("li", {}, x.download ? downloadButton(x.download, `${x.filename || x.format} (${formatBytes(x.bytes)})`, exportOut) : `${x.format}: ${x.status}`, h("small", { class: "muted" }, ` ${formatDate(x.created_at)}`))) : h("li", { class: "empty" }, "No exports yet."));
+  };
+  const exportBtn = h("button", { type: "submit" }, "Create export");
+  const exportForm = h("form", { class: "inline", onsubmit: (e) => {
+    e.preventDefault();
+    busy(exportBtn, exportOut, async () => {
+      const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
+      await loadExports();
+      exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
+    });
+  } }, field("Format", format), field("Content", content), exportBtn);
+
+  render(main,
+    h("p", {}, link("/projects", "← Projects")),
+    h("h1", {}, project.name),
+    h("p", { class: "muted" }, `${project.tool} · ${project.status} · ${project.page_count} page(s)` + (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "")),
+    pager,
+    h("div", { class: "toolbar" }, drawBtn, viewBtn),
+    out,
+    h("div", { class: "editor" }, stage, panel),
+    tables,
+    h("section", { class: "card" }, h("h2", {}, "Exports"), exportForm, exportOut, exportsList),
+    await sharePanel(projectId),
+  );
+  draw();
+  await loadExports();
+}

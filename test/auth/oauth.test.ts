@@ -1,0 +1,139 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { api, body } from "../helpers/api";
+import { PASSWORD, registered, SessionClient, uniqueEmail } from "./session-client";
+
+/**
+ * Plays the browser at the identity provider (a real oidc-provider on loopback, see
+ * oidc-global-setup.ts): follows its redirects with its cookies until it sends the browser back to
+ * our callback, and returns that callback URL (with `code` and `state`).
+ */
+async function authorizeAtProvider(authorizationUrl: string, loginHint: string): Promise<URL> {
+  const jar = new Map<string, string>();
+  let url = `${authorizationUrl}&login_hint=${encodeURIComponent(loginHint)}`;
+  for (let hop = 0; hop < 10; hop++) {
+    const res = await fetch(url, { redirect: "manual", headers: { Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(";");
+      const i = pair!.indexOf("=");
+      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
+    }
+    const location = res.headers.get("Location");
+    if (!location) throw new Error(`provider stopped at ${url} with ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    const next = new URL(location, url);
+    if (next.pathname.endsWith("/callback")) return next;
+    url = next.toString();
+  }
+  throw new Error("too many redirects at the provider");
+}
+
+/** Runs start → provider → callback in one browser; returns the callback answer. */
+async function signInWithProvider(loginHint: string, client = new SessionClient()) {
+  const start = await client.fetch("/api/v1/auth/oauth/localidp/start");
+  const s = await body(start);
+  expect(start.status, JSON.stringify(s)).toBe(200);
+  const back = await authorizeAtProvider(s.authorization_url, loginHint);
+  const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback${back.search}`);
+  return { res, b: await client.json(res), client, back, start: s };
+}
+
+describe("OpenID Connect sign-in against a real provider", () => {
+  it("start returns an authorization URL with state, nonce and a PKCE S256 challenge", async () => {
+    const client = new SessionClient();
+    const res = await client.fetch("/api/v1/auth/oauth/localidp/start");
+    const b = await body(res);
+    expect(res.status, JSON.stringify(b)).toBe(200);
+    const url = new URL(b.authorization_url);
+    const issuer = JSON.parse(env.OAUTH_PROVIDERS).localidp.issuer;
+    expect(url.origin).toBe(new URL(issuer).origin);
+    expect(url.searchParams.get("state")).toBe(b.state);
+    expect(url.searchParams.get("response_type")).toBe("code");
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(url.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("nonce")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(url.searchParams.get("redirect_uri")).toBe("http://127.0.0.1:8787/api/v1/auth/oauth/localidp/callback");
+    expect(client.lastSetCookies.find((c) => c.startsWith("oauth="))).toMatch(/HttpOnly.*Secure.*SameSite=Lax/);
+    // Only the state's hash is stored.
+    const rows = await env.DB.prepare("SELECT token_hash FROM auth_tokens WHERE purpose = 'oauth_state'").all<{ token_hash: string }>();
+    expect(rows.results.map((r) => r.token_hash)).not.toContain(b.state);
+  });
+
+  it("creates a verified account for a new address and signs it in; the second time it finds the link", async () => {
+    const email = uniqueEmail("idp");
+    const first = await signInWithProvider(email);
+    expect(first.res.status, JSON.stringify(first.b)).toBe(200);
+    expect(first.b).toMatchObject({ status: "authenticated", user: { email, email_verified: true, has_password: false } });
+    expect(await body(await first.client.fetch("/api/v1/auth/me"))).toMatchObject({ email });
+    const identity = await env.DB.prepare("SELECT provider, subject FROM oauth_identities WHERE user_id = ?").bind(first.b.user.id).first();
+    expect(identity).toMatchObject({ provider: "localidp" });
+
+    const second = await signInWithProvider(email);
+    expect(second.b.user.id, JSON.stringify(second.b)).toBe(first.b.user.id);
+    const sessions = await body(await second.client.fetch("/api/v1/auth/sessions"));
+    expect(sessions.find((s: any) => s.current).method).toBe("oauth");
+  });
+
+  it("links an existing account by verified email", async () => {
+    const { email, user } = await registered();
+    const { res, b } = await signInWithProvider(email);
+    expect(res.status, JSON.stringify(b)).toBe(200);
+    expect(b.user.id).toBe(user.id);
+    expect(b.user.email_verified).toBe(true);
+  });
+
+  it("refuses to link an existing account on an address the provider has not verified", async () => {
+    const { email } = await registered();
+    const { res, b } = await signInWithProvider(`${email};unverified`);
+    expect(res.status, JSON.stringify(b)).toBe(400);
+    expect(b.error).toMatchObject({ code: "oauth_failed", details: { reason: "email" } });
+  });
+
+  it("honours two-factor: the provider sign-in leaves the session pending", async () => {
+    const { email, client } = await registered();
+    const setup = await body(await client.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
+    const { generate } = await import("otplib");
+    expect((await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    const { b } = await signInWithProvider(email);
+    expect(b).toMatchObject({ status: "two_factor_required", user: null });
+  });
+
+  it("refuses a wrong, replayed or foreign-browser state", async () => {
+    const email = uniqueEmail("state");
+    const client = new SessionClient();
+    const start = await body(await client.fetch("/api/v1/auth/oauth/localidp/start"));
+    const back = await authorizeAtProvider(start.authorization_url, email);
+    const code = back.searchParams.get("code")!;
+
+    const wrong = await client.fetch(`/api/v1/auth/oauth/localidp/callback?code=${encodeURIComponent(code)}&state=not-the-state`);
+    const bw = await body(wrong);
+    expect(wrong.status, JSON.stringify(bw)).toBe(400);
+    expect(bw.error).toMatchObject({ code: "oauth_failed", details: { reason: "state" } });
+
+    // Another browser (no binding cookie) cannot finish this flow, and the attempt uses the state up.
+    const stranger = await api(`/api/v1/auth/oauth/localidp/callback${back.search}`);
+    expect((await body(stranger)).error.details.reason).toBe("state");
+    const replay = await client.fetch(`/api/v1/auth/oauth/localidp/callback${back.search}`);
+    expect((await body(replay)).error.details.reason).toBe("state");
+  });
+
+  it("refuses a code the provider did not issue, with a valid state", async () => {
+    const client = new SessionClient();
+    const start = await body(await client.fetch("/api/v1/auth/oauth/localidp/start"));
+    const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback?code=forged-code&state=${encodeURIComponent(start.state)}`);
+    const b = await body(res);
+    expect(res.status, JSON.stringify(b)).toBe(400);
+    expect(b.error).toMatchObject({ code: "oauth_failed", details: { reason: "code" } });
+  });
+
+  it("answers 404 for an identity provider that is not configured", async () => {
+    const res = await api("/api/v1/auth/oauth/nosuchidp/start");
+    expect((await body(res)).error.code).toBe("not_found");
+  });
+
+  it("keeps password sign-in working for an account that also signs in with the provider", async () => {
+    const { email } = await registered();
+    await signInWithProvider(email);
+    const res = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+    expect(res.status).toBe(200);
+  });
+});

@@ -1,0 +1,224 @@
+// OCR benchmark: accuracy (CER/WER) and speed of the engine Worker against native tesseract on the
+// same images, in the same run, with the same best_int models; the engine's wasm heap per page.
+//   npm run bench:ocr            (needs Debian's tesseract-ocr: apt-get install tesseract-ocr)
+// The corpus is generated here: public-domain text in 8 languages rendered at 300/200/150 dpi in
+// several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
+import { PhotonImage } from "@cf-wasm/photon";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import os from "node:os";
+import path from "node:path";
+import { modelFiles } from "../../scripts/models.mjs";
+import { startEngine } from "./ocr-harness.mjs";
+import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+
+const DPIS = [300, 200, 150];
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
+const tessdata = path.join(work, "tessdata");
+mkdirSync(tessdata, { recursive: true });
+
+function levenshtein(a, b) {
+  if (!a.length) return b.length;
+  if (!b.length) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** CER over code points and WER over words; CJK compared without spaces, width variants folded (NFKC). */
+function errorRates(expected, actual, cjk) {
+  const norm = (s) => (cjk ? s.replace(/\s+/gu, "").normalize("NFKC") : s.replace(/\s+/gu, " ").trim());
+  const e = norm(expected);
+  const a = norm(actual);
+  const cer = levenshtein([...e], [...a]) / Math.max(1, [...e].length);
+  // CJK has no word spaces: WER is reported on characters' lines (one "word" per line).
+  const ew = cjk ? expected.split("\n").map(norm) : e.split(" ");
+  const aw = cjk ? actual.split("\n").map(norm).filter(Boolean) : a.split(" ");
+  const wer = levenshtein(ew, aw) / Math.max(1, ew.length);
+  return { cer, wer };
+}
+
+function gray(rgba, n) {
+  const g = new Uint8Array(n);
+  for (let i = 0; i < n; i++) g[i] = (rgba[i * 4] * 77 + rgba[i * 4 + 1] * 150 + rgba[i * 4 + 2] * 29) >> 8;
+  return g;
+}
+
+/** Blur (two 3x3 box passes), Gaussian-ish noise (σ≈10, fixed seed), then JPEG at quality 55. */
+function degrade({ width, height, rgba }, seed) {
+  let g = gray(rgba, width * height);
+  for (let pass = 0; pass < 2; pass++) {
+    const out = new Uint8Array(g.length);
+    for (let y = 0; y < height; y++) {
+      for (let x = 0; x < width; x++) {
+        let s = 0;
+        let n = 0;
+        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const yy = y + dy;
+          if (xx >= 0 && yy >= 0 && xx < width && yy < height) {
+            s += g[yy * width + xx];
+            n++;
+          }
+        }
+        out[y * width + x] = s / n;
+      }
+    }
+    g = out;
+  }
+  let state = seed >>> 0 || 1;
+  const rand = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const px = new Uint8Array(width * height * 4);
+  for (let i = 0; i < g.length; i++) {
+    const noise = (rand() + rand() + rand() - 1.5) * 20;
+    const v = Math.max(0, Math.min(255, Math.round(g[i] + noise)));
+    px.set([v, v, v, 255], i * 4);
+  }
+  const img = new PhotonImage(px, width, height);
+  try {
+    return img.get_bytes_jpeg(55);
+  } finally {
+    img.free();
+  }
+}
+
+function corpus() {
+  const pages = [];
+  let seed = 1;
+  for (const [lang, lines] of Object.entries(TEXTS)) {
+    const cjk = CJK.test(lines[0]);
+    const text = [...lines, ...lines, ...lines];
+    DPIS.forEach((dpi, i) => {
+      const font = cjk ? CJK_FONT : LATIN_FONTS[i % LATIN_FONTS.length];
+      const pt = cjk ? 14 : 11;
+      const clean = textPageSvg(text, { font, dpi, pt });
+      pages.push({ lang, dpi, font, kind: "clean", ext: "png", bytes: renderPng(clean.svg), text: text.join("\n"), cjk });
+      const skew = 1 + (seed % 3);
+      const skewed = textPageSvg(text, { font, dpi, pt, skew });
+      pages.push({ lang, dpi, font, kind: `degraded (skew ${skew}°)`, ext: "jpg", bytes: degrade(renderRgba(skewed.svg), seed++), text: text.join("\n"), cjk });
+    });
+  }
+  return pages;
+}
+
+function nativeTessdata() {
+  for (const { key, file } of modelFiles()) {
+    if (!key.startsWith("tessdata/")) continue;
+    const out = path.join(tessdata, path.basename(key, ".gz"));
+    if (!existsSync(out)) writeFileSync(out, gunzipSync(readFileSync(file)));
+  }
+}
+
+function runNative(file, lang) {
+  const t0 = performance.now();
+  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata], { encoding: "utf8" });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
+  return { text: r.stdout, ms };
+}
+
+async function runEngine(engine, id, bytes, lang) {
+  await engine.files.put(`bench/${id}`, bytes);
+  const t0 = performance.now();
+  const pre = await engine.call("preprocess", { sourceKey: `bench/${id}`, page: 0, outKey: `bench/${id}.page.png`, languages: [lang] });
+  const rec = await engine.call("recognize", { pageKey: pre.key, languages: [lang], outKey: `bench/${id}.json` });
+  const ms = performance.now() - t0;
+  const page = await (await engine.files.get(rec.key)).json();
+  return { text: page.regions.map((r) => r.text).join("\n"), ms, heap: rec.heapBytes };
+}
+
+const pct = (x) => `${(x * 100).toFixed(2)} %`;
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+async function main() {
+  if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
+  nativeTessdata();
+  // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
+  const pages = corpus();
+  const engine = await startEngine();
+  try {
+    // Warm both engines' models once (first-use model loading is not what the speed figures measure).
+    const warm = pages.filter((p) => p.kind === "clean" && p.dpi === 150);
+    for (const p of warm) await runEngine(engine, `warm-${p.lang}`, p.bytes, p.lang);
+
+    console.log("\n## Accuracy: CER / WER, engine vs native tesseract (same best_int models)\n");
+    console.log("| lang | dpi | font | input | engine CER | native CER | engine WER | native WER |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    const rows = [];
+    for (const [i, p] of pages.entries()) {
+      const file = path.join(work, `p${i}.${p.ext}`);
+      writeFileSync(file, p.bytes);
+      const e = await runEngine(engine, `p${i}.${p.ext}`, p.bytes, p.lang);
+      const n = runNative(file, p.lang);
+      const er = errorRates(p.text, e.text, p.cjk);
+      const nr = errorRates(p.text, n.text, p.cjk);
+      rows.push({ ...p, er, nr });
+      console.log(`| ${p.lang} | ${p.dpi} | ${p.font} | ${p.kind} | ${pct(er.cer)} | ${pct(nr.cer)} | ${pct(er.wer)} | ${pct(nr.wer)} |`);
+    }
+    const summary = (label, sel) => {
+      const r = rows.filter(sel);
+      console.log(`| ${label} | ${r.length} | ${pct(mean(r.map((x) => x.er.cer)))} | ${pct(mean(r.map((x) => x.nr.cer)))} | ${pct(mean(r.map((x) => x.er.wer)))} | ${pct(mean(r.map((x) => x.nr.wer)))} |`);
+    };
+    console.log("\n| subset | pages | engine CER | native CER | engine WER | native WER |");
+    console.log("|---|---|---|---|---|---|");
+    summary("clean 300 dpi", (r) => r.kind === "clean" && r.dpi === 300);
+    summary("clean 200 dpi", (r) => r.kind === "clean" && r.dpi === 200);
+    summary("clean 150 dpi", (r) => r.kind === "clean" && r.dpi === 150);
+    summary("degraded, all dpi", (r) => r.kind !== "clean");
+    summary("Latin scripts, all", (r) => !r.cjk);
+    summary("CJK, all", (r) => r.cjk);
+    summary("all pages", () => true);
+
+    console.log("\n## Tables (engine; cells compared exactly, whitespace trimmed)\n");
+    const tables = [
+      { name: "ruled with spans", svg: ruledTableSvg([["Region", "Q1 sales", ""], ["North", "120", "130"], ["South", "95", "101"], ["Total", "215", ""]], { spans: [{ row: 0, col: 1, rowSpan: 1, colSpan: 2 }, { row: 3, col: 1, rowSpan: 1, colSpan: 2 }] }).svg, cells: ["Region", "Q1 sales", "North", "120", "130", "South", "95", "101", "Total", "215"] },
+      { name: "ruled 5x4 numbers", svg: ruledTableSvg([["Year", "Apples", "Pears", "Plums"], ["2019", "1,204", "877", "342"], ["2020", "1,310", "902", "355"], ["2021", "1,188", "951", "401"], ["2022", "1,402", "1,020", "388"]], { colWidth: 360 }).svg, cells: ["Year", "Apples", "Pears", "Plums", "2019", "1,204", "877", "342", "2020", "1,310", "902", "355", "2021", "1,188", "951", "401", "2022", "1,402", "1,020", "388"] },
+      { name: "borderless", svg: ruledTableSvg([["Item", "Qty", "Price"], ["Apples", "12", "3.40"], ["Pears", "7", "2.10"], ["Plums", "30", "5.75"]], { rules: false, colWidth: 480 }).svg, cells: ["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"] },
+    ];
+    console.log("| table | cells expected | cells found | exact cells | structure |");
+    console.log("|---|---|---|---|---|");
+    for (const [i, t] of tables.entries()) {
+      await engine.files.put(`bench/table${i}.png`, renderPng(t.svg));
+      const pre = await engine.call("preprocess", { sourceKey: `bench/table${i}.png`, page: 0, outKey: `bench/table${i}.page.png` });
+      const res = await engine.call("extractTables", { pageKey: pre.key, languages: ["eng"], outKey: `bench/table${i}.json` });
+      const found = (await (await engine.files.get(res.key)).json()).tables[0];
+      const got = (found?.cells ?? []).map((c) => c.text.trim());
+      const exact = t.cells.filter((c, k) => got[k] === c).length;
+      console.log(`| ${t.name} | ${t.cells.length} | ${got.length} | ${exact}/${t.cells.length} | ${found ? `${found.kind} ${found.rows}x${found.cols}` : "none"} |`);
+    }
+
+    console.log("\n## Speed and memory: full A4 pages at 300 dpi (2480x3508), English, warm\n");
+    const sentences = TEXTS.eng;
+    const a4 = [0, 1, 2].map((k) => {
+      const lines = Array.from({ length: 46 }, (_, i) => sentences[(i + k) % sentences.length]);
+      return { bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg), text: lines.join("\n") };
+    });
+    const eTimes = [];
+    const nTimes = [];
+    let heap = 0;
+    for (const [k, p] of a4.entries()) {
+      const file = path.join(work, `a4-${k}.png`);
+      writeFileSync(file, p.bytes);
+      const e = await runEngine(engine, `a4-${k}.png`, p.bytes, "eng");
+      const n = runNative(file, "eng");
+      eTimes.push(e.ms);
+      nTimes.push(n.ms);
+      heap = Math.max(heap, e.heap);
+      console.log(`page ${k + 1}: engine ${(e.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, e.text, false).cer)}), native ${(n.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, n.text, false).cer)})`);
+    }
+    const ePps = 1000 / mean(eTimes);
+    const nPps = 1000 / mean(nTimes);
+    console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
+    console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
+  } finally {
+    await engine.dispose();
+  }
+}
+
+await main();

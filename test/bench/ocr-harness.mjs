@@ -1,0 +1,97 @@
+// Runs the engine Worker for benchmarks under `wrangler dev` (workerd, as in local development),
+// beside a small driver Worker (ocr-driver.js) that forwards JSON calls to the engine's RPC methods.
+import { spawn, spawnSync } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { modelFiles, root } from "../../scripts/models.mjs";
+
+const PORT = Number(process.env.OCR_BENCH_PORT ?? 8797);
+const wranglerJs = path.join(root, "node_modules/wrangler/bin/wrangler.js");
+
+/**
+ * Bundles the engine as `wrangler deploy` would into a private directory and writes a config that
+ * serves that bundle unbundled: `wrangler dev` reloads on source changes, which would cut the run.
+ */
+function frozenEngine(dir) {
+  const r = spawnSync(process.execPath, [wranglerJs, "deploy", "--dry-run", "--outdir", dir, "-c", "workers/engine/wrangler.toml"], { cwd: root, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`engine build failed:\n${r.stdout}\n${r.stderr}`);
+  const config = `name = "lingoscan-engine"
+main = "index.js"
+compatibility_date = "2026-11-01"
+compatibility_flags = ["nodejs_compat"]
+no_bundle = true
+find_additional_modules = true
+rules = [{ type = "CompiledWasm", globs = ["**/*.wasm"] }, { type = "Text", globs = ["**/*.mjs"] }]
+
+[browser]
+binding = "BROWSER"
+
+[[r2_buckets]]
+binding = "FILES"
+bucket_name = "lingoscan-files"
+
+[[r2_buckets]]
+binding = "MODELS"
+bucket_name = "lingoscan-models"
+`;
+  writeFileSync(path.join(dir, "wrangler.toml"), config);
+  return path.join(dir, "wrangler.toml");
+}
+
+/** Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`. */
+export async function startEngine() {
+  const state = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-state-"));
+  const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")));
+  const child = spawn(
+    process.execPath,
+    [wranglerJs, "dev", "-c", "test/bench/ocr-driver.wrangler.toml", "-c", engineConfig, "--port", String(PORT), "--persist-to", state, "--ip", "127.0.0.1"],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
+  // wrangler's own output goes to a file in the state directory (named in errors).
+  const logFile = path.join(state, "wrangler.log");
+  const out = createWriteStream(logFile);
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  let log = "";
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`wrangler dev did not start:\n${log}`)), 120_000);
+    const onData = (d) => {
+      log += d;
+      if (/Ready on/.test(log)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`wrangler dev exited (${code}):\n${log}`)));
+  });
+  child.on("exit", (code) => {
+    if (code !== null && code !== 0) console.error(`wrangler dev exited (${code}); see ${logFile}`);
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  const put = async (key, bytes, bucket = "FILES") => {
+    const res = await fetch(`${base}/put?bucket=${bucket}&key=${encodeURIComponent(key)}`, { method: "POST", body: bytes });
+    if (!res.ok) throw new Error(`put ${key}: ${res.status}`);
+  };
+  const get = async (key) => {
+    const res = await fetch(`${base}/get?key=${encodeURIComponent(key)}`);
+    if (!res.ok) throw new Error(`get ${key}: ${res.status}`);
+    return res;
+  };
+  for (const { key, file } of modelFiles()) await put(key, readFileSync(file), "MODELS");
+  const call = async (method, input) => {
+    const res = await fetch(`${base}/call`, { method: "POST", body: JSON.stringify({ method, input }) });
+    const body = await res.json();
+    if (!body.ok) throw new Error(`${method}: ${body.error} (wrangler log: ${logFile})`);
+    return body.result;
+  };
+  return {
+    call,
+    files: { put: (k, b) => put(k, b), get },
+    dispose: () => {
+      child.kill("SIGTERM");
+    },
+  };
+}

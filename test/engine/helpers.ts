@@ -1,0 +1,39 @@
+import { env } from "cloudflare:workers";
+import { inject } from "vitest";
+import { parseEngineError, type PageText } from "../../workers/engine/contract";
+
+/** A fixture rendered by fixtures-global-setup.ts, as bytes. */
+export function fixture(name: string): Uint8Array {
+  const b64 = inject("engineFixtures")[name];
+  if (!b64) throw new Error(`no engine fixture ${name}`);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+export async function put(key: string, bytes: Uint8Array | string): Promise<string> {
+  await env.FILES.put(key, bytes);
+  return key;
+}
+
+export async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await p;
+  } catch (err) {
+    const parsed = parseEngineError(err);
+    if (!parsed) throw new Error(`uncoded engine error: ${String(err)}`);
+    return parsed;
+  }
+  throw new Error("expected the call to fail");
+}
+
+export async function pageText(key: string): Promise<PageText> {
+  const obj = await env.FILES.get(key);
+  if (!obj) throw new Error(`no page text at ${key}`);
+  return (await obj.json()) as PageText;
+}
+
+/** preprocess → recognize for one page; returns both results and the page text. */
+export async function readPage(name: string, sourceKey: string, page: number, languages: string[]) {
+  const pre = await env.ENGINE.preprocess({ sourceKey, page, outKey: `work/${name}/page-${page}.png`, languages });
+  const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages, outKey: `work/${name}/text-${page}.json` });
+  return { pre, rec, text: await pageText(rec.key) };
+}

@@ -1,0 +1,49 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it, inject } from "vitest";
+import { TEXTS } from "../bench/ocr-texts.mjs";
+import { characterErrorRate } from "./cer";
+import { fixture, put, readPage } from "./helpers";
+
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const texts = TEXTS as Record<string, string[]>;
+
+describe("recognition in every seeded language", () => {
+  beforeAll(async () => {
+    for (const [key, b64] of Object.entries(inject("engineModels"))) {
+      if (!(await env.MODELS.head(key))) await env.MODELS.put(key, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    }
+  });
+
+  it("health lists the seeded languages", async () => {
+    const health = await env.ENGINE.health();
+    expect(health.ocrLanguages).toEqual(expect.arrayContaining(Object.keys(texts)));
+  });
+
+  for (const lang of Object.keys(texts)) {
+    // CJK glyphs at 18 pt / 200 dpi are ~50 px: best_int models miss about one in twenty.
+    const limit = lang === "jpn" || lang === "chi_sim" ? 0.1 : 0.03;
+    it(`${lang}: CER ≤ ${limit * 100} % with its model`, async () => {
+      const key = await put(`uploads/lang/${lang}.png`, fixture(`lang_${lang}`));
+      const { rec, text } = await readPage(`lang-${lang}`, key, 0, [lang]);
+      // CJK: compared without spaces and with full-width punctuation folded (NFKC: "？" = "?").
+      const cjk = CJK.test(texts[lang]![0]!);
+      const expected = cjk ? texts[lang]!.join("").normalize("NFKC") : texts[lang]!.join(" ");
+      const got = cjk ? text.text.replace(/\s+/g, "").normalize("NFKC") : text.text;
+      const cer = characterErrorRate(expected, got);
+      expect(cer, `${lang}: ${text.text}`).toBeLessThanOrEqual(limit);
+      expect(rec.languages).toEqual([lang]);
+      if (CJK.test(expected)) {
+        // No spurious spaces between CJK characters inside a line.
+        for (const line of text.regions.flatMap((r) => r.lines)) expect(line.text, line.text).not.toMatch(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}] [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u);
+      }
+    });
+  }
+
+  for (const lang of ["fra", "deu", "jpn", "chi_sim"]) {
+    it(`auto picks ${lang} by script and language detection`, async () => {
+      const key = await put(`uploads/auto/${lang}.png`, fixture(`lang_${lang}`));
+      const { rec } = await readPage(`auto-${lang}`, key, 0, ["auto"]);
+      expect(rec.languages).toEqual([lang]);
+    });
+  }
+});

@@ -1,0 +1,67 @@
+import { env } from "cloudflare:workers";
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import type { PageLayout } from "../../workers/engine/contract";
+import { characterErrorRate } from "./cer";
+import { failure, fixture, put, readPage } from "./helpers";
+
+const LAYER_LINES = ["Invoice 2024-117 for consulting services.", "Amount due: 1,250.00 EUR within 30 days."];
+
+/** Page 1: a text layer; page 2: a scanned image; page 3: vector outlines only. */
+async function threePathPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const p1 = doc.addPage([595, 842]);
+  LAYER_LINES.forEach((l, i) => p1.drawText(l, { x: 60, y: 760 - i * 24, size: 14, font }));
+  const scan = await doc.embedPng(fixture("scan_png"));
+  const p2 = doc.addPage([595, 842]);
+  const w = 595;
+  const h = (scan.height / scan.width) * w;
+  p2.drawImage(scan, { x: 0, y: 842 - h, width: w, height: h });
+  const vector = await PDFDocument.load(fixture("pdf_vector"));
+  const [p3] = await doc.copyPages(vector, [0]);
+  doc.addPage(p3!);
+  return doc.save();
+}
+
+describe("PDF pages take one of three paths", () => {
+  it("text layer (exact, no OCR), scanned image (OCR), vector-only (browser rendering + OCR)", async () => {
+    const key = await put("uploads/pdf/mixed.pdf", await threePathPdf());
+    expect(await env.ENGINE.inspect({ sourceKey: key })).toMatchObject({ format: "pdf", pages: 3 });
+
+    const layer = await readPage("pdf", key, 0, ["eng"]);
+    expect(layer.pre.path).toBe("text_layer");
+    expect(layer.rec.path).toBe("text_layer");
+    expect(layer.text.text).toBe(LAYER_LINES.join("\n"));
+    expect(layer.rec.confidence).toBe(1);
+    // A4 at ~300 dpi (fitted to 3508 px); the first word's box sits where it was drawn (x = 60 pt, baseline 760 pt).
+    expect(layer.pre.height).toBe(3508);
+    expect(Math.abs(layer.pre.width - 2480)).toBeLessThanOrEqual(1);
+    const px = 3508 / 842;
+    const first = layer.text.regions[0]!.lines[0]!.words[0]!;
+    expect(first.text).toBe("Invoice");
+    expect(Math.abs(first.box.x - 60 * px)).toBeLessThan(3);
+    expect(Math.abs(first.box.y + first.box.h - (842 - 760) * px)).toBeLessThan(20);
+    const det = await env.ENGINE.detect({ pageKey: layer.pre.key, outKey: "work/pdf/layout-0.json" });
+    expect(det).toMatchObject({ path: "text_layer", lines: 2, words: LAYER_LINES.join(" ").split(" ").length });
+    const layout = (await (await env.FILES.get(det.key))!.json()) as PageLayout;
+    expect(layout.blocks[0]!.items[0]!.words).toHaveLength(5);
+
+    const scanned = await readPage("pdf", key, 1, ["eng"]);
+    expect(scanned.pre.path).toBe("ocr");
+    expect(scanned.rec.path).toBe("ocr");
+    const scanText = "A scanned page inside a PDF file. Its image is read by OCR.";
+    expect(characterErrorRate(scanText, scanned.text.text), scanned.text.text).toBeLessThanOrEqual(0.03);
+
+    const vector = await readPage("pdf", key, 2, ["eng"]);
+    expect(vector.pre.path).toBe("rasterized");
+    expect(vector.rec.path).toBe("rasterized");
+    const vectorText = "Vector outlines only, no text layer. The browser draws this page.";
+    expect(characterErrorRate(vectorText, vector.text.text), vector.text.text).toBeLessThanOrEqual(0.03);
+  });
+
+  it("refuses a page index past the end of the PDF", async () => {
+    const key = await put("uploads/pdf/one.pdf", fixture("pdf_vector"));
+    expect((await failure(env.ENGINE.preprocess({ sourceKey: key, page: 1, outKey: "work/pdf/none.png" }))).code).toBe("validation_error");
+  });
+});

@@ -1,0 +1,25 @@
+import type { TestProject } from "vitest/node";
+// Node-side rendering (resvg-js with the project's fonts): pages with known text on known backgrounds.
+import { FONT_FILES } from "../bench/ocr-render.mjs";
+import { Resvg } from "@resvg/resvg-js";
+import { fileURLToPath } from "node:url";
+import { BACKGROUNDS, renderScene } from "./scenes.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Text-removal scenes: the page with text and the same background without it, base64 PNG, by name. */
+    renderScenes: Record<string, { page: string; background: string }>;
+  }
+}
+
+export default function setup(project: TestProject) {
+  const scenes: Record<string, { page: string; background: string }> = {};
+  // The shared renderer's fonts lack DejaVu Sans Bold, which the bold scene needs.
+  const fontFiles = [...FONT_FILES, fileURLToPath(new URL("../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf", import.meta.url))];
+  const draw = (svg: string) => Buffer.from(new Resvg(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng()).toString("base64");
+  for (const name of Object.keys(BACKGROUNDS) as (keyof typeof BACKGROUNDS)[]) {
+    const s = renderScene(name);
+    scenes[name] = { page: draw(s.page), background: draw(s.background) };
+  }
+  project.provide("renderScenes", scenes);
+}

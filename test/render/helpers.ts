@@ -1,0 +1,109 @@
+import { PhotonImage } from "@cf-wasm/photon";
+import { env } from "cloudflare:workers";
+import { inject } from "vitest";
+import type { InpaintRegion, PageText } from "../../workers/engine/contract";
+
+const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+
+/** A scene of fixtures-global-setup.ts: the page with text and its background alone. */
+export function scene(name: string): { page: Uint8Array; background: Uint8Array } {
+  const s = inject("renderScenes")[name];
+  if (!s) throw new Error(`no render scene ${name}`);
+  return { page: fromB64(s.page), background: fromB64(s.background) };
+}
+
+/** Seeds what these tests need beyond the shared seed: the CJK font and the given OCR models. */
+export async function seedModels(languages: string[] = []): Promise<void> {
+  const models = inject("engineModels");
+  for (const l of languages) {
+    const key = `tessdata/${l}.traineddata.gz`;
+    if (!(await env.MODELS.head(key))) await env.MODELS.put(key, fromB64(models[key]!));
+  }
+  const font = "fonts/NotoSansSC-Regular.ttf";
+  if (!(await env.MODELS.head(font))) {
+    const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(font)}`);
+    if (!res.ok) throw new Error(`the readers server has no ${font}: ${res.status}`);
+    await env.MODELS.put(font, await res.arrayBuffer());
+  }
+}
+
+export interface Rgba {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+export function decode(bytes: Uint8Array): Rgba {
+  const img = PhotonImage.new_from_byteslice(bytes);
+  try {
+    return { width: img.get_width(), height: img.get_height(), data: img.get_raw_pixels() };
+  } finally {
+    img.free();
+  }
+}
+
+export async function decodeKey(key: string): Promise<Rgba> {
+  const obj = await env.FILES.get(key);
+  if (!obj) throw new Error(`nothing at ${key}`);
+  return decode(new Uint8Array(await obj.arrayBuffer()));
+}
+
+/**
+ * How far a cleaned image is from the true background inside the boxes: the mean absolute channel
+ * difference, and the share of pixels off by more than 60 (what a smear or a stroke remnant is).
+ */
+export function difference(a: Rgba, b: Rgba, boxes: { x: number; y: number; w: number; h: number }[]): { mean: number; bad: number } {
+  let sum = 0, n = 0, bad = 0;
+  for (const box of boxes) {
+    for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(a.height, Math.ceil(box.y + box.h)); y++) {
+      for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(a.width, Math.ceil(box.x + box.w)); x++) {
+        const i = (y * a.width + x) * 4;
+        let worst = 0;
+        for (let c = 0; c < 3; c++) {
+          const d = Math.abs(a.data[i + c]! - b.data[i + c]!);
+          sum += d;
+          worst = Math.max(worst, d);
+        }
+        n += 3;
+        if (worst > 60) bad++;
+      }
+    }
+  }
+  return { mean: sum / Math.max(1, n), bad: bad / Math.max(1, n / 3) };
+}
+
+/** Inpainting input from recognition: each region's box and its line boxes. */
+export function regionsOf(text: PageText): InpaintRegion[] {
+  return text.regions.map((r) => ({ box: r.box, lines: r.lines.map((l) => l.box), vertical: !!r.vertical }));
+}
+
+export async function pageText(key: string): Promise<PageText> {
+  const obj = await env.FILES.get(key);
+  if (!obj) throw new Error(`no page text at ${key}`);
+  return (await obj.json()) as PageText;
+}
+
+/** OCR of an image already in FILES (a clean plate or a rendered page), as plain text. */
+export async function readBack(imageKey: string, languages: string[]): Promise<PageText> {
+  const rec = await env.ENGINE.recognize({ pageKey: imageKey, languages, outKey: `${imageKey}.ocr.json` });
+  return pageText(rec.key);
+}
+
+/** Bounding box of the pixels that differ from the background by more than `t` inside a rectangle. */
+export function inkBox(img: Rgba, bg: Rgba, area: { x: number; y: number; w: number; h: number }, t = 80) {
+  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1, n = 0;
+  for (let y = area.y; y < area.y + area.h; y++) {
+    for (let x = area.x; x < area.x + area.w; x++) {
+      const i = (y * img.width + x) * 4;
+      const d = Math.max(Math.abs(img.data[i]! - bg.data[i]!), Math.abs(img.data[i + 1]! - bg.data[i + 1]!), Math.abs(img.data[i + 2]! - bg.data[i + 2]!));
+      if (d > t) {
+        n++;
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x);
+        y1 = Math.max(y1, y);
+      }
+    }
+  }
+  return { n, x0, y0, x1, y1 };
+}

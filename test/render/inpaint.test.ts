@@ -1,0 +1,87 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { characterErrorRate } from "../helpers/text-image";
+import { TEXT } from "./scenes.mjs";
+import { decode, decodeKey, difference, pageText, readBack, regionsOf, scene } from "./helpers";
+
+/** Upload a scene, normalise and recognise it as the pipeline does. */
+async function prepared(name: string) {
+  const s = scene(name);
+  await env.FILES.put(`uploads/r/${name}`, s.page);
+  const pre = await env.ENGINE.preprocess({ sourceKey: `uploads/r/${name}`, page: 0, outKey: `work/${name}/page.png`, languages: ["eng"] });
+  const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `work/${name}/text.json` });
+  return { s, pre, text: await pageText(rec.key) };
+}
+
+describe("text removal (inpainting)", () => {
+  beforeAll(async () => {
+    for (const name of ["flat", "gradient", "textured", "bold"]) await prepared(name);
+  });
+
+  // Limits (mean absolute difference / share of pixels off by > 60) a little above what these scenes
+  // measure: flat and gradient backgrounds come back exactly, striped paper within its grain.
+  it.each([
+    ["flat", 1, 0.001],
+    ["gradient", 1, 0.001],
+    ["textured", 5, 0.01],
+  ])("clears the %s background to the true background, with no readable text left", async (name, maxMean, maxBad) => {
+    const { s, pre, text } = await prepared(name);
+    const truth = TEXT[name as keyof typeof TEXT].lines.join(" ");
+    expect(characterErrorRate(truth, text.text), text.text).toBeLessThanOrEqual(0.05);
+    const out = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: `uploads/r/${name}`, page: 0, regions: regionsOf(text), maskKey: `work/${name}/mask.png`, cleanKey: `work/${name}/clean.png`, languages: ["eng"] });
+    expect(out.regions.map((r) => r.leftover), JSON.stringify(out.regions)).toEqual(text.regions.map(() => false));
+    const clean = await decodeKey(out.cleanKey);
+    const diff = difference(clean, decode(s.background), text.regions.map((r) => r.box));
+    expect(diff.mean, JSON.stringify(diff)).toBeLessThanOrEqual(maxMean);
+    expect(diff.bad, JSON.stringify(diff)).toBeLessThanOrEqual(maxBad);
+    // The colour base is the original's: the clean plate is not the gray page image.
+    const i = (Math.round(text.regions[0]!.box.y) * clean.width + 20) * 4;
+    expect([clean.data[i], clean.data[i + 1], clean.data[i + 2]]).toEqual([...decode(s.background).data.subarray(i, i + 3)]);
+    // Re-OCR of the whole clean plate reads nothing.
+    const again = await readBack(out.cleanKey, ["eng"]);
+    expect(again.text.replace(/\s+/g, ""), again.text).toBe("");
+  });
+
+  it("masks glyph pixels only, not whole boxes", async () => {
+    const { pre, text } = await prepared("flat");
+    const out = await env.ENGINE.inpaint({ pageKey: pre.key, regions: regionsOf(text), maskKey: "work/flat/mask2.png", cleanKey: "work/flat/clean2.png" });
+    const mask = await decodeKey(out.maskKey);
+    let on = 0, all = 0;
+    for (const r of text.regions) {
+      for (let y = Math.floor(r.box.y); y < r.box.y + r.box.h; y++) {
+        for (let x = Math.floor(r.box.x); x < r.box.x + r.box.w; x++) {
+          all++;
+          if (mask.data[(y * mask.width + x) * 4]! > 127) on++;
+        }
+      }
+    }
+    expect(on / all).toBeGreaterThan(0.05);
+    expect(on / all).toBeLessThan(0.6);
+    expect(out.regions.every((r) => r.masked > 0)).toBe(true);
+  });
+
+  it("reads the original's colour, weight and alignment", async () => {
+    const flat = await prepared("flat");
+    const bold = await prepared("bold");
+    const a = await env.ENGINE.inpaint({ pageKey: flat.pre.key, sourceKey: "uploads/r/flat", page: 0, regions: regionsOf(flat.text), maskKey: "work/flat/m3.png", cleanKey: "work/flat/c3.png" });
+    const b = await env.ENGINE.inpaint({ pageKey: bold.pre.key, sourceKey: "uploads/r/bold", page: 0, regions: regionsOf(bold.text), maskKey: "work/bold/m3.png", cleanKey: "work/bold/c3.png" });
+    const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const want = rgb(TEXT.flat.color);
+    const got = rgb(a.regions[0]!.style.color!);
+    got.forEach((v, i) => expect(Math.abs(v - want[i]!), `${a.regions[0]!.style.color} vs ${TEXT.flat.color}`).toBeLessThanOrEqual(40));
+    expect(a.regions[0]!.style.font_weight, JSON.stringify([a.regions, b.regions])).toBe(400);
+    expect(b.regions[0]!.style.font_weight).toBe(700);
+    expect(a.regions[0]!.style.align).toBe("left");
+    expect(a.regions[0]!.style.font_size).toBeGreaterThan(30);
+  });
+
+  it("flags a region whose text was not all removed", async () => {
+    const { pre, text } = await prepared("flat");
+    // Only the first word's box is given as the region's line: the rest of the line stays.
+    const r = text.regions[0]!;
+    const first = r.lines[0]!.words[0]!.box;
+    const out = await env.ENGINE.inpaint({ pageKey: pre.key, regions: [{ box: r.box, lines: [first] }], maskKey: "work/flat/m4.png", cleanKey: "work/flat/c4.png", languages: ["eng"] });
+    expect(out.regions[0]!.leftover, JSON.stringify(out.regions[0])).toBe(true);
+    expect(out.regions[0]!.leftoverText).toMatch(/every|morning|Open|daily/);
+  });
+});

@@ -1,0 +1,135 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { TypesetRegion } from "../../workers/engine/contract";
+import { fontChain } from "../../workers/engine/typeset/fonts";
+import { atomsOf, fitText } from "../../workers/engine/typeset/layout";
+import { characterErrorRate } from "../helpers/text-image";
+import { decode, decodeKey, inkBox, pageText, readBack, regionsOf, scene, seedModels } from "./helpers";
+
+const WHITE = "work/typeset/white.png";
+
+/** A white page of the given size, as the background to typeset on. */
+async function whitePage(w: number, h: number, key = WHITE): Promise<string> {
+  const { PhotonImage } = await import("@cf-wasm/photon");
+  const img = new PhotonImage(new Uint8Array(w * h * 4).fill(255), w, h);
+  try {
+    await env.FILES.put(key, img.get_bytes());
+  } finally {
+    img.free();
+  }
+  return key;
+}
+
+async function typeset(regions: TypesetRegion[], language: string, out: string, background = WHITE) {
+  return env.ENGINE.typeset({ backgroundKey: background, regions, language, outKey: out });
+}
+
+describe("typesetting", () => {
+  beforeAll(async () => {
+    await seedModels(["spa", "chi_sim"]);
+    await whitePage(1200, 700);
+  });
+
+  it("typesets a translation onto the clean plate that reads back as the translation, in the original's style", async () => {
+    const s = scene("flat");
+    await env.FILES.put("uploads/t/flat", s.page);
+    const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/t/flat", page: 0, outKey: "work/t/page.png", languages: ["eng"] });
+    const text = await pageText((await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/t/text.json" })).key);
+    const cleaned = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: "uploads/t/flat", page: 0, regions: regionsOf(text), maskKey: "work/t/mask.png", cleanKey: "work/t/clean.png" });
+    const translation = "Pan fresco cada mañana. Abierto todos los días desde las siete.";
+    const out = await typeset([{ box: text.regions[0]!.box, lines: text.regions[0]!.lines.map((l) => l.box), text: translation, style: cleaned.regions[0]!.style }], "es", "work/t/render.png", cleaned.cleanKey);
+    expect(out.regions[0]!.overflow, JSON.stringify(out)).not.toBe("overflowing");
+    expect(out.regions[0]!.lines).toBeGreaterThan(1);
+    const read = await readBack(out.key, ["spa"]);
+    expect(characterErrorRate(translation, read.text), read.text).toBeLessThanOrEqual(0.05);
+    // Drawn in the original's colour (#1a2b4c): the darkest pixels of the region are that blue.
+    const img = await decodeKey(out.key);
+    const b = text.regions[0]!.box;
+    let best = [255, 255, 255];
+    for (let y = b.y; y < b.y + b.h; y++) for (let x = b.x; x < b.x + b.w; x++) {
+      const i = (y * img.width + x) * 4;
+      if (img.data[i]! + img.data[i + 1]! + img.data[i + 2]! < best[0]! + best[1]! + best[2]!) best = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+    }
+    [0x1a, 0x2b, 0x4c].forEach((v, i) => expect(Math.abs(best[i]! - v), JSON.stringify(best)).toBeLessThanOrEqual(25));
+  });
+
+  it("reports fitted, shrunk and overflowing regions", async () => {
+    const box = { x: 50, y: 50, w: 500, h: 60 };
+    const out = await typeset(
+      [
+        { box, text: "Short text", style: { font_size: 40 } },
+        { box: { ...box, y: 150 }, text: "A much longer sentence that cannot stay at forty pixels on one line", style: { font_size: 40 } },
+        { box: { x: 50, y: 300, w: 120, h: 20 }, text: "This paragraph is far too long for such a small box, whatever size it is drawn at, so it overflows.", style: { font_size: 16 } },
+      ],
+      "en",
+      "work/typeset/overflow.png",
+    );
+    expect(out.regions.map((r) => r.overflow)).toEqual(["fitted", "shrunk", "overflowing"]);
+    expect(out.regions[0]!.fontSize).toBe(40);
+    expect(out.regions[1]!.fontSize).toBeLessThan(40);
+    expect(out.regions[1]!.fontSize).toBeGreaterThanOrEqual(18);
+  });
+
+  it("aligns lines as asked", async () => {
+    const mk = (align: "left" | "center" | "right", y: number) => ({ box: { x: 100, y, w: 800, h: 60 }, text: "Centre me", style: { font_size: 40, align } });
+    const out = await typeset([mk("left", 50), mk("center", 150), mk("right", 250)], "en", "work/typeset/align.png");
+    const img = await decodeKey(out.key);
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    const [l, c, r] = [50, 150, 250].map((y) => inkBox(img, bg, { x: 100, y, w: 800, h: 60 }));
+    expect(l!.x0 - 100).toBeLessThan(10);
+    expect(Math.abs((c!.x0 + c!.x1) / 2 - 500)).toBeLessThan(10);
+    expect(900 - r!.x1).toBeLessThan(10);
+  });
+
+  it("covers Latin, Cyrillic, Greek, Chinese and Japanese through the font chain", async () => {
+    const box = (i: number) => ({ x: 40, y: 30 + i * 110, w: 1100, h: 90 });
+    const texts = ["Grüße aus Köln", "Привет, мир", "Καλημέρα κόσμε", "欢迎光临本店", "ありがとうございます"];
+    const out = await typeset(texts.map((t, i) => ({ box: box(i), text: t, style: { font_size: 56 } })), "ja", "work/typeset/scripts.png");
+    expect(out.regions.map((r) => r.fonts)).toEqual([["DejaVu Sans"], ["DejaVu Sans"], ["DejaVu Sans"], ["Noto Sans SC"], ["Noto Sans SC"]]);
+    const img = await decodeKey(out.key);
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    for (let i = 0; i < texts.length; i++) expect(inkBox(img, bg, box(i)).n, texts[i]).toBeGreaterThan(500);
+    // The Chinese line reads back with the Chinese model.
+    await env.FILES.put("work/typeset/zh.png", await cropPng(img, box(3)));
+    const read = await readBack("work/typeset/zh.png", ["chi_sim"]);
+    expect(characterErrorRate("欢迎光临本店", read.text.replace(/\s+/g, "")), read.text).toBeLessThanOrEqual(0.2);
+  });
+
+  it("writes vertical CJK regions top to bottom in columns from the right", async () => {
+    const box = { x: 500, y: 40, w: 140, h: 420 };
+    const out = await typeset([{ box, text: "欢迎光临本店欢迎再来", vertical: true, style: { font_size: 48 } }], "zh", "work/typeset/vertical.png");
+    expect(out.regions[0]!.lines).toBe(2);
+    const img = await decodeKey(out.key);
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    const ink = inkBox(img, bg, box);
+    expect(ink.y1 - ink.y0, JSON.stringify(ink)).toBeGreaterThan(350);
+    // Ten characters in two columns: the right column is full (eight), the left holds the rest.
+    const right = inkBox(img, bg, { x: box.x + box.w / 2, y: box.y, w: box.w / 2, h: box.h });
+    const left = inkBox(img, bg, { x: box.x, y: box.y, w: box.w / 2, h: box.h });
+    expect(right.y1 - right.y0).toBeGreaterThan(left.y1 - left.y0);
+  });
+
+  it("breaks space-less text between characters, never before closing punctuation", async () => {
+    await seedModels();
+    const chain = await fontChain(env.MODELS, "zh", false);
+    const text = "今天天气很好，我们去公园散步。然后在湖边吃午饭，晚上回家。";
+    const { layout } = fitText(chain, text, { x: 0, y: 0, w: 200, h: 400 }, 30, false);
+    expect(layout.lines.length).toBeGreaterThan(3);
+    expect(layout.lines.map((l) => l.text).join("")).toBe(text);
+    for (const l of layout.lines) expect(l.text[0], JSON.stringify(layout.lines)).not.toMatch(/[，。、]/);
+    expect(atomsOf("Hello world 你好").map((a) => a.text)).toEqual(["Hello", "world", "你", "好"]);
+  });
+});
+
+/** A PNG of a rectangle of an RGBA image (for reading one line back). */
+async function cropPng(img: { width: number; data: Uint8Array }, b: { x: number; y: number; w: number; h: number }): Promise<Uint8Array> {
+  const { PhotonImage } = await import("@cf-wasm/photon");
+  const out = new Uint8Array(b.w * b.h * 4);
+  for (let y = 0; y < b.h; y++) out.set(img.data.subarray(((b.y + y) * img.width + b.x) * 4, ((b.y + y) * img.width + b.x + b.w) * 4), y * b.w * 4);
+  const p = new PhotonImage(out, b.w, b.h);
+  try {
+    return p.get_bytes();
+  } finally {
+    p.free();
+  }
+}

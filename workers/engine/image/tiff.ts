@@ -1,0 +1,294 @@
+import { engineError } from "../errors";
+import type { GrayImage } from "./gray";
+import { assertDimensions } from "./limits";
+import { concat, pipeThroughStream } from "./streams";
+
+/**
+ * Baseline TIFF decoder, page by page, straight to 8-bit gray.
+ * Compression: none (1), LZW (5, with horizontal predictor), PackBits (32773), Deflate (8, 32946).
+ * Pixels: bilevel, 4/8/16-bit gray, palette, RGB(A), CMYK; strips or tiles; chunky planar layout.
+ * CCITT fax (2, 3, 4) and JPEG-in-TIFF (6, 7) pages are refused with a clear code, page by page.
+ */
+
+const COMPRESSION_NAMES: Record<number, string> = { 2: "CCITT RLE", 3: "CCITT Group 3", 4: "CCITT Group 4", 6: "old-style JPEG", 7: "JPEG", 34712: "JPEG 2000" };
+
+const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8 };
+
+const corrupt = (why: string) => engineError("corrupt_file", `The TIFF file is truncated or corrupt: ${why}.`);
+
+interface Ifd {
+  tags: Map<number, number[]>;
+  next: number;
+}
+
+function readIfd(b: Uint8Array, dv: DataView, le: boolean, at: number): Ifd {
+  if (at + 2 > b.length) throw corrupt("a page directory lies past the end of the file");
+  const count = dv.getUint16(at, le);
+  if (at + 2 + count * 12 + 4 > b.length) throw corrupt("a page directory is cut short");
+  const tags = new Map<number, number[]>();
+  for (let i = 0; i < count; i++) {
+    const e = at + 2 + i * 12;
+    const tag = dv.getUint16(e, le);
+    const type = dv.getUint16(e + 2, le);
+    const n = dv.getUint32(e + 4, le);
+    const size = TYPE_SIZES[type];
+    if (!size || n > 10_000_000) continue;
+    const off = n * size <= 4 ? e + 8 : dv.getUint32(e + 8, le);
+    if (off + n * size > b.length) throw corrupt(`tag ${tag} points past the end of the file`);
+    const values = new Array<number>(n);
+    for (let k = 0; k < n; k++) {
+      const p = off + k * size;
+      values[k] = size === 1 ? b[p]! : size === 2 ? dv.getUint16(p, le) : type === 5 || type === 10 ? dv.getUint32(p, le) / (dv.getUint32(p + 4, le) || 1) : dv.getUint32(p, le);
+    }
+    tags.set(tag, values);
+  }
+  return { tags, next: dv.getUint32(at + 2 + count * 12, le) };
+}
+
+/** Directory of each page, following the IFD chain (loops refused). */
+function pageDirectories(b: Uint8Array): { dv: DataView; le: boolean; ifds: Ifd[] } {
+  if (b.length < 8) throw corrupt("short header");
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  const le = b[0] === 0x49;
+  const ifds: Ifd[] = [];
+  const seen = new Set<number>();
+  for (let at = dv.getUint32(4, le); at !== 0; ) {
+    if (seen.has(at) || ifds.length >= 10_000) throw corrupt("the page chain loops");
+    seen.add(at);
+    const ifd = readIfd(b, dv, le, at);
+    ifds.push(ifd);
+    at = ifd.next;
+  }
+  if (ifds.length === 0) throw corrupt("no pages");
+  return { dv, le, ifds };
+}
+
+/** TIFF LZW (MSB-first codes, 9–12 bits, "early change"), into exactly `expected` bytes. */
+export function lzwDecode(src: Uint8Array, expected: number): Uint8Array {
+  const out = new Uint8Array(expected);
+  const prefix = new Int16Array(4096);
+  const suffix = new Uint8Array(4096);
+  const first = new Uint8Array(4096);
+  const length = new Uint16Array(4096);
+  for (let i = 0; i < 256; i++) {
+    prefix[i] = -1;
+    suffix[i] = i;
+    first[i] = i;
+    length[i] = 1;
+  }
+  let op = 0;
+  let next = 258;
+  let width = 9;
+  let prev = -1;
+  let bit = 0;
+  const bits = src.length * 8;
+  const emit = (code: number) => {
+    const len = length[code]!;
+    let p = op + len - 1;
+    for (let c = code; c >= 0 && p >= op; c = prefix[c]!, p--) if (p < expected) out[p] = suffix[c]!;
+    op += len;
+  };
+  while (bit + width <= bits && op < expected) {
+    let code = 0;
+    for (let k = 0; k < width; k++, bit++) code = (code << 1) | ((src[bit >> 3]! >> (7 - (bit & 7))) & 1);
+    if (code === 257) break;
+    if (code === 256) {
+      next = 258;
+      width = 9;
+      prev = -1;
+      continue;
+    }
+    if (prev === -1) {
+      if (code > 255) throw corrupt("bad LZW code");
+      emit(code);
+      prev = code;
+      continue;
+    }
+    if (code > next || next >= 4096) throw corrupt("bad LZW code");
+    const known = code < next;
+    const head = known ? first[code]! : first[prev]!;
+    prefix[next] = prev;
+    suffix[next] = head;
+    first[next] = first[prev]!;
+    length[next] = length[prev]! + 1;
+    emit(known ? code : next);
+    next++;
+    if (next >= (1 << width) - 1 && width < 12) width++;
+    prev = code;
+  }
+  if (op < expected) throw corrupt(`LZW data ends early (${op} of ${expected} bytes)`);
+  return out;
+}
+
+/** Apple PackBits run-length decoding, into exactly `expected` bytes. */
+export function packBitsDecode(src: Uint8Array, expected: number): Uint8Array {
+  const out = new Uint8Array(expected);
+  let i = 0;
+  let op = 0;
+  while (i < src.length && op < expected) {
+    const n = (src[i++]! << 24) >> 24;
+    if (n >= 0) {
+      const len = Math.min(n + 1, expected - op, src.length - i);
+      out.set(src.subarray(i, i + len), op);
+      i += n + 1;
+      op += len;
+    } else if (n !== -128) {
+      const len = Math.min(1 - n, expected - op);
+      out.fill(src[i++]!, op, op + len);
+      op += len;
+    }
+  }
+  if (op < expected) throw corrupt(`PackBits data ends early (${op} of ${expected} bytes)`);
+  return out;
+}
+
+async function inflate(src: Uint8Array, expected: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  try {
+    await pipeThroughStream(src, new DecompressionStream("deflate"), (c) => chunks.push(c));
+  } catch (err) {
+    throw corrupt(`Deflate data is damaged (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const out = concat(chunks);
+  if (out.length < expected) throw corrupt(`Deflate data ends early (${out.length} of ${expected} bytes)`);
+  return out;
+}
+
+interface PageFormat {
+  width: number;
+  height: number;
+  bits: number;
+  samples: number;
+  photometric: number;
+  colorMap: number[] | undefined;
+  predictor: number;
+  extraAlpha: boolean;
+}
+
+/** Converts `rows` decoded rows (chunky samples) to gray into `out` at (x0, y0), clipped to the page. */
+function rowsToGray(f: PageFormat, src: Uint8Array, rowBytes: number, blockW: number, rows: number, out: Uint8Array, x0: number, y0: number): void {
+  const { width, height, bits, samples, photometric } = f;
+  const maxSample = (1 << bits) - 1;
+  const cm = f.colorMap;
+  const third = cm ? cm.length / 3 : 0;
+  for (let r = 0; r < rows; r++) {
+    const y = y0 + r;
+    if (y >= height) break;
+    const row = src.subarray(r * rowBytes, (r + 1) * rowBytes);
+    if (f.predictor === 2 && bits === 8) for (let i = samples; i < rowBytes; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
+    const sample = (px: number, s: number): number => {
+      const idx = px * samples + s;
+      if (bits === 8) return row[idx]!;
+      if (bits === 16) return row[idx * 2]!; // high byte: samples were put in big-endian order
+      const bitPos = idx * bits;
+      return ((row[bitPos >> 3]! >> (8 - bits - (bitPos & 7))) & maxSample) * (255 / maxSample);
+    };
+    const w = Math.min(blockW, width - x0);
+    const dst = y * width + x0;
+    for (let x = 0; x < w; x++) {
+      let g: number;
+      if (photometric === 3 && cm) {
+        const i = bits === 8 ? row[x]! : Math.round(sample(x, 0) / (255 / maxSample));
+        g = ((cm[i]! >> 8) * 77 + (cm[third + i]! >> 8) * 150 + (cm[2 * third + i]! >> 8) * 29) >> 8;
+      } else if (photometric === 2 && samples >= 3) {
+        g = (sample(x, 0) * 77 + sample(x, 1) * 150 + sample(x, 2) * 29) >> 8;
+      } else if (photometric === 5 && samples >= 4) {
+        const k = 255 - sample(x, 3);
+        g = ((((255 - sample(x, 0)) * k) / 255) * 77 + (((255 - sample(x, 1)) * k) / 255) * 150 + (((255 - sample(x, 2)) * k) / 255) * 29) / 256;
+      } else {
+        g = sample(x, 0);
+        if (photometric === 0) g = 255 - g;
+      }
+      if (f.extraAlpha) {
+        const a = sample(x, samples - 1);
+        g = (g * a + 255 * (255 - a)) / 255;
+      }
+      out[dst + x] = g;
+    }
+  }
+}
+
+/** Byte-swaps 16-bit samples to big-endian so the high byte comes first (rowsToGray reads it). */
+function normalise16(data: Uint8Array, le: boolean): void {
+  if (!le) return;
+  for (let i = 0; i + 1 < data.length; i += 2) {
+    const t = data[i]!;
+    data[i] = data[i + 1]!;
+    data[i + 1] = t;
+  }
+}
+
+/** Number of pages (IFDs) in a TIFF. */
+export function tiffPageCount(bytes: Uint8Array): number {
+  return pageDirectories(bytes).ifds.length;
+}
+
+/** Decodes page `page` (zero-based) of a TIFF to gray. Other pages are not touched. */
+export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<GrayImage> {
+  const { le, ifds } = pageDirectories(bytes);
+  const ifd = ifds[page];
+  if (!ifd) throw engineError("validation_error", `Page ${page} does not exist: the TIFF has ${ifds.length} page(s).`);
+  const t = ifd.tags;
+  const one = (tag: number, dflt: number) => t.get(tag)?.[0] ?? dflt;
+  const width = one(256, 0);
+  const height = one(257, 0);
+  assertDimensions(width, height, `TIFF page ${page + 1}`);
+  const compression = one(259, 1);
+  if (![1, 5, 8, 32773, 32946].includes(compression)) {
+    const name = COMPRESSION_NAMES[compression] ?? `compression ${compression}`;
+    throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses ${name}, which the engine does not decode (supported: none, LZW, PackBits, Deflate).`);
+  }
+  if (one(284, 1) !== 1) throw engineError("unsupported_media_type", `TIFF page ${page + 1} stores its colour planes separately, which the engine does not decode.`);
+  const samples = one(277, 1);
+  const bits = one(258, 1);
+  const photometric = one(262, samples >= 3 ? 2 : 1);
+  if (![1, 2, 4, 8, 16].includes(bits) || samples < 1 || samples > 8 || ![0, 1, 2, 3, 5].includes(photometric)) {
+    throw engineError("unsupported_media_type", `TIFF page ${page + 1} has ${samples} sample(s) of ${bits} bit(s) in photometric ${photometric}, which the engine does not decode.`);
+  }
+  const colorMap = photometric === 3 ? t.get(320) : undefined;
+  if (photometric === 3 && (!colorMap || colorMap.length < 3 * (1 << bits))) throw corrupt(`page ${page + 1} has a palette image without a colour map`);
+  const colourSamples = photometric === 2 ? 3 : photometric === 5 ? 4 : 1;
+  const f: PageFormat = {
+    width,
+    height,
+    bits,
+    samples,
+    photometric,
+    colorMap,
+    predictor: one(317, 1),
+    extraAlpha: samples > colourSamples && (t.get(338)?.[0] === 1 || t.get(338)?.[0] === 2),
+  };
+  if (f.predictor === 2 && bits !== 8) throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses a ${bits}-bit horizontal predictor, which the engine does not decode.`);
+
+  const tiled = t.has(322) && t.has(324);
+  const blockW = tiled ? one(322, 0) : width;
+  const blockH = tiled ? one(323, 0) : Math.min(height, one(278, height) || height);
+  if (!(blockW > 0 && blockH > 0)) throw corrupt(`page ${page + 1} has empty strips or tiles`);
+  const offsets = t.get(tiled ? 324 : 273) ?? [];
+  const counts = t.get(tiled ? 325 : 279) ?? [];
+  const across = Math.ceil(width / blockW);
+  const blocks = tiled ? across * Math.ceil(height / blockH) : Math.ceil(height / blockH);
+  if (offsets.length < blocks) throw corrupt(`page ${page + 1} lists ${offsets.length} of its ${blocks} data blocks`);
+  const rowBytes = Math.ceil((blockW * samples * bits) / 8);
+  const out = new Uint8Array(width * height).fill(255);
+  for (let i = 0; i < blocks; i++) {
+    const x0 = tiled ? (i % across) * blockW : 0;
+    const y0 = tiled ? Math.floor(i / across) * blockH : i * blockH;
+    const rows = tiled ? blockH : Math.min(blockH, height - y0);
+    const expected = rowBytes * rows;
+    const off = offsets[i]!;
+    const count = counts[i] ?? expected;
+    if (off + count > bytes.length) throw corrupt(`page ${page + 1}'s image data runs past the end of the file`);
+    const raw = bytes.subarray(off, off + count);
+    let data: Uint8Array;
+    if (compression === 1) {
+      if (raw.length < expected) throw corrupt(`page ${page + 1}'s image data is cut short`);
+      data = raw.slice(0, expected);
+    } else if (compression === 5) data = lzwDecode(raw, expected);
+    else if (compression === 32773) data = packBitsDecode(raw, expected);
+    else data = await inflate(raw, expected);
+    if (bits === 16) normalise16(data, le);
+    rowsToGray(f, data, rowBytes, blockW, rows, out, x0, y0);
+  }
+  return { width, height, data: out };
+}

@@ -1,0 +1,38 @@
+import type { Box } from "../contract";
+import { cropGray } from "../image/geometry";
+import type { GrayImage } from "../image/gray";
+import { seededLanguages } from "../ocr/models";
+import { ocrRasterFromGray } from "../ocr/page-raster";
+import { recognizeWith } from "../ocr/recognize";
+
+/** Words read with at least this confidence count as source text left behind. */
+const MIN_CONFIDENCE = 0.6;
+/** A word counts when it has two letters or digits, or one CJK character (one Latin letter is often noise). */
+const READABLE = /[\p{L}\p{N}].*[\p{L}\p{N}]|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** The OCR models for the check: the named seeded ones; `auto` or none seeded falls back to one seeded model. */
+export async function checkLanguages(models: R2Bucket, languages: string[] | undefined): Promise<string[]> {
+  if (!languages || languages.length === 0) return [];
+  const seeded = await seededLanguages(models);
+  const named = languages.filter((l) => seeded.includes(l));
+  if (named.length) return named;
+  return seeded.includes("eng") ? ["eng"] : seeded.slice(0, 1);
+}
+
+/**
+ * Reads a cleaned region again (tesseract, one uniform block) and reports the confident words
+ * found there: anything readable means source glyphs survived the inpainting.
+ */
+export async function leftoverText(models: R2Bucket, clean: GrayImage, box: Box, languages: string[]): Promise<string> {
+  const pad = Math.max(4, Math.round(Math.min(box.w, box.h) * 0.1));
+  const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
+  const crop = cropGray(clean, rect);
+  if (crop.width < 4 || crop.height < 4) return "";
+  const raster = ocrRasterFromGray(crop, { width: clean.width, height: clean.height, offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) }, scale: 1 });
+  const page = await recognizeWith(models, raster, languages, "block");
+  const words = page.regions.flatMap((r) => r.lines.flatMap((l) => l.words));
+  return words
+    .filter((w) => w.confidence >= MIN_CONFIDENCE && READABLE.test(w.text))
+    .map((w) => w.text)
+    .join(" ");
+}

@@ -1,0 +1,98 @@
+import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
+import { engineError } from "../errors";
+import { probeRaster } from "../image/headers";
+import { MAX_PHOTON_PIXELS } from "../image/limits";
+import { sniffFormat } from "../image/sniff";
+import { readBytes } from "../storage/r2";
+import { readPageMeta } from "../storage/page-meta";
+
+/** An 8-bit RGBA raster, rows top to bottom, 4 bytes a pixel. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/** Runs `fn` on a photon image and frees it whatever happens (wasm memory is not collected). */
+function withPhoton<T>(img: PhotonImage, fn: (img: PhotonImage) => T): T {
+  try {
+    return fn(img);
+  } finally {
+    try {
+      img.free();
+    } catch {
+      // already freed
+    }
+  }
+}
+
+/** Decodes PNG, JPEG, WebP, GIF or BMP bytes to RGBA with photon. */
+export function decodeRgba(bytes: Uint8Array, what: string): RgbaImage {
+  const format = sniffFormat(bytes);
+  if (!format || format === "pdf" || format === "tiff") throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
+  const probe = probeRaster(bytes, format);
+  if (probe.width * probe.height > MAX_PHOTON_PIXELS) throw engineError("image_too_large", `The ${what} (${probe.width}x${probe.height}) is too large to edit.`);
+  let img: PhotonImage;
+  try {
+    img = PhotonImage.new_from_byteslice(bytes);
+  } catch (err) {
+    throw engineError("corrupt_file", `The ${what} could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return withPhoton(img, (i) => ({ width: i.get_width(), height: i.get_height(), data: i.get_raw_pixels() }));
+}
+
+/** Reads an image from R2 FILES as RGBA. */
+export async function loadRgba(files: R2Bucket, key: string, what: string): Promise<RgbaImage> {
+  return decodeRgba(await readBytes(files, key, what), what);
+}
+
+/** Resamples to the given size (photon, Catmull-Rom). */
+export function resizeRgba(img: RgbaImage, width: number, height: number): RgbaImage {
+  if (img.width === width && img.height === height) return img;
+  return withPhoton(new PhotonImage(img.data, img.width, img.height), (p) =>
+    withPhoton(resize(p, width, height, SamplingFilter.CatmullRom), (r) => ({ width, height, data: r.get_raw_pixels() })),
+  );
+}
+
+export type ImageEncoding = "png" | "jpg" | "webp";
+
+export const IMAGE_CONTENT_TYPES: Record<ImageEncoding, string> = { png: "image/png", jpg: "image/jpeg", webp: "image/webp" };
+
+/** Encodes RGBA pixels; JPEG at quality 90 (photon composites nothing: pages are opaque). */
+export function encodeRgba(img: RgbaImage, as: ImageEncoding): Uint8Array {
+  return withPhoton(new PhotonImage(img.data, img.width, img.height), (p) => (as === "png" ? p.get_bytes() : as === "jpg" ? p.get_bytes_jpeg(90) : p.get_bytes_webp()));
+}
+
+/** Re-encodes stored image bytes to another encoding (PNG bytes stay as they are). */
+export function transcode(bytes: Uint8Array, as: ImageEncoding, what: string): Uint8Array {
+  if (as === "png" && sniffFormat(bytes) === "png") return bytes;
+  return encodeRgba(decodeRgba(bytes, what), as);
+}
+
+/** Luma (Rec. 601) of an RGBA raster. */
+export function lumaOf(img: RgbaImage): Uint8Array {
+  const n = img.width * img.height;
+  const out = new Uint8Array(n);
+  const d = img.data;
+  for (let i = 0, j = 0; i < n; i++, j += 4) out[i] = (d[j]! * 77 + d[j + 1]! * 150 + d[j + 2]! * 29) >> 8;
+  return out;
+}
+
+/**
+ * The colour base for a page: the normalised page image is gray (contrast-stretched for OCR), so
+ * when the upload is a colour raster and preprocessing neither turned nor deskewed it, the
+ * original's colours are used, resampled to the page image's size. Otherwise the page image itself.
+ */
+export async function loadPageBase(files: R2Bucket, pageKey: string, sourceKey: string | undefined, page: number | undefined): Promise<RgbaImage> {
+  const pageImage = await loadRgba(files, pageKey, "page image");
+  if (!sourceKey || (page ?? 0) !== 0) return pageImage;
+  const meta = await readPageMeta(files, pageKey);
+  const t = meta.transform;
+  if (!t || t.rotation !== 0 || t.skew !== 0 || meta.path !== "ocr") return pageImage;
+  const bytes = await readBytes(files, sourceKey, "upload");
+  const format = sniffFormat(bytes);
+  if (!format || format === "pdf" || format === "tiff") return pageImage;
+  const source = decodeRgba(bytes, "upload");
+  if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
+  return resizeRgba(source, pageImage.width, pageImage.height);
+}

@@ -1,0 +1,138 @@
+import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFStream } from "pdf-lib";
+import { extractImages, getDocumentProxy } from "unpdf";
+import { engineError } from "../errors";
+import { rgbaToGray, type GrayImage } from "../image/gray";
+import { assertDimensions } from "../image/limits";
+
+type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
+export type PdfPageProxy = Awaited<ReturnType<PdfProxy["getPage"]>>;
+
+/** A text run of the page's text layer, in PDF user space (pdf.js `TextItem`). */
+export interface PdfTextItem {
+  str: string;
+  transform: number[];
+  width: number;
+  height: number;
+  hasEOL: boolean;
+}
+
+/** Opens a PDF with pdf.js (through unpdf); unreadable files are `[corrupt_file]`. */
+export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
+  try {
+    // pdf.js may take ownership of the buffer it is given: hand it a copy.
+    return await getDocumentProxy(bytes.slice(), { useSystemFonts: false, stopAtErrors: false });
+  } catch (err) {
+    throw engineError("corrupt_file", `The PDF file is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export async function openPage(doc: PdfProxy, page: number): Promise<PdfPageProxy> {
+  if (!Number.isInteger(page) || page < 0 || page >= doc.numPages) {
+    throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${doc.numPages} page(s).`);
+  }
+  try {
+    return await doc.getPage(page + 1);
+  } catch (err) {
+    throw engineError("corrupt_file", `PDF page ${page + 1} is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+/** The page's text runs that carry visible characters. */
+export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
+  let content;
+  try {
+    content = await page.getTextContent();
+  } catch (err) {
+    throw engineError("corrupt_file", `The text of PDF page ${page.pageNumber} is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return (content.items as Partial<PdfTextItem>[])
+    .filter((i): i is PdfTextItem => typeof i.str === "string" && Array.isArray(i.transform))
+    .filter((i) => i.str.trim().length > 0);
+}
+
+/** Fewer visible characters than this and a page's text layer is not worth reading (stray page numbers, marks). */
+export const TEXT_LAYER_MIN_CHARS = 8;
+
+export function hasTextLayer(items: PdfTextItem[]): boolean {
+  return items.reduce((n, i) => n + i.str.replace(/\s+/g, "").length, 0) >= TEXT_LAYER_MIN_CHARS;
+}
+
+/**
+ * Decompression-bomb guard for embedded images, checked from their dictionaries with pdf-lib
+ * before pdf.js decodes any pixels (image XObjects of the page and of its form XObjects).
+ */
+export async function assertPageImagesFit(bytes: Uint8Array, page: number): Promise<number> {
+  let doc: PDFDocument;
+  try {
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  } catch (err) {
+    throw engineError("corrupt_file", `The PDF file is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let images = 0;
+  const seen = new Set<unknown>();
+  const visit = (resources: PDFDict | undefined, depth: number) => {
+    const xobjects = resources?.lookupMaybe(PDFName.of("XObject"), PDFDict);
+    if (!xobjects || depth > 4) return;
+    for (const [, ref] of xobjects.entries()) {
+      const obj = doc.context.lookup(ref);
+      if (!(obj instanceof PDFStream || obj instanceof PDFRawStream) || seen.has(obj)) continue;
+      seen.add(obj);
+      const subtype = obj.dict.lookup(PDFName.of("Subtype"));
+      if (subtype === PDFName.of("Image")) {
+        const w = obj.dict.lookupMaybe(PDFName.of("Width"), PDFNumber)?.asNumber() ?? 0;
+        const h = obj.dict.lookupMaybe(PDFName.of("Height"), PDFNumber)?.asNumber() ?? 0;
+        assertDimensions(w, h, `image embedded in PDF page ${page + 1}`);
+        images++;
+      } else if (subtype === PDFName.of("Form")) {
+        visit(obj.dict.lookupMaybe(PDFName.of("Resources"), PDFDict), depth + 1);
+      }
+    }
+  };
+  const pages = doc.getPages();
+  const p = pages[page];
+  if (!p) throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${pages.length} page(s).`);
+  visit(p.node.Resources(), 0);
+  return images;
+}
+
+/**
+ * The largest image drawn on the page (a scanned page's scan), as gray; null when the page
+ * draws no image big enough to hold text.
+ */
+export async function largestPageImage(doc: PdfProxy, page: number): Promise<GrayImage | null> {
+  let images;
+  try {
+    images = await extractImages(doc, page + 1);
+  } catch (err) {
+    throw engineError("corrupt_file", `The images of PDF page ${page + 1} are corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  let best: (typeof images)[number] | null = null;
+  for (const img of images) if (!best || img.width * img.height > best.width * best.height) best = img;
+  if (!best || best.width * best.height < 100 * 100) return null;
+  const { width, height, channels, data } = best;
+  if (channels === 4) return rgbaToGray(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height);
+  const out = new Uint8Array(width * height);
+  if (channels === 1) out.set(data.subarray(0, width * height));
+  else for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
+  return { width, height, data: out };
+}
+
+/** Page size in PDF points as displayed (after /Rotate). */
+export function pageSize(page: PdfPageProxy): { width: number; height: number } {
+  const vp = page.getViewport({ scale: 1 });
+  return { width: vp.width, height: vp.height };
+}
+
+/** The viewport transform at `scale`: PDF user space → raster pixels (y down, /Rotate applied). */
+export function viewportTransform(page: PdfPageProxy, scale: number): number[] {
+  return page.getViewport({ scale }).transform as number[];
+}
+
+/** One page of the document as a PDF of its own (for the rasteriser: less to send). */
+export async function singlePagePdf(bytes: Uint8Array, page: number): Promise<Uint8Array> {
+  const src = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  const out = await PDFDocument.create();
+  const [copied] = await out.copyPages(src, [page]);
+  out.addPage(copied!);
+  return out.save();
+}

@@ -1,0 +1,103 @@
+import type { Box, LineText, PageText, WordText } from "../contract";
+import { groupLines, unionBox } from "../layout/group-lines";
+import { joinWords } from "../ocr/page-text";
+import type { PdfTextItem } from "./document";
+
+function mul(m: number[], n: number[]): number[] {
+  return [
+    m[0]! * n[0]! + m[2]! * n[1]!,
+    m[1]! * n[0]! + m[3]! * n[1]!,
+    m[0]! * n[2]! + m[2]! * n[3]!,
+    m[1]! * n[2]! + m[3]! * n[3]!,
+    m[0]! * n[4]! + m[2]! * n[5]! + m[4]!,
+    m[1]! * n[4]! + m[3]! * n[5]! + m[5]!,
+  ];
+}
+
+interface Run {
+  x: number;
+  baseline: number;
+  size: number;
+  width: number;
+  str: string;
+  /** Position in the content stream: producers write text in reading order (column by column). */
+  order: number;
+}
+
+const round1 = (v: number) => Math.round(v * 10) / 10;
+
+function clampBox(b: Box, width: number, height: number): Box {
+  const x = Math.max(0, Math.min(width - 1, b.x));
+  const y = Math.max(0, Math.min(height - 1, b.y));
+  return { x: round1(x), y: round1(y), w: round1(Math.max(1, Math.min(width - x, b.w + (b.x - x)))), h: round1(Math.max(1, Math.min(height - y, b.h + (b.y - y)))) };
+}
+
+/** Splits a run into words, sharing its width by character count (the text layer gives no glyph boxes). */
+function runWords(run: Run): { box: Box; text: string }[] {
+  const words: { box: Box; text: string }[] = [];
+  const chars = [...run.str];
+  const per = run.width / Math.max(1, chars.length);
+  const top = run.baseline - run.size * 0.85;
+  for (const m of run.str.matchAll(/\S+/gu)) {
+    const start = [...run.str.slice(0, m.index)].length;
+    const len = [...m[0]].length;
+    words.push({ box: { x: run.x + start * per, y: top, w: len * per, h: run.size * 1.1 }, text: m[0] });
+  }
+  return words;
+}
+
+/**
+ * The page's text layer as `PageText` in raster coordinates (`viewport` maps PDF user space to
+ * the page raster): runs grouped into lines by baseline, lines into regions as OCR lines are.
+ * Text is exact (confidence 1).
+ */
+export function textLayerPage(items: PdfTextItem[], viewport: number[], width: number, height: number): PageText {
+  const runs: Run[] = items.map((item, order) => {
+    const t = mul(viewport, item.transform);
+    const size = Math.hypot(t[2]!, t[3]!) || Math.hypot(t[0]!, t[1]!) || 1;
+    const scale = Math.hypot(viewport[0]!, viewport[1]!);
+    return { x: t[4]!, baseline: t[5]!, size, width: item.width * scale, str: item.str, order };
+  });
+  // Lines: runs whose baselines agree within 40% of the text size, left to right.
+  runs.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+  const lines: Run[][] = [];
+  for (const r of runs) {
+    const line = lines.find((l) => Math.abs(l[0]!.baseline - r.baseline) < 0.4 * Math.min(l[0]!.size, r.size) && !l.some((o) => r.x < o.x + o.width - 0.5 * r.size && o.x < r.x + r.width - 0.5 * r.size));
+    if (line) line.push(r);
+    else lines.push([r]);
+  }
+  lines.sort((a, b) => Math.min(...a.map((r) => r.order)) - Math.min(...b.map((r) => r.order)));
+  const lineTexts: LineText[] = lines.map((l) => {
+    l.sort((a, b) => a.x - b.x);
+    const words: WordText[] = [];
+    let prev: Run | null = null;
+    for (const r of l) {
+      const ws = runWords(r);
+      // A word split across two runs (kerning, font change) is joined back when they touch.
+      const touching = prev && !/\s$/u.test(prev.str) && !/^\s/u.test(r.str) && r.x - (prev.x + prev.width) < 0.15 * r.size;
+      if (touching && ws.length && words.length) {
+        const last = words[words.length - 1]!;
+        const first = ws.shift()!;
+        last.text += first.text;
+        last.box = unionBox(last.box, first.box);
+      }
+      words.push(...ws.map((w) => ({ ...w, confidence: 1 })));
+      prev = r;
+    }
+    const clamped = words.map((w) => ({ ...w, box: clampBox(w.box, width, height) }));
+    return {
+      box: clamped.slice(1).reduce((u, w) => unionBox(u, w.box), clamped[0]!.box),
+      text: joinWords(clamped.map((w) => w.text)),
+      confidence: 1,
+      words: clamped,
+    };
+  });
+  const ordered = lineTexts.filter((l) => l.words.length > 0);
+  const regions = groupLines(ordered, (l) => l.box).map((ls) => ({
+    box: ls.slice(1).reduce((u, l) => unionBox(u, l.box), ls[0]!.box),
+    text: ls.map((l) => l.text).join("\n"),
+    confidence: 1,
+    lines: ls,
+  }));
+  return { width, height, languages: [], text: regions.map((r) => r.text).join("\n\n"), confidence: 1, regions, path: "text_layer" };
+}

@@ -1,0 +1,42 @@
+import type { PagePath, PageText, PageTransform } from "../contract";
+import { engineError } from "../errors";
+import { readJson } from "./r2";
+
+/**
+ * What preprocess learnt about a page, kept as R2 custom metadata on the normalised page image so
+ * that detect, recognize, extractTables and reocr (which get only the image's key) follow the same
+ * path: the text layer's `PageText` sits beside the image.
+ */
+export interface PageMeta {
+  path: PagePath;
+  transform: PageTransform | null;
+  textLayerKey: string | null;
+}
+
+export function textLayerKeyFor(pageKey: string): string {
+  return `${pageKey}.text-layer.json`;
+}
+
+export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null): Record<string, string> {
+  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}) };
+}
+
+/** The page's metadata; images not written by preprocess are plain `ocr` pages. */
+export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<PageMeta> {
+  const head = await files.head(pageKey);
+  if (!head) throw engineError("not_found", `No page image at key ${JSON.stringify(pageKey)}.`);
+  const m = head.customMetadata ?? {};
+  const path: PagePath = m.path === "text_layer" || m.path === "rasterized" ? m.path : "ocr";
+  let transform: PageTransform | null = null;
+  try {
+    transform = m.transform ? (JSON.parse(m.transform) as PageTransform) : null;
+  } catch {
+    transform = null;
+  }
+  return { path, transform, textLayerKey: m.textLayerKey ?? null };
+}
+
+export async function readTextLayer(files: R2Bucket, meta: PageMeta): Promise<PageText> {
+  if (!meta.textLayerKey) throw engineError("corrupt_file", "The page was read from a text layer that is no longer stored; preprocess it again.");
+  return readJson<PageText>(files, meta.textLayerKey, "text layer");
+}

@@ -1,0 +1,110 @@
+import { Resvg } from "@cf-wasm/resvg";
+import type { Box, TextStyle } from "../contract";
+import type { RgbaImage } from "../inpaint/rgba";
+import { faceFor, type Face } from "./fonts";
+import { blockExtent, COLUMN_STEP, LINE_GAP, type Layout } from "./layout";
+
+const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Ascent as a share of the em (DejaVu Sans 0.928; Noto Sans CJK 0.88): baselines sit this far below a line's top. */
+const ASCENT = 0.9;
+
+/** Runs of characters sharing a face, each as a tspan naming that face's family. */
+function runs(chain: Face[], text: string): { face: Face; text: string }[] {
+  const out: { face: Face; text: string }[] = [];
+  for (const ch of text) {
+    const face = /\s/u.test(ch) && out.length ? out[out.length - 1]!.face : faceFor(chain, ch.codePointAt(0)!);
+    const last = out[out.length - 1];
+    if (last && last.face === face) last.text += ch;
+    else out.push({ face, text: ch });
+  }
+  return out;
+}
+
+/** CJK faces have no bold here: a thin stroke in the text colour stands in for it. */
+function weightAttrs(face: Face, weight: number, size: number, color: string): string {
+  if (weight < 600) return "";
+  if (face.bold) return ` font-weight="bold"`;
+  return ` stroke="${color}" stroke-width="${(size * 0.04).toFixed(2)}"`;
+}
+
+function tspans(chain: Face[], text: string, weight: number, size: number, color: string): string {
+  return runs(chain, text)
+    .map((r) => `<tspan font-family="${esc(r.face.metrics.family)}"${weightAttrs(r.face, weight, size, color)}>${esc(r.text)}</tspan>`)
+    .join("");
+}
+
+/**
+ * The SVG of one region's text on a transparent canvas the size of the box: lines placed by the
+ * measured layout (alignment computed here, not left to the renderer, so what was measured is
+ * what is drawn); the block starts where the original's first line did, or is centred vertically
+ * when the original's lines are unknown (vertical text: columns centred horizontally).
+ */
+export function regionSvg(
+  chain: Face[],
+  layout: Layout,
+  box: Box,
+  style: Required<Pick<TextStyle, "color" | "align">> & { weight: number },
+  firstLineTop: number | null,
+): { svg: string; width: number; height: number } {
+  const width = Math.max(1, Math.ceil(box.w));
+  const height = Math.max(1, Math.ceil(box.h));
+  const s = layout.size;
+  const parts: string[] = [];
+  if (layout.vertical) {
+    // Columns right to left, each character centred in its column, one em apart.
+    const extent = blockExtent(layout);
+    const right = (width + extent) / 2;
+    layout.lines.forEach((col, i) => {
+      const cx = right - s / 2 - i * s * COLUMN_STEP;
+      [...col.text].forEach((ch, k) => {
+        const y = k * s + s * ASCENT;
+        parts.push(`<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle">${tspans(chain, ch, style.weight, s, style.color)}</text>`);
+      });
+    });
+  } else {
+    // Where the original's first line began (documents read from the top), else centred (labels, bubbles).
+    const free = Math.max(0, height - blockExtent(layout));
+    const top = firstLineTop === null ? free / 2 : Math.min(Math.max(0, firstLineTop), free);
+    layout.lines.forEach((line, i) => {
+      const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
+      const y = top + i * s * LINE_GAP + s * ASCENT;
+      parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`);
+    });
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><g fill="${style.color}" font-size="${s}">${parts.join("")}</g></svg>`;
+  return { svg, width, height };
+}
+
+/** Renders an SVG with resvg (only the faces it uses are loaded) and composites it onto the page at (x, y). */
+export async function drawSvg(page: RgbaImage, svg: string, faces: Face[], x: number, y: number): Promise<void> {
+  const resvg = await Resvg.async(svg, { font: { fontBuffers: faces.map((f) => f.bytes), defaultFontFamily: faces[0]?.metrics.family ?? "DejaVu Sans" } });
+  try {
+    const img = resvg.render();
+    try {
+      composite(page, img.pixels, img.width, img.height, Math.floor(x), Math.floor(y));
+    } finally {
+      img.free();
+    }
+  } finally {
+    resvg.free();
+  }
+}
+
+/** Source-over of premultiplied RGBA (resvg's output) onto the opaque page. */
+function composite(page: RgbaImage, src: Uint8Array, w: number, h: number, ox: number, oy: number): void {
+  for (let y = 0; y < h; y++) {
+    const py = oy + y;
+    if (py < 0 || py >= page.height) continue;
+    for (let x = 0; x < w; x++) {
+      const px = ox + x;
+      if (px < 0 || px >= page.width) continue;
+      const s = (y * w + x) * 4;
+      const a = src[s + 3]!;
+      if (a === 0) continue;
+      const d = (py * page.width + px) * 4;
+      const k = (255 - a) / 255;
+      for (let c = 0; c < 3; c++) page.data[d + c] = Math.min(255, Math.round(src[s + c]! + page.data[d + c]! * k));
+    }
+  }
+}

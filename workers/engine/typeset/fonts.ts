@@ -1,0 +1,74 @@
+import { engineError } from "../errors";
+import { parseFont, type FontMetrics } from "./ttf";
+
+/** A font face loaded from R2 MODELS. */
+export interface Face {
+  key: string;
+  bytes: Uint8Array;
+  metrics: FontMetrics;
+  bold: boolean;
+}
+
+/** One step of the fallback chain: a regular face and, where one exists, its bold. */
+interface ChainEntry {
+  regular: string;
+  bold?: string;
+  /** Languages (ISO 639-1) that put this entry before the general CJK face. */
+  preferredFor?: string[];
+  required?: boolean;
+}
+
+/**
+ * The fallback chain: DejaVu Sans covers Latin, Cyrillic and Greek (with a bold face); Noto Sans
+ * JP, when seeded, takes Japanese text before Noto Sans SC, which covers Chinese and Japanese kana.
+ * Each character is drawn with the first face that has it.
+ */
+const CHAIN: ChainEntry[] = [
+  { regular: "fonts/DejaVuSans.ttf", bold: "fonts/DejaVuSans-Bold.ttf", required: true },
+  { regular: "fonts/NotoSansJP-Regular.ttf", preferredFor: ["ja", "jpn"] },
+  { regular: "fonts/NotoSansSC-Regular.ttf" },
+];
+
+/** Parsed faces stay in the isolate: fonts never change under a key. */
+const cache = new Map<string, Promise<Face | null>>();
+
+function load(models: R2Bucket, key: string, bold: boolean): Promise<Face | null> {
+  let p = cache.get(key);
+  if (!p) {
+    p = (async () => {
+      const obj = await models.get(key);
+      if (!obj) return null;
+      const bytes = new Uint8Array(await obj.arrayBuffer());
+      return { key, bytes, metrics: parseFont(bytes), bold };
+    })();
+    p.catch(() => cache.delete(key));
+    cache.set(key, p);
+  }
+  return p;
+}
+
+/** The faces for a language and weight, in fallback order. */
+export async function fontChain(models: R2Bucket, language: string | null | undefined, bold: boolean): Promise<Face[]> {
+  const lang = (language ?? "").toLowerCase();
+  const entries = CHAIN.filter((e) => !e.preferredFor || e.preferredFor.includes(lang));
+  const faces: Face[] = [];
+  for (const e of entries) {
+    const face = (bold && e.bold ? await load(models, e.bold, true) : null) ?? (await load(models, e.regular, false));
+    if (face) faces.push(face);
+    else if (e.required) throw engineError("internal_error", `The font ${e.regular} is not installed in MODELS (run the model seeding).`);
+  }
+  return faces;
+}
+
+/** The first face of the chain that has the code point (the first face when none does). */
+export function faceFor(chain: Face[], cp: number): Face {
+  for (const f of chain) if (f.metrics.advance(cp) !== undefined) return f;
+  return chain[0]!;
+}
+
+/** Advance of a code point in pixels at `size`; characters no face has are measured as 0.6 em. */
+export function advancePx(chain: Face[], cp: number, size: number): number {
+  const f = faceFor(chain, cp);
+  const a = f.metrics.advance(cp);
+  return ((a ?? f.metrics.unitsPerEm * 0.6) / f.metrics.unitsPerEm) * size;
+}

@@ -1,0 +1,163 @@
+import type { Box, TypesetOverflow } from "../contract";
+import { advancePx, type Face } from "./fonts";
+
+/** Characters that may be broken anywhere (scripts written without spaces between words). */
+const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\u3000-\u303f\uff00-\uffef]/u;
+/** Kinsoku: never at the start of a line (closing marks, small kana, prolonged sound). */
+const NO_START = new Set([..."、。，．,.!?！？)]}）」』】〕〉》〙〗ー…‥・：；:;ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々〻"]);
+/** Never at the end of a line (opening marks). */
+const NO_END = new Set([..."([{（「『【〔〈《〘〖"]);
+
+/** Line pitch and block height as multiples of the font size. */
+export const LINE_GAP = 1.2;
+const BLOCK_EXTRA = 1.16 - LINE_GAP;
+/** Vertical text: one character per em, columns 1.25 em apart. */
+const COLUMN_PITCH = 1.25;
+
+interface Atom {
+  text: string;
+  /** Spaces after it (dropped at a line end). */
+  space: string;
+  hardBreak: boolean;
+}
+
+/** Splits text into unbreakable atoms: words for spaced scripts, characters (with kinsoku) for the others. */
+export function atomsOf(text: string): Atom[] {
+  const atoms: Atom[] = [];
+  let cur: Atom | null = null;
+  let lastSpaceless = false;
+  for (const ch of text.replace(/\r\n?/g, "\n")) {
+    if (ch === "\n") {
+      if (cur) atoms.push(cur);
+      atoms.push({ text: "", space: "", hardBreak: true });
+      cur = null;
+      continue;
+    }
+    if (/\s/u.test(ch) && ch !== "\u3000") {
+      if (cur) cur.space += " ";
+      continue;
+    }
+    const spaceless = SPACELESS.test(ch);
+    const glue = cur && !cur.space && (NO_START.has(ch) || NO_END.has([...cur.text].pop() ?? ""));
+    if (cur && (glue || (!spaceless && !lastSpaceless && !cur.space))) cur.text += ch;
+    else {
+      if (cur) atoms.push(cur);
+      cur = { text: ch, space: "", hardBreak: false };
+    }
+    lastSpaceless = spaceless;
+  }
+  if (cur) atoms.push(cur);
+  return atoms;
+}
+
+export function widthOf(chain: Face[], s: string, size: number): number {
+  let w = 0;
+  for (const ch of s) w += advancePx(chain, ch.codePointAt(0)!, size);
+  return w;
+}
+
+export interface Layout {
+  size: number;
+  vertical: boolean;
+  /** Horizontal: lines top to bottom; vertical: columns right to left, each top to bottom. */
+  lines: { text: string; width: number }[];
+  fits: boolean;
+}
+
+/** Greedy line filling at one size; an atom wider than the box is cut between characters. */
+function breakLines(chain: Face[], atoms: Atom[], size: number, maxW: number): { text: string; width: number }[] {
+  const lines: { text: string; width: number }[] = [];
+  let text = "", width = 0, pending = "";
+  const flush = () => {
+    lines.push({ text, width });
+    text = "";
+    width = 0;
+    pending = "";
+  };
+  for (const a of atoms) {
+    if (a.hardBreak) {
+      flush();
+      continue;
+    }
+    const aw = widthOf(chain, a.text, size);
+    const sw = widthOf(chain, pending, size);
+    if (text && width + sw + aw > maxW) flush();
+    if (!text && aw > maxW) {
+      for (const ch of a.text) {
+        const cw = widthOf(chain, ch, size);
+        if (text && width + cw > maxW) flush();
+        text += ch;
+        width += cw;
+      }
+    } else {
+      text += (text ? pending : "") + a.text;
+      width += (width ? sw : 0) + aw;
+    }
+    pending = a.space;
+  }
+  if (text || lines.length === 0) flush();
+  return lines;
+}
+
+/** Vertical columns: characters top to bottom, kinsoku marks kept off column tops. */
+function breakColumns(text: string, size: number, maxH: number): { text: string; width: number }[] {
+  const per = Math.max(1, Math.floor(maxH / size));
+  const cols: { text: string; width: number }[] = [];
+  for (const para of text.replace(/\r\n?/g, "\n").split("\n")) {
+    const chars = [...para.replace(/\s+/g, "")];
+    let col: string[] = [];
+    for (const ch of chars) {
+      if (col.length >= per && !NO_START.has(ch)) {
+        cols.push({ text: col.join(""), width: col.length * size });
+        col = [];
+      }
+      col.push(ch);
+    }
+    cols.push({ text: col.join(""), width: col.length * size });
+  }
+  return cols;
+}
+
+function layoutAt(chain: Face[], text: string, box: Box, size: number, vertical: boolean): Layout {
+  if (vertical) {
+    const lines = breakColumns(text, size, box.h);
+    const w = size * (COLUMN_PITCH * (lines.length - 1) + 1);
+    const fits = w <= box.w + 0.5 && lines.every((c) => c.width <= box.h + 0.5);
+    return { size, vertical, lines, fits };
+  }
+  const lines = breakLines(chain, atomsOf(text), size, box.w);
+  const h = size * (LINE_GAP * lines.length + BLOCK_EXTRA);
+  const fits = h <= box.h + 0.5 && lines.every((l) => l.width <= box.w + 0.5);
+  return { size, vertical, lines, fits };
+}
+
+/** Total height (horizontal) or width (vertical) of a laid-out block. */
+export function blockExtent(l: Layout): number {
+  return l.vertical ? l.size * (COLUMN_PITCH * (l.lines.length - 1) + 1) : l.size * (LINE_GAP * l.lines.length + BLOCK_EXTRA);
+}
+
+export const COLUMN_STEP = COLUMN_PITCH;
+
+/**
+ * Font size search: the largest whole-pixel size from `target` down to `min` at which the text fits
+ * the box (binary search; fitting only gets easier as the size drops). `fitted` at the original
+ * size, `shrunk` below it, `overflowing` when even `min` does not fit (laid out at `min`).
+ */
+export function fitText(chain: Face[], text: string, box: Box, target: number, vertical: boolean): { layout: Layout; overflow: TypesetOverflow } {
+  const top = Math.max(4, Math.round(target));
+  const min = Math.max(6, Math.min(top, Math.ceil(top * 0.45)));
+  const first = layoutAt(chain, text, box, top, vertical);
+  if (first.fits) return { layout: first, overflow: "fitted" };
+  let lo = min, hi = top - 1;
+  let best: Layout | null = null;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const l = layoutAt(chain, text, box, mid, vertical);
+    if (l.fits) {
+      best = l;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (best) return { layout: best, overflow: "shrunk" };
+  return { layout: layoutAt(chain, text, box, min, vertical), overflow: "overflowing" };
+}

@@ -1,0 +1,50 @@
+import type { TypesetInput, TypesetRegion, TypesetResult } from "../contract";
+import { encodeRgba, loadRgba } from "../inpaint/rgba";
+import { writeObject } from "../storage/r2";
+import { drawSvg, regionSvg } from "./draw";
+import { fontChain } from "./fonts";
+import { fitText, LINE_GAP } from "./layout";
+
+const COLOR = /^#[0-9a-f]{6}$/i;
+
+/** Starting size: the user's or original's font size, else from the recognised lines, else from the box. */
+function targetSize(r: TypesetRegion): number {
+  const given = Number(r.style?.font_size);
+  if (Number.isFinite(given) && given >= 4) return given;
+  const hs = (r.lines ?? []).map((l) => (r.vertical ? l.w : l.h)).sort((a, b) => a - b);
+  // Recognised line boxes run from ascender to descender: about one em.
+  if (hs.length) return hs[hs.length >> 1]!;
+  return Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP;
+}
+
+/**
+ * Draws each region's text into its box on the background (the clean plate): the font chain for
+ * the language and weight, the largest size up to the original's that fits, lines broken for the
+ * script, aligned and coloured as the original. Reports per region whether it fitted, shrank, or
+ * still overflows. Writes the rendered page as PNG.
+ */
+export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: TypesetInput): Promise<TypesetResult> {
+  const started = Date.now();
+  const page = await loadRgba(env.FILES, input.backgroundKey, "background");
+  const results: TypesetResult["regions"] = [];
+  for (const r of input.regions) {
+    const text = r.text.trim();
+    if (!text) {
+      results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
+      continue;
+    }
+    const w = r.style?.font_weight;
+    const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
+    const chain = await fontChain(env.MODELS, input.language, weight >= 600);
+    const { layout, overflow } = fitText(chain, text, r.box, targetSize(r), !!r.vertical);
+    const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
+    const align = r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
+    const first = r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
+    const { svg } = regionSvg(chain, layout, r.box, { color, align, weight }, first);
+    const used = chain.filter((f) => svg.includes(`font-family="${f.metrics.family}"`));
+    await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), r.box.x, r.box.y);
+    results.push({ overflow, fontSize: layout.size, lines: layout.lines.length, fonts: used.map((f) => f.metrics.family) });
+  }
+  await writeObject(env.FILES, input.outKey, encodeRgba(page, "png"), "image/png");
+  return { key: input.outKey, width: page.width, height: page.height, regions: results, ms: Date.now() - started };
+}
