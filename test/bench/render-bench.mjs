@@ -139,7 +139,6 @@ try {
     const set = await engine.call("typeset", {
       backgroundKey: cleaned.cleanKey,
       outKey: `b/${i}/render.png`,
-      language: "es",
       regions: text.regions.map((r, k) => ({ box: r.box, lines: r.lines.map((l) => l.box), text: translation(r.text, ratio, i * 10 + k), style: cleaned.regions[k].style })),
     });
     const typesetWall = performance.now() - t;

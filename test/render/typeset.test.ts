@@ -20,8 +20,8 @@ async function whitePage(w: number, h: number, key = WHITE): Promise<string> {
   return key;
 }
 
-async function typeset(regions: TypesetRegion[], language: string, out: string, background = WHITE) {
-  return env.ENGINE.typeset({ backgroundKey: background, regions, language, outKey: out });
+async function typeset(regions: TypesetRegion[], out: string, background = WHITE) {
+  return env.ENGINE.typeset({ backgroundKey: background, regions, outKey: out });
 }
 
 describe("typesetting", () => {
@@ -37,7 +37,7 @@ describe("typesetting", () => {
     const text = await pageText((await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/t/text.json" })).key);
     const cleaned = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: "uploads/t/flat", page: 0, regions: regionsOf(text), maskKey: "work/t/mask.png", cleanKey: "work/t/clean.png" });
     const translation = "Pan fresco cada mañana. Abierto todos los días desde las siete.";
-    const out = await typeset([{ box: text.regions[0]!.box, lines: text.regions[0]!.lines.map((l) => l.box), text: translation, style: cleaned.regions[0]!.style }], "es", "work/t/render.png", cleaned.cleanKey);
+    const out = await typeset([{ box: text.regions[0]!.box, lines: text.regions[0]!.lines.map((l) => l.box), text: translation, style: cleaned.regions[0]!.style }], "work/t/render.png", cleaned.cleanKey);
     expect(out.regions[0]!.overflow, JSON.stringify(out)).not.toBe("overflowing");
     expect(out.regions[0]!.lines).toBeGreaterThan(1);
     const read = await readBack(out.key, ["spa"]);
@@ -61,7 +61,6 @@ describe("typesetting", () => {
         { box: { ...box, y: 150 }, text: "A much longer sentence that cannot stay at forty pixels on one line", style: { font_size: 40 } },
         { box: { x: 50, y: 300, w: 120, h: 20 }, text: "This paragraph is far too long for such a small box, whatever size it is drawn at, so it overflows.", style: { font_size: 16 } },
       ],
-      "en",
       "work/typeset/overflow.png",
     );
     expect(out.regions.map((r) => r.overflow)).toEqual(["fitted", "shrunk", "overflowing"]);
@@ -72,7 +71,7 @@ describe("typesetting", () => {
 
   it("aligns lines as asked", async () => {
     const mk = (align: "left" | "center" | "right", y: number) => ({ box: { x: 100, y, w: 800, h: 60 }, text: "Centre me", style: { font_size: 40, align } });
-    const out = await typeset([mk("left", 50), mk("center", 150), mk("right", 250)], "en", "work/typeset/align.png");
+    const out = await typeset([mk("left", 50), mk("center", 150), mk("right", 250)], "work/typeset/align.png");
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
     const [l, c, r] = [50, 150, 250].map((y) => inkBox(img, bg, { x: 100, y, w: 800, h: 60 }));
@@ -84,7 +83,7 @@ describe("typesetting", () => {
   it("covers Latin, Cyrillic, Greek, Chinese and Japanese through the font chain", async () => {
     const box = (i: number) => ({ x: 40, y: 30 + i * 110, w: 1100, h: 90 });
     const texts = ["Grüße aus Köln", "Привет, мир", "Καλημέρα κόσμε", "欢迎光临本店", "ありがとうございます"];
-    const out = await typeset(texts.map((t, i) => ({ box: box(i), text: t, style: { font_size: 56 } })), "ja", "work/typeset/scripts.png");
+    const out = await typeset(texts.map((t, i) => ({ box: box(i), text: t, style: { font_size: 56 } })), "work/typeset/scripts.png");
     expect(out.regions.map((r) => r.fonts)).toEqual([["DejaVu Sans"], ["DejaVu Sans"], ["DejaVu Sans"], ["Noto Sans SC"], ["Noto Sans SC"]]);
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
@@ -97,7 +96,7 @@ describe("typesetting", () => {
 
   it("writes vertical CJK regions top to bottom in columns from the right", async () => {
     const box = { x: 500, y: 40, w: 140, h: 420 };
-    const out = await typeset([{ box, text: "欢迎光临本店欢迎再来", vertical: true, style: { font_size: 48 } }], "zh", "work/typeset/vertical.png");
+    const out = await typeset([{ box, text: "欢迎光临本店欢迎再来", vertical: true, style: { font_size: 48 } }], "work/typeset/vertical.png");
     expect(out.regions[0]!.lines).toBe(2);
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
@@ -111,7 +110,7 @@ describe("typesetting", () => {
 
   it("breaks space-less text between characters, never before closing punctuation", async () => {
     await seedModels();
-    const chain = await fontChain(env.MODELS, "zh", false);
+    const chain = await fontChain(env.MODELS, false);
     const text = "今天天气很好，我们去公园散步。然后在湖边吃午饭，晚上回家。";
     const { layout } = fitText(chain, text, { x: 0, y: 0, w: 200, h: 400 }, 30, false);
     expect(layout.lines.length).toBeGreaterThan(3);

@@ -376,9 +376,8 @@ export interface TypesetRegion {
 export interface TypesetInput {
   /** R2 FILES key of the background (the clean plate). */
   backgroundKey: string;
+  /** Faces and line breaking follow each character's script, so no language is needed. */
   regions: TypesetRegion[];
-  /** Language of the text (ISO 639-1 or tesseract code): picks CJK faces and line-breaking rules. */
-  language?: string | null;
   /** R2 FILES key of the rendered page (PNG). */
   outKey: string;
 }

@@ -32,7 +32,6 @@ export async function renderingStage(env: Env, db: DB, plan: JobPlan, page: numb
     env.ENGINE.typeset({
       backgroundKey: row.cleanKey!,
       outKey: renderKey,
-      language: plan.targetLanguage,
       regions: rows.map((r) => ({
         box: { x: r.x, y: r.y, w: r.w, h: r.h },
         text: r.userTranslation ?? r.translation ?? "",

@@ -56,13 +56,13 @@ async function filesOf(files: R2Bucket, doc: ExportDocument, format: Exclude<Exp
     case "docx":
       return [{ name: `${base}.docx`, body: renderDocx(doc, content) }];
     case "xlsx":
-      return [{ name: `${base}.xlsx`, body: renderXlsx(doc, content) }];
+      return [{ name: `${base}.xlsx`, body: renderXlsx(doc) }];
     case "searchable_pdf":
       return [{ name: `${base}.pdf`, body: await renderPdf(files, doc, format) }];
     case "pdf":
       return [{ name: `${base}-rendered.pdf`, body: await renderPdf(files, doc, format) }];
     case "csv": {
-      const sheets = sheetsOf(doc, content);
+      const sheets = sheetsOf(doc);
       if (sheets.length === 1 && !sheets[0]!.table) {
         const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
         return [{ name: `${base}.csv`, body: sheets[0]!.grid.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n" }];

@@ -135,8 +135,8 @@ function sheetXml(grid: string[][], merges: string[]): string {
   return `${XML_HEAD}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData>${mc}</worksheet>`;
 }
 
-/** The sheets of a document: one per table; without tables, one sheet listing the regions. */
-export function sheetsOf(doc: ExportDocument, content: ExportContent): { name: string; grid: string[][]; merges: string[]; table: ExportTable | null }[] {
+/** The sheets of a document: one per table; without tables, one sheet of the regions (text and translation side by side). */
+export function sheetsOf(doc: ExportDocument): { name: string; grid: string[][]; merges: string[]; table: ExportTable | null }[] {
   const sheets: ReturnType<typeof sheetsOf> = [];
   for (const p of doc.pages) {
     (p.tables ?? []).forEach((t, ti) => {
@@ -151,8 +151,8 @@ export function sheetsOf(doc: ExportDocument, content: ExportContent): { name: s
 }
 
 /** XLSX: one worksheet per table (merged cells kept, numbers as numbers); see `sheetsOf`. */
-export function renderXlsx(doc: ExportDocument, content: ExportContent): Uint8Array {
-  const sheets = sheetsOf(doc, content);
+export function renderXlsx(doc: ExportDocument): Uint8Array {
+  const sheets = sheetsOf(doc);
   const files: Record<string, string> = {
     "[Content_Types].xml": `${XML_HEAD}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join("")}</Types>`,
     "_rels/.rels": `${XML_HEAD}<Relationships xmlns="${PKG_REL}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,

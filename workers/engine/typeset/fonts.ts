@@ -13,19 +13,16 @@ export interface Face {
 interface ChainEntry {
   regular: string;
   bold?: string;
-  /** Languages (ISO 639-1) that put this entry before the general CJK face. */
-  preferredFor?: string[];
   required?: boolean;
 }
 
 /**
  * The fallback chain: DejaVu Sans covers Latin, Cyrillic and Greek (with a bold face); Noto Sans
- * JP, when seeded, takes Japanese text before Noto Sans SC, which covers Chinese and Japanese kana.
- * Each character is drawn with the first face that has it.
+ * SC covers Chinese and Japanese (kana included). Each character is drawn with the first face that
+ * has it. Without the CJK face (not seeded), CJK characters are measured but not drawn.
  */
 const CHAIN: ChainEntry[] = [
   { regular: "fonts/DejaVuSans.ttf", bold: "fonts/DejaVuSans-Bold.ttf", required: true },
-  { regular: "fonts/NotoSansJP-Regular.ttf", preferredFor: ["ja", "jpn"] },
   { regular: "fonts/NotoSansSC-Regular.ttf" },
 ];
 
@@ -47,12 +44,10 @@ function load(models: R2Bucket, key: string, bold: boolean): Promise<Face | null
   return p;
 }
 
-/** The faces for a language and weight, in fallback order. */
-export async function fontChain(models: R2Bucket, language: string | null | undefined, bold: boolean): Promise<Face[]> {
-  const lang = (language ?? "").toLowerCase();
-  const entries = CHAIN.filter((e) => !e.preferredFor || e.preferredFor.includes(lang));
+/** The faces for a weight, in fallback order. */
+export async function fontChain(models: R2Bucket, bold: boolean): Promise<Face[]> {
   const faces: Face[] = [];
-  for (const e of entries) {
+  for (const e of CHAIN) {
     const face = (bold && e.bold ? await load(models, e.bold, true) : null) ?? (await load(models, e.regular, false));
     if (face) faces.push(face);
     else if (e.required) throw engineError("internal_error", `The font ${e.regular} is not installed in MODELS (run the model seeding).`);

@@ -19,7 +19,7 @@ function targetSize(r: TypesetRegion): number {
 
 /**
  * Draws each region's text into its box on the background (the clean plate): the font chain for
- * the language and weight, the largest size up to the original's that fits, lines broken for the
+ * the weight, the largest size up to the original's that fits, lines broken for the
  * script, aligned and coloured as the original. Reports per region whether it fitted, shrank, or
  * still overflows. Writes the rendered page as PNG.
  */
@@ -35,7 +35,7 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     }
     const w = r.style?.font_weight;
     const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
-    const chain = await fontChain(env.MODELS, input.language, weight >= 600);
+    const chain = await fontChain(env.MODELS, weight >= 600);
     const { layout, overflow } = fitText(chain, text, r.box, targetSize(r), !!r.vertical);
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
     const align = r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
