@@ -75,11 +75,17 @@ describe("a project made by a real OCR job", () => {
     const jsonExport = await body(await api(`/api/v1/projects/${projectId}/exports`, json("POST", auth, { format: "json" })));
     const doc = await body(await fetchSigned((await body(await api(jsonExport.download, { headers: auth }))).url));
     expect(doc.pages[0].regions[0].text).toBe("CORRECTED BY HAND");
-    const pdf = await api(`/api/v1/projects/${projectId}/exports`, json("POST", auth, { format: "docx" }));
-    expect(pdf.status).toBe(422);
+    // Office formats come from the same edited document: the DOCX is a zip holding the correction.
+    const docx = await body(await api(`/api/v1/projects/${projectId}/exports`, json("POST", auth, { format: "docx" })));
+    expect(docx.format, JSON.stringify(docx)).toBe("docx");
+    const docxBytes = new Uint8Array(await (await fetchSigned((await body(await api(docx.download, { headers: auth }))).url)).arrayBuffer());
+    expect([...docxBytes.slice(0, 2)]).toEqual([0x50, 0x4b]);
+    const { unzipSync, strFromU8 } = await import("fflate");
+    expect(strFromU8(unzipSync(docxBytes)["word/document.xml"]!)).toContain("CORRECTED BY HAND");
+    expect((await api(`/api/v1/projects/${projectId}/exports`, json("POST", auth, { format: "html" }))).status).toBe(422);
     const exports = await body(await api(`/api/v1/projects/${projectId}/exports`, { headers: auth }));
-    expect(exports.map((e: any) => e.format).sort()).toEqual(["json", "json", "txt", "txt"]);
-    expect(exports[0].id).toBe(jsonExport.id); // newest first
+    expect(exports.map((e: any) => e.format).sort()).toEqual(["docx", "json", "json", "txt", "txt"]);
+    expect(exports[0].id).toBe(docx.id); // newest first
 
     // Trash → restore → permanent delete → 404, with every file gone.
     expect((await api(`/api/v1/projects/${projectId}`, { method: "DELETE", headers: auth })).status).toBe(204);

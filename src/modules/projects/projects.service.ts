@@ -1,10 +1,11 @@
 import type { z } from "@hono/zod-openapi";
-import type { BuiltExport, ExportFormat as EngineExportFormat, PageText } from "../../../workers/engine/contract";
+import type { BuiltExport, ExportFormat as EngineExportFormat } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { keys } from "../../lib/storage";
+import { buildDocumentExports } from "../exports/export-document.service";
 import { engineFailure } from "../jobs/engine-failure";
 import { regionsOf, tablesOf } from "../regions/regions.service";
 import { fileSigner, pageUrls } from "./page-urls";
@@ -269,8 +270,8 @@ function copyName(name: string): string {
 
 // Exports built from the edited project
 
-/** Formats the engine's export builder writes from page texts. */
-const BUILDABLE: readonly EngineExportFormat[] = ["txt", "json"];
+/** Formats the engine's export builder writes (every stored format but `html`, which it does not build). */
+const BUILDABLE: readonly EngineExportFormat[] = ["txt", "json", "md", "hocr", "alto", "docx", "xlsx", "csv", "searchable_pdf", "pdf", "png", "jpg", "webp", "zip"];
 
 export async function listProjectExports(db: DB, auth: AuthContext, projectId: string) {
   const project = await ownProject(db, auth.userId, projectId);
@@ -278,9 +279,9 @@ export async function listProjectExports(db: DB, auth: AuthContext, projectId: s
 }
 
 /**
- * Builds an export from the project as edited now: each page's regions are read from D1 (the
- * user's corrected text and translation win over the recognised and machine ones), written to R2
- * as `PageText`, and handed to the engine's export builder. Nothing is recognised or translated again.
+ * Builds an export from the project as edited now: the document (pages, regions with the user's
+ * corrected text and translation winning over the recognised and machine ones, tables) is read from
+ * D1 and handed to the engine's export builder. Nothing is recognised or translated again.
  */
 export async function createProjectExport(env: Env, db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof ExportRequest>) {
   const project = await editableProject(db, auth.userId, projectId);
@@ -292,34 +293,23 @@ export async function createProjectExport(env: Env, db: DB, auth: AuthContext, p
   }
   const pages = (await repo.projectPages(db, project.id)).filter((p) => p.status === "ready");
   if (pages.length === 0) throw new ApiError("conflict", `Project ${projectId} has no ready page to export.`);
-  const regions = await regionsOf(db, project.id);
   const exportId = newId("exp");
-  const prefix = keys.projectExport(auth.userId, project.id, exportId);
-  const pick = (r: (typeof regions)[number]) => (body.content === "translation" ? (r.user_translation ?? r.translation ?? "") : (r.user_text ?? r.text));
-  const textKeys = pages.map((p) => `${prefix}pages/${p.pageIndex}.json`);
-  await Promise.all(
-    pages.map((p, i) => {
-      const rs = regions.filter((r) => r.page_id === p.id);
-      const pageText: PageText = {
-        width: p.width,
-        height: p.height,
-        languages: [body.content === "translation" ? (project.targetLanguage ?? "und") : (p.detectedLanguage ?? project.sourceLanguage ?? "und")],
-        text: rs.map(pick).join("\n\n"),
-        confidence: rs.length ? rs.reduce((s, r) => s + (r.confidence ?? 1), 0) / rs.length : 0,
-        regions: rs.map((r) => ({ box: r.box, text: pick(r), confidence: r.confidence ?? 1, lines: [], vertical: r.vertical })),
-      };
-      return env.FILES.put(textKeys[i]!, JSON.stringify(pageText), { httpMetadata: { contentType: "application/json" } });
-    }),
-  );
   const baseName = project.name.replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(/[^\w.-]+/g, "_").slice(0, 80) || "document";
   let built: BuiltExport[];
   try {
-    built = await env.ENGINE.buildExports({ pageTextKeys: textKeys, formats: [format], outPrefix: prefix, baseName });
+    built = await buildDocumentExports(env, db, {
+      userId: auth.userId,
+      projectId: project.id,
+      title: project.name,
+      sourceLanguage: project.sourceLanguage,
+      targetLanguage: project.targetLanguage,
+      formats: [format],
+      content: body.content,
+      outPrefix: keys.projectExport(auth.userId, project.id, exportId),
+      baseName,
+    });
   } catch (err) {
     throw engineFailure(err);
-  } finally {
-    // The page texts are only the builder's input.
-    await env.FILES.delete(textKeys);
   }
   const b = built[0]!;
   const now = Date.now();
@@ -330,7 +320,7 @@ export async function createProjectExport(env: Env, db: DB, auth: AuthContext, p
     format: b.format,
     status: "ready",
     key: b.key,
-    filename: `${baseName}.${b.format}`,
+    filename: b.filename ?? `${baseName}.${b.format}`,
     bytes: b.bytes,
     contentType: b.contentType,
     createdAt: now,
