@@ -32,10 +32,6 @@ export async function publish(env: Env, jobId: string, event: JobHubEvent): Prom
   }
 }
 
-export function refOf(job: repo.JobRow): JobRef {
-  return { jobId: job.id, attempt: job.attempt, tool: job.tool, kind: job.kind };
-}
-
 /**
  * Moves a job to `to` if the state machine allows it from the job's current state, for this attempt.
  * Returns "moved" (also when a retried step finds the move already made), "blocked" when the job is

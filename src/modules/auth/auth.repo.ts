@@ -204,15 +204,6 @@ export async function deleteAuthTokens(db: DB, userId: string, purpose: AuthToke
   await db.delete(authTokens).where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, purpose)));
 }
 
-/** Unused recovery-code hashes of an account. */
-export async function countRecoveryCodes(db: DB, userId: string): Promise<number> {
-  const rows = await db
-    .select({ id: authTokens.id })
-    .from(authTokens)
-    .where(and(eq(authTokens.userId, userId), eq(authTokens.purpose, "recovery_code"), isNull(authTokens.usedAt)));
-  return rows.length;
-}
-
 /** Uses one of the account's recovery codes (by hash); false when it is not one or was used. */
 export async function consumeRecoveryCode(db: DB, userId: string, codeHash: string, now: number): Promise<boolean> {
   const done = await db

@@ -1,4 +1,3 @@
-import { ApiError } from "../../http/errors";
 import { JOB_STATUSES, TERMINAL_JOB_STATUSES, TOOLS, type JobKind, type JobStage, type JobStatus, type Tool } from "./tools";
 
 /** What decides a job's path: its tool's stages, or the batch parent's single `exporting` stage. */
@@ -51,11 +50,4 @@ export function canTransition(job: JobShape, from: JobStatus, to: JobStatus): bo
 /** Every state from which `to` may be entered: the `WHERE status IN (…)` guard of a transition. */
 export function allowedFrom(job: JobShape, to: JobStatus): JobStatus[] {
   return JOB_STATUSES.filter((s) => canTransition(job, s, to));
-}
-
-/** Throws `invalid_transition` unless `from → to` is allowed. */
-export function assertTransition(job: JobShape, from: JobStatus, to: JobStatus, message?: string): void {
-  if (!canTransition(job, from, to)) {
-    throw new ApiError("invalid_transition", message ?? `A ${job.kind === "batch" ? "batch" : job.tool} job cannot go from ${from} to ${to}.`, { details: { from, to } });
-  }
 }

@@ -221,17 +221,6 @@ export async function markPage(db: DB, jobId: string, page: number, p: { status:
     .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, page)));
 }
 
-/** Statement that puts every page not yet completed back to pending (a retry re-runs only those). */
-export function resetUnfinishedPages(db: DB, jobId: string): D1PreparedStatement {
-  return db.$client
-    .prepare("UPDATE job_pages SET status = 'pending', stage = NULL, error_code = NULL, error_message = NULL, finished_at = NULL, updated_at = ? WHERE job_id = ? AND status != 'completed'")
-    .bind(Date.now(), jobId);
-}
-
-export async function updateJob(db: DB, jobId: string, patch: Partial<NewJob>): Promise<void> {
-  await db.update(jobs).set({ ...patch, updatedAt: Date.now() }).where(eq(jobs.id, jobId));
-}
-
 /** Replaces a page's recognised regions (idempotent for a retried step). */
 export async function savePageRegions(
   db: DB,

@@ -20,13 +20,3 @@ export function sniffFormat(bytes: Uint8Array): InputFormat | null {
   if (head.includes("%PDF-")) return "pdf";
   return null;
 }
-
-export const CONTENT_TYPES: Record<InputFormat, string> = {
-  png: "image/png",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-  bmp: "image/bmp",
-  tiff: "image/tiff",
-  pdf: "application/pdf",
-};

@@ -218,11 +218,6 @@ function normalise16(data: Uint8Array, le: boolean): void {
   }
 }
 
-/** Number of pages (IFDs) in a TIFF. */
-export function tiffPageCount(bytes: Uint8Array): number {
-  return pageDirectories(bytes).ifds.length;
-}
-
 /** Decodes page `page` (zero-based) of a TIFF to gray. Other pages are not touched. */
 export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<GrayImage> {
   const { le, ifds } = pageDirectories(bytes);

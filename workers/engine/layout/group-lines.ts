@@ -56,8 +56,3 @@ export interface LayoutBlock {
   box: Box;
   lines: Box[];
 }
-
-/** Line boxes → blocks with their union box. */
-export function groupLinesIntoBlocks(lines: Box[]): LayoutBlock[] {
-  return groupLines(lines, (b) => b).map((ls) => ({ box: ls.slice(1).reduce(unionBox, ls[0]!), lines: ls }));
-}

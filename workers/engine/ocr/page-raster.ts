@@ -43,8 +43,3 @@ export async function loadPageGray(files: R2Bucket, pageKey: string): Promise<Gr
   if (!format || format === "pdf") throw engineError("unsupported_media_type", `The page image at ${JSON.stringify(pageKey)} is not an image format the engine reads.`);
   return decodeToGray(bytes, format);
 }
-
-/** Reads a normalised page image from R2 FILES and prepares it for OCR at working resolution. */
-export async function loadOcrRaster(files: R2Bucket, pageKey: string): Promise<OcrRaster> {
-  return ocrRasterFromGray(await loadPageGray(files, pageKey));
-}
