@@ -1,3 +1,4 @@
+import { z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
@@ -36,6 +37,16 @@ interface StoredKey {
   response_status: number | null;
   response_body: string | null;
 }
+
+/** The request header of routes that accept an `Idempotency-Key`, for their OpenAPI description. */
+export const IdempotencyHeader = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .openapi({ description: "Repeating the request with the same key returns the original response without new work or charge (24 h)." }),
+});
 
 /**
  * `Idempotency-Key` support for a route that creates something (jobs, payments), after `requireAuth`.

@@ -93,7 +93,12 @@ function jobNowIs(jobId: string, attempt: number, status: JobStatus) {
   return { sql: "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = ?)", args: [jobId, attempt, status] };
 }
 
-function projectStatusFor(status: JobStatus, succeededPages: number) {
+/**
+ * The project's status once its job ends. A re-render never changes which pages hold content, so
+ * its project returns to what its pages say, whatever the re-render's outcome.
+ */
+async function projectStatusAfter(db: DB, job: repo.JobRow, status: JobStatus, succeededPages: number) {
+  if (job.kind === "rerender") return repo.projectStatusFromPages(db, job.projectId!);
   return status === "completed" ? "ready" : succeededPages > 0 ? "partial" : "failed";
 }
 
@@ -150,7 +155,10 @@ export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "a
     event: { message, data: stored ? { error: stored } : {} },
     done: true,
     // The project's state commits with the job's, so a client never sees the job finished and its project still processing.
-    after: [...moneyStatements(db, settle), ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, projectStatusFor(status, succeeded), jobNowIs(job.id, job.attempt, status))] : [])],
+    after: [
+      ...moneyStatements(db, settle),
+      ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, await projectStatusAfter(db, job, status, succeeded), jobNowIs(job.id, job.attempt, status))] : []),
+    ],
   });
   // Usage counts the winning transition only (a batch parent's pages are its children's).
   if (committed && job.kind !== "batch") await recordUsage(db, { userId: job.userId, tool: job.tool, status, pages: succeeded, pagesFailed: failed, credits: charge });
@@ -221,7 +229,7 @@ async function announceTerminal(
 async function onJobTerminal(env: Env, db: DB, job: repo.JobRow, status: JobStatus): Promise<void> {
   if (job.projectId && status === "cancelled") {
     const pages = await repo.jobPageRows(db, job.id);
-    await repo.setProjectStatus(db, job.projectId, projectStatusFor(status, pages.filter((p) => p.status === "completed").length));
+    await repo.setProjectStatus(db, job.projectId, await projectStatusAfter(db, job, status, pages.filter((p) => p.status === "completed").length));
   }
   // Keyed by job, attempt and status (event) and by the last top-up (low balance): safe to repeat.
   await emitJobEvent(env, db, (await repo.getJob(db, job.id)) ?? job);

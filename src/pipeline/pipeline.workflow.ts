@@ -132,9 +132,14 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       }
     }
 
-    const okPages = [...Array(plan.pages).keys()].filter((p) => !failed.has(p));
+    const okPages = plan.exportPages.filter((p) => !failed.has(p));
     try {
-      await step.do(STEP.exports, PAGE_STEP, () => runExports(this.env, db, plan, okPages));
+      await step.do(STEP.exports, PAGE_STEP, async () => {
+        const built = await runExports(this.env, db, plan, okPages);
+        // A job without page stages (an ocr or tables re-render) delivers its pages with the exports.
+        if (pageStages.length === 0) for (const page of toRun) await repo.markPage(db, ref.jobId, page, { status: "completed", stage: "exporting" });
+        return built;
+      });
     } catch (err) {
       await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", asApiError(err)));
       return "failed";

@@ -23,6 +23,7 @@ function expected(path: JobStatus[], from: JobStatus, to: JobStatus): boolean {
 const shapes = [
   ...(Object.keys(TOOLS) as Tool[]).map((tool) => ({ tool, kind: "single" as const })),
   { tool: "ocr" as Tool, kind: "batch" as const },
+  ...(Object.keys(TOOLS) as Tool[]).map((tool) => ({ tool, kind: "rerender" as const })),
 ];
 
 describe.each(shapes)("canTransition for a $kind $tool job, over every pair of states", (shape) => {
@@ -62,5 +63,10 @@ describe("stagesOf", () => {
     expect(stagesOf({ tool: "ocr", kind: "single" })).toEqual(["preprocessing", "detecting", "recognizing", "exporting"]);
     expect(stagesOf({ tool: "translate", kind: "single" })).toEqual(["preprocessing", "detecting", "recognizing", "translating", "inpainting", "rendering", "exporting"]);
     expect(stagesOf({ tool: "translate", kind: "batch" })).toEqual(["exporting"]);
+    // A re-render draws again and exports; it never recognises or translates.
+    expect(stagesOf({ tool: "translate", kind: "rerender" })).toEqual(["inpainting", "rendering", "exporting"]);
+    expect(stagesOf({ tool: "erase", kind: "rerender" })).toEqual(["inpainting", "rendering", "exporting"]);
+    expect(stagesOf({ tool: "ocr", kind: "rerender" })).toEqual(["exporting"]);
+    expect(stagesOf({ tool: "tables", kind: "rerender" })).toEqual(["exporting"]);
   });
 });

@@ -107,3 +107,18 @@ export function inkBox(img: Rgba, bg: Rgba, area: { x: number; y: number; w: num
   }
   return { n, x0, y0, x1, y1 };
 }
+
+/** A PNG upload with processing options, as POST /process takes it. */
+export function upload(bytes: Uint8Array, name: string, options: Record<string, unknown>): FormData {
+  const form = new FormData();
+  form.append("file", new File([bytes], name, { type: "image/png" }));
+  form.append("options", JSON.stringify(options));
+  return form;
+}
+
+/** Reads an image with the engine's recogniser (as a user would read the result). */
+export async function ocr(bytes: Uint8Array, key: string, languages: string[]): Promise<string> {
+  await env.FILES.put(key, bytes);
+  const rec = await env.ENGINE.recognize({ pageKey: key, languages, outKey: `${key}.json` });
+  return ((await (await env.FILES.get(rec.key))!.json()) as { text: string }).text;
+}

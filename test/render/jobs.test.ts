@@ -5,15 +5,8 @@ import { inpaintingStage } from "../../src/pipeline/stages/inpainting";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { characterErrorRate } from "../helpers/text-image";
 import { read } from "../exports/readers";
-import { decode, scene, seedModels } from "./helpers";
+import { decode, ocr, scene, seedModels, upload } from "./helpers";
 import { TEXT } from "./scenes.mjs";
-
-function upload(bytes: Uint8Array, name: string, options: Record<string, unknown>): FormData {
-  const form = new FormData();
-  form.append("file", new File([bytes], name, { type: "image/png" }));
-  form.append("options", JSON.stringify(options));
-  return form;
-}
 
 /** Downloads an export of a finished job through its signed URL. */
 async function download(job: any, format: string, auth: Record<string, string>): Promise<{ bytes: Uint8Array; res: Response }> {
@@ -23,12 +16,6 @@ async function download(job: any, format: string, auth: Record<string, string>):
   const url = new URL(link.url);
   const res = await api(url.pathname + url.search);
   return { bytes: new Uint8Array(await res.clone().arrayBuffer()), res };
-}
-
-async function ocr(bytes: Uint8Array, key: string, languages: string[]): Promise<string> {
-  await env.FILES.put(key, bytes);
-  const rec = await env.ENGINE.recognize({ pageKey: key, languages, outKey: `${key}.json` });
-  return ((await (await env.FILES.get(rec.key))!.json()) as { text: string }).text;
 }
 
 describe("translate and erase jobs, end to end", () => {
@@ -105,7 +92,7 @@ describe("translate and erase jobs, end to end", () => {
     const lines = JSON.parse(row!.lines);
     const w = lines[0].words[0];
     await env.DB.prepare("UPDATE regions SET lines = ? WHERE id = ?").bind(JSON.stringify([{ x: w.x, y: w.y, w: w.w, h: w.h, text: w.text, words: [w] }]), row!.id).run();
-    const plan = { jobId: job.id, attempt: 0, kind: "single" as const, userId, projectId: job.project_id, tool: "translate" as const, pages: 1, pagesToRun: [0], sourceKey: `uploads/${userId}/${job.id}/source`, languages: ["eng"], targetLanguage: "es", formats: ["json"], baseName: "bakery", concurrency: 1 };
+    const plan = { jobId: job.id, attempt: 0, kind: "single" as const, userId, projectId: job.project_id, tool: "translate" as const, pages: 1, pagesToRun: [0], exportPages: [0], sourceKey: `uploads/${userId}/${job.id}/source`, languages: ["eng"], targetLanguage: "es", formats: ["json"], baseName: "bakery", concurrency: 1 };
     const result = await inpaintingStage(env, makeDb(env.DB), plan, 0);
     expect(result.warnings?.map((x) => x.code), JSON.stringify(result)).toEqual(["leftover_text"]);
     expect(result.warnings![0]!.message).toContain(row!.id);

@@ -199,6 +199,7 @@ describe("the translating stage", () => {
       tool: "translate",
       pages: 1,
       pagesToRun: [0],
+      exportPages: [0],
       sourceKey: null,
       languages: ["eng"],
       targetLanguage: "es",

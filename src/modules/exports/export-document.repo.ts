@@ -20,6 +20,12 @@ export async function documentRows(db: DB, projectId: string, pageIndexes?: numb
   return { pages: pageRows, regions: regionRows, tables: tableRows, cells };
 }
 
+/** The 0-based indexes of a project's ready pages, in order. */
+export async function readyPageIndexes(db: DB, projectId: string): Promise<number[]> {
+  const rows = await db.select({ i: pages.pageIndex }).from(pages).where(and(eq(pages.projectId, projectId), eq(pages.status, "ready"))).orderBy(asc(pages.pageIndex));
+  return rows.map((r) => r.i);
+}
+
 export async function findPage(db: DB, pageId: string): Promise<PageRow | undefined> {
   const [row] = await db.select().from(pages).where(eq(pages.id, pageId)).limit(1);
   return row;

@@ -12,9 +12,17 @@ export function isTerminal(status: JobStatus): boolean {
   return (TERMINAL_JOB_STATUSES as readonly JobStatus[]).includes(status);
 }
 
-/** The stages a job passes after `queued`. A batch parent waits for its children, then builds its ZIP and report. */
+/** What a re-render redraws: text removal, typesetting and exports; recognition and translation never run again. */
+const RERENDER_STAGES: readonly JobStage[] = ["inpainting", "rendering", "exporting"];
+
+/**
+ * The stages a job passes after `queued`. A batch parent waits for its children, then builds its
+ * ZIP and report; a re-render runs the tool's drawing stages only (just `exporting` for ocr/tables).
+ */
 export function stagesOf(job: JobShape): JobStage[] {
-  return job.kind === "batch" ? ["exporting"] : TOOLS[job.tool].stages;
+  if (job.kind === "batch") return ["exporting"];
+  if (job.kind === "rerender") return TOOLS[job.tool].stages.filter((s) => RERENDER_STAGES.includes(s));
+  return TOOLS[job.tool].stages;
 }
 
 /** States in which a job holds a concurrency slot of its plan (batch parents only wait, so they hold none). */

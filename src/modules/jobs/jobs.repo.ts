@@ -1,11 +1,12 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions } from "../../db/schema";
-import type { JobPageStatus } from "../../db/schema/enums";
+import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
+type NewEvent = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
 export type JobPageRow = typeof jobPages.$inferSelect;
 
 export async function findJob(db: DB, userId: string, jobId: string): Promise<JobRow | undefined> {
@@ -66,7 +67,7 @@ export async function insertJob(
   db: DB,
   job: NewJob,
   project: { id: string; name: string; sourceLanguage: string | null; targetLanguage: string | null; pageCount: number } | null,
-  events: { type: string; status: JobStatus; message: string; data?: Record<string, unknown> }[],
+  events: NewEvent[],
 ) {
   const now = Date.now();
   await db.batch([
@@ -89,9 +90,23 @@ export async function insertJob(
           db.update(jobs).set({ projectId: project.id }).where(eq(jobs.id, job.id)),
         ]
       : []),
-    ...Array.from({ length: job.pagesTotal ?? 0 }, (_, page) => db.insert(jobPages).values({ jobId: job.id, pageIndex: page, status: "pending", updatedAt: now })),
-    ...events.map((e, i) => db.insert(jobEvents).values({ jobId: job.id, seq: i + 1, type: e.type, status: e.status, message: e.message, data: e.data ?? {}, createdAt: now })),
+    ...pageRows(db, job.id, Array.from({ length: job.pagesTotal ?? 0 }, (_, page) => page), now),
+    ...firstEvents(db, job.id, events, now),
   ]);
+}
+
+function pageRows(db: DB, jobId: string, pageIndexes: number[], now: number) {
+  return pageIndexes.map((page) => db.insert(jobPages).values({ jobId, pageIndex: page, status: "pending", updatedAt: now }));
+}
+
+function firstEvents(db: DB, jobId: string, events: NewEvent[], now: number) {
+  return events.map((e, i) => db.insert(jobEvents).values({ jobId, seq: i + 1, type: e.type, status: e.status, message: e.message, data: e.data ?? {}, createdAt: now }));
+}
+
+/** Inserts a re-render of an existing project: the job, a row per page it redraws and its first events, atomically. */
+export async function insertRerenderJob(db: DB, job: NewJob & { projectId: string }, pageIndexes: number[], events: NewEvent[]) {
+  const now = Date.now();
+  await db.batch([db.insert(jobs).values(job), ...pageRows(db, job.id, pageIndexes, now), ...firstEvents(db, job.id, events, now)]);
 }
 
 /** Removes jobs that were refused before they started, with the projects they created. */
@@ -253,6 +268,16 @@ export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInse
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
 export function projectStatusStatement(db: DB, projectId: string, status: typeof projects.$inferSelect.status, guard: { sql: string; args: unknown[] }) {
   return db.$client.prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`).bind(status, Date.now(), projectId, ...guard.args);
+}
+
+/** A project's status from its pages: ready when all hold content, partial when some do, failed when none. */
+export async function projectStatusFromPages(db: DB, projectId: string): Promise<ProjectStatus> {
+  const row = await db.$client
+    .prepare("SELECT page_count AS total, (SELECT count(*) FROM pages WHERE project_id = projects.id AND status = 'ready') AS ready FROM projects WHERE id = ?")
+    .bind(projectId)
+    .first<{ total: number; ready: number }>();
+  if (!row || row.ready === 0) return "failed";
+  return row.ready >= row.total ? "ready" : "partial";
 }
 
 export async function setProjectStatus(db: DB, projectId: string, status: typeof projects.$inferSelect.status) {

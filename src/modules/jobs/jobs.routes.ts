@@ -1,17 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { authed, errors, json, Paging } from "../../http/openapi";
 import { requireAuth } from "../../http/auth";
-import { idempotent } from "../../http/idempotency";
+import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { BatchBody, CostEstimateOut, CreateJobRequest, EstimateQuery, JobIdParam, JobListOut, JobListQuery, JobOut, ProcessBody } from "./jobs.schemas";
-
-const IdempotencyHeader = z.object({
-  "idempotency-key": z
-    .string()
-    .min(1)
-    .max(255)
-    .optional()
-    .openapi({ description: "Repeating the request with the same key returns the original response without new work or charge (24 h)." }),
-});
 
 export const processFile = createRoute({
   method: "post",

@@ -2,6 +2,8 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import * as routes from "./projects.routes";
 import * as service from "./projects.service";
+import { rerenderProject } from "./rerender.service";
+import { toJobOut } from "../jobs/jobs.service";
 
 export function registerProjects(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.listProjects, async (c) => c.json(await service.listProjects(c.get("db"), c.get("auth"), c.req.valid("query")), 200));
@@ -27,6 +29,12 @@ export function registerProjects(app: OpenAPIHono<AppEnv>) {
   );
 
   app.openapi(routes.restoreProject, async (c) => c.json(await service.restoreProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200));
+
+  app.openapi(routes.rerenderProject, async (c) => {
+    const db = c.get("db");
+    const job = await rerenderProject(c.env, db, c.get("auth"), c.req.valid("param").project_id, c.req.valid("json"));
+    return c.json(await toJobOut(db, job), 202);
+  });
 
   app.openapi(routes.createProjectExport, async (c) =>
     c.json(await service.createProjectExport(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 201),

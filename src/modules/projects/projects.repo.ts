@@ -68,6 +68,18 @@ export async function updateProject(db: DB, projectId: string, patch: Partial<Pi
   return row;
 }
 
+/**
+ * Marks a live, idle project `processing` for a re-render. The guard makes it the only one: a
+ * second re-render, or a project trashed or processing meanwhile, changes nothing (false).
+ */
+export async function claimForRerender(db: DB, projectId: string): Promise<boolean> {
+  const res = await db.$client
+    .prepare("UPDATE projects SET status = 'processing', updated_at = ? WHERE id = ? AND status != 'processing' AND trashed_at IS NULL")
+    .bind(Date.now(), projectId)
+    .run();
+  return res.meta.changes === 1;
+}
+
 /** The jobs whose files belong to the project (the one that created it and any later one on it). */
 export async function projectJobIds(db: DB, project: ProjectRow): Promise<string[]> {
   const rows = await db

@@ -1,5 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
+import { IdempotencyHeader, idempotent } from "../../http/idempotency";
+import { JobOut } from "../jobs/jobs.schemas";
 import { authed, errors, json, Paging } from "../../http/openapi";
 import {
   DeleteProjectQuery,
@@ -14,6 +16,7 @@ import {
   ProjectListQuery,
   ProjectOut,
   RenameProjectRequest,
+  RerenderRequest,
 } from "./projects.schemas";
 
 const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
@@ -77,6 +80,19 @@ export const restoreProject = createRoute({
   summary: "Take a project out of the trash",
   request: { params: ProjectIdParam },
   responses: { 200: json(ProjectOut, "The project"), ...errors(401, 404, 422) },
+});
+
+export const rerenderProject = createRoute({
+  ...common,
+  middleware: [requireAuth, idempotent()] as const,
+  method: "post",
+  path: "/api/v1/projects/{project_id}/rerender",
+  operationId: "rerenderProject",
+  summary: "Redraw pages from the edited regions and rebuild the exports; free",
+  description:
+    "Starts a job of kind `rerender` (follow it like any job): text removal, typesetting and exports run again from the regions as stored and edited; recognition and translation do not, and nothing is charged. While it runs the project is `processing` and edits are refused (409).",
+  request: { params: ProjectIdParam, headers: IdempotencyHeader, ...body(RerenderRequest) },
+  responses: { 202: json(JobOut, "Re-render accepted"), ...errors(401, 404, 409, 422, 429, 503) },
 });
 
 export const createProjectExport = createRoute({

@@ -161,6 +161,24 @@ export const FolderOut = z
 
 export const FolderCreateRequest = z.object({ name: z.string().trim().min(1).max(200) }).strict().openapi("FolderCreateRequest");
 
+export const RerenderRequest = z
+  .object({
+    pages: z
+      .array(z.number().int().min(0).max(100_000))
+      .min(1)
+      .max(1000)
+      .optional()
+      .openapi({ description: "0-based indexes of the pages to redraw; every ready page when omitted. Exports always cover the whole project.", example: [0] }),
+    export_formats: z
+      .array(z.enum(EXPORT_FORMATS))
+      .min(1)
+      .max(10)
+      .optional()
+      .openapi({ description: "Formats to rebuild; the formats of the job that made the project when omitted. Must be offered by the project's tool." }),
+  })
+  .strict()
+  .openapi("RerenderRequest");
+
 export const ExportRequest = z
   .object({
     format: z.enum(EXPORT_FORMATS),

@@ -3,7 +3,7 @@ import type { BuiltExport, ExportFormat as EngineExportFormat } from "../../../w
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
-import { newId } from "../../lib/ids";
+import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "../exports/export-document.service";
 import { engineFailure } from "../jobs/engine-failure";
@@ -230,7 +230,7 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
   };
   const now = Date.now();
   const pageRows = pages.map((p) => {
-    const row = { ...p, id: `pg_${copyId.slice(4)}_${p.pageIndex}`, projectId: copyId, createdAt: now, updatedAt: now };
+    const row = { ...p, id: pageIdOf(copyId, p.pageIndex), projectId: copyId, createdAt: now, updatedAt: now };
     for (const f of PAGE_FILES) row[f] = plan(p[f], `${p.pageIndex}/${f.replace("Key", "")}`);
     return row;
   });

@@ -1,6 +1,7 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import { planOf } from "../../modules/billing/plans";
+import { readyPageIndexes } from "../../modules/exports/export-document.repo";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { detecting } from "./detecting";
 import { inpainting } from "./inpainting";
@@ -40,6 +41,7 @@ export async function planJob(db: DB, jobId: string, attempt: number): Promise<J
   if (!job || job.attempt !== attempt) return null;
   const o = job.options;
   const pages = job.kind === "batch" ? [] : await repo.jobPageRows(db, jobId);
+  const exportPages = job.kind === "rerender" && job.projectId ? await readyPageIndexes(db, job.projectId) : pages.map((p) => p.pageIndex);
   return {
     jobId,
     attempt,
@@ -49,6 +51,7 @@ export async function planJob(db: DB, jobId: string, attempt: number): Promise<J
     tool: job.tool,
     pages: job.pagesTotal,
     pagesToRun: pages.filter((p) => p.status !== "completed").map((p) => p.pageIndex),
+    exportPages,
     sourceKey: job.sourceKey,
     languages: (o.ocr_languages as string[] | undefined) ?? ["eng"],
     targetLanguage: o.target_language ?? null,

@@ -1,18 +1,14 @@
+import { NonRetryableError } from "cloudflare:workflows";
 import type { InpaintRegion, PageLayout } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
-import { newId } from "../../lib/ids";
+import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as pagesRepo from "../../modules/exports/export-document.repo";
 import * as jobs from "../../modules/jobs/jobs.repo";
 import * as regions from "../../modules/regions/regions.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
-
-/** Stable page id per project and index (the recognizing stage writes the page under it). */
-function pageId(projectId: string, page: number): string {
-  return `pg_${projectId.slice(4)}_${page}`;
-}
 
 /**
  * The `erase` tool does not recognise text: its regions are the detected text blocks, saved here
@@ -27,7 +23,7 @@ async function regionsFromLayout(env: Env, db: DB, plan: JobPlan, page: number) 
     {
       jobId: plan.jobId,
       projectId: plan.projectId!,
-      pageId: pageId(plan.projectId!, page),
+      pageId: pageIdOf(plan.projectId!, page),
       pageIndex: page,
       width: layout.width,
       height: layout.height,
@@ -59,8 +55,11 @@ async function regionsFromLayout(env: Env, db: DB, plan: JobPlan, page: number) 
  */
 export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: number): Promise<StageResult> {
   if (!plan.projectId) return {};
-  const pid = pageId(plan.projectId, page);
-  if (plan.tool === "erase") await regionsFromLayout(env, db, plan, page);
+  const pid = pageIdOf(plan.projectId, page);
+  // A re-render works from the regions as stored and edited; only a first run of `erase` makes them.
+  if (plan.tool === "erase" && plan.kind !== "rerender") await regionsFromLayout(env, db, plan, page);
+  const pageRow = await pagesRepo.findPage(db, pid);
+  if (!pageRow?.imageKey) throw new NonRetryableError(`[conflict] Page ${page + 1} has no page image to remove text from.`);
   const rows = await regions.pageRegions(db, pid);
   const input: InpaintRegion[] = rows.map((r) => ({
     box: { x: r.x, y: r.y, w: r.w, h: r.h },
@@ -70,10 +69,10 @@ export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: num
   const maskKey = keys.pageMask(plan.userId, plan.jobId, page);
   const cleanKey = keys.pageClean(plan.userId, plan.jobId, page);
   // The leftover check reads in the language recognition settled on for the page (not `auto`).
-  const detected = (await pagesRepo.findPage(db, pid))?.detectedLanguage?.split("+").filter((l) => l !== "auto");
+  const detected = pageRow.detectedLanguage?.split("+").filter((l) => l !== "auto");
   const languages = detected?.length ? detected : plan.languages;
   const out = await engineCall(() =>
-    env.ENGINE.inpaint({ pageKey: keys.pageImage(plan.userId, plan.jobId, page), sourceKey: plan.sourceKey ?? undefined, page, regions: input, maskKey, cleanKey, languages }),
+    env.ENGINE.inpaint({ pageKey: pageRow.imageKey!, sourceKey: pageRow.sourceKey ?? undefined, page, regions: input, maskKey, cleanKey, languages }),
   );
   await pagesRepo.setPageFiles(db, pid, { maskKey, cleanKey });
   if (rows.length) {

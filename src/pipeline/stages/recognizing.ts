@@ -1,14 +1,9 @@
 import type { PageText } from "../../../workers/engine/contract";
-import { newId } from "../../lib/ids";
+import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { engineCall } from "./engine-call";
 import type { StageHandler } from "./types";
-
-/** Stable page id per project and index, so a retried step updates the same row. */
-function pageId(projectId: string, page: number): string {
-  return `pg_${projectId.slice(4)}_${page}`;
-}
 
 /** OCR of the page; its regions (with lines, words, confidences) become the project's editable regions. */
 export const recognizing: StageHandler = async ({ env, db, plan, page }) => {
@@ -20,7 +15,7 @@ export const recognizing: StageHandler = async ({ env, db, plan, page }) => {
   if (plan.projectId) {
     await repo.savePageRegions(
       db,
-      { jobId: plan.jobId, projectId: plan.projectId, pageId: pageId(plan.projectId, page), pageIndex: page, width: text.width, height: text.height, imageKey: pageKey, sourceKey: plan.sourceKey!, language: (r.languages ?? plan.languages).join("+"), path: r.path ?? "ocr" },
+      { jobId: plan.jobId, projectId: plan.projectId, pageId: pageIdOf(plan.projectId, page), pageIndex: page, width: text.width, height: text.height, imageKey: pageKey, sourceKey: plan.sourceKey!, language: (r.languages ?? plan.languages).join("+"), path: r.path ?? "ocr" },
       text.regions.map((reg, i) => ({
         id: newId("rgn"),
         readingOrder: i,

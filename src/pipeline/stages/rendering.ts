@@ -1,15 +1,12 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
+import { pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as pagesRepo from "../../modules/exports/export-document.repo";
 import * as regions from "../../modules/regions/regions.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
-
-function pageId(projectId: string, page: number): string {
-  return `pg_${projectId.slice(4)}_${page}`;
-}
 
 /**
  * Draws the page: the `erase` tool's rendered page is the clean plate itself; the `translate` tool
@@ -19,7 +16,7 @@ function pageId(projectId: string, page: number): string {
  */
 export async function renderingStage(env: Env, db: DB, plan: JobPlan, page: number): Promise<StageResult> {
   if (!plan.projectId) return {};
-  const pid = pageId(plan.projectId, page);
+  const pid = pageIdOf(plan.projectId, page);
   const row = await pagesRepo.findPage(db, pid);
   if (!row?.cleanKey) throw new NonRetryableError(`[conflict] Page ${page + 1} has no clean plate: its text was not removed.`);
   if (plan.tool !== "translate") {

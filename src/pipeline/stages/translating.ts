@@ -1,16 +1,12 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import { ApiError, ERROR_CATALOGUE } from "../../http/errors";
+import { pageIdOf } from "../../lib/ids";
 import * as jobs from "../../modules/jobs/jobs.repo";
 import * as regions from "../../modules/regions/regions.repo";
 import { rememberMachineTranslations, translateSegments } from "../../modules/translation/translation.service";
 import { publish } from "../job-lifecycle";
 import type { JobPlan, StageHandler, StageResult } from "./types";
-
-/** Stable page id per project and index (the recognizing stage writes the page under it). */
-function pageId(projectId: string, page: number): string {
-  return `pg_${projectId.slice(4)}_${page}`;
-}
 
 /** Glossaries a job names: `glossary_ids` (array) or `glossary_id` (one). */
 function glossaryIdsOf(options: Record<string, unknown>): string[] {
@@ -42,7 +38,7 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
   if (!plan.targetLanguage) throw new NonRetryableError("[validation_error] The job has no target_language to translate into.");
   const job = await jobs.getJob(db, plan.jobId);
   const options = (job?.options ?? {}) as Record<string, unknown>;
-  const rows = (await regions.pageRegions(db, pageId(plan.projectId, page))).filter((r) => /\S/.test(r.userText ?? r.text));
+  const rows = (await regions.pageRegions(db, pageIdOf(plan.projectId, page))).filter((r) => /\S/.test(r.userText ?? r.text));
   if (rows.length === 0) return { regions: 0 };
 
   const optionSource = typeof options.source_language === "string" ? options.source_language : null;

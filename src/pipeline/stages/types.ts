@@ -9,10 +9,12 @@ export interface JobPlan {
   userId: string;
   projectId: string | null;
   tool: Tool;
-  /** Pages in the document. */
+  /** Pages of the job: the whole document, or the pages a re-render redraws. */
   pages: number;
-  /** Pages this attempt runs: all of them at first, the ones not completed on a retry. */
+  /** Pages this attempt runs: all of the job's at first, the ones not completed on a retry. */
   pagesToRun: number[];
+  /** Pages the exports cover (minus pages that fail): the job's, or every ready page of a re-rendered project. */
+  exportPages: number[];
   sourceKey: string | null;
   languages: string[];
   targetLanguage: string | null;
