@@ -137,3 +137,68 @@ describe("OpenID Connect sign-in against a real provider", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("the browser sent back by the identity provider", () => {
+  /** What a browser sends on a top-level navigation; the answer's redirect is read, not followed. */
+  const navigation = { headers: { "Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", Accept: "text/html,application/xhtml+xml,*/*;q=0.8" }, redirect: "manual" } as const;
+
+  async function backAtCallback(loginHint: string) {
+    const client = new SessionClient();
+    const start = await body(await client.fetch("/api/v1/auth/oauth/localidp/start"));
+    const back = await authorizeAtProvider(start.authorization_url, loginHint);
+    return { client, back };
+  }
+
+  it("goes on to the web app's sign-in page, signed in, instead of showing JSON", async () => {
+    const email = uniqueEmail("nav");
+    const { client, back } = await backAtCallback(email);
+    const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback${back.search}`, navigation);
+    expect(res.status, await res.clone().text()).toBe(303);
+    expect(res.headers.get("Location")).toBe("/login?oauth=authenticated");
+    expect(client.lastSetCookies.some((c) => c.startsWith("session="))).toBe(true);
+    expect(await body(await client.fetch("/api/v1/auth/me"))).toMatchObject({ email, email_verified: true });
+    const sessions = await body(await client.fetch("/api/v1/auth/sessions"));
+    expect(sessions.find((s: any) => s.current)).toMatchObject({ method: "oauth" });
+  });
+
+  it("tells the sign-in page when the two-factor step is owed", async () => {
+    const { email, client: owner } = await registered();
+    const setup = await body(await owner.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
+    const { generate } = await import("otplib");
+    expect((await owner.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    const { client, back } = await backAtCallback(email);
+    const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback${back.search}`, navigation);
+    expect(res.status, await res.clone().text()).toBe(303);
+    expect(res.headers.get("Location")).toBe("/login?oauth=two_factor_required");
+    // The pending session grants nothing but the two-factor step.
+    expect((await body(await client.fetch("/api/v1/auth/me"))).error.code).toBe("two_factor_required");
+  });
+
+  it("carries a refusal to the sign-in page as a message, without a session", async () => {
+    const { client, back } = await backAtCallback(uniqueEmail("navfail"));
+    const code = back.searchParams.get("code")!;
+    const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback?code=${encodeURIComponent(code)}&state=not-the-state`, navigation);
+    expect(res.status, await res.clone().text()).toBe(303);
+    const location = new URL(res.headers.get("Location")!, "http://app.invalid");
+    expect(location.pathname).toBe("/login");
+    // A code the page words, never the message itself.
+    expect(location.searchParams.get("oauth_error")).toBe("state");
+    expect(client.lastSetCookies.some((c) => c.startsWith("session="))).toBe(false);
+  });
+
+  it("carries the provider's own refusal (no code) to the sign-in page; API clients still get 422", async () => {
+    const query = "?error=access_denied&error_description=End-User%20aborted%20interaction&state=abc";
+    const res = await api(`/api/v1/auth/oauth/localidp/callback${query}`, navigation);
+    expect(res.status, await res.clone().text()).toBe(303);
+    const location = new URL(res.headers.get("Location")!, "http://app.invalid");
+    expect(location.pathname).toBe("/login");
+    // Only the provider's error code is carried, not its free text: a crafted link could otherwise put words on the page.
+    expect(location.searchParams.get("oauth_error")).toBe("access_denied");
+    const odd = await api(`/api/v1/auth/oauth/localidp/callback?error=${encodeURIComponent("Call +1 555 now")}`, navigation);
+    expect(new URL(odd.headers.get("Location")!, "http://app.invalid").searchParams.get("oauth_error")).toBe("provider_refused");
+
+    const apiClient = await api(`/api/v1/auth/oauth/localidp/callback${query}`, { headers: { Accept: "application/json" } });
+    expect(apiClient.status).toBe(422);
+    expect((await body(apiClient)).error.code).toBe("validation_error");
+  });
+});

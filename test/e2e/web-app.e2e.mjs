@@ -1,14 +1,25 @@
 // End-to-end run of the web app in a real browser (Debian's Chromium driven by playwright-core)
-// against `npm run dev` on a loopback port: sign up → upload the sample image → watch progress to
-// completion → edit a region → export and download → password-protected share → open the viewer
-// in a fresh browser context. Screenshots of the main pages go to test/e2e/out/.
+// against `npm run dev` on a loopback port: sign-in page with an identity-provider button → sign up
+// → upload the sample image → watch progress to completion → edit a region → re-render (free) with
+// live progress and a changed page image → export and download → password-protected share → open
+// the viewer in a fresh browser context → sign in with the identity provider in another browser →
+// sessions list (method, device, this device, revoke) → add and edit a webhook endpoint.
+// Screenshots of the main pages go to test/e2e/out/.
 //   npm run test:e2e          (E2E_PORT, default 8791; CHROMIUM, default /usr/bin/chromium)
+//
+// The dev server gets one identity provider, `localidp` (a real oidc-provider on loopback, see
+// test/helpers/oidc-provider.mjs), and PUBLIC_BASE_URL on E2E_PORT, through wrangler's
+// CLOUDFLARE_INCLUDE_PROCESS_ENV (process variables become bindings), so it runs with a small,
+// known environment.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { startOidcProvider } from "../helpers/oidc-provider.mjs";
+
+const CLIENT_ID = "lingoscan-e2e";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const out = path.join(root, "test/e2e/out");
@@ -34,7 +45,7 @@ function step(name) {
 async function waitForServer(dev) {
   const deadline = Date.now() + 240_000;
   while (Date.now() < deadline) {
-    if (dev.exitCode !== null) throw new Error(`npm run dev exited with ${dev.exitCode}`);
+    if (dev.exitCode !== null) throw new Error(`the dev server exited with ${dev.exitCode}`);
     try {
       // ready, not live: the engine Worker (OCR models) must answer too before uploads work.
       if ((await fetch(`${base}/health/ready`)).ok) return;
@@ -63,6 +74,35 @@ async function stopDev(dev) {
   }
 }
 
+/** SHA-256 (hex) of the bytes at a same-origin URL, read in the page (the signed URL needs no cookie). */
+function digestOf(page, url) {
+  return page.evaluate(async (u) => {
+    const res = await fetch(u);
+    if (!res.ok) throw new Error(`${u} answered ${res.status}`);
+    const hash = await crypto.subtle.digest("SHA-256", await res.arrayBuffer());
+    return [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }, url);
+}
+
+/**
+ * Records layout shifts (Layout Instability API) and every distinct progress text and bar value
+ * of the re-render line from now on.
+ */
+function watchRerender(page) {
+  return page.evaluate(() => {
+    window.e2eShifts = [];
+    window.e2eProgress = [];
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.e2eShifts.push({ value: e.value, recentInput: e.hadRecentInput, nodes: e.sources.map((s) => `${s.node?.className || s.node?.nodeName || "?"} "${(s.node?.textContent || "").slice(0, 30)}" ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`) });
+    }).observe({ type: "layout-shift" });
+    const line = document.querySelector(".rerender");
+    new MutationObserver(() => {
+      const entry = `${line.dataset.state} ${line.querySelector("progress").value}% ${line.querySelector(".rerender-text").textContent}`;
+      if (window.e2eProgress.at(-1) !== entry) window.e2eProgress.push(entry);
+    }).observe(line, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+}
+
 async function main() {
   const sample = path.join(work, "sample.png");
   const s = spawnSync(process.execPath, [path.join(root, "scripts/sample-image.mjs"), sample], { cwd: root, encoding: "utf8" });
@@ -70,8 +110,32 @@ async function main() {
 
   // A server already on the port would answer instead of the one started here.
   if (await fetch(`${base}/health/live`).then(() => true, () => false)) throw new Error(`${base} is already in use; set E2E_PORT`);
-  step(`starting npm run dev on ${base}`);
-  const dev = spawn("npm", ["run", "dev"], { cwd: root, env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const email = `e2e-${Date.now()}@example.com`;
+  const idpSecret = `e2e-secret-${crypto.randomUUID()}`;
+  const idp = await startOidcProvider({
+    clientId: CLIENT_ID,
+    secret: idpSecret,
+    redirectUri: `${base}/api/v1/auth/oauth/localidp/callback`,
+    cookieKey: `e2e-cookie-key-${crypto.randomUUID()}`,
+    accountOf: () => `acct-${email}`,
+    claimsOf: () => ({ email, email_verified: true }),
+  });
+  step(`identity provider at ${idp.issuer}; starting npm run dev (scripts/dev.mjs) on ${base}`);
+  // Every variable here becomes a binding of both Workers, so the list is short: what Node,
+  // wrangler and Apertium need (a UTF-8 locale), the port, and the settings under test.
+  const devEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    LANG: process.env.LANG?.match(/utf-?8/i) ? process.env.LANG : "C.UTF-8",
+    ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
+    PORT: String(port),
+    CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
+    PUBLIC_BASE_URL: base,
+    OAUTH_PROVIDERS: JSON.stringify({ localidp: { issuer: idp.issuer, client_id: CLIENT_ID, scope: "openid email", name: "Local ID" } }),
+    OAUTH_CLIENT_SECRET_LOCALIDP: idpSecret,
+  };
+  // `npm run dev` is `node scripts/dev.mjs`; started directly, npm's own variables stay out of the bindings.
+  const dev = spawn(process.execPath, [path.join(root, "scripts/dev.mjs")], { cwd: root, env: devEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let devLog = "";
   dev.stdout.on("data", (d) => (devLog += d));
   dev.stderr.on("data", (d) => (devLog += d));
@@ -80,6 +144,10 @@ async function main() {
     await waitForServer(dev);
     const languages = await (await fetch(`${base}/api/v1/languages`)).json();
     const canTranslate = languages.translation_pairs.some((p) => p.source === "en");
+    const config = await (await fetch(`${base}/api/v1/config`)).json();
+    if (JSON.stringify(config.oauth_providers) !== JSON.stringify([{ id: "localidp", name: "Local ID", start_url: "/api/v1/auth/oauth/localidp/start" }])) {
+      throw new Error(`GET /config does not list the configured identity provider: ${JSON.stringify(config.oauth_providers)}`);
+    }
 
     // playwright-core gives Chromium a fresh temporary profile (--user-data-dir) itself.
     browser.current = await chromium.launch({
@@ -94,9 +162,14 @@ async function main() {
     page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && consoleErrors.push(`${m.text()} at ${JSON.stringify(m.location())}`));
     page.on("pageerror", (e) => consoleErrors.push(`uncaught: ${e.stack || e.message}`));
 
+    step("sign-in page with the identity-provider button");
+    await page.goto(`${base}/login`);
+    await page.getByRole("button", { name: "Sign in with Local ID" }).waitFor();
+    await page.screenshot({ path: path.join(out, "0-sign-in.png"), fullPage: true });
+
     step("sign up");
     await page.goto(`${base}/register`);
-    await page.getByLabel("Email").fill(`e2e-${Date.now()}@example.com`);
+    await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("lantern-quartz-harbor-97");
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(`${base}/new`);
@@ -137,6 +210,33 @@ async function main() {
     await page.getByText("Saved.").waitFor();
     await page.screenshot({ path: path.join(out, "4-editor-region.png"), fullPage: true });
 
+    if (canTranslate) {
+      step("re-render (free) with live progress");
+      const projectId = new URL(page.url()).pathname.split("/").pop();
+      const before = await page.evaluate(async (id) => (await (await fetch(`/api/v1/projects/${id}`)).json()).pages[0].render_url, projectId);
+      if (!before) throw new Error("the translated project has no rendered page before the re-render");
+      const beforeDigest = await digestOf(page, before);
+      await watchRerender(page);
+      const started = Date.now();
+      await page.getByRole("button", { name: "Re-render (free)" }).click();
+      // A one-page re-render takes about a second here: its progress is checked from the record.
+      await page.locator('.rerender[data-state="done"], .rerender[data-state="failed"]').waitFor({ timeout: 300_000 });
+      const outcome = await page.locator(".rerender").getAttribute("data-state");
+      if (outcome !== "done") throw new Error(`the re-render failed: ${await page.locator(".rerender-text").textContent()}`);
+      await imagesLoaded(page);
+      const shown = await page.locator(".frame img").getAttribute("alt");
+      if (!shown.includes("(rendered)")) throw new Error(`after the re-render the editor shows ${shown}, not the rendered page`);
+      const afterDigest = await digestOf(page, await page.locator(".frame img").getAttribute("src"));
+      if (afterDigest === beforeDigest) throw new Error("the rendered page image did not change after editing a translation and re-rendering");
+      const { shifts, progress } = await page.evaluate(() => ({ shifts: window.e2eShifts, progress: window.e2eProgress }));
+      const cls = shifts.filter((x) => !x.recentInput).reduce((sum, x) => sum + x.value, 0);
+      console.log(`e2e: re-render took ${((Date.now() - started) / 1000).toFixed(1)} s; ${progress.length} progress updates; layout shift ${cls.toFixed(4)} (${shifts.length} shift entries in all, input-caused included)`);
+      for (const p of progress) console.log(`e2e:   ${p}`);
+      if (!progress.some((p) => /^running \d+% \S/.test(p))) throw new Error(`no live progress was shown: ${JSON.stringify(progress)}`);
+      if (cls > 0) throw new Error(`the page moved while the re-render progressed: ${JSON.stringify(shifts)}`);
+      await page.screenshot({ path: path.join(out, "5-editor-rerendered.png"), fullPage: true });
+    }
+
     step("export and download");
     await page.getByLabel("Format").selectOption("txt");
     // The job's own exports are listed too; the new one is the newest .txt (lists are newest first).
@@ -170,12 +270,56 @@ async function main() {
     await imagesLoaded(viewer);
     const regionText = await viewer.locator(".viewer-page .regions").first().innerText();
     if (!regionText.includes(edited)) throw new Error(`the viewer does not show the edited text: ${regionText}`);
-    await viewer.screenshot({ path: path.join(out, "5-share-viewer-phone.png"), fullPage: true });
+    await viewer.screenshot({ path: path.join(out, "6-share-viewer-phone.png"), fullPage: true });
 
-    step("account page");
+    step("sign in with the identity provider in another browser");
+    const idpCtx = await browser.current.newContext({ viewport: { width: 1280, height: 900 } });
+    const idpPage = await idpCtx.newPage();
+    idpPage.on("pageerror", (e) => consoleErrors.push(`uncaught (second browser): ${e.stack || e.message}`));
+    await idpPage.goto(`${base}/login`);
+    await idpPage.getByRole("button", { name: "Sign in with Local ID" }).click();
+    await idpPage.waitForURL(`${base}/new`, { timeout: 30_000 }).catch(async (err) => {
+      throw new Error(`the identity-provider sign-in did not come back signed in: ${idpPage.url()} ${await idpPage.locator("body").innerText()}`, { cause: err });
+    });
+    await idpPage.getByRole("heading", { name: "New job" }).waitFor();
+
+    step("account page and sessions");
     await page.goto(`${base}/account`);
     await page.getByText(/credits available/).waitFor();
-    await page.screenshot({ path: path.join(out, "6-account.png"), fullPage: true });
+    const sessionRows = page.locator("#sessions tbody tr");
+    await page.waitForFunction(() => document.querySelectorAll("#sessions tbody tr").length === 2);
+    const rows = await sessionRows.allInnerTexts();
+    const mine = rows.find((r) => r.includes("This device"));
+    const other = rows.find((r) => !r.includes("This device"));
+    if (!mine?.includes("Account creation") || !/Chrome/.test(mine)) throw new Error(`this device's session is not shown as expected: ${JSON.stringify(rows)}`);
+    if (!other?.includes("Identity provider")) throw new Error(`the identity-provider session is not shown as expected: ${JSON.stringify(rows)}`);
+    await page.screenshot({ path: path.join(out, "7-account.png"), fullPage: true });
+    await page.locator("#sessions").screenshot({ path: path.join(out, "8-sessions.png") });
+    await sessionRows.filter({ hasText: "Identity provider" }).getByRole("button", { name: "Revoke" }).click();
+    await page.waitForFunction(() => document.querySelectorAll("#sessions tbody tr").length === 1);
+    const revoked = await idpPage.evaluate(async () => (await fetch("/api/v1/auth/me")).status);
+    if (revoked !== 401) throw new Error(`the revoked session still answers ${revoked} on /auth/me`);
+    await idpCtx.close();
+
+    step("add and edit a webhook endpoint");
+    const hooks = page.locator("#webhooks");
+    await hooks.getByLabel("Endpoint URL").fill("http://127.0.0.1:9/e2e-hook");
+    await hooks.getByLabel("Description (optional)").fill("e2e receiver");
+    await hooks.getByRole("button", { name: "Add endpoint" }).click();
+    await hooks.getByText(/Signing secret of .* shown only now/).waitFor();
+    await hooks.locator("tbody tr", { hasText: "e2e receiver" }).getByRole("button", { name: "Edit" }).click();
+    const edit = hooks.locator("form.webhook-edit");
+    await edit.getByLabel("Description (optional)").fill("e2e receiver, completed jobs only");
+    await edit.getByLabel("All events").uncheck();
+    await edit.getByLabel("job.completed", { exact: true }).check();
+    await edit.getByLabel(/Active \(deliver events/).uncheck();
+    await hooks.screenshot({ path: path.join(out, "9-webhook-edit.png") });
+    await edit.getByRole("button", { name: "Save endpoint" }).click();
+    const row = hooks.locator("tbody tr", { hasText: "completed jobs only" });
+    await row.waitFor();
+    const [, description, events, state] = await row.locator("td").allInnerTexts();
+    if (description !== "e2e receiver, completed jobs only" || events !== "job.completed" || !state.startsWith("Off since")) throw new Error(`the edited endpoint reads: ${await row.innerText()}`);
+    await hooks.screenshot({ path: path.join(out, "10-webhooks.png") });
 
     if (consoleErrors.length) throw new Error(`browser console errors:\n${JSON.stringify(consoleErrors, null, 2)}`);
     console.log(`e2e: passed; screenshots in ${path.relative(root, out)}/`);
@@ -186,6 +330,7 @@ async function main() {
     await browser.current?.close();
     writeFileSync(path.join(out, "dev.log"), devLog);
     await stopDev(dev);
+    await idp.close();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { WEBHOOK_EVENT_TYPES } from "../../src/modules/webhooks/events";
 import { api, body } from "../helpers/api";
 
 const admin = { Authorization: `Bearer ${env.ADMIN_TOKEN}`, "Content-Type": "application/json" };
@@ -41,6 +42,8 @@ describe("config and languages", () => {
     for (const p of b.plans) expect(p.page_limit).toBeGreaterThan(0);
     expect(b.limits.max_upload_bytes).toBeGreaterThan(0);
     expect(b.job_states).toContain("partially_completed");
+    expect(b.webhook_events).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expect(b.webhook_events).toContain("job.completed");
   });
 
   it("languages lists only the OCR models really installed", async () => {

@@ -33,7 +33,7 @@ describe("web app pages", () => {
   });
 
   it("serves the app shell at the clean URLs the app routes itself", async () => {
-    for (const path of ["/s/AbCdEf0123456789xyz", "/projects/prj_0a1b2c3d4e5f6g7h8i9j", "/login", "/verify-email?token=abc", "/reset-password?token=abc", "/magic-link?token=abc", "/billing?checkout=success"]) {
+    for (const path of ["/s/AbCdEf0123456789xyz", "/projects/prj_0a1b2c3d4e5f6g7h8i9j", "/login", "/verify-email?token=abc", "/reset-password?token=abc", "/magic-link?token=abc", "/billing?checkout=success", "/login?oauth=authenticated", "/login?oauth_error=state"]) {
       const res = await expectAppShell(await get(path), path);
       expect(res.headers.get("content-security-policy"), path).toContain("default-src 'self'");
     }

@@ -5,6 +5,7 @@ import type { AppEnv } from "../../env";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from "../../http/auth";
 import { CSRF_HEADER, csrfTokenFor } from "../../http/csrf";
 import { ApiError } from "../../http/errors";
+import { validationHook } from "../../http/validation";
 import { clientIp } from "../../http/rate-limit";
 import { readOutbox } from "../../providers/mail/outbox";
 import * as r from "./auth.routes";
@@ -25,6 +26,21 @@ function signedIn(c: Context<AppEnv>, s: auth.SignIn) {
 /** Binds an OAuth flow to the browser that started it; `__Host-` over https like the session cookie. */
 function oauthCookieName(c: Context<AppEnv>): string {
   return new URL(c.req.url).protocol === "https:" ? "__Host-oauth" : "oauth";
+}
+
+/**
+ * The identity provider sends the browser itself to the callback: a top-level navigation, which
+ * cannot use a JSON answer. It goes on to the web app's sign-in page with the outcome instead
+ * (the session cookie set), while API clients get the AuthResponse or the error as JSON.
+ */
+function isNavigation(c: Context<AppEnv>): boolean {
+  const dest = c.req.header("Sec-Fetch-Dest");
+  return dest === "document" || (dest === undefined && (c.req.header("Accept") ?? "").includes("text/html"));
+}
+
+/** A fixed same-origin path: nothing in the request chooses where the browser goes. */
+function toSignInPage(c: Context<AppEnv>, outcome: { oauth: string } | { oauth_error: string }) {
+  return c.redirect(`/login?${new URLSearchParams(outcome)}`, 303);
 }
 
 const defer = (c: Context<AppEnv>) => (p: Promise<unknown>) => c.executionCtx.waitUntil(p);
@@ -112,11 +128,36 @@ export function registerAuth(app: OpenAPIHono<AppEnv>) {
     return c.json({ authorization_url, state }, 200);
   });
 
-  app.openapi(r.oauthCallback, async (c) => {
-    const { code, state } = c.req.valid("query");
-    const s = await finishOAuth(c.get("db"), c.env, c.req.valid("param").idp, { code, state, binding: getCookie(c, oauthCookieName(c)) }, client(c));
-    return c.json(signedIn(c, s), 200);
-  });
+  app.openapi(
+    r.oauthCallback,
+    async (c) => {
+      const { code, state } = c.req.valid("query");
+      let s: auth.SignIn;
+      try {
+        s = await finishOAuth(c.get("db"), c.env, c.req.valid("param").idp, { code, state, binding: getCookie(c, oauthCookieName(c)) }, client(c));
+      } catch (err) {
+        if (err instanceof ApiError && isNavigation(c)) {
+          const reason = err.details?.reason;
+          return toSignInPage(c, { oauth_error: typeof reason === "string" ? reason : err.code });
+        }
+        throw err;
+      }
+      const response = signedIn(c, s);
+      return isNavigation(c) ? toSignInPage(c, { oauth: response.status }) : c.json(response, 200);
+    },
+    (result, c) => {
+      // A provider that refuses or is cancelled sends the browser back with `error` and no code.
+      // Only an error code is passed on (the page words it): free text from the URL would let any
+      // link put words on the sign-in page.
+      if (!result.success && isNavigation(c)) {
+        const error = c.req.query("error");
+        return toSignInPage(c, { oauth_error: error && /^[a-z_]{1,64}$/.test(error) ? error : "provider_refused" });
+      }
+      // Everything else: the app's 422 validation_error (it throws on failure).
+      validationHook(result, c);
+      return undefined;
+    },
+  );
 
   // Development only: the mails the outbox provider "sent", newest first. Not part of the public API.
   app.get("/api/v1/dev/outbox", async (c) => {

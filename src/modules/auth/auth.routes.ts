@@ -291,5 +291,12 @@ export const oauthCallback = createRoute({
   summary: "Finish identity-provider sign-in with the code and state it returned",
   security: publicRoute,
   request: { params: IdpParam, query: OAuthCallbackQuery },
-  responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 404, 422, 503) },
+  responses: {
+    200: json(AuthResponse, "Signed in"),
+    303: {
+      description:
+        "Browser navigations (`Sec-Fetch-Dest: document`) go on to the web app: `/login?oauth=authenticated` or `?oauth=two_factor_required` (session cookie set), or `/login?oauth_error=<message>`.",
+    },
+    ...errors(400, 404, 422, 503),
+  },
 });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { AUTH_METHODS } from "../../db/schema/enums";
 import { PASSWORD_MAX_LENGTH } from "./password";
 
 export const Email = z
@@ -73,7 +74,9 @@ export const SessionOut = z
     id: z.string().openapi({ example: "ses_0a1b2c3d4e5f6g7h8i9j" }),
     user_agent: z.string().nullable(),
     ip: z.string().nullable(),
-    method: z.string().nullable(),
+    method: z.enum(AUTH_METHODS).nullable().openapi({
+      description: "How the session was opened: `register`, `password`, `magic_link` or `oauth` (an identity provider); a two-factor step keeps the first factor's method.",
+    }),
     created_at: z.string(),
     last_seen_at: z.string().nullable(),
     expires_at: z.string(),
@@ -82,7 +85,9 @@ export const SessionOut = z
   .openapi("SessionOut");
 
 export const SessionIdParam = z.object({ session_id: z.string().min(1).max(64).openapi({ param: { name: "session_id", in: "path" } }) });
-export const IdpParam = z.object({ idp: z.string().regex(/^[a-z0-9_-]{1,32}$/).openapi({ param: { name: "idp", in: "path" }, example: "google" }) });
+/** An identity provider id: the path segment of the OAuth routes and a key of OAUTH_PROVIDERS. */
+export const IDP_PATTERN = /^[a-z0-9_-]{1,32}$/;
+export const IdpParam = z.object({ idp: z.string().regex(IDP_PATTERN).openapi({ param: { name: "idp", in: "path" }, example: "google" }) });
 export const OAuthCallbackQuery = z.object({ code: z.string().min(1).max(2048), state: z.string().min(1).max(512) });
 
 export const Accepted = z.record(z.string(), z.boolean()).openapi({ example: { accepted: true } });

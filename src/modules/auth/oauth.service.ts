@@ -6,14 +6,21 @@ import { sha256Hex } from "../../lib/crypto";
 import { base64Url, newId, newToken } from "../../lib/ids";
 import { withTimeout } from "../../lib/timing";
 import { consumeAuthToken, findIdentity, findUserByEmail, findUserById, insertAuthToken, insertIdentity, touchIdentity, updateUser } from "./auth.repo";
+import { IDP_PATTERN } from "./auth.schemas";
 import { type ClientInfo, createAccount, openSession, type SignIn } from "./auth.service";
 
 /**
  * OpenID Connect sign-in (authorization code flow with PKCE S256, state and nonce). Providers come
- * from `OAUTH_PROVIDERS` (`{"<idp>": {"issuer", "client_id", "scope"?}}`); each client secret is the
- * secret `OAUTH_CLIENT_SECRET_<IDP>`. Endpoints are read from the issuer's discovery document.
+ * from `OAUTH_PROVIDERS` (`{"<idp>": {"issuer", "client_id", "scope"?, "name"?}}`); each client
+ * secret is the secret `OAUTH_CLIENT_SECRET_<IDP>`. Endpoints are read from the issuer's discovery
+ * document. `name` is the label of the sign-in button (default: the idp with a capital letter).
  */
-const ProviderConfig = z.object({ issuer: z.url(), client_id: z.string().min(1), scope: z.string().default("openid email profile") });
+const ProviderConfig = z.object({
+  issuer: z.url(),
+  client_id: z.string().min(1),
+  scope: z.string().default("openid email profile"),
+  name: z.string().trim().min(1).max(60).optional(),
+});
 const Providers = z.record(z.string(), ProviderConfig);
 
 const Discovery = z.object({
@@ -39,18 +46,41 @@ interface StateData {
   [key: string]: unknown;
 }
 
-function providerConfig(env: Env, idp: string) {
-  let parsed: z.infer<typeof Providers>;
+/** The parsed OAUTH_PROVIDERS, or null when it is not valid provider configuration. */
+function parseProviders(env: Env): z.infer<typeof Providers> | null {
   try {
-    parsed = Providers.parse(JSON.parse(env.OAUTH_PROVIDERS || "{}"));
+    return Providers.parse(JSON.parse(env.OAUTH_PROVIDERS || "{}"));
   } catch {
-    throw new ApiError("provider_unavailable", "OAUTH_PROVIDERS is not valid provider configuration.");
+    return null;
   }
+}
+
+function clientSecret(env: Env, idp: string): string | null {
+  const secret = (env as unknown as Record<string, unknown>)[`OAUTH_CLIENT_SECRET_${idp.toUpperCase().replace(/-/g, "_")}`];
+  return typeof secret === "string" && secret ? secret : null;
+}
+
+function providerConfig(env: Env, idp: string) {
+  const parsed = parseProviders(env);
+  if (!parsed) throw new ApiError("provider_unavailable", "OAUTH_PROVIDERS is not valid provider configuration.");
   const config = Object.hasOwn(parsed, idp) ? parsed[idp] : undefined;
   if (!config) throw new ApiError("not_found", `No identity provider named ${idp} is configured.`);
-  const secret = (env as unknown as Record<string, unknown>)[`OAUTH_CLIENT_SECRET_${idp.toUpperCase().replace(/-/g, "_")}`];
-  if (typeof secret !== "string" || !secret) throw new ApiError("provider_unavailable", `The client secret of ${idp} is not configured.`);
+  const secret = clientSecret(env, idp);
+  if (!secret) throw new ApiError("provider_unavailable", `The client secret of ${idp} is not configured.`);
   return { ...config, secret };
+}
+
+/**
+ * The identity providers a sign-in can start with (for GET /config and the sign-in buttons): those
+ * in a valid OAUTH_PROVIDERS whose client secret is set and whose idp the routes accept, in
+ * configuration order. Nothing secret: id, button label and the start route.
+ */
+export function configuredProviders(env: Env): { id: string; name: string; start_url: string }[] {
+  const parsed = parseProviders(env);
+  if (!parsed) return [];
+  return Object.entries(parsed)
+    .filter(([idp]) => IDP_PATTERN.test(idp) && clientSecret(env, idp) !== null)
+    .map(([idp, config]) => ({ id: idp, name: config.name ?? idp.charAt(0).toUpperCase() + idp.slice(1), start_url: `/api/v1/auth/oauth/${idp}/start` }));
 }
 
 async function discover(issuer: string): Promise<{ doc: Discovery; jwks: ReturnType<typeof createRemoteJWKSet> }> {

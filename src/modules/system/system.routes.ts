@@ -36,7 +36,7 @@ export const config = createRoute({
   path: "/api/v1/config",
   operationId: "getConfig",
   tags: ["System"],
-  summary: "Tools, languages, plans and limits",
+  summary: "Tools, languages, plans, limits and sign-in providers",
   responses: { 200: json(AppConfigOut, "Service configuration") },
 });
 

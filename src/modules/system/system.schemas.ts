@@ -80,6 +80,12 @@ export const PlanOut = z
 
 export const LanguageOut = z.object({ code: z.string(), name: z.string(), ocr_code: z.string().optional() });
 
+const OAuthProviderOut = z.object({
+  id: z.string().openapi({ example: "google", description: "The idp of /auth/oauth/{idp}/start and /callback." }),
+  name: z.string().openapi({ example: "Google", description: "Label for the sign-in button." }),
+  start_url: z.string().openapi({ example: "/api/v1/auth/oauth/google/start", description: "GET it (with cookies) for the authorization URL, then send the browser there." }),
+});
+
 export const AppConfigOut = z
   .object({
     version: z.string(),
@@ -92,5 +98,9 @@ export const AppConfigOut = z
     }),
     plans: z.array(PlanOut),
     limits: z.record(z.string(), z.number().int()),
+    webhook_events: z.array(z.string()).openapi({ description: "Event kinds a webhook endpoint can subscribe to (`*` subscribes to all)." }),
+    oauth_providers: z.array(OAuthProviderOut).openapi({
+      description: "Identity providers this deployment can sign in with (configured with their client secret); empty when none.",
+    }),
   })
   .openapi("AppConfigOut");

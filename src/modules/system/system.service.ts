@@ -3,8 +3,10 @@ import { OCR_LANGUAGE_NAMES } from "../../lib/languages";
 import { LIMITS } from "../../lib/limits";
 import { withTimeout } from "../../lib/timing";
 import { servedPairs, translatorsFromEnv } from "../../providers/translators";
+import { configuredProviders } from "../auth/oauth.service";
 import { PLANS } from "../billing/plans";
 import { JOB_STATUSES, TOOLS } from "../jobs/tools";
+import { WEBHOOK_EVENT_TYPES } from "../webhooks/events";
 import type { AppConfigOut, CheckOut, ComponentStatus, StatusOut } from "./system.schemas";
 import { activeOverrides } from "./system.repo";
 import type { DB } from "../../db/client";
@@ -86,6 +88,7 @@ export async function languages(env: Env) {
   return { ocr, translation_pairs: pairs };
 }
 
+/** GET /config: what clients need to build their forms, and the sign-in providers (never their secrets). */
 export async function appConfig(env: Env): Promise<z.infer<typeof AppConfigOut>> {
   return {
     version: VERSION,
@@ -95,6 +98,8 @@ export async function appConfig(env: Env): Promise<z.infer<typeof AppConfigOut>>
     languages: await languages(env),
     plans: Object.values(PLANS),
     limits: { ...LIMITS },
+    webhook_events: [...WEBHOOK_EVENT_TYPES],
+    oauth_providers: configuredProviders(env),
   };
 }
 

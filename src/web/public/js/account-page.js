@@ -1,14 +1,19 @@
 // Account: profile, sessions, two-factor, API keys, webhooks, glossaries, translation memory,
 // wallet and ledger, usage, plans and checkout. Each section loads on its own so one failing
 // section does not hide the others.
-import { api } from "./api.js";
+import { api, appConfig } from "./api.js";
 import { h, render, field, notice, busy, formatDate } from "./dom.js";
 
+/**
+ * A section that builds its body with `build(reload, out, kept)`; `kept` is an area that survives
+ * reloads (a secret shown once must stay visible after the list is read again).
+ */
 function section(title, build) {
   const body = h("div", {}, h("p", { class: "muted" }, "Loading…"));
   const out = notice();
-  const el = h("section", { class: "card", id: title.toLowerCase().replace(/[^a-z]+/g, "-") }, h("h2", {}, title), out, body);
-  const reload = () => busy(null, out, async () => render(body, await build(reload, out)));
+  const kept = h("div", {});
+  const el = h("section", { class: "card", id: title.toLowerCase().replace(/[^a-z]+/g, "-") }, h("h2", {}, title), out, kept, body);
+  const reload = () => busy(null, out, async () => render(body, await build(reload, out, kept)));
   reload();
   return el;
 }
@@ -79,13 +84,12 @@ async function plansSection(_reload, out) {
   ];
 }
 
-async function apiKeysSection(reload, out) {
+async function apiKeysSection(reload, out, shown) {
   const keys = await api("/account/api-keys");
   const name = h("input", { maxlength: 100, value: "API key" });
   const days = h("input", { type: "number", min: 1, max: 3650 });
-  const shown = h("div", {});
   const submit = h("button", { type: "submit" }, "Create key");
-  return [shown,
+  return [
     table(["Name", "Key", "Created", "Last used", "Expires", ""], keys.map((k) => [k.name, `${k.prefix}…`, formatDate(k.created_at), formatDate(k.last_used_at), k.expires_at ? formatDate(k.expires_at) : "never",
       act("Revoke", out, async () => { await api(`/account/api-keys/${k.id}`, { method: "DELETE" }); reload(); }, "danger")]), "No API keys."),
     h("form", { class: "inline", onsubmit: (e) => {
@@ -93,37 +97,91 @@ async function apiKeysSection(reload, out) {
       busy(submit, out, async () => {
         const k = await api("/account/api-keys", { method: "POST", json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) } });
         render(shown, shownOnce(`API key “${k.name}”`, k.key));
-        const list = await api("/account/api-keys");
-        out.show(`Key created; you have ${list.length} key(s).`);
+        await reload();
       });
     } }, field("Name", name), field("Expires after days (optional)", days), submit)];
 }
 
-async function webhooksSection(reload, out) {
-  const hooks = await api("/account/webhooks");
-  const url = h("input", { type: "url", required: true, placeholder: "https://example.com/hooks/lingoscan" });
-  const shown = h("div", {});
-  const deliveries = h("div", {});
-  const submit = h("button", { type: "submit" }, "Add endpoint");
+/**
+ * Event checkboxes for an endpoint: "All events" (`*`, also what the API stores for it) or a
+ * choice of kinds from GET /config.
+ */
+function eventChoice(kinds, selected) {
+  const all = h("input", { type: "checkbox", value: "*", checked: selected.includes("*") });
+  const boxes = kinds.map((k) => h("input", { type: "checkbox", value: k, checked: selected.includes("*") || selected.includes(k), disabled: selected.includes("*") }));
+  // Checking "All events" ticks and locks every kind; unchecking it starts an empty choice.
+  all.addEventListener("change", () => boxes.forEach((b) => { b.disabled = all.checked; b.checked = all.checked; }));
+  const el = h("fieldset", { class: "checks" }, h("legend", {}, "Events"),
+    h("label", { class: "check" }, all, " All events"), kinds.map((k, i) => h("label", { class: "check" }, boxes[i], " ", k)));
+  el.value = () => {
+    if (all.checked) return ["*"];
+    const picked = boxes.filter((b) => b.checked).map((b) => b.value);
+    if (!picked.length) throw new Error("Choose at least one event.");
+    return picked;
+  };
+  return el;
+}
+
+const endpointState = (w) => w.enabled ? (w.failure_count ? `Active (${w.failure_count} failed attempt(s) in a row)` : "Active")
+  : `Off since ${formatDate(w.disabled_at)}${w.failure_count ? ` after ${w.failure_count} failed attempts` : ""}`;
+
+async function webhooksSection(reload, out, shown) {
+  const [hooks, config] = await Promise.all([api("/account/webhooks"), appConfig()]);
+  const kinds = config.webhook_events || [];
+  const detail = h("div", {});
   const showDeliveries = async (hook) => {
     const list = await api(`/account/webhooks/${hook.id}/deliveries`);
-    render(deliveries, h("h3", {}, `Deliveries to ${hook.url}`), table(["When", "Event", "Status", "Attempts", "HTTP", ""], list.map((d) => [formatDate(d.created_at), d.event_type, d.status, String(d.attempts), d.response_status === null ? "—" : String(d.response_status),
+    render(detail, h("h3", {}, `Deliveries to ${hook.url}`), table(["When", "Event", "Status", "Attempts", "HTTP", ""], list.map((d) => [formatDate(d.created_at), d.event_type, d.status, String(d.attempts), d.response_status === null ? "—" : String(d.response_status),
       act("Replay", out, async () => { await api(`/account/webhooks/deliveries/${d.id}/replay`, { method: "POST" }); await showDeliveries(hook); })]), "No deliveries yet."));
   };
-  return [shown,
-    table(["URL", "Events", "Secret", ""], hooks.map((w) => [w.url, w.events.join(", "), `${w.secret_prefix}…`, h("span", { class: "actions" },
+  // PATCH sends only what changed; an emptied description is cleared (null).
+  const edit = (hook) => {
+    const url = h("input", { type: "url", required: true, maxlength: 2000, value: hook.url });
+    const description = h("input", { maxlength: 200, value: hook.description || "" });
+    const enabled = h("input", { type: "checkbox", checked: hook.enabled });
+    const events = eventChoice(kinds, hook.events);
+    const save = h("button", { type: "submit" }, "Save endpoint");
+    const editOut = notice();
+    render(detail, h("form", { class: "card webhook-edit", "aria-label": `Edit ${hook.url}`, onsubmit: (e) => {
+      e.preventDefault();
+      busy(save, editOut, async () => {
+        const changes = {};
+        if (url.value.trim() !== hook.url) changes.url = url.value.trim();
+        if (description.value.trim() !== (hook.description || "")) changes.description = description.value.trim() || null;
+        const ev = events.value();
+        if (ev.join(",") !== hook.events.join(",")) changes.events = ev;
+        if (enabled.checked !== hook.enabled) changes.enabled = enabled.checked;
+        if (!Object.keys(changes).length) return editOut.show("Nothing changed.");
+        const updated = await api(`/account/webhooks/${hook.id}`, { method: "PATCH", json: changes });
+        await reload();
+        out.show(`Endpoint ${updated.url} saved.`);
+      });
+    } }, h("h3", {}, "Edit endpoint"), field("Endpoint URL", url), field("Description (optional)", description), events,
+    h("label", { class: "check" }, enabled, " Active (deliver events to this endpoint; turning it on again resets the failure count)"),
+    h("div", { class: "actions" }, save, h("button", { type: "button", class: "secondary", onclick: () => render(detail) }, "Cancel")), editOut));
+    url.focus();
+  };
+
+  const url = h("input", { type: "url", required: true, maxlength: 2000, placeholder: "https://example.com/hooks/lingoscan" });
+  const description = h("input", { maxlength: 200 });
+  const events = eventChoice(kinds, ["*"]);
+  const submit = h("button", { type: "submit" }, "Add endpoint");
+  return [
+    table(["URL", "Description", "Events", "State", "Secret", ""], hooks.map((w) => [w.url, w.description || "—", w.events.join(", "), endpointState(w), `${w.secret_prefix}…`, h("span", { class: "actions" },
+      act("Edit", out, () => edit(w)),
       act("Deliveries", out, () => showDeliveries(w)),
       act("Rotate secret", out, async () => { const r = await api(`/account/webhooks/${w.id}/rotate`, { method: "POST" }); render(shown, shownOnce("New signing secret", r.secret)); }),
       act("Delete", out, async () => { await api(`/account/webhooks/${w.id}`, { method: "DELETE" }); reload(); }, "danger"))]), "No webhook endpoints."),
-    deliveries,
-    h("form", { class: "inline", onsubmit: (e) => {
+    detail,
+    h("form", { class: "webhook-new", onsubmit: (e) => {
       e.preventDefault();
       busy(submit, out, async () => {
-        const w = await api("/account/webhooks", { method: "POST", json: { url: url.value } });
+        const d = description.value.trim();
+        const w = await api("/account/webhooks", { method: "POST", json: { url: url.value.trim(), events: events.value(), ...(d ? { description: d } : {}) } });
         await reload();
         render(shown, shownOnce(`Signing secret of ${w.url}`, w.secret));
       });
-    } }, field("Endpoint URL", url), submit)];
+    } }, h("h3", {}, "Add an endpoint"), h("div", { class: "inline" }, field("Endpoint URL", url), field("Description (optional)", description)), events, submit)];
 }
 
 /** Terms as text, one `source = target` per line. */
@@ -166,11 +224,43 @@ async function memorySection(reload, out) {
     act("Delete", out, async () => { await api(`/account/translation-memory/${m.id}`, { method: "DELETE" }); reload(); }, "danger")]), "The translation memory is empty; your edited translations are kept here.");
 }
 
+/** SessionOut.method in words. */
+const METHOD_LABELS = { register: "Account creation", password: "Password", magic_link: "Email link", oauth: "Identity provider", reset_password: "Password reset" };
+
+/** "Firefox on Windows" from a User-Agent header; the full header stays in the tooltip. */
+function deviceName(ua) {
+  if (!ua) return "Unknown device";
+  const browser = [[/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/Firefox\/|FxiOS/, "Firefox"], [/HeadlessChrome\//, "Chrome (headless)"], [/Chrome\/|CriOS|Chromium\//, "Chrome"], [/Safari\//, "Safari"], [/^curl\//, "curl"]]
+    .find(([re]) => re.test(ua))?.[1];
+  const os = [[/iPhone|iPad|iPod/, "iOS"], [/Android/, "Android"], [/Windows/, "Windows"], [/Mac OS X|Macintosh/, "macOS"], [/CrOS/, "ChromeOS"], [/Linux/, "Linux"]].find(([re]) => re.test(ua))?.[1];
+  if (browser && os) return `${browser} on ${os}`;
+  return browser || os || ua.split(/[\s/]/)[0] || "Unknown device";
+}
+
+/** "3 minutes ago", with the exact time kept for the tooltip. */
+function timeAgo(iso) {
+  if (!iso) return "—";
+  const s = Math.max(0, (Date.now() - new Date(iso).getTime()) / 1000);
+  if (s < 60) return "just now";
+  const [n, unit] = s < 3600 ? [s / 60, "minute"] : s < 86400 ? [s / 3600, "hour"] : [s / 86400, "day"];
+  if (unit === "day" && n >= 30) return formatDate(iso);
+  const k = Math.floor(n);
+  return `${k} ${unit}${k === 1 ? "" : "s"} ago`;
+}
+
 async function sessionsSection(reload, out) {
   const list = await api("/auth/sessions");
-  return [table(["Device", "IP", "Signed in", "Last seen", ""], list.map((s) => [s.user_agent || "unknown", s.ip || "—", formatDate(s.created_at), formatDate(s.last_seen_at),
-    s.current ? "this session" : act("Revoke", out, async () => { await api(`/auth/sessions/${s.id}`, { method: "DELETE" }); reload(); }, "danger")]), "No sessions."),
-    act("Sign out everywhere", out, async () => { await api("/auth/logout-all", { method: "POST" }); location.assign("/login"); }, "danger")];
+  // This device first, then the others newest first (the API's order).
+  const sorted = [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
+  return [table(["Device", "Signed in with", "IP address", "Signed in", "Last seen", ""], sorted.map((s) => [
+    h("span", { title: s.user_agent || "" }, deviceName(s.user_agent)),
+    METHOD_LABELS[s.method] || "Unknown",
+    s.ip || "—",
+    h("span", { title: formatDate(s.created_at) }, timeAgo(s.created_at)),
+    s.current ? "now" : h("span", { title: formatDate(s.last_seen_at) }, timeAgo(s.last_seen_at)),
+    s.current ? h("strong", { class: "badge" }, "This device") : act("Revoke", out, async () => { await api(`/auth/sessions/${s.id}`, { method: "DELETE" }); reload(); }, "danger"),
+  ]), "No sessions."),
+  act("Sign out everywhere", out, async () => { await api("/auth/logout-all", { method: "POST" }); location.assign("/login"); }, "danger")];
 }
 
 async function twoFactorSection(reload, out, session) {

@@ -1,11 +1,53 @@
 // Sign-in pages: password (with the two-factor step), magic link, registration, password reset,
 // and the landing pages the emailed links open (/magic-link, /verify-email, /reset-password).
-import { api, setCsrf } from "./api.js";
+import { api, appConfig, setCsrf } from "./api.js";
 import { h, render, field, notice, busy, link, go } from "./dom.js";
 
+/** What an identity-provider sign-in that came back refused says; the URL carries only a code, never text to show. */
+const OAUTH_ERRORS = {
+  state: "The sign-in took too long or was started in another browser. Start again.",
+  code: "The identity provider's answer could not be verified. Try again.",
+  id_token: "The identity provider's answer could not be verified. Try again.",
+  email: "The identity provider did not confirm your email address. Sign in with your password or an email link.",
+  provider_unavailable: "The identity provider cannot be reached right now. Try again later, or sign in another way.",
+  access_denied: "The sign-in was cancelled at the identity provider.",
+};
+
+function oauthErrorText(code) {
+  const known = Object.hasOwn(OAUTH_ERRORS, code) ? OAUTH_ERRORS[code] : null;
+  if (known) return known;
+  const shown = /^[a-z_]{1,64}$/.test(code) ? ` (${code})` : "";
+  return `Signing in with the identity provider did not work${shown}. Try again, or sign in another way.`;
+}
+
+/** Where to go after an identity-provider sign-in, which leaves the app and comes back to /login. */
+const NEXT_KEY = "lingoscan.next";
+
+function safePath(p) {
+  return p && p.startsWith("/") && !p.startsWith("//") ? p : null;
+}
+
 function nextPath() {
-  const next = new URLSearchParams(location.search).get("next");
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : "/new";
+  const stored = sessionStorage.getItem(NEXT_KEY);
+  sessionStorage.removeItem(NEXT_KEY);
+  return safePath(new URLSearchParams(location.search).get("next")) || safePath(stored) || "/new";
+}
+
+/**
+ * One button per identity provider this deployment configures (GET /config); none when none is.
+ * The start route keeps the flow's state on the server and sets a cookie binding it to this browser;
+ * the provider sends the browser back to the API's callback, which forwards it to /login.
+ */
+async function providerButtons(out, verb) {
+  const providers = (await appConfig().catch(() => null))?.oauth_providers || [];
+  if (!providers.length) return null;
+  return h("div", { class: "card providers" }, h("h2", {}, "With another account"),
+    h("div", { class: "actions" }, providers.map((p) => h("button", { type: "button", class: "secondary provider", "data-provider": p.id, onclick: (e) => busy(e.target, out, async () => {
+      const next = safePath(new URLSearchParams(location.search).get("next"));
+      if (next) sessionStorage.setItem(NEXT_KEY, next);
+      const start = await api(p.start_url.replace(/^\/api\/v1/, ""));
+      location.assign(start.authorization_url);
+    }) }, `${verb} with ${p.name}`))));
 }
 
 async function signedIn(auth, session) {
@@ -19,6 +61,18 @@ function tokenParam() {
 }
 
 export async function loginPage(main, _params, session) {
+  // Back from an identity provider: the API's callback set the session (or a pending one).
+  const q = new URLSearchParams(location.search);
+  const outcome = q.get("oauth");
+  const oauthError = q.get("oauth_error");
+  if (outcome || oauthError) history.replaceState(null, "", "/login");
+  if (outcome === "two_factor_required") return twoFactorStep(main, null, session);
+  if (outcome === "authenticated") {
+    setCsrf(null);
+    if (await session.refresh()) return go(nextPath());
+  }
+  const providerOut = notice();
+  if (oauthError) providerOut.show(oauthErrorText(oauthError), "error");
   const out = notice();
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
   const password = h("input", { type: "password", name: "password", autocomplete: "current-password", required: true });
@@ -45,7 +99,9 @@ export async function loginPage(main, _params, session) {
 
   render(main,
     h("h1", {}, "Sign in"),
+    providerOut,
     h("div", { class: "grid2" }, form, magic),
+    await providerButtons(providerOut, "Sign in"),
     h("p", {}, link("/register", "Create an account"), " · ", link("/forgot-password", "Forgot your password?")),
   );
   email.focus();
@@ -67,6 +123,7 @@ function twoFactorStep(main, _auth, session) {
 
 export async function registerPage(main, _params, session) {
   const out = notice();
+  const providerOut = notice();
   const name = h("input", { autocomplete: "name", maxlength: 100 });
   const email = h("input", { type: "email", autocomplete: "email", required: true });
   const password = h("input", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
@@ -78,6 +135,7 @@ export async function registerPage(main, _params, session) {
       await signedIn(auth, session);
     });
   } }, field("Name (optional)", name), field("Email", email), field("Password", password, "At least 10 characters."), submit, out),
+  providerOut, await providerButtons(providerOut, "Sign up"),
   h("p", {}, "Already have an account? ", link("/login", "Sign in")));
   email.focus();
 }

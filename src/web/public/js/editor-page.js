@@ -1,15 +1,27 @@
 // Editor: the page image with region boxes over it. Select a region (click, or Tab then Enter)
 // to edit its text and translation, see alternatives and flags; Ctrl/Shift-click to pick several
 // and merge them; split by lines; draw a rectangle to read it again (re-OCR); edit table cells;
-// create and download exports; share links.
+// re-render the pages from the edits (free); create and download exports; share links.
 import { api, appConfig } from "./api.js";
 import { h, render, field, notice, busy, link, formatDate, formatBytes } from "./dom.js";
-import { downloadButton } from "./job-pages.js";
+import { downloadButton, TERMINAL } from "./job-pages.js";
 import { sharePanel } from "./share-panel.js";
+
+/** Resolves once the browser has the image (or gave up), so swapping it in shows no empty frame. */
+function preload(src) {
+  return new Promise((resolve) => {
+    const img = new Image();
+    img.onload = img.onerror = () => resolve();
+    img.src = src;
+  });
+}
 
 export async function editorPage(main, [projectId]) {
   const config = await appConfig();
   let project = await api(`/projects/${projectId}`);
+  const tool = config.tools.find((t) => t.id === project.tool);
+  // Translate and erase projects draw pages; OCR and table projects only rebuild their exports.
+  const draws = Boolean(tool && tool.stages.includes("rendering"));
   let pageIndex = 0;
   let view = "original";
   const selected = new Set();
@@ -21,7 +33,11 @@ export async function editorPage(main, [projectId]) {
   const pager = h("div", { class: "pager" });
   const tables = h("div", {});
   const drawBtn = h("button", { type: "button", class: "secondary", "aria-pressed": "false" }, "Draw a rectangle to re-read");
-  const viewBtn = h("button", { type: "button", class: "secondary" }, "Show rendered page");
+  // Both labels stay in the button (one hidden), so it keeps the width of the longer one.
+  const toRendered = h("span", {}, "Show rendered page");
+  const toOriginal = h("span", {}, "Show original page");
+  const viewBtn = h("button", { type: "button", class: "secondary view-toggle" }, toRendered, toOriginal);
+  const meta = h("p", { class: "muted" });
 
   const reload = async () => {
     project = await api(`/projects/${projectId}`);
@@ -33,7 +49,12 @@ export async function editorPage(main, [projectId]) {
   const regionsOfPage = () => project.regions.filter((r) => r.page_index === pageIndex);
   const pct = (v, total) => `${(v / total) * 100}%`;
 
+  function showMeta() {
+    meta.textContent = `${project.tool} · ${project.status} · ${project.page_count} page(s)` + (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "");
+  }
+
   function draw() {
+    showMeta();
     const p = page();
     if (!p) {
       render(stage, h("p", { class: "empty" }, "This project has no pages yet."));
@@ -42,7 +63,8 @@ export async function editorPage(main, [projectId]) {
     }
     render(pager, project.pages.length > 1 ? project.pages.map((x) => h("button", { type: "button", class: x.index === pageIndex ? "" : "secondary", "aria-current": x.index === pageIndex ? "page" : null, onclick: () => { pageIndex = x.index; selected.clear(); draw(); } }, `Page ${x.index + 1}`)) : null);
     const src = view === "rendered" && p.render_url ? p.render_url : p.image_url;
-    viewBtn.textContent = view === "rendered" ? "Show original page" : "Show rendered page";
+    toRendered.classList.toggle("off", view === "rendered");
+    toOriginal.classList.toggle("off", view !== "rendered");
     viewBtn.disabled = !p.render_url;
     // The box keeps the page's aspect ratio before the image loads, so nothing shifts.
     const frame = h("div", { class: "frame" });
@@ -209,7 +231,77 @@ export async function editorPage(main, [projectId]) {
     }));
   }
 
-  const tool = config.tools.find((t) => t.id === project.tool);
+  // Re-render: a free job that redraws every page from the regions as edited and rebuilds the
+  // job's exports. Its progress line has a fixed size (one line, bar kept in place while idle), so
+  // updates never move the page image or the panel.
+  const rerenderBtn = h("button", { type: "button", class: "secondary", title: draws ? "Erase and typeset every page again from your edits, and rebuild the exports. Free." : "Rebuild the exports from your edits. Free." }, draws ? "Re-render (free)" : "Re-export (free)");
+  const rerenderBar = h("progress", { max: "100", value: "0", "aria-label": "Re-render progress" });
+  const rerenderText = h("span", { class: "rerender-text" });
+  const rerenderLine = h("div", { class: "rerender", "data-state": "idle", role: "status", "aria-live": "polite" }, rerenderBar, rerenderText);
+  const setRerender = (state, text, percent) => {
+    rerenderLine.dataset.state = state;
+    rerenderText.textContent = text;
+    rerenderText.title = text;
+    if (typeof percent === "number") rerenderBar.value = percent;
+  };
+
+  function followRerender(job) {
+    rerenderBtn.disabled = true;
+    setRerender("running", "Re-render queued…", 0);
+    const events = new EventSource(`/api/v1/jobs/${job.id}/events`);
+    let finished = false;
+    const finish = async () => {
+      if (finished) return;
+      finished = true;
+      events.close();
+      try {
+        const j = await api(`/jobs/${job.id}`);
+        project = await api(`/projects/${projectId}`);
+        const ok = j.status === "completed" || j.status === "partially_completed";
+        const p = page();
+        if (ok && draws && p && p.render_url) {
+          await preload(p.render_url);
+          view = "rendered";
+        }
+        draw();
+        if (ok) setRerender("done", j.status === "completed" ? (draws ? "Re-rendered: showing the new rendered page." : "Exports rebuilt.") : `Re-rendered, but ${j.pages.failed} page(s) failed: ${j.error ? j.error.message : "see the job"}.`, 100);
+        else setRerender("failed", j.error ? j.error.message : `The re-render ${j.status.replaceAll("_", " ")}.`);
+        await loadExports();
+      } catch (err) {
+        setRerender("failed", err.message || String(err));
+      } finally {
+        rerenderBtn.disabled = false;
+      }
+    };
+    const update = (ev) => {
+      const d = JSON.parse(ev.data || "{}");
+      if (d.status && TERMINAL.includes(d.status)) return finish();
+      const stage = d.stage ? d.stage.replaceAll("_", " ") : d.status || "";
+      setRerender("running", d.message || `Re-render: ${stage}`, typeof d.percent === "number" ? d.percent : undefined);
+    };
+    events.addEventListener("status", update);
+    events.addEventListener("progress", update);
+    events.addEventListener("warning", update);
+    events.addEventListener("done", finish);
+    // The browser reconnects by itself; a job that ended meanwhile is read once more.
+    events.onerror = () => api(`/jobs/${job.id}`).then((j) => { if (TERMINAL.includes(j.status)) finish(); }, () => null);
+  }
+
+  // Not busy(): the button stays disabled until the job ends, not just until the request answers.
+  // Errors go to the re-render line too, so nothing above the page image appears or goes.
+  rerenderBtn.addEventListener("click", async () => {
+    rerenderBtn.disabled = true;
+    try {
+      const job = await api(`/projects/${projectId}/rerender`, { method: "POST", json: {} });
+      project.status = "processing";
+      showMeta();
+      followRerender(job);
+    } catch (err) {
+      setRerender("failed", err.message || String(err));
+      rerenderBtn.disabled = false;
+    }
+  });
+
   const exportsList = h("ul", {});
   const format = h("select", {}, (tool ? tool.export_formats : []).map((f) => h("option", { value: f }, f)));
   const content = h("select", {}, h("option", { value: "source" }, "Source text"), project.target_language ? h("option", { value: "translation", selected: true }, "Translation") : null);
@@ -231,9 +323,9 @@ export async function editorPage(main, [projectId]) {
   render(main,
     h("p", {}, link("/projects", "← Projects")),
     h("h1", {}, project.name),
-    h("p", { class: "muted" }, `${project.tool} · ${project.status} · ${project.page_count} page(s)` + (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "")),
+    meta,
     pager,
-    h("div", { class: "toolbar" }, drawBtn, viewBtn),
+    h("div", { class: "toolbar" }, drawBtn, viewBtn, rerenderBtn, rerenderLine),
     out,
     h("div", { class: "editor" }, stage, panel),
     tables,
@@ -241,5 +333,10 @@ export async function editorPage(main, [projectId]) {
     await sharePanel(projectId),
   );
   draw();
+  // A re-render started earlier (here or elsewhere) is still running: follow it.
+  if (project.status === "processing") {
+    const running = await api("/jobs", { query: { limit: 50 } }).then((l) => l.items.find((j) => j.kind === "rerender" && j.project_id === projectId && !TERMINAL.includes(j.status)), () => null);
+    if (running) followRerender(running);
+  }
   await loadExports();
 }

@@ -3,7 +3,7 @@
 import { api, appConfig } from "./api.js";
 import { h, render, field, notice, busy, link, go, formatBytes } from "./dom.js";
 
-const TERMINAL = ["completed", "partially_completed", "failed", "cancelled"];
+export const TERMINAL = ["completed", "partially_completed", "failed", "cancelled"];
 
 export async function newJobPage(main) {
   const [config, glossaries] = await Promise.all([appConfig(), api("/account/glossaries").catch(() => [])]);
