@@ -4,6 +4,7 @@
 // BASE (default http://127.0.0.1:8787) and KEY (default .wrangler/dev-api-key) may be overridden.
 import { readFileSync } from "node:fs";
 import { PhotonImage, Rgba, draw_text_with_color } from "@cf-wasm/photon/node";
+import { reportResult } from "./bench-result.mjs";
 
 const BASE = process.env.BASE ?? "http://127.0.0.1:8787";
 const KEY = process.env.KEY ?? readFileSync(".wrangler/dev-api-key", "utf8").trim();
@@ -30,10 +31,13 @@ async function post(path, form) {
   return body;
 }
 
+/** Polls a job to its end; gives up after JOB_TIMEOUT_S seconds (default 300), so a stuck job cannot hang the run. */
 async function finished(id) {
+  const deadline = performance.now() + Number(process.env.JOB_TIMEOUT_S ?? 300) * 1000;
   for (;;) {
     const job = await (await fetch(`${BASE}/api/v1/jobs/${id}`, { headers: auth })).json();
     if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) return job;
+    if (performance.now() > deadline) throw new Error(`job ${id} still ${job.status} after ${process.env.JOB_TIMEOUT_S ?? 300} s`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -60,13 +64,16 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 await single({ tool: "ocr" }, 0); // warm-up: engine isolate, OCR model load
+const singles = {};
 for (const [name, options] of [["ocr", { tool: "ocr" }], ["translate", { tool: "translate", source_language: "en", target_language: "es" }]]) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await single(options, i));
   const statuses = [...new Set(runs.map((r) => r.status + (r.error ? ` (${r.error})` : "")))].join(", ");
+  singles[name] = { medianMs: median(runs.map((r) => r.ms)), minMs: Math.min(...runs.map((r) => r.ms)), maxMs: Math.max(...runs.map((r) => r.ms)), runs: RUNS, statuses };
   console.log(`1-page ${name.padEnd(9)} upload→terminal: median ${fmt(median(runs.map((r) => r.ms)))}, min ${fmt(Math.min(...runs.map((r) => r.ms)))}, max ${fmt(Math.max(...runs.map((r) => r.ms)))} over ${RUNS} runs; ended ${statuses}`);
 }
 const one = await batch(1);
 const twenty = await batch(20);
 console.log(`batch of 1:  ${fmt(one.ms)} (${one.status})`);
 console.log(`batch of 20: ${fmt(twenty.ms)} (${twenty.status}, ${JSON.stringify(twenty.files)}); ${(twenty.ms / one.ms).toFixed(1)}x the single-file batch, ${fmt(twenty.ms / 20)} a file`);
+reportResult("jobs", { singles, batch1Ms: one.ms, batch1Status: one.status, batch20Ms: twenty.ms, batch20Status: twenty.status, batch20Files: twenty.files });

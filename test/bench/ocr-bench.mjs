@@ -10,6 +10,7 @@ import { gunzipSync } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
 import { modelFiles } from "../../scripts/models.mjs";
+import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
 
@@ -117,7 +118,9 @@ function nativeTessdata() {
 
 function runNative(file, lang) {
   const t0 = performance.now();
-  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata], { encoding: "utf8" });
+  // One thread, like the engine's wasm. With OpenMP's default threads, Debian's tesseract spends
+  // most of its time spinning on a shared 2-core machine (an A4 page: 16 s instead of 2.6 s).
+  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
   return { text: r.stdout, ms };
@@ -161,8 +164,10 @@ async function main() {
       rows.push({ ...p, er, nr });
       console.log(`| ${p.lang} | ${p.dpi} | ${p.font} | ${p.kind} | ${pct(er.cer)} | ${pct(nr.cer)} | ${pct(er.wer)} | ${pct(nr.wer)} |`);
     }
+    const subsets = [];
     const summary = (label, sel) => {
       const r = rows.filter(sel);
+      subsets.push({ label, pages: r.length, engineCer: mean(r.map((x) => x.er.cer)), nativeCer: mean(r.map((x) => x.nr.cer)), engineWer: mean(r.map((x) => x.er.wer)), nativeWer: mean(r.map((x) => x.nr.wer)) });
       console.log(`| ${label} | ${r.length} | ${pct(mean(r.map((x) => x.er.cer)))} | ${pct(mean(r.map((x) => x.nr.cer)))} | ${pct(mean(r.map((x) => x.er.wer)))} | ${pct(mean(r.map((x) => x.nr.wer)))} |`);
     };
     console.log("\n| subset | pages | engine CER | native CER | engine WER | native WER |");
@@ -181,6 +186,7 @@ async function main() {
       { name: "ruled 5x4 numbers", svg: ruledTableSvg([["Year", "Apples", "Pears", "Plums"], ["2019", "1,204", "877", "342"], ["2020", "1,310", "902", "355"], ["2021", "1,188", "951", "401"], ["2022", "1,402", "1,020", "388"]], { colWidth: 360 }).svg, cells: ["Year", "Apples", "Pears", "Plums", "2019", "1,204", "877", "342", "2020", "1,310", "902", "355", "2021", "1,188", "951", "401", "2022", "1,402", "1,020", "388"] },
       { name: "borderless", svg: ruledTableSvg([["Item", "Qty", "Price"], ["Apples", "12", "3.40"], ["Pears", "7", "2.10"], ["Plums", "30", "5.75"]], { rules: false, colWidth: 480 }).svg, cells: ["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"] },
     ];
+    const tableResults = [];
     console.log("| table | cells expected | cells found | exact cells | structure |");
     console.log("|---|---|---|---|---|");
     for (const [i, t] of tables.entries()) {
@@ -190,6 +196,7 @@ async function main() {
       const found = (await (await engine.files.get(res.key)).json()).tables[0];
       const got = (found?.cells ?? []).map((c) => c.text.trim());
       const exact = t.cells.filter((c, k) => got[k] === c).length;
+      tableResults.push({ name: t.name, cells: t.cells.length, exact });
       console.log(`| ${t.name} | ${t.cells.length} | ${got.length} | ${exact}/${t.cells.length} | ${found ? `${found.kind} ${found.rows}x${found.cols}` : "none"} |`);
     }
 
@@ -216,6 +223,7 @@ async function main() {
     const nPps = 1000 / mean(nTimes);
     console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
     console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
+    reportResult("ocr", { subsets, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
   } finally {
     await engine.dispose();
   }

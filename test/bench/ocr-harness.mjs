@@ -71,6 +71,17 @@ export async function startEngine() {
     if (code !== null && code !== 0) console.error(`wrangler dev exited (${code}); see ${logFile}`);
   });
   const base = `http://127.0.0.1:${PORT}`;
+  // wrangler dev closes a kept-alive connection that idled while the script was busy elsewhere (a
+  // native tesseract run takes seconds): a request that finds its socket closed is sent once more.
+  // Every request here is idempotent (puts to a fixed key, engine calls writing fixed keys).
+  const fetch = async (url, init) => {
+    try {
+      return await globalThis.fetch(url, init);
+    } catch (err) {
+      if (err?.cause?.code !== "UND_ERR_SOCKET") throw err;
+      return globalThis.fetch(url, init);
+    }
+  };
   const put = async (key, bytes, bucket = "FILES") => {
     const res = await fetch(`${base}/put?bucket=${bucket}&key=${encodeURIComponent(key)}`, { method: "POST", body: bytes });
     if (!res.ok) throw new Error(`put ${key}: ${res.status}`);

@@ -14,6 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { root } from "../../scripts/models.mjs";
+import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
 const W = 1240, H = 880;
@@ -187,3 +188,14 @@ for (const r of RATIOS) {
 }
 console.log("\nclean plate vs true background inside the text boxes (mean absolute difference, 0–255):");
 for (const [k, v] of Object.entries(perKind)) console.log(`  ${k}: ${avg(v).toFixed(2)}`);
+reportResult("render", {
+  pages: PAGES,
+  regions,
+  inpaintMs: avg(rows.map((r) => r.inpaint)),
+  checkMs: avg(rows.map((r) => r.check)),
+  typesetMs: avg(rows.map((r) => r.typeset)),
+  leftoverFlagged: flagged,
+  readablePlates: readablePages,
+  overflow,
+  plateDiff: Object.fromEntries(Object.entries(perKind).map(([k, v]) => [k, avg(v)])),
+});

@@ -46,6 +46,14 @@ const byteLength = (s: string) => encoder.encode(s).length;
 
 type Step = readonly [source: string, target: string];
 
+/**
+ * Pair lists already fetched, by fetch implementation and base URL, shared by every instance in
+ * the isolate: a translator is built per request, so without this each intake check and each
+ * translation asked /listPairs again, and one slow answer under load refused a valid job. Only
+ * settled lists are shared (workerd does not let a request wait on another request's I/O).
+ */
+const listedPairs = new WeakMap<typeof fetch, Map<string, { at: number; pairs: LanguagePair[] }>>();
+
 /** Where each segment's lines sit in the flat list of units sent to Apertium. */
 type SegmentLayout = { id: string; lines: { start: number; count: number }[] }[];
 
@@ -64,12 +72,16 @@ export class ApertiumTranslator implements Translator {
   private readonly baseUrl: string;
   private readonly fetch: typeof fetch;
   private readonly opts: Required<ApertiumOptions>;
-  private pairsCache?: { at: number; pairs: Promise<LanguagePair[]> };
+  private readonly listed: Map<string, { at: number; pairs: LanguagePair[] }>;
+  /** The /listPairs request this instance has in flight, if any. */
+  private listing?: Promise<LanguagePair[]>;
 
   constructor(baseUrl: string, fetchImpl: typeof fetch = fetch, options: ApertiumOptions = {}) {
     this.baseUrl = baseUrl.trim().replace(/\/+$/, "");
     // Called through a closure: workerd's global fetch throws "Illegal invocation" with another `this`.
     this.fetch = (input, init) => fetchImpl(input, init);
+    this.listed = listedPairs.get(fetchImpl) ?? new Map();
+    listedPairs.set(fetchImpl, this.listed);
     this.opts = {
       timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
       listTimeoutMs: options.listTimeoutMs ?? LIST_TIMEOUT_MS,
@@ -84,7 +96,7 @@ export class ApertiumTranslator implements Translator {
     const started = Date.now();
     try {
       const pairs = withPivots(await this.listPairs());
-      this.pairsCache = { at: Date.now(), pairs: Promise.resolve(pairs) };
+      this.listed.set(this.baseUrl, { at: Date.now(), pairs });
       const latency_ms = Date.now() - started;
       if (pairs.length === 0) {
         return { name: this.name, status: "degraded", latency_ms, pairs: 0, detail: "no language pair installed (run scripts/install-apertium.sh)" };
@@ -95,18 +107,22 @@ export class ApertiumTranslator implements Translator {
     }
   }
 
-  /** Direct pairs from /listPairs plus pivot pairs (`via`), reused for a minute. */
+  /** Direct pairs from /listPairs plus pivot pairs (`via`), reused for a minute by every instance of the isolate. */
   pairs(): Promise<LanguagePair[]> {
     if (!this.baseUrl) return Promise.resolve([]);
-    const cached = this.pairsCache;
-    if (cached && Date.now() - cached.at < this.opts.pairsTtlMs) return cached.pairs;
-    const pairs = this.listPairs().then(withPivots);
-    this.pairsCache = { at: Date.now(), pairs };
-    // A failed lookup is not cached: the next call asks again.
-    pairs.catch(() => {
-      if (this.pairsCache?.pairs === pairs) this.pairsCache = undefined;
-    });
-    return pairs;
+    const listed = this.listed.get(this.baseUrl);
+    if (listed && Date.now() - listed.at < this.opts.pairsTtlMs) return Promise.resolve(listed.pairs);
+    // A failed lookup is not kept: the next call asks again.
+    this.listing ??= this.listPairs()
+      .then(withPivots)
+      .then((pairs) => {
+        this.listed.set(this.baseUrl, { at: Date.now(), pairs });
+        return pairs;
+      })
+      .finally(() => {
+        this.listing = undefined;
+      });
+    return this.listing;
   }
 
   async translate(req: TranslateRequest): Promise<TranslatedSegment[]> {
@@ -182,12 +198,11 @@ export class ApertiumTranslator implements Translator {
   private async post([source, target]: Step, q: string): Promise<string> {
     const langpair = `${toApertiumCode(source)}|${toApertiumCode(target)}`;
     const body = new URLSearchParams({ langpair, q, markUnknown: "no", format: "txt" });
-    const res = await this.request("/translate", { method: "POST", body }, this.opts.timeoutMs);
-    const json = await readJson(res);
+    const { res, json } = await this.request("/translate", { method: "POST", body }, this.opts.timeoutMs);
     if (!res.ok) {
       const explanation = typeof json?.explanation === "string" ? json.explanation : `HTTP ${res.status}`;
       if (res.status === 400 && /not installed/i.test(explanation)) {
-        this.pairsCache = undefined;
+        this.listed.delete(this.baseUrl);
         throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}: ${explanation}`, { provider: this.name, retryable: false });
       }
       const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
@@ -202,8 +217,7 @@ export class ApertiumTranslator implements Translator {
 
   /** /listPairs as ISO 639-1 pairs, without variants (cat_valencia, por_BR, …). */
   private async listPairs(): Promise<LanguagePair[]> {
-    const res = await this.request("/listPairs", { method: "GET" }, this.opts.listTimeoutMs);
-    const json = await readJson(res);
+    const { res, json } = await this.request("/listPairs", { method: "GET" }, this.opts.listTimeoutMs);
     const data = json?.responseData;
     if (!res.ok || !Array.isArray(data)) {
       throw new ProviderError("provider_unavailable", `Apertium /listPairs answered HTTP ${res.status} without a pair list`, { provider: this.name, retryable: true });
@@ -220,9 +234,12 @@ export class ApertiumTranslator implements Translator {
     return pairs;
   }
 
-  private async request(path: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+  /** One request and its JSON body (undefined when the body is not a JSON object), both within `timeoutMs`. */
+  private async request(path: string, init: RequestInit, timeoutMs: number): Promise<{ res: Response; json: Record<string, unknown> | undefined }> {
     try {
-      return await this.fetch(`${this.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      const res = await this.fetch(`${this.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      // The body is read under the same deadline: running out of time while it streams is a timeout, not a malformed answer.
+      return { res, json: parseJsonObject(await res.text()) };
     } catch (err) {
       const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
       const message = timedOut
@@ -233,9 +250,9 @@ export class ApertiumTranslator implements Translator {
   }
 }
 
-async function readJson(res: Response): Promise<Record<string, unknown> | undefined> {
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
   try {
-    const value: unknown = await res.json();
+    const value: unknown = JSON.parse(text);
     return value && typeof value === "object" ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;

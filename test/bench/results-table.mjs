@@ -1,0 +1,100 @@
+// Renders the benchmark suite's figures (scripts/bench.mjs) as one Markdown table: benchmark,
+// figure, value, and a ratio against the reference each figure is read against.
+
+const pct = (x) => `${(x * 100).toFixed(2)} %`;
+const num = (x, digits = 0) => (x === undefined || x === null || Number.isNaN(x) ? "n/a" : x.toFixed(digits));
+const ratio = (a, b, digits = 2) => (b ? `${(a / b).toFixed(digits)}×` : "n/a");
+const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Rows `[figure, value, ratio]` for one benchmark's BENCH_RESULT. */
+const ROWS = {
+  ocr(r) {
+    const rows = [];
+    for (const s of r.subsets) {
+      rows.push([
+        `CER, ${s.label} (${s.pages} pages): engine vs native tesseract`,
+        `${pct(s.engineCer)} vs ${pct(s.nativeCer)}`,
+        s.nativeCer > 0 ? `${ratio(s.engineCer, s.nativeCer)} native's errors` : "both 0",
+      ]);
+    }
+    const all = r.subsets.find((s) => s.label === "all pages");
+    if (all) rows.push([`WER, all pages: engine vs native`, `${pct(all.engineWer)} vs ${pct(all.nativeWer)}`, `${ratio(all.engineWer, all.nativeWer)} native's errors`]);
+    const cells = r.tables.reduce((n, t) => n + t.cells, 0);
+    const exact = r.tables.reduce((n, t) => n + t.exact, 0);
+    rows.push([`tables (${r.tables.map((t) => t.name).join(", ")}): exact cells`, `${exact}/${cells}`, ratio(exact, cells)]);
+    rows.push(["speed, A4 300 dpi English pages/s: engine (preprocess + recognize) vs native (one thread)", `${num(r.enginePagesPerSecond, 3)} vs ${num(r.nativePagesPerSecond, 3)}`, `${ratio(r.enginePagesPerSecond, r.nativePagesPerSecond)} native (target 0.9×)`]);
+    rows.push(["peak tesseract wasm heap, A4 300 dpi page", `${num(r.heapMB, 1)} MB`, `${ratio(r.heapMB, 100)} the 100 MB budget`]);
+    return rows;
+  },
+  translate(r) {
+    return [
+      [`segments/s, Apertium provider alone (${r.segments} sentences en→es)`, num(r.provider), "1.00×"],
+      ["segments/s, translation service (memory lookup + provider)", num(r.service), `${ratio(r.service, r.provider)} provider`],
+      ["segments/s, … with a 3-term glossary", num(r.glossary), `${ratio(r.glossary, r.provider)} provider`],
+      ["segments/s, … all exact translation-memory hits", num(r.memory), `${ratio(r.memory, r.provider)} provider`],
+    ];
+  },
+  render(r) {
+    const o = r.overflow;
+    const n = o.fitted + o.shrunk + o.overflowing;
+    return [
+      [`inpaint ms/page (${r.pages} pages, ${r.regions} regions)`, num(r.inpaintMs), "—"],
+      ["leftover check (re-OCR of each region) ms/page", num(r.checkMs), `${ratio(r.checkMs, r.inpaintMs)} inpaint`],
+      ["typeset ms/page", num(r.typesetMs), `${ratio(r.typesetMs, r.inpaintMs)} inpaint`],
+      ["regions flagged leftover_text", `${r.leftoverFlagged}/${r.regions}`, pct(r.leftoverFlagged / Math.max(1, r.regions))],
+      ["clean plates with text read back by a whole-page OCR", `${r.readablePlates}/${r.pages}`, pct(r.readablePlates / Math.max(1, r.pages))],
+      ["overflow: fitted / shrunk / overflowing", `${o.fitted} / ${o.shrunk} / ${o.overflowing}`, `${pct(o.fitted / n)} / ${pct(o.shrunk / n)} / ${pct(o.overflowing / n)}`],
+      ["clean plate vs true background, mean abs. difference 0–255", Object.entries(r.plateDiff).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", "), "—"],
+    ];
+  },
+  jobs(r) {
+    const rows = [];
+    const ocr = r.singles.ocr;
+    for (const [name, s] of Object.entries(r.singles)) {
+      rows.push([`1-page ${name} job, upload → ${s.statuses} (median of ${s.runs})`, `${seconds(s.medianMs)} (${seconds(s.minMs)}–${seconds(s.maxMs)})`, name === "ocr" ? "1.00×" : `${ratio(s.medianMs, ocr.medianMs)} ocr`]);
+    }
+    rows.push([`batch of 1 file, upload → ${r.batch1Status}`, seconds(r.batch1Ms), "1.00×"]);
+    rows.push([`batch of 20 files, upload → ${r.batch20Status}`, `${seconds(r.batch20Ms)} (${seconds(r.batch20Ms / 20)} a file)`, `${ratio(r.batch20Ms, r.batch1Ms, 1)} the 1-file batch`]);
+    return rows;
+  },
+  load(r) {
+    const bare = r.routes[0];
+    const rows = r.routes.map((x) => [
+      `${x.name}: req/s, p50 / p99 ms (${x.requests} requests, ${r.concurrency} clients)`,
+      `${num(x.rps)}, ${num(x.p50, 1)} / ${num(x.p99, 1)}`,
+      `${ratio(x.rps, bare.rps)} bare route`,
+    ]);
+    const s = r.stream;
+    const retried = Object.entries(s.retried ?? {}).map(([code, n]) => `${n}× ${code}`).join(", ");
+    const outcomes = Object.entries(s.statuses).map(([status, n]) => `${n} ${status}`).join(", ");
+    rows.push([`job stream, ${s.jobs} jobs (${s.mix}) from ${s.clients} clients: ${outcomes}${retried ? `; submissions retried ${retried}` : ""}`, `${num((s.finished / s.wall) * 60, 1)} jobs/min, ${num((s.pages / s.wall) * 60, 1)} pages/min`, `${num(s.wall, 1)} s wall`]);
+    if (r.memory) {
+      const m = r.memory;
+      const mb = (b) => (b / 2 ** 20).toFixed(0);
+      rows.push([
+        `workerd RSS while the stream ran (${m.processes} processes: api + engine Workers, wrangler's proxy)`,
+        `idle ${mb(m.idle)} MB, peak ${mb(m.peak)} MB${m.hwm === undefined ? "" : `, kernel peak ${mb(m.hwm)} MB`}`,
+        `${ratio(m.peak, m.idle)} idle`,
+      ]);
+      rows.push([`memory per page in flight (peak − idle) ÷ ${s.maxInFlight} pages at once${s.pageSize ? ` (${s.pageSize} px pages)` : ""}`, `${num(m.perPageMB)} MB`, `${ratio(m.perPageMB, 128)} a Worker's 128 MB`]);
+    }
+    return rows;
+  },
+};
+
+/** The suite's Markdown: when and where it ran, one table of every figure, and any benchmark that did not finish. */
+export function renderResults(runs, { started, machine }) {
+  const lines = [
+    `Benchmarks (\`npm run bench\`), ${started.toISOString().slice(0, 16).replace("T", " ")} UTC, ${machine}.`,
+    "",
+    "| benchmark | figure | value | ratio |",
+    "|---|---|---|---|",
+  ];
+  for (const run of runs) {
+    if (!run.result) continue;
+    for (const [figure, value, r] of ROWS[run.bench](run.result)) lines.push(`| ${run.title} | ${figure} | ${value} | ${r} |`);
+  }
+  lines.push("");
+  lines.push(`Run times: ${runs.map((r) => `${r.title} ${r.outcome === "ok" ? `${r.seconds.toFixed(0)} s` : `${r.outcome}${r.log ? ` (${r.log})` : ""}`}`).join(", ")}.`);
+  return `${lines.join("\n")}\n`;
+}
