@@ -1,24 +1,9 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseEngineError, type InputFormat } from "../../workers/engine/contract";
+import type { InputFormat } from "../../workers/engine/contract";
+import { failure, put } from "./helpers";
 import { bmpBytes, GIF_1X1, jpegBytes, pdfBytes, pngBytes, pngHeaderOnly, tiffBytes, webpBytes } from "./fixtures";
-
-async function put(key: string, bytes: Uint8Array | string): Promise<string> {
-  await env.FILES.put(key, bytes);
-  return key;
-}
-
-async function failure(p: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await p;
-  } catch (err) {
-    const parsed = parseEngineError(err);
-    if (!parsed) throw new Error(`uncoded engine error: ${String(err)}`);
-    return parsed;
-  }
-  throw new Error("expected the call to fail");
-}
 
 describe("inspect", () => {
   const cases: [string, InputFormat, () => Promise<Uint8Array> | Uint8Array, number][] = [

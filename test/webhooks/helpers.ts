@@ -3,17 +3,10 @@ import { inject } from "vitest";
 import { db } from "../../src/db/client";
 import worker from "../../src/index";
 import { api, body } from "../helpers/api";
+import type { Received } from "./receiver-global-setup";
 
 export const RECEIVER = inject("webhookReceiverUrl");
 
-export interface Received {
-  headers: Record<string, string | undefined>;
-  body: string;
-  verified_with: number[];
-  signatures: number;
-  timestamp_fresh: boolean;
-  answered: number;
-}
 
 /** A fresh hook name on the shared loopback receiver (test files run in parallel). */
 export function hookName(label: string): string {

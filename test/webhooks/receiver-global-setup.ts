@@ -30,7 +30,8 @@ interface Hook {
   received: Received[];
 }
 
-interface Received {
+/** One delivery as the receiver saw and checked it. */
+export interface Received {
   headers: Record<string, string | undefined>;
   body: string;
   /** Indexes (into `secrets`) of the secrets one of the v1 values verified with, by node:crypto. */

@@ -26,6 +26,11 @@ export async function deleteEntry(db: DB, userId: string, id: string): Promise<b
   return deleted.length > 0;
 }
 
+/** The conditions selecting one account's entries of one language pair. */
+function ofPair(userId: string, source: string, target: string) {
+  return [eq(translationMemory.userId, userId), eq(translationMemory.sourceLanguage, source), eq(translationMemory.targetLanguage, target)];
+}
+
 export async function findByHashes(db: DB, userId: string, source: string, target: string, hashes: readonly string[]): Promise<EntryRow[]> {
   const rows: EntryRow[] = [];
   for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
@@ -35,9 +40,7 @@ export async function findByHashes(db: DB, userId: string, source: string, targe
         .from(translationMemory)
         .where(
           and(
-            eq(translationMemory.userId, userId),
-            eq(translationMemory.sourceLanguage, source),
-            eq(translationMemory.targetLanguage, target),
+            ...ofPair(userId, source, target),
             inArray(translationMemory.sourceHash, hashes.slice(i, i + HASHES_PER_QUERY)),
           ),
         )),
@@ -108,9 +111,7 @@ export async function fuzzyCandidates(db: DB, userId: string, source: string, ta
     .from(translationMemory)
     .where(
       and(
-        eq(translationMemory.userId, userId),
-        eq(translationMemory.sourceLanguage, source),
-        eq(translationMemory.targetLanguage, target),
+        ...ofPair(userId, source, target),
         sql`length(${translationMemory.sourceText}) BETWEEN ${minChars} AND ${maxChars}`,
       ),
     )
