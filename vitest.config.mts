@@ -20,8 +20,9 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       remoteBindings: false,
       miniflare: {
-        // Tests translate for real through Apertium on loopback, started by the global setup.
-        bindings: { TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl"), ...inject("oidcBindings"), ...inject("webhookBindings") },
+        // Tests translate for real through Apertium on loopback, started by the global setup; every
+        // multi-page job runs two pages at a time, as production fans pages out.
+        bindings: { PAGE_CONCURRENCY: "2", TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl"), ...inject("oidcBindings"), ...inject("webhookBindings") },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {

@@ -2,6 +2,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type Workflo
 import { parseEngineError } from "../../workers/engine/contract";
 import { db as makeDb, type DB } from "../db/client";
 import { ApiError, isErrorCode } from "../http/errors";
+import { mapLimit } from "../lib/concurrency";
 import { runningStatuses, stagesOf } from "../modules/jobs/job-state";
 import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage } from "../modules/jobs/tools";
@@ -37,6 +38,12 @@ const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "1 second", ba
 /** Polling interval while waiting (for a concurrency slot, or for a batch's children): 0.5 s growing to 10 s. */
 function pollDelayMs(n: number): number {
   return Math.min(500 * 1.5 ** n, 10_000);
+}
+
+/** Pages of one document in flight at once within a stage: the `PAGE_CONCURRENCY` var, at least 1. */
+function pageConcurrency(env: Env): number {
+  const n = Number.parseInt(env.PAGE_CONCURRENCY ?? "", 10);
+  return Number.isFinite(n) && n >= 1 ? n : 1;
 }
 
 function asApiError(err: unknown): ApiError {
@@ -100,10 +107,14 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       }
       if (stage === "exporting") break;
       const last = stage === pageStages[pageStages.length - 1];
-      for (const page of toRun) {
+      // Pages of a stage run side by side (in production each engine call may land on its own
+      // isolate), bounded by PAGE_CONCURRENCY; a page that failed earlier is skipped.
+      let stopped = false;
+      await mapLimit(toRun, pageConcurrency(this.env), async (page) => {
+        if (stopped) return;
         if (failed.has(page)) {
           done++;
-          continue;
+          return;
         }
         try {
           const out = await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
@@ -113,8 +124,8 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
             for (const w of result.warnings ?? []) await warn(this.env, db, ref, { ...w, page, stage });
             return { stopped: false };
           });
-          if (out.stopped) return "stopped";
-          done++;
+          if (out.stopped) stopped = true;
+          else done++;
         } catch (err) {
           const e = asApiError(err);
           failed.set(page, e);
@@ -123,7 +134,8 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
             pageEvent(this.env, db, ref, { page, stage, last, percent: percent(), failed: { code: e.code, message: e.message } }),
           );
         }
-      }
+      });
+      if (stopped) return "stopped";
       // No page left to deliver (none completed before either): the job fails without exporting.
       if (failed.size === toRun.length && toRun.length === plan.pages) {
         const first = [...failed.values()][0]!;

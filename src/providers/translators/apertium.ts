@@ -1,6 +1,6 @@
 import { fromApertiumCode, toApertiumCode } from "./languages";
+import { mapLimit } from "../../lib/concurrency";
 import {
-  mapLimit,
   ProviderError,
   type LanguagePair,
   type ProviderHealth,

@@ -1,5 +1,6 @@
 import { isPermanentAiFailure } from "./workers-ai";
-import { mapLimit, ProviderError } from "./translator";
+import { mapLimit } from "../../lib/concurrency";
+import { ProviderError } from "./translator";
 
 /** The instruction model of the context pass. */
 export const INSTRUCT_MODEL = "@cf/meta/llama-3.1-8b-instruct";

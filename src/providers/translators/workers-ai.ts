@@ -1,5 +1,5 @@
+import { mapLimit } from "../../lib/concurrency";
 import {
-  mapLimit,
   ProviderError,
   type LanguagePair,
   type ProviderHealth,
