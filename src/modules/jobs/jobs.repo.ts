@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { projectEditable } from "../../db/project-guard";
 import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
@@ -268,6 +269,12 @@ export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInse
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
 export function projectStatusStatement(db: DB, projectId: string, status: typeof projects.$inferSelect.status, guard: { sql: string; args: unknown[] }) {
   return db.$client.prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`).bind(status, Date.now(), projectId, ...guard.args);
+}
+
+/** Whether the project passes the edit guard now (live, not processing). */
+export async function projectEditableNow(db: DB, projectId: string): Promise<boolean> {
+  const guard = projectEditable(projectId);
+  return (await db.$client.prepare(`SELECT ${guard.sql} AS ok`).bind(...guard.args).first<number>("ok")) === 1;
 }
 
 /** A project's status from its pages: ready when all hold content, partial when some do, failed when none. */

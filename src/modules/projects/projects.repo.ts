@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } 
 import type { DB } from "../../db/client";
 import { exportFiles, folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
+import { PROJECT_EDITABLE } from "../../db/project-guard";
 import { rowsWritten } from "../../db/written";
 
 export type ProjectRow = typeof projects.$inferSelect;
@@ -70,12 +71,12 @@ export async function updateProject(db: DB, projectId: string, patch: Partial<Pi
 }
 
 /**
- * Marks a live, idle project `processing` for a re-render. The guard makes it the only one: a
+ * Marks an editable project `processing` for a re-render. The edit guard makes it the only one: a
  * second re-render, or a project trashed or processing meanwhile, changes nothing (false).
  */
 export async function claimForRerender(db: DB, projectId: string): Promise<boolean> {
   const res = await db.$client
-    .prepare("UPDATE projects SET status = 'processing', updated_at = ? WHERE id = ? AND status != 'processing' AND trashed_at IS NULL RETURNING id")
+    .prepare(`UPDATE projects SET status = 'processing', updated_at = ? WHERE id = ? AND ${PROJECT_EDITABLE} RETURNING id`)
     .bind(Date.now(), projectId)
     .run();
   return rowsWritten(res) === 1;
