@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { pages, projects, regions, tableCells, tables } from "../../db/schema";
 
@@ -34,11 +35,13 @@ export async function findRegion(db: DB, projectId: string, regionId: string): P
 }
 
 export async function findRegions(db: DB, projectId: string, ids: string[]): Promise<PlacedRegion[]> {
-  const rows = await db
-    .select(placed)
-    .from(regions)
-    .innerJoin(pages, eq(pages.id, regions.pageId))
-    .where(and(eq(regions.projectId, projectId), inArray(regions.id, ids)));
+  const rows = await queryInChunks(ids, (run) =>
+    db
+      .select(placed)
+      .from(regions)
+      .innerJoin(pages, eq(pages.id, regions.pageId))
+      .where(and(eq(regions.projectId, projectId), inArray(regions.id, run))),
+  );
   return rows.map(unwrap);
 }
 
@@ -66,7 +69,7 @@ export interface RegionChanges {
  */
 export function regionChangeStatements(db: DB, projectId: string, ch: RegionChanges, now = Date.now()): BatchItem<"sqlite">[] {
   const stmts: BatchItem<"sqlite">[] = [];
-  if (ch.deletes?.length) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, ch.deletes))));
+  for (const run of chunks(ch.deletes ?? [])) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, run))));
   for (const u of ch.updates ?? []) stmts.push(db.update(regions).set({ ...u.patch, updatedAt: now }).where(and(eq(regions.id, u.id), eq(regions.projectId, projectId))));
   for (const r of ch.inserts ?? []) stmts.push(db.insert(regions).values({ createdAt: now, updatedAt: now, ...r, projectId }));
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
@@ -91,8 +94,7 @@ export async function tablesOfProject(db: DB, projectId: string) {
 }
 
 export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow[]> {
-  if (tableIds.length === 0) return [];
-  return db.select().from(tableCells).where(inArray(tableCells.tableId, tableIds)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col));
+  return queryInChunks(tableIds, (run) => db.select().from(tableCells).where(inArray(tableCells.tableId, run)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col)));
 }
 
 export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
