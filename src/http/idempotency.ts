@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { sha256Hex } from "../lib/crypto";
 import { LIMITS } from "../lib/limits";
 import { ApiError } from "./errors";
+import { rowsWritten } from "../db/written";
 
 /** An in-flight claim older than this is taken to belong to a request that died; a repeat may take it over. */
 const ABANDONED_AFTER_MS = 5 * 60 * 1000;
@@ -76,12 +77,13 @@ export function idempotent(): MiddlewareHandler<AppEnv> {
          VALUES (?, ?, ?, ?, ?, 'in_flight', ?, ?)
          ON CONFLICT (user_id, key) DO UPDATE SET method = excluded.method, path = excluded.path, request_hash = excluded.request_hash,
            status = 'in_flight', response_status = NULL, response_body = NULL, resource_id = NULL, created_at = excluded.created_at, expires_at = excluded.expires_at
-         WHERE idempotency_keys.expires_at <= ? OR (idempotency_keys.status = 'in_flight' AND idempotency_keys.created_at <= ?)`,
+         WHERE idempotency_keys.expires_at <= ? OR (idempotency_keys.status = 'in_flight' AND idempotency_keys.created_at <= ?)
+         RETURNING key`,
       )
       .bind(userId, key, c.req.method, c.req.path, hash, now, now + LIMITS.idempotency_key_ttl_seconds * 1000, now, now - ABANDONED_AFTER_MS)
       .run();
 
-    if (claim.meta.changes !== 1) {
+    if (rowsWritten(claim) !== 1) {
       const row = await d1.prepare("SELECT request_hash, status, response_status, response_body FROM idempotency_keys WHERE user_id = ? AND key = ?").bind(userId, key).first<StoredKey>();
       if (row && row.request_hash !== hash) {
         throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request; use a new key for a new request.");

@@ -8,6 +8,11 @@ function respond(c: Context<AppEnv>, code: ErrorCode, message: string, details: 
   return c.json(errorBody(code, message, requestId, details), ERROR_CATALOGUE[code].status as 400, { ...headers, "X-Request-Id": requestId });
 }
 
+/** Logs an error nothing catalogued: its stack with the request id (the answer never carries it). */
+export function logUnexpected(c: Context<AppEnv>, err: unknown): void {
+  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: err instanceof Error ? err.stack : String(err) }));
+}
+
 /** The single place where failures become the error envelope. */
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof ApiError) return respond(c, err.code, err.message, err.details, err.headers);
@@ -17,7 +22,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     if (err.status === 413) return respond(c, "payload_too_large", err.message || "The request body is too large.");
     if (err.status === 415) return respond(c, "unsupported_media_type", "The body's Content-Type is not one this operation accepts (see the OpenAPI document).");
   }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: err instanceof Error ? err.stack : String(err) }));
+  logUnexpected(c, err);
   return respond(c, "internal_error", "An unexpected error occurred. Quote the request id when reporting it.");
 };
 

@@ -1,5 +1,7 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import worker from "../../src/index";
 import { api, body } from "../helpers/api";
 import { PASSWORD, registered, SessionClient, uniqueEmail } from "./session-client";
 
@@ -184,6 +186,26 @@ describe("the browser sent back by the identity provider", () => {
     // A code the page words, never the message itself.
     expect(location.searchParams.get("oauth_error")).toBe("state");
     expect(client.lastSetCookies.some((c) => c.startsWith("session="))).toBe(false);
+  });
+
+  it("carries an unexpected failure to the sign-in page too, not a raw JSON 500; API clients still get the envelope", async () => {
+    const { back } = await backAtCallback(uniqueEmail("navbroken"));
+    // The database fails underneath the callback: nothing catalogued, an internal error.
+    const broken = { ...env, DB: new Proxy(env.DB, { get: (t, k) => (k === "prepare" || k === "batch" ? () => { throw new Error("D1 is unreachable"); } : Reflect.get(t, k)) }) };
+    const call = async (init: RequestInit) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch!(new Request(`http://127.0.0.1:8787/api/v1/auth/oauth/localidp/callback${back.search}`, init) as never, broken as Env, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const res = await call(navigation);
+    expect(res.status, await res.clone().text()).toBe(303);
+    const location = new URL(res.headers.get("Location")!, "http://app.invalid");
+    expect(location.pathname).toBe("/login");
+    expect(location.searchParams.get("oauth_error")).toBe("internal_error");
+    const apiClient = await call({ headers: { Accept: "application/json" } });
+    expect(apiClient.status).toBe(500);
+    expect((await body(apiClient)).error.code).toBe("internal_error");
   });
 
   it("carries the provider's own refusal (no code) to the sign-in page; API clients still get 422", async () => {

@@ -1,4 +1,5 @@
 import type { DB } from "../../db/client";
+import { rowsWritten } from "../../db/written";
 
 /**
  * Account-wide reads and erasure span every table an account owns, so they live here rather than
@@ -57,11 +58,11 @@ export async function readAccountData(db: DB, userId: string): Promise<Record<st
 export async function closeAccount(db: DB, userId: string, now: number): Promise<boolean> {
   const d1 = db.$client;
   const [closed] = await d1.batch([
-    d1.prepare("UPDATE users SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL").bind(now, now, userId),
+    d1.prepare("UPDATE users SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id").bind(now, now, userId),
     d1.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
     d1.prepare("UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
   ]);
-  return closed?.meta.changes === 1;
+  return rowsWritten(closed) === 1;
 }
 
 /** Deletes the user row; every owned row goes with it (all foreign keys to users cascade). */

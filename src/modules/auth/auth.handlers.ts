@@ -5,6 +5,7 @@ import type { AppEnv } from "../../env";
 import { clearSessionCookie, sessionTokenOf, setSessionCookie } from "../../http/auth";
 import { CSRF_HEADER, csrfTokenFor } from "../../http/csrf";
 import { ApiError } from "../../http/errors";
+import { logUnexpected } from "../../http/on-error";
 import { validationHook } from "../../http/validation";
 import { clientIp } from "../../http/rate-limit";
 import { readOutbox } from "../../providers/mail/outbox";
@@ -136,11 +137,14 @@ export function registerAuth(app: OpenAPIHono<AppEnv>) {
       try {
         s = await finishOAuth(c.get("db"), c.env, c.req.valid("param").idp, { code, state, binding: getCookie(c, oauthCookieName(c)) }, client(c));
       } catch (err) {
-        if (err instanceof ApiError && isNavigation(c)) {
+        if (!isNavigation(c)) throw err;
+        if (err instanceof ApiError) {
           const reason = err.details?.reason;
           return toSignInPage(c, { oauth_error: typeof reason === "string" ? reason : err.code });
         }
-        throw err;
+        // A browser never lands on a raw JSON 500: the failure is logged as onError would, the page words it.
+        logUnexpected(c, err);
+        return toSignInPage(c, { oauth_error: "internal_error" });
       }
       const response = signedIn(c, s);
       return isNavigation(c) ? toSignInPage(c, { oauth: response.status }) : c.json(response, 200);

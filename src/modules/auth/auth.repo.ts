@@ -3,6 +3,7 @@ import type { DB } from "../../db/client";
 import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/schema";
 import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
 import type { AuthTokenData } from "../../db/schema/types";
+import { rowsWritten } from "../../db/written";
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -73,12 +74,12 @@ export async function insertUser(db: DB, row: { id: string; email: string; name:
     d1
       .prepare(
         `INSERT INTO users (id, email, name, password_hash, email_verified_at, plan, locale, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, 'free', 'en', ?, ?) ON CONFLICT (email) DO NOTHING`,
+         VALUES (?, ?, ?, ?, ?, 'free', 'en', ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id`,
       )
       .bind(row.id, row.email, row.name, row.passwordHash, row.emailVerifiedAt, now, now),
     d1.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) SELECT ?, 0, 0, ? WHERE changes() = 1").bind(row.id, now),
   ]);
-  if (inserted?.meta.changes !== 1) return undefined;
+  if (rowsWritten(inserted) !== 1) return undefined;
   return findUserById(db, row.id);
 }
 
@@ -93,10 +94,10 @@ export async function updateUser(db: DB, id: string, patch: Partial<Pick<UserRow
  */
 export async function acceptTotpStep(db: DB, userId: string, step: number): Promise<boolean> {
   const res = await db.$client
-    .prepare("UPDATE users SET totp_last_step = ?, updated_at = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?)")
+    .prepare("UPDATE users SET totp_last_step = ?, updated_at = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?) RETURNING id")
     .bind(step, Date.now(), userId, step)
     .run();
-  return res.meta.changes === 1;
+  return rowsWritten(res) === 1;
 }
 
 // ---- sessions -------------------------------------------------------------------------------
@@ -154,7 +155,7 @@ export async function revokeSessions(db: DB, userId: string, now: number, keep?:
 export async function promotePendingSession(db: DB, pendingId: string, next: { id: string; tokenHash: string; expiresAt: number }, now: number): Promise<boolean> {
   const d1 = db.$client;
   const [revoked] = await d1.batch([
-    d1.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND two_factor_pending = 1 AND revoked_at IS NULL AND expires_at > ?").bind(now, pendingId, now),
+    d1.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND two_factor_pending = 1 AND revoked_at IS NULL AND expires_at > ? RETURNING id").bind(now, pendingId, now),
     d1
       .prepare(
         `INSERT INTO sessions (id, token_hash, user_id, user_agent, ip, method, two_factor_pending, created_at, last_seen_at, expires_at)
@@ -162,7 +163,7 @@ export async function promotePendingSession(db: DB, pendingId: string, next: { i
       )
       .bind(next.id, next.tokenHash, now, now, next.expiresAt, pendingId),
   ]);
-  return revoked?.meta.changes === 1;
+  return rowsWritten(revoked) === 1;
 }
 
 // ---- single-use tokens ----------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import type { DB } from "../../db/client";
 import { newId } from "../../lib/ids";
+import { rowsWritten } from "../../db/written";
 
 /** An extra SQL condition a move requires, evaluated inside the same transaction (e.g. "the job is now cancelled"). */
 export interface MoveGuard {
@@ -41,7 +42,7 @@ export function moveStatements(db: DB, m: MoneyMove): D1PreparedStatement[] {
     d1
       .prepare(
         `INSERT INTO ledger_entries (id, user_id, kind, amount, reserved_delta, balance_after, reserved_after, reason, job_id, dedupe_key, created_at)
-         SELECT ?, user_id, ?, ?, ?, balance, reserved, ?, ?, ?, ? FROM wallets WHERE user_id = ? AND changes() = 1`,
+         SELECT ?, user_id, ?, ?, ?, balance, reserved, ?, ?, ?, ? FROM wallets WHERE user_id = ? AND changes() = 1 RETURNING id`,
       )
       .bind(newId("led"), m.kind, m.amount, m.reservedDelta, m.reason, m.jobId ?? null, m.dedupeKey, now, m.userId),
   ];
@@ -50,7 +51,7 @@ export function moveStatements(db: DB, m: MoneyMove): D1PreparedStatement[] {
 /** Applies one move; returns whether it happened now (false: refused by the guard, or already done). */
 export async function applyMove(db: DB, m: MoneyMove): Promise<boolean> {
   const [, inserted] = await db.$client.batch(moveStatements(db, m));
-  return inserted?.meta.changes === 1;
+  return rowsWritten(inserted) === 1;
 }
 
 export async function ledgerHas(db: DB, dedupeKey: string): Promise<boolean> {

@@ -1,23 +1,34 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { pages, regions, tableCells, tables } from "../../db/schema";
 
 export type PageRow = typeof pages.$inferSelect;
 export type RegionRow = typeof regions.$inferSelect;
 
-/** A project's ready pages in order, with their regions in reading order and their tables and cells. */
+/**
+ * A project's ready pages in order, with their regions in reading order and their tables and
+ * cells. Rows are selected by project, never by a list of page ids: a document has any number of
+ * pages, a statement at most 100 bound parameters.
+ */
 export async function documentRows(db: DB, projectId: string, pageIndexes?: number[]) {
   const pageRows = (await db.select().from(pages).where(and(eq(pages.projectId, projectId), eq(pages.status, "ready"))).orderBy(asc(pages.pageIndex))).filter(
     (p) => !pageIndexes || pageIndexes.includes(p.pageIndex),
   );
-  const ids = pageRows.map((p) => p.id);
-  if (ids.length === 0) return { pages: pageRows, regions: [] as RegionRow[], tables: [] as (typeof tables.$inferSelect)[], cells: [] as (typeof tableCells.$inferSelect)[] };
-  const [regionRows, tableRows] = await Promise.all([
-    db.select().from(regions).where(inArray(regions.pageId, ids)).orderBy(asc(regions.readingOrder), asc(regions.id)),
-    db.select().from(tables).where(inArray(tables.pageId, ids)).orderBy(asc(tables.y), asc(tables.x)),
+  const ids = new Set(pageRows.map((p) => p.id));
+  if (ids.size === 0) return { pages: pageRows, regions: [] as RegionRow[], tables: [] as (typeof tables.$inferSelect)[], cells: [] as (typeof tableCells.$inferSelect)[] };
+  const [regionRows, tableRows, cellRows] = await Promise.all([
+    db.select().from(regions).where(eq(regions.projectId, projectId)).orderBy(asc(regions.readingOrder), asc(regions.id)),
+    db.select().from(tables).where(eq(tables.projectId, projectId)).orderBy(asc(tables.y), asc(tables.x)),
+    db
+      .select({ cell: tableCells })
+      .from(tableCells)
+      .innerJoin(tables, eq(tables.id, tableCells.tableId))
+      .where(eq(tables.projectId, projectId))
+      .orderBy(asc(tableCells.row), asc(tableCells.col)),
   ]);
-  const cells = tableRows.length ? await db.select().from(tableCells).where(inArray(tableCells.tableId, tableRows.map((t) => t.id))).orderBy(asc(tableCells.row), asc(tableCells.col)) : [];
-  return { pages: pageRows, regions: regionRows, tables: tableRows, cells };
+  const tablesKept = tableRows.filter((t) => ids.has(t.pageId));
+  const tableIds = new Set(tablesKept.map((t) => t.id));
+  return { pages: pageRows, regions: regionRows.filter((r) => ids.has(r.pageId)), tables: tablesKept, cells: cellRows.map((c) => c.cell).filter((c) => tableIds.has(c.tableId)) };
 }
 
 /** The 0-based indexes of a project's ready pages, in order. */

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { chunks, MAX_BOUND_PARAMETERS } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { glossaries, glossaryTerms } from "../../db/schema";
 
@@ -6,14 +7,12 @@ export type GlossaryRow = typeof glossaries.$inferSelect;
 export type TermRow = typeof glossaryTerms.$inferSelect;
 export type NewTerm = { source: string; target: string; caseSensitive: boolean };
 
-/** Rows per multi-row INSERT: 5 bound values each, under D1's 100 parameters a statement. */
-const TERMS_PER_INSERT = 19;
+/** Rows per multi-row INSERT: 5 bound values each, under D1's bound-parameter limit. */
+const TERMS_PER_INSERT = Math.floor((MAX_BOUND_PARAMETERS - 1) / 5);
 
 function termInserts(db: DB, glossaryId: string, terms: readonly NewTerm[]) {
   const rows = terms.map((t, position) => ({ glossaryId, source: t.source, target: t.target, caseSensitive: t.caseSensitive, position }));
-  const statements = [];
-  for (let i = 0; i < rows.length; i += TERMS_PER_INSERT) statements.push(db.insert(glossaryTerms).values(rows.slice(i, i + TERMS_PER_INSERT)));
-  return statements;
+  return chunks(rows, TERMS_PER_INSERT).map((run) => db.insert(glossaryTerms).values(run));
 }
 
 export async function listGlossaries(db: DB, userId: string, limit: number, offset: number): Promise<GlossaryRow[]> {

@@ -1,5 +1,6 @@
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
+import { projectEditable } from "../../db/project-guard";
 import { ApiError } from "../../http/errors";
 import { cancelAttempt, instanceIdFor, publish } from "../../pipeline/job-lifecycle";
 import { availableCredits, holdMove, insufficientCredits, moneyStatements, priceOf } from "../billing/wallet.service";
@@ -47,7 +48,10 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
   }
   const attempt = job.attempt + 1;
   const hold = job.kind === "batch" ? 0 : Math.max(0, priceOf(job.tool, job.pagesTotal, job.kind) - job.creditsCharged);
-  const stillRetryable = { sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${RETRYABLE_FROM.map(() => "?").join(", ")}))`, args: [job.id, job.attempt, ...RETRYABLE_FROM] };
+  // A job that writes a project claims it as a re-render does: only while the project is editable,
+  // marked `processing` in the same transaction, so edits wait for this attempt to finish.
+  const projectFree = job.projectId ? projectEditable(job.projectId) : null;
+  const stillRetryable = allOf({ sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${RETRYABLE_FROM.map(() => "?").join(", ")}))`, args: [job.id, job.attempt, ...RETRYABLE_FROM] }, projectFree);
   const holdKey = holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold }).dedupeKey;
   const resetPages = db.$client
     .prepare(
@@ -60,19 +64,29 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
     from: allowedFrom(job, "queued").filter((s) => (RETRYABLE_FROM as readonly string[]).includes(s)),
     to: "queued",
     patch: { attempt, stage: null, error: null, finishedAt: null, pagesFailed: 0, creditsReserved: hold, workflowInstanceId: instanceIdFor(job.id, attempt) },
-    requireSql: hold > 0 ? { sql: "EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = ?)", args: [holdKey] } : undefined,
+    requireSql: allOf(hold > 0 ? { sql: "EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = ?)", args: [holdKey] } : null, projectFree),
     event: { message: `Retry: attempt ${attempt + 1}`, data: { attempt, retry: true } },
     before: hold > 0 ? moneyStatements(db, holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold, onlyIf: stillRetryable })) : [],
-    after: [resetPages],
+    after: [resetPages, ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, "processing", { sql: "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'queued')", args: [job.id, attempt] })] : [])],
   });
   if (!committed) {
     const now = (await repo.getJob(db, job.id))!;
+    if (job.projectId && !(await repo.projectEditableNow(db, job.projectId))) {
+      throw new ApiError("conflict", "The job's project is being processed or is in the trash; retry when its other job has finished (or restore it).", { details: { project_id: job.projectId } });
+    }
     if (hold > 0 && now.attempt === job.attempt && now.status === job.status) throw insufficientCredits(hold);
     throw new ApiError("invalid_transition", `The job is ${now.status} now (another request moved it); it cannot be retried from there.`, { details: { from: now.status, to: "queued" } });
   }
   await publish(env, job.id, { seq: committed.seq, type: "status", data: { job_id: job.id, status: "queued", attempt, retry: true, message: `Retry: attempt ${attempt + 1}` } });
   await launch(env, db, { id: job.id, attempt });
   return (await repo.getJob(db, job.id))!;
+}
+
+/** The conjunction of SQL conditions (null ones left out); undefined when none remain. */
+function allOf(...conds: ({ sql: string; args: unknown[] } | null)[]): { sql: string; args: unknown[] } | undefined {
+  const present = conds.filter((c): c is { sql: string; args: unknown[] } => c !== null);
+  if (present.length === 0) return undefined;
+  return { sql: present.map((c) => `(${c.sql})`).join(" AND "), args: present.flatMap((c) => c.args) };
 }
 
 /** Children of a batch that retry-failed re-runs: failed or cancelled, with a readable file. */

@@ -1,5 +1,7 @@
 import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { projectEditable } from "../../db/project-guard";
 import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
@@ -44,18 +46,19 @@ export async function childrenOf(db: DB, parentJobId: string): Promise<JobRow[]>
 }
 
 export async function jobExports(db: DB, jobIds: string[]) {
-  if (jobIds.length === 0) return [];
-  return db.select().from(exportFiles).where(inArray(exportFiles.jobId, jobIds)).orderBy(exportFiles.createdAt, exportFiles.id);
+  const rows = await queryInChunks(jobIds, (run) => db.select().from(exportFiles).where(inArray(exportFiles.jobId, run)));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }
 
 /** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
 export async function pageProgress(db: DB, jobIds: string[]) {
-  if (jobIds.length === 0) return [];
-  return db
-    .select({ jobId: jobPages.jobId, status: jobPages.status, stage: jobPages.stage, n: count() })
-    .from(jobPages)
-    .where(inArray(jobPages.jobId, jobIds))
-    .groupBy(jobPages.jobId, jobPages.status, jobPages.stage);
+  return queryInChunks(jobIds, (run) =>
+    db
+      .select({ jobId: jobPages.jobId, status: jobPages.status, stage: jobPages.stage, n: count() })
+      .from(jobPages)
+      .where(inArray(jobPages.jobId, run))
+      .groupBy(jobPages.jobId, jobPages.status, jobPages.stage),
+  );
 }
 
 export async function jobPageRows(db: DB, jobId: string): Promise<JobPageRow[]> {
@@ -111,8 +114,8 @@ export async function insertRerenderJob(db: DB, job: NewJob & { projectId: strin
 
 /** Removes jobs that were refused before they started, with the projects they created. */
 export async function deleteJobs(db: DB, jobIds: string[]): Promise<void> {
-  if (jobIds.length === 0) return;
-  await db.batch([db.delete(projects).where(inArray(projects.sourceJobId, jobIds)), db.delete(jobs).where(inArray(jobs.id, jobIds))]);
+  const [first, ...rest] = chunks(jobIds).flatMap((run) => [db.delete(projects).where(inArray(projects.sourceJobId, run)), db.delete(jobs).where(inArray(jobs.id, run))]);
+  if (first) await db.batch([first, ...rest]);
 }
 
 /** A column value in a transition: a plain value, or an SQL expression over the row (e.g. an increment). */
@@ -268,6 +271,12 @@ export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInse
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
 export function projectStatusStatement(db: DB, projectId: string, status: typeof projects.$inferSelect.status, guard: { sql: string; args: unknown[] }) {
   return db.$client.prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`).bind(status, Date.now(), projectId, ...guard.args);
+}
+
+/** Whether the project passes the edit guard now (live, not processing). */
+export async function projectEditableNow(db: DB, projectId: string): Promise<boolean> {
+  const guard = projectEditable(projectId);
+  return (await db.$client.prepare(`SELECT ${guard.sql} AS ok`).bind(...guard.args).first<number>("ok")) === 1;
 }
 
 /** A project's status from its pages: ready when all hold content, partial when some do, failed when none. */

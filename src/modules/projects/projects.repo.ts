@@ -2,6 +2,8 @@ import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } 
 import type { DB } from "../../db/client";
 import { exportFiles, folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
+import { PROJECT_EDITABLE } from "../../db/project-guard";
+import { rowsWritten } from "../../db/written";
 
 export type ProjectRow = typeof projects.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;
@@ -69,15 +71,15 @@ export async function updateProject(db: DB, projectId: string, patch: Partial<Pi
 }
 
 /**
- * Marks a live, idle project `processing` for a re-render. The guard makes it the only one: a
+ * Marks an editable project `processing` for a re-render. The edit guard makes it the only one: a
  * second re-render, or a project trashed or processing meanwhile, changes nothing (false).
  */
 export async function claimForRerender(db: DB, projectId: string): Promise<boolean> {
   const res = await db.$client
-    .prepare("UPDATE projects SET status = 'processing', updated_at = ? WHERE id = ? AND status != 'processing' AND trashed_at IS NULL")
+    .prepare(`UPDATE projects SET status = 'processing', updated_at = ? WHERE id = ? AND ${PROJECT_EDITABLE} RETURNING id`)
     .bind(Date.now(), projectId)
     .run();
-  return res.meta.changes === 1;
+  return rowsWritten(res) === 1;
 }
 
 /** The jobs whose files belong to the project (the one that created it and any later one on it). */

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { pages, projects, regions, tableCells, tables } from "../../db/schema";
 
@@ -34,11 +35,13 @@ export async function findRegion(db: DB, projectId: string, regionId: string): P
 }
 
 export async function findRegions(db: DB, projectId: string, ids: string[]): Promise<PlacedRegion[]> {
-  const rows = await db
-    .select(placed)
-    .from(regions)
-    .innerJoin(pages, eq(pages.id, regions.pageId))
-    .where(and(eq(regions.projectId, projectId), inArray(regions.id, ids)));
+  const rows = await queryInChunks(ids, (run) =>
+    db
+      .select(placed)
+      .from(regions)
+      .innerJoin(pages, eq(pages.id, regions.pageId))
+      .where(and(eq(regions.projectId, projectId), inArray(regions.id, run))),
+  );
   return rows.map(unwrap);
 }
 
@@ -60,16 +63,23 @@ export interface RegionChanges {
 }
 
 /**
- * Applies region edits and bumps the project's `updated_at`, all in one transaction: an edit is
- * whole or not at all (reading orders of a page are rewritten together with the edit).
+ * The statements of a region edit, bumping the project's `updated_at`; run as one batch, an edit is
+ * whole or not at all (reading orders of a page are rewritten together with the edit). A user's
+ * edit runs them through the projects' edit guard (`writeProjectContent`).
  */
-export async function applyRegionChanges(db: DB, projectId: string, ch: RegionChanges, now = Date.now()): Promise<void> {
+export function regionChangeStatements(db: DB, projectId: string, ch: RegionChanges, now = Date.now()): BatchItem<"sqlite">[] {
   const stmts: BatchItem<"sqlite">[] = [];
-  if (ch.deletes?.length) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, ch.deletes))));
+  for (const run of chunks(ch.deletes ?? [])) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, run))));
   for (const u of ch.updates ?? []) stmts.push(db.update(regions).set({ ...u.patch, updatedAt: now }).where(and(eq(regions.id, u.id), eq(regions.projectId, projectId))));
   for (const r of ch.inserts ?? []) stmts.push(db.insert(regions).values({ createdAt: now, updatedAt: now, ...r, projectId }));
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
-  await db.batch(stmts as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return stmts;
+}
+
+/** Applies region changes for the job processing the project (it holds the project; edits are refused meanwhile). */
+export async function applyRegionChanges(db: DB, projectId: string, ch: RegionChanges): Promise<void> {
+  const [first, ...rest] = regionChangeStatements(db, projectId, ch);
+  await db.batch([first!, ...rest]);
 }
 
 // Tables
@@ -84,8 +94,7 @@ export async function tablesOfProject(db: DB, projectId: string) {
 }
 
 export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow[]> {
-  if (tableIds.length === 0) return [];
-  return db.select().from(tableCells).where(inArray(tableCells.tableId, tableIds)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col));
+  return queryInChunks(tableIds, (run) => db.select().from(tableCells).where(inArray(tableCells.tableId, run)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col)));
 }
 
 export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
@@ -93,8 +102,8 @@ export async function findTable(db: DB, projectId: string, tableId: string): Pro
   return row;
 }
 
-/** Writes cell texts (inserting grid cells that had no row yet) and bumps the project, in one transaction. */
-export async function writeCells(db: DB, projectId: string, tableId: string, cells: { row: number; col: number; text: string }[], now = Date.now()): Promise<void> {
+/** The statements writing cell texts (inserting grid cells that had no row yet) and bumping the table and project. */
+export function cellWriteStatements(db: DB, projectId: string, tableId: string, cells: { row: number; col: number; text: string }[], now = Date.now()): BatchItem<"sqlite">[] {
   const stmts: BatchItem<"sqlite">[] = cells.map((c) =>
     db
       .insert(tableCells)
@@ -103,5 +112,5 @@ export async function writeCells(db: DB, projectId: string, tableId: string, cel
   );
   stmts.push(db.update(tables).set({ updatedAt: now }).where(eq(tables.id, tableId)));
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
-  await db.batch(stmts as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+  return stmts;
 }

@@ -6,7 +6,7 @@ import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { ocrCodeFor } from "../../lib/languages";
 import { engineFailure } from "../jobs/engine-failure";
-import { editableProject } from "../projects/project-access";
+import { editableProject, writeProjectContent } from "../projects/project-access";
 import type { PageRow } from "../projects/projects.repo";
 import { toRegionOut, toTableOut } from "../projects/projects.views";
 import { type Box, type Span, lineBoxes, lineSpans, linesWithin, offsetAtPoint, spanBox, trimSpan, unionBox } from "./region-geometry";
@@ -33,6 +33,11 @@ function renumber(ordered: { id: string; readingOrder: number }[], id: string, p
   if (position !== undefined) ids.splice(Math.min(position, ids.length), 0, id);
   const before = new Map(ordered.map((r) => [r.id, r.readingOrder]));
   return ids.map((rid, i) => ({ id: rid, order: i })).filter((r) => before.get(r.id) !== r.order);
+}
+
+/** Writes a user's region edit through the projects' edit guard (409 while the project is processing or trashed). */
+export async function editRegions(db: DB, auth: AuthContext, projectId: string, ch: repo.RegionChanges): Promise<void> {
+  await writeProjectContent(db, auth.userId, projectId, repo.regionChangeStatements(db, projectId, ch));
 }
 
 async function placed(db: DB, projectId: string, regionId: string): Promise<repo.PlacedRegion> {
@@ -67,7 +72,7 @@ export async function createRegion(db: DB, auth: AuthContext, projectId: string,
   const id = newId("rgn");
   const position = body.order ?? siblings.length;
   const shifts = renumber([...siblings, { id, readingOrder: -1 }], id, position).filter((r) => r.id !== id);
-  await repo.applyRegionChanges(db, project.id, {
+  await editRegions(db, auth, project.id, {
     updates: shifts.map((s) => ({ id: s.id, patch: { readingOrder: s.order } })),
     inserts: [
       {
@@ -111,7 +116,7 @@ export async function updateRegion(db: DB, auth: AuthContext, projectId: string,
   const shifts = body.order === undefined ? [] : renumber(await repo.pageRegions(db, region.pageId), region.id, body.order);
   const own = shifts.find((s) => s.id === region.id);
   if (own) patch.readingOrder = own.order;
-  await repo.applyRegionChanges(db, project.id, {
+  await editRegions(db, auth, project.id, {
     updates: [{ id: region.id, patch }, ...shifts.filter((s) => s.id !== region.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } }))],
   });
   const updated = (await repo.findRegion(db, project.id, region.id))!;
@@ -136,7 +141,7 @@ export async function deleteRegion(db: DB, auth: AuthContext, projectId: string,
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
   const shifts = renumber(await repo.pageRegions(db, region.pageId), region.id);
-  await repo.applyRegionChanges(db, project.id, { deletes: [region.id], updates: shifts.map((s) => ({ id: s.id, patch: { readingOrder: s.order } })) });
+  await editRegions(db, auth, project.id, { deletes: [region.id], updates: shifts.map((s) => ({ id: s.id, patch: { readingOrder: s.order } })) });
 }
 
 function joinTexts(parts: (string | null)[], sep: string): string {
@@ -179,7 +184,7 @@ export async function mergeRegions(db: DB, auth: AuthContext, projectId: string,
   const shifts = renumber(remaining, "", undefined);
   const own = shifts.find((s) => s.id === keep.id);
   if (own) patch.readingOrder = own.order;
-  await repo.applyRegionChanges(db, project.id, {
+  await editRegions(db, auth, project.id, {
     deletes: [...others],
     updates: [{ id: keep.id, patch }, ...shifts.filter((s) => s.id !== keep.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } }))],
   });
@@ -240,7 +245,7 @@ export async function splitRegion(db: DB, auth: AuthContext, projectId: string, 
   const orderIds = [...siblings.slice(0, at + 1).map((r) => r.id), ...ids.slice(1), ...siblings.slice(at + 1).map((r) => r.id)];
   const orderOf = new Map(orderIds.map((id, i) => [id, i]));
   const common = { translation: null, userTranslation: null, overflow: null, leftoverText: false } as const;
-  await repo.applyRegionChanges(db, project.id, {
+  await editRegions(db, auth, project.id, {
     updates: [
       { id: region.id, patch: { ...pieces[0]!.box, text: pieces[0]!.text, userText: pieces[0]!.userText, lines: pieces[0]!.lines, readingOrder: orderOf.get(region.id)!, ...common } },
       ...siblings.filter((r) => r.id !== region.id && orderOf.get(r.id) !== r.readingOrder).map((r) => ({ id: r.id, patch: { readingOrder: orderOf.get(r.id)! } })),
@@ -288,7 +293,7 @@ export async function reocrRegion(env: Env, db: DB, auth: AuthContext, projectId
     throw engineFailure(err);
   });
   const lines: RegionLine[] = result.lines.map((l) => ({ ...l.box, text: l.text, confidence: l.confidence, words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })) }));
-  await repo.applyRegionChanges(db, project.id, {
+  await editRegions(db, auth, project.id, {
     updates: [
       {
         id: region.id,
@@ -338,6 +343,6 @@ export async function updateCells(db: DB, auth: AuthContext, projectId: string, 
     });
   }
   const changed = updates.filter((u) => stored.get(`${u.row},${u.column}`)?.text !== u.text || !stored.has(`${u.row},${u.column}`));
-  if (changed.length) await repo.writeCells(db, project.id, table.id, changed.map((u) => ({ row: u.row, col: u.column, text: u.text })));
+  if (changed.length) await writeProjectContent(db, auth.userId, project.id, repo.cellWriteStatements(db, project.id, table.id, changed.map((u) => ({ row: u.row, col: u.column, text: u.text }))));
   return { updated: changed.length, unchanged: updates.length - changed.length, received: updates.length };
 }

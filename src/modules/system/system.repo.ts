@@ -44,6 +44,7 @@ export async function clearOverride(db: DB, component: string, now: number): Pro
   const res = await db
     .update(statusOverrides)
     .set({ resolvedAt: now })
-    .where(and(eq(statusOverrides.component, component), isNull(statusOverrides.resolvedAt)));
-  return res.meta.changes > 0;
+    .where(and(eq(statusOverrides.component, component), isNull(statusOverrides.resolvedAt)))
+    .returning({ id: statusOverrides.id });
+  return res.length > 0;
 }

@@ -1,12 +1,10 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { translationMemory } from "../../db/schema";
+import { chunks, queryInChunks } from "../../db/chunks";
 import { newId } from "../../lib/ids";
 
 export type EntryRow = typeof translationMemory.$inferSelect;
-
-/** Hashes per IN (…) lookup, under D1's 100 bound parameters a statement. */
-const HASHES_PER_QUERY = 90;
 
 export async function listEntries(db: DB, userId: string, f: { source?: string; target?: string; limit: number; offset: number }): Promise<EntryRow[]> {
   const where: SQL[] = [eq(translationMemory.userId, userId)];
@@ -32,31 +30,22 @@ function ofPair(userId: string, source: string, target: string) {
 }
 
 export async function findByHashes(db: DB, userId: string, source: string, target: string, hashes: readonly string[]): Promise<EntryRow[]> {
-  const rows: EntryRow[] = [];
-  for (let i = 0; i < hashes.length; i += HASHES_PER_QUERY) {
-    rows.push(
-      ...(await db
-        .select()
-        .from(translationMemory)
-        .where(
-          and(
-            ...ofPair(userId, source, target),
-            inArray(translationMemory.sourceHash, hashes.slice(i, i + HASHES_PER_QUERY)),
-          ),
-        )),
-    );
-  }
-  return rows;
+  return queryInChunks(hashes, (run) =>
+    db
+      .select()
+      .from(translationMemory)
+      .where(and(...ofPair(userId, source, target), inArray(translationMemory.sourceHash, run))),
+  );
 }
 
 /** Counts a reuse of each entry. */
 export async function recordUses(db: DB, ids: readonly string[]): Promise<void> {
   const now = Date.now();
-  for (let i = 0; i < ids.length; i += HASHES_PER_QUERY) {
+  for (const run of chunks(ids)) {
     await db
       .update(translationMemory)
       .set({ uses: sql`${translationMemory.uses} + 1`, lastUsedAt: now, updatedAt: sql`${translationMemory.updatedAt}` })
-      .where(inArray(translationMemory.id, ids.slice(i, i + HASHES_PER_QUERY)));
+      .where(inArray(translationMemory.id, run));
   }
 }
 

@@ -2,7 +2,7 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { applyMove, ledgerHas } from "../billing/wallet.repo";
-import * as projects from "../projects/projects.repo";
+import { editableProject, ownProject, writeProjectContent } from "../projects/project-access";
 import { toRegionOut } from "../projects/projects.views";
 import * as regions from "../regions/regions.repo";
 import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "./translation.service";
@@ -14,10 +14,9 @@ import { alternatives, rememberTranslation, translateSegments, type TranslationE
  */
 export const RETRANSLATE_CREDITS = 1;
 
-async function placedRegion(db: DB, auth: AuthContext, projectId: string, regionId: string) {
-  const project = await projects.findProject(db, auth.userId, projectId);
-  if (!project) throw new ApiError("not_found", `No project ${projectId}.`);
-  if (project.trashedAt !== null) throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it before translating its regions.`);
+/** The region and its project; `edit` also requires the project editable (not trashed, not processing). */
+async function placedRegion(db: DB, auth: AuthContext, projectId: string, regionId: string, edit: boolean) {
+  const project = edit ? await editableProject(db, auth.userId, projectId) : await ownProject(db, auth.userId, projectId);
   const region = await regions.findRegion(db, project.id, regionId);
   if (!region) throw new ApiError("not_found", `No region ${regionId} in project ${projectId}.`);
   return { project, region };
@@ -44,7 +43,7 @@ export async function retranslateRegion(
   regionId: string,
   req: { provider?: string; source_language?: string; target_language?: string; glossary_ids?: string[]; context?: string },
 ) {
-  const { project, region } = await placedRegion(db, auth, projectId, regionId);
+  const { project, region } = await placedRegion(db, auth, projectId, regionId, true);
   const target = req.target_language ?? project.targetLanguage;
   if (!target) throw noTarget();
   const text = region.userText ?? region.text;
@@ -77,7 +76,9 @@ export async function retranslateRegion(
     }
   }
 
-  await regions.applyRegionChanges(db, project.id, { updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }] });
+  // A job that claimed the project during the translation refuses this write (409); the charge, keyed
+  // by the region's version, is not taken again when the same retranslation is asked for later.
+  await writeProjectContent(db, auth.userId, project.id, regions.regionChangeStatements(db, project.id, { updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }] }));
   if (seg.origin === "provider" || seg.origin === "glossary") {
     await rememberTranslation(db, auth.userId, seg.source_language, result.target_language, text, seg.text);
   }
@@ -90,7 +91,7 @@ export async function retranslateRegion(
  * Free: nothing is stored or charged.
  */
 export async function regionAlternatives(env: TranslationEnv, db: DB, auth: AuthContext, projectId: string, regionId: string, q: { target_language?: string }) {
-  const { project, region } = await placedRegion(db, auth, projectId, regionId);
+  const { project, region } = await placedRegion(db, auth, projectId, regionId, false);
   const target = q.target_language ?? project.targetLanguage;
   if (!target) throw noTarget();
   const text = region.userText ?? region.text;

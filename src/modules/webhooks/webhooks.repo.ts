@@ -2,6 +2,7 @@ import { and, count, desc, eq, lt, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { WebhookDeliveryStatus } from "../../db/schema/enums";
+import { rowsWritten } from "../../db/written";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -24,13 +25,14 @@ export async function findEndpoint(db: DB, userId: string, id: string): Promise<
   return row;
 }
 
+/** Applies a patch (possibly empty: a request that changes nothing still marks the endpoint updated). */
 export async function updateEndpoint(db: DB, id: string, patch: Partial<typeof webhookEndpoints.$inferInsert>): Promise<void> {
-  await db.update(webhookEndpoints).set(patch).where(eq(webhookEndpoints.id, id));
+  await db.update(webhookEndpoints).set({ ...patch, updatedAt: Date.now() }).where(eq(webhookEndpoints.id, id));
 }
 
 export async function deleteEndpoint(db: DB, userId: string, id: string): Promise<boolean> {
-  const res = await db.$client.prepare("DELETE FROM webhook_endpoints WHERE id = ? AND user_id = ?").bind(id, userId).run();
-  return res.meta.changes === 1;
+  const res = await db.$client.prepare("DELETE FROM webhook_endpoints WHERE id = ? AND user_id = ? RETURNING id").bind(id, userId).run();
+  return rowsWritten(res) === 1;
 }
 
 /** Active endpoints of an account subscribed to `type` (or to everything). */
@@ -59,12 +61,12 @@ export async function insertDeliveries(db: DB, rows: (typeof webhookDeliveries.$
       db.$client
         .prepare(
           `INSERT OR IGNORE INTO webhook_deliveries (id, endpoint_id, user_id, event_id, event_type, payload, replay_of, status, attempts, next_attempt_at, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
+           VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?) RETURNING id`,
         )
         .bind(r.id, r.endpointId, r.userId, r.eventId, r.eventType, JSON.stringify(r.payload), r.replayOf ?? null, now, now, now),
     ),
   );
-  return rows.filter((_, i) => results[i]?.meta.changes === 1).map((r) => r.id!);
+  return rows.filter((_, i) => rowsWritten(results[i]) === 1).map((r) => r.id!);
 }
 
 export async function findDelivery(db: DB, userId: string, id: string): Promise<DeliveryRow | undefined> {
@@ -125,8 +127,8 @@ export async function closeDelivery(db: DB, id: string, status: "failed" | "dead
 
 /** Disables an endpoint once; true when this call disabled it. */
 export async function disableEndpoint(db: DB, id: string, at: number): Promise<boolean> {
-  const res = await db.$client.prepare("UPDATE webhook_endpoints SET active = 0, disabled_at = ?, updated_at = ? WHERE id = ? AND active = 1").bind(at, at, id).run();
-  return res.meta.changes === 1;
+  const res = await db.$client.prepare("UPDATE webhook_endpoints SET active = 0, disabled_at = ?, updated_at = ? WHERE id = ? AND active = 1 RETURNING id").bind(at, at, id).run();
+  return rowsWritten(res) === 1;
 }
 
 /** Deliveries never tried although created a while ago (their queue message was lost). */

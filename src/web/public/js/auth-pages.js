@@ -11,6 +11,7 @@ const OAUTH_ERRORS = {
   email: "The identity provider did not confirm your email address. Sign in with your password or an email link.",
   provider_unavailable: "The identity provider cannot be reached right now. Try again later, or sign in another way.",
   access_denied: "The sign-in was cancelled at the identity provider.",
+  internal_error: "Something went wrong on our side while signing you in. Try again in a moment, or sign in another way.",
 };
 
 function oauthErrorText(code) {
