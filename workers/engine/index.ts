@@ -86,7 +86,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const bytes = await readBytes(this.env.FILES, sourceKey);
       if (bytes.length === 0) throw engineError("unsupported_media_type", "The file is empty.");
       const format = sniffFormat(bytes);
-      if (!format) throw engineError("unsupported_media_type", "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF or PDF (judged from its bytes).");
+      if (!format) throw engineError("unsupported_media_type", "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF, PBM/PGM/PPM or PDF (judged from its bytes).");
       const pages = format === "pdf" ? await pdfPageCount(bytes) : probeRaster(bytes, format).pages;
       return { format, pages, bytes: bytes.length };
     });
