@@ -5,6 +5,7 @@ import { rasterizePdfPage } from "../pdf/rasterize";
 import { textLayerPage } from "../pdf/text-layer";
 import { decodeToGray } from "./decode";
 import type { GrayImage } from "./gray";
+import { assertInk } from "./ink";
 import { MAX_PAGE_SIDE } from "./limits";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */
@@ -45,7 +46,10 @@ async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown):
     }
     if ((await assertPageImagesFit(bytes, page)) > 0) {
       const scan = await largestPageImage(doc, page);
-      if (scan) return { image: scan, path: "ocr", rendered: true };
+      if (scan) {
+        assertInk(scan, page, "a scanned image");
+        return { image: scan, path: "ocr", rendered: true };
+      }
     }
     const image = await rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
     return { image, path: "rasterized", rendered: true };
