@@ -37,6 +37,15 @@ describe("CCITT fax TIFF pages", () => {
   });
 });
 
+describe("TIFF Orientation tag", () => {
+  it("turns a page stored sideways (Orientation 8, Group 4) upright before anything else", { timeout: 60_000 }, async () => {
+    const key = await put("uploads/tiff-orientation/phototest.tif", realFixture("phototest.orientation8.g4.tif"));
+    const { pre, text } = await readPage("tiff-orientation", key, 0, ["eng"]);
+    expect([pre.width, pre.height, pre.rotation]).toEqual([640, 480, 0]);
+    expect(characterErrorRate(realText("tess_phototest.gold.txt"), text.text), text.text).toBeLessThanOrEqual(0.02);
+  });
+});
+
 describe("JPEG-compressed TIFF pages", () => {
   it("reads a JPEG (compression 7, shared JPEGTables) page of tesseract's phototest", { timeout: 60_000 }, async () => {
     const key = await put("uploads/tiff-jpeg/phototest.tif", realFixture("phototest.jpeg-gray.tif"));
