@@ -7,10 +7,6 @@ import { decodeWithPhoton } from "./photon";
 import { decodePngToGray } from "./png";
 import { decodePnm } from "./pnm";
 import { decodeTiffPage } from "./tiff";
-import { releaseEngines } from "../ocr/tesseract";
-
-/** Above this many pixels, cached OCR engines are dropped before a photon decode (see limits.ts). */
-const PHOTON_ROOMY_PIXELS = 4_000_000;
 
 /**
  * Decodes one page of a raster image (TIFF: any page; other formats: page 0) to 8-bit gray.
@@ -24,10 +20,7 @@ export async function decodeToGray(bytes: Uint8Array, format: Exclude<InputForma
   if (format === "pnm") return decodePnm(bytes);
   const probe = probeRaster(bytes, format);
   let gray: GrayImage | null = format === "png" ? await decodePngToGray(bytes) : null;
-  if (!gray) {
-    if (probe.width * probe.height > PHOTON_ROOMY_PIXELS) releaseEngines();
-    gray = decodeWithPhoton(bytes, `${format.toUpperCase()} image`);
-  }
+  gray ??= decodeWithPhoton(bytes, `${format.toUpperCase()} image`, probe.width * probe.height);
   if (gray.width !== probe.width || gray.height !== probe.height) {
     throw engineError("corrupt_file", `The ${format.toUpperCase()} image decodes to ${gray.width}x${gray.height}, not the ${probe.width}x${probe.height} its header declares.`);
   }

@@ -1,7 +1,7 @@
 import { engineError } from "../errors";
 import type { GrayImage } from "./gray";
 import { decodeCcitt, type CcittMode } from "./ccitt";
-import { assertDimensions } from "./limits";
+import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
 import { applyOrientation, asOrientation } from "./orientation";
 import { decodeWithPhoton } from "./photon";
 import { concat, pipeThroughStream } from "./streams";
@@ -274,6 +274,8 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
   const across = Math.ceil(width / blockW);
   const blocks = tiled ? across * Math.ceil(height / blockH) : Math.ceil(height / blockH);
   if (offsets.length < blocks) throw corrupt(`page ${page + 1} lists ${offsets.length} of its ${blocks} data blocks`);
+  // JPEG blocks go through photon's RGBA heap (limits.ts): each strip or tile must fit its budget.
+  if (jpeg) assertDimensions(blockW, blockH, `JPEG strip of TIFF page ${page + 1}`, MAX_PHOTON_PIXELS);
   const rowBytes = Math.ceil((blockW * samples * bits) / 8);
   const out = new Uint8Array(width * height).fill(255);
   for (let i = 0; i < blocks; i++) {
@@ -286,7 +288,7 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     if (off + count > bytes.length) throw corrupt(`page ${page + 1}'s image data runs past the end of the file`);
     const raw = bytes.subarray(off, off + count);
     if (jpeg) {
-      placeGray(decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`), out, width, height, x0, y0);
+      placeGray(decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`, blockW * rows), out, width, height, x0, y0);
       continue;
     }
     let data: Uint8Array;
