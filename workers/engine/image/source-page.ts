@@ -44,7 +44,8 @@ async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown):
       }
       return { image: image ?? { width, height, data: new Uint8Array(width * height).fill(255) }, path: "text_layer", textLayer, rendered: image !== null };
     }
-    if ((await assertPageImagesFit(bytes, page)) > 0) {
+    const images = await assertPageImagesFit(bytes, page);
+    if (images > 0) {
       const scan = await largestPageImage(doc, page);
       if (scan) {
         assertInk(scan, page, "a scanned image");
@@ -52,6 +53,8 @@ async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown):
       }
     }
     const image = await rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
+    // Images pdf.js could not extract (an undecodable encoding) that the browser drew blank too.
+    if (images > 0) assertInk(image, page, "an image");
     return { image, path: "rasterized", rendered: true };
   } finally {
     // Frees the document's parsed objects and decoded images held by pdf.js.
