@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { drawObject, PDFDocument, PDFName, popGraphicsState, pushGraphicsState, scale as scaleOp } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, pageText, put, readPage, realFixture, realText } from "./helpers";
@@ -99,6 +100,21 @@ describe("PBM, PGM and PPM uploads", () => {
     const cut = await put("uploads/pnm/cut.pbm", pbm.subarray(0, pbm.length - 100));
     const err = await failure(env.ENGINE.inspect({ sourceKey: cut }));
     expect(err.code, err.message).toBe("corrupt_file");
+  });
+});
+
+describe("no silent blank page (engine)", () => {
+  it("fails a PDF page whose image no decoder can read (drawn blank by pdf.js and the browser) as empty_page_image", { timeout: 120_000 }, async () => {
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([612, 792]);
+    const data = new Uint8Array(4000).map((_, i) => (i * 131 + 7) & 0xff);
+    const stream = pdf.context.stream(data, { Type: "XObject", Subtype: "Image", Width: 1700, Height: 2200, ColorSpace: "DeviceGray", BitsPerComponent: 1, Filter: "JBIG2Decode" });
+    page.node.setXObject(PDFName.of("Im0"), pdf.context.register(stream));
+    page.pushOperators(pushGraphicsState(), scaleOp(612, 792), drawObject("Im0"), popGraphicsState());
+    const key = await put("uploads/blank/undecodable.pdf", await pdf.save());
+    const err = await failure(env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/blank/undecodable.png", languages: ["eng"] }));
+    expect(err.code, err.message).toBe("empty_page_image");
+    expect(err.message).toContain("not charged");
   });
 });
 
