@@ -169,7 +169,7 @@ function decodeRow1D(bits: Bits, width: number, changes: Int32Array): number {
   let black = false;
   while (x < width) {
     x += readRun(bits, black);
-    if (x > width) throw corrupt(`a row runs past its width of ${width}`);
+    if (x > width || n >= changes.length) throw corrupt(`a row runs past its width of ${width}`);
     changes[n++] = x;
     black = !black;
   }
