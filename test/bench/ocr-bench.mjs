@@ -5,45 +5,20 @@
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { modelFiles } from "../../scripts/models.mjs";
 import { reportResult } from "./bench-result.mjs";
+import { nativeTessdata, runNative } from "./native-ocr.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { errorRates } from "./text-metrics.mjs";
 
 const DPIS = [300, 200, 150];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata, { recursive: true });
-
-function levenshtein(a, b) {
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
-
-/** CER over code points and WER over words; CJK compared without spaces, width variants folded (NFKC). */
-function errorRates(expected, actual, cjk) {
-  const norm = (s) => (cjk ? s.replace(/\s+/gu, "").normalize("NFKC") : s.replace(/\s+/gu, " ").trim());
-  const e = norm(expected);
-  const a = norm(actual);
-  const cer = levenshtein([...e], [...a]) / Math.max(1, [...e].length);
-  // CJK has no word spaces: WER is reported on characters' lines (one "word" per line).
-  const ew = cjk ? expected.split("\n").map(norm) : e.split(" ");
-  const aw = cjk ? actual.split("\n").map(norm).filter(Boolean) : a.split(" ");
-  const wer = levenshtein(ew, aw) / Math.max(1, ew.length);
-  return { cer, wer };
-}
 
 function gray(rgba, n) {
   const g = new Uint8Array(n);
@@ -108,24 +83,6 @@ function corpus() {
   return pages;
 }
 
-function nativeTessdata() {
-  for (const { key, file } of modelFiles()) {
-    if (!key.startsWith("tessdata/")) continue;
-    const out = path.join(tessdata, path.basename(key, ".gz"));
-    if (!existsSync(out)) writeFileSync(out, gunzipSync(readFileSync(file)));
-  }
-}
-
-function runNative(file, lang) {
-  const t0 = performance.now();
-  // One thread, like the engine's wasm. With OpenMP's default threads, Debian's tesseract spends
-  // most of its time spinning on a shared 2-core machine (an A4 page: 16 s instead of 2.6 s).
-  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
-  return { text: r.stdout, ms };
-}
-
 async function runEngine(engine, id, bytes, lang) {
   await engine.files.put(`bench/${id}`, bytes);
   const t0 = performance.now();
@@ -141,7 +98,7 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main() {
   if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
-  nativeTessdata();
+  nativeTessdata(tessdata);
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
   const pages = corpus();
   const engine = await startEngine();
@@ -158,7 +115,7 @@ async function main() {
       const file = path.join(work, `p${i}.${p.ext}`);
       writeFileSync(file, p.bytes);
       const e = await runEngine(engine, `p${i}.${p.ext}`, p.bytes, p.lang);
-      const n = runNative(file, p.lang);
+      const n = runNative(file, p.lang, tessdata);
       const er = errorRates(p.text, e.text, p.cjk);
       const nr = errorRates(p.text, n.text, p.cjk);
       rows.push({ ...p, er, nr });

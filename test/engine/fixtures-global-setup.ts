@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 // Node-side renderers: resvg draws text in real fonts (Latin and CJK), which the Workers test pool cannot.
 import { CJK_FONT, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg, vectorPdf } from "../bench/ocr-render.mjs";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { modelFiles } from "../../scripts/models.mjs";
 import { writeTiff } from "./tiff-writer.mjs";
 
@@ -11,6 +11,8 @@ declare module "vitest" {
     engineFixtures: Record<string, string>;
     /** Every OCR model of scripts/models.mjs by R2 key, base64 (the shared setup seeds eng only). */
     engineModels: Record<string, string>;
+    /** The files of test/fixtures/real (real documents, origins in its README), base64 by file name. */
+    realFixtures: Record<string, string>;
   }
 }
 
@@ -29,6 +31,13 @@ function gray(svg: string): { width: number; height: number; pixels: Uint8Array;
 
 /** The text every TIFF page carries (page n adds its number, so pages can be told apart). */
 export const TIFF_LINES = (n: number) => [`Page ${n} of the multi page scan.`, "Compressed strips decode to the same text."];
+
+/** A Netpbm text image (P1–P3) of a gray raster, one pixel a token, with a comment in its header. */
+function netpbmText(magic: string, img: { width: number; height: number; pixels: Uint8Array }, token: (v: number) => string, maxval?: number): Uint8Array {
+  const rows: string[] = [];
+  for (let y = 0; y < img.height; y++) rows.push(Array.from(img.pixels.subarray(y * img.width, (y + 1) * img.width), token).join(" "));
+  return new TextEncoder().encode(`${magic}\n# written by the test setup\n${img.width} ${img.height}\n${maxval === undefined ? "" : `${maxval}\n`}${rows.join("\n")}\n`);
+}
 
 export default async function setup(project: TestProject) {
   const f: Record<string, string> = {};
@@ -51,7 +60,7 @@ export default async function setup(project: TestProject) {
       { ...p4, samples: 3, pixels: p4.rgb, compression: "deflate" },
     ]),
   );
-  // Page 2's LZW data is garbage, page 3 uses CCITT G4: only those pages fail.
+  // Page 2's LZW data is garbage, page 3 claims CCITT G4 for uncompressed pixels: only those pages fail.
   f.tiff_damaged = b64(
     writeTiff([
       { ...p1, samples: 1, compression: "lzw" },
@@ -85,7 +94,17 @@ export default async function setup(project: TestProject) {
   f.pdf_vector = b64(await vectorPdf(vector.svg, vector.width, vector.height));
   f.scan_png = b64(renderPng(page(["A scanned page inside a PDF file.", "Its image is read by OCR."], { pt: 14 }).svg));
 
+  // A picture without text: a dark disc and a shaded bar (ink that recognition must not pass as an empty page).
+  f.shapes_png = b64(renderPng(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#fff"/><circle cx="250" cy="300" r="150" fill="#141414"/><rect x="500" y="150" width="200" height="300" fill="#333"/></svg>`));
+  // The same page in each Netpbm text encoding (P1 bits, P2 gray, P3 colour); binary ones come from real files.
+  const simple = gray(page(["Netpbm text encodings read too."], { dpi: 100, pt: 22 }).svg);
+  f.pbm_p1 = b64(netpbmText("P1", simple, (v) => (v < 128 ? "1" : "0")));
+  f.pgm_p2 = b64(netpbmText("P2", simple, (v) => String(v), 255));
+  f.ppm_p3 = b64(netpbmText("P3", simple, (v) => `${v} ${v} ${v}`, 255));
+
   project.provide("engineFixtures", f);
+  const realDir = new URL("../fixtures/real/", import.meta.url);
+  project.provide("realFixtures", Object.fromEntries(readdirSync(realDir).filter((n) => n !== "README.md").map((n) => [n, readFileSync(new URL(n, realDir)).toString("base64")])));
   const models: Record<string, string> = {};
   for (const { key, file } of modelFiles()) if (key.startsWith("tessdata/")) models[key] = readFileSync(file).toString("base64");
   project.provide("engineModels", models);

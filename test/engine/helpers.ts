@@ -9,6 +9,18 @@ export function fixture(name: string): Uint8Array {
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
+/** A real document from test/fixtures/real (origins in its README), as bytes. */
+export function realFixture(name: string): Uint8Array {
+  const b64 = inject("realFixtures")[name];
+  if (!b64) throw new Error(`no real fixture ${name}`);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+}
+
+/** A real fixture's text (reference transcriptions shipped with the documents). */
+export function realText(name: string): string {
+  return new TextDecoder().decode(realFixture(name));
+}
+
 export async function put(key: string, bytes: Uint8Array | string): Promise<string> {
   await env.FILES.put(key, bytes);
   return key;

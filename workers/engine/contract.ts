@@ -4,7 +4,7 @@
  */
 
 /** Input formats recognised by their magic bytes. */
-export type InputFormat = "png" | "jpeg" | "webp" | "gif" | "bmp" | "tiff" | "pdf";
+export type InputFormat = "png" | "jpeg" | "webp" | "gif" | "bmp" | "tiff" | "pnm" | "pdf";
 
 /** Axis-aligned box in page pixel coordinates of the normalised page image. */
 export interface Box {

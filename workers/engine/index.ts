@@ -29,6 +29,7 @@ import { loadDocument } from "./exports/document";
 import { inpaintPage } from "./inpaint/inpaint-page";
 import { typesetPage } from "./typeset/typeset-page";
 import { probeRaster } from "./image/headers";
+import { inkFraction, TEXT_INK_FROM } from "./image/ink";
 import { normalisePage, normaliseSource } from "./image/preprocess";
 import { sniffFormat } from "./image/sniff";
 import { loadSourcePage } from "./image/source-page";
@@ -86,7 +87,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const bytes = await readBytes(this.env.FILES, sourceKey);
       if (bytes.length === 0) throw engineError("unsupported_media_type", "The file is empty.");
       const format = sniffFormat(bytes);
-      if (!format) throw engineError("unsupported_media_type", "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF or PDF (judged from its bytes).");
+      if (!format) throw engineError("unsupported_media_type", "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF, PBM/PGM/PPM or PDF (judged from its bytes).");
       const pages = format === "pdf" ? await pdfPageCount(bytes) : probeRaster(bytes, format).pages;
       return { format, pages, bytes: bytes.length };
     });
@@ -148,7 +149,10 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     });
   }
 
-  /** Recognises a page's text (or takes its text layer), written as `PageText` JSON. */
+  /**
+   * Recognises a page's text (or takes its text layer), written as `PageText` JSON. A page with
+   * ink on it where recognition finds nothing fails as `[no_text_found]` rather than passing empty.
+   */
   async recognize(input: RecognizeInput): Promise<RecognizeResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
@@ -161,6 +165,9 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         const gray = await loadPageGray(this.env.FILES, pageKey);
         const langs = await resolveLanguages(this.env.MODELS, languages, gray);
         page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+        if (countChars(page) === 0 && inkFraction(gray) >= TEXT_INK_FROM) {
+          throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${langs.join("+")}). The page is not charged.`);
+        }
       }
       await writeJson(this.env.FILES, outKey, page);
       return {

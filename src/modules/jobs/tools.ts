@@ -2,7 +2,7 @@ import { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type 
 
 export { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type JobStatus, type Tool };
 
-export const INPUT_FORMATS = ["png", "jpeg", "webp", "gif", "bmp", "tiff", "pdf"] as const;
+export const INPUT_FORMATS = ["png", "jpeg", "webp", "gif", "bmp", "tiff", "pnm", "pdf"] as const;
 
 /** A tool a job can run: its pipeline stages after `queued`, inputs, exports and price. */
 export interface ToolSpec {

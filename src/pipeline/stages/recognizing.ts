@@ -30,5 +30,7 @@ export const recognizing: StageHandler = async ({ env, db, plan, page }) => {
       })),
     );
   }
-  return { regions: r.regions };
+  // Pages with ink but no text fail in the engine; what reaches here empty is a blank page: said, not silent.
+  const warnings = r.chars === 0 ? [{ code: "blank_page", message: `Page ${page + 1} is blank: no text was found on it.` }] : [];
+  return { regions: r.regions, ...(warnings.length ? { warnings } : {}) };
 };

@@ -1,6 +1,7 @@
 import type { InputFormat } from "../contract";
 import { engineError } from "../errors";
 import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
+import { readPnmHeader } from "./pnm";
 
 /** What the headers of a raster file say, read without decoding pixels. */
 export interface RasterProbe {
@@ -207,6 +208,10 @@ export function probeRaster(bytes: Uint8Array, format: Exclude<InputFormat, "pdf
         return probeWebp(bytes);
       case "tiff":
         return probeTiff(bytes);
+      case "pnm": {
+        const h = readPnmHeader(bytes);
+        return { width: h.width, height: h.height, pages: 1 };
+      }
     }
   } catch (err) {
     if (err instanceof RangeError) throw corrupt(format, "a header field points outside the file");

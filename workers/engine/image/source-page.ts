@@ -5,6 +5,7 @@ import { rasterizePdfPage } from "../pdf/rasterize";
 import { textLayerPage } from "../pdf/text-layer";
 import { decodeToGray } from "./decode";
 import type { GrayImage } from "./gray";
+import { assertInk } from "./ink";
 import { MAX_PAGE_SIDE } from "./limits";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */
@@ -43,11 +44,17 @@ async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown):
       }
       return { image: image ?? { width, height, data: new Uint8Array(width * height).fill(255) }, path: "text_layer", textLayer, rendered: image !== null };
     }
-    if ((await assertPageImagesFit(bytes, page)) > 0) {
+    const images = await assertPageImagesFit(bytes, page);
+    if (images > 0) {
       const scan = await largestPageImage(doc, page);
-      if (scan) return { image: scan, path: "ocr", rendered: true };
+      if (scan) {
+        assertInk(scan, page, "a scanned image");
+        return { image: scan, path: "ocr", rendered: true };
+      }
     }
     const image = await rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
+    // Images pdf.js could not extract (an undecodable encoding) that the browser drew blank too.
+    if (images > 0) assertInk(image, page, "an image");
     return { image, path: "rasterized", rendered: true };
   } finally {
     // Frees the document's parsed objects and decoded images held by pdf.js.

@@ -1,16 +1,23 @@
 import { engineError } from "../errors";
 import type { GrayImage } from "./gray";
-import { assertDimensions } from "./limits";
+import { decodeCcitt, type CcittMode } from "./ccitt";
+import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
+import { applyOrientation, asOrientation } from "./orientation";
+import { decodeWithPhoton } from "./photon";
 import { concat, pipeThroughStream } from "./streams";
 
 /**
  * Baseline TIFF decoder, page by page, straight to 8-bit gray.
- * Compression: none (1), LZW (5, with horizontal predictor), PackBits (32773), Deflate (8, 32946).
- * Pixels: bilevel, 4/8/16-bit gray, palette, RGB(A), CMYK; strips or tiles; chunky planar layout.
- * CCITT fax (2, 3, 4) and JPEG-in-TIFF (6, 7) pages are refused with a clear code, page by page.
+ * Compression: none (1), LZW (5, with horizontal predictor), PackBits (32773), Deflate (8, 32946),
+ * CCITT fax (2 RLE, 3 Group 3 1D/2D, 4 Group 4) and JPEG (7, with shared JPEGTables).
+ * Pixels: bilevel, 4/8/16-bit gray, palette, RGB(A), CMYK, YCbCr in JPEG; strips or tiles; chunky
+ * planar layout. The Orientation tag is applied. Old-style JPEG (6) and JPEG 2000 pages are
+ * refused with a clear code, page by page.
  */
 
-const COMPRESSION_NAMES: Record<number, string> = { 2: "CCITT RLE", 3: "CCITT Group 3", 4: "CCITT Group 4", 6: "old-style JPEG", 7: "JPEG", 34712: "JPEG 2000" };
+const COMPRESSION_NAMES: Record<number, string> = { 6: "old-style JPEG", 34712: "JPEG 2000" };
+const SUPPORTED = [1, 2, 3, 4, 5, 7, 8, 32773, 32946];
+const CCITT: Record<number, CcittMode> = { 2: "mh", 3: "g3", 4: "g4" };
 
 const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8 };
 
@@ -229,15 +236,18 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
   const height = one(257, 0);
   assertDimensions(width, height, `TIFF page ${page + 1}`);
   const compression = one(259, 1);
-  if (![1, 5, 8, 32773, 32946].includes(compression)) {
+  if (!SUPPORTED.includes(compression)) {
     const name = COMPRESSION_NAMES[compression] ?? `compression ${compression}`;
-    throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses ${name}, which the engine does not decode (supported: none, LZW, PackBits, Deflate).`);
+    throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses ${name}, which the engine does not decode (supported: none, LZW, PackBits, Deflate, CCITT fax, JPEG).`);
   }
   if (one(284, 1) !== 1) throw engineError("unsupported_media_type", `TIFF page ${page + 1} stores its colour planes separately, which the engine does not decode.`);
   const samples = one(277, 1);
   const bits = one(258, 1);
   const photometric = one(262, samples >= 3 ? 2 : 1);
-  if (![1, 2, 4, 8, 16].includes(bits) || samples < 1 || samples > 8 || ![0, 1, 2, 3, 5].includes(photometric)) {
+  const ccitt = CCITT[compression];
+  if (ccitt && (bits !== 1 || samples !== 1)) throw corrupt(`page ${page + 1} is CCITT fax coded but has ${samples} sample(s) of ${bits} bit(s)`);
+  const jpeg = compression === 7;
+  if (![1, 2, 4, 8, 16].includes(bits) || samples < 1 || samples > 8 || ![0, 1, 2, 3, 5, ...(jpeg ? [6] : [])].includes(photometric)) {
     throw engineError("unsupported_media_type", `TIFF page ${page + 1} has ${samples} sample(s) of ${bits} bit(s) in photometric ${photometric}, which the engine does not decode.`);
   }
   const colorMap = photometric === 3 ? t.get(320) : undefined;
@@ -264,6 +274,8 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
   const across = Math.ceil(width / blockW);
   const blocks = tiled ? across * Math.ceil(height / blockH) : Math.ceil(height / blockH);
   if (offsets.length < blocks) throw corrupt(`page ${page + 1} lists ${offsets.length} of its ${blocks} data blocks`);
+  // JPEG blocks go through photon's RGBA heap (limits.ts): each strip or tile must fit its budget.
+  if (jpeg) assertDimensions(blockW, blockH, `JPEG strip of TIFF page ${page + 1}`, MAX_PHOTON_PIXELS);
   const rowBytes = Math.ceil((blockW * samples * bits) / 8);
   const out = new Uint8Array(width * height).fill(255);
   for (let i = 0; i < blocks; i++) {
@@ -275,8 +287,15 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     const count = counts[i] ?? expected;
     if (off + count > bytes.length) throw corrupt(`page ${page + 1}'s image data runs past the end of the file`);
     const raw = bytes.subarray(off, off + count);
+    if (jpeg) {
+      placeGray(decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`, blockW * rows), out, width, height, x0, y0);
+      continue;
+    }
     let data: Uint8Array;
-    if (compression === 1) {
+    if (ccitt) {
+      const options = one(ccitt === "g4" ? 293 : 292, 0);
+      data = decodeCcitt(raw, { width: blockW, height: rows, mode: ccitt, twoD: ccitt === "g3" && (options & 1) === 1, lsbFirst: one(266, 1) === 2 });
+    } else if (compression === 1) {
       if (raw.length < expected) throw corrupt(`page ${page + 1}'s image data is cut short`);
       data = raw.slice(0, expected);
     } else if (compression === 5) data = lzwDecode(raw, expected);
@@ -285,5 +304,25 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     if (bits === 16) normalise16(data, le);
     rowsToGray(f, data, rowBytes, blockW, rows, out, x0, y0);
   }
-  return { width, height, data: out };
+  return applyOrientation({ width, height, data: out }, asOrientation(t.get(274)?.[0]));
+}
+
+/**
+ * A strip or tile of a JPEG-compressed page as a whole JPEG: the page's shared tables
+ * (JPEGTables: SOI, DQT/DHT, EOI) spliced in front of the block's own markers.
+ */
+function jpegWithTables(block: Uint8Array, tables: number[] | undefined): Uint8Array {
+  if (!tables || tables.length < 4) return block;
+  const head = Uint8Array.from(tables.slice(0, tables.length - 2)); // without EOI
+  const body = block[0] === 0xff && block[1] === 0xd8 ? block.subarray(2) : block; // without SOI
+  const out = new Uint8Array(head.length + body.length);
+  out.set(head, 0);
+  out.set(body, head.length);
+  return out;
+}
+
+/** Copies a decoded block into the page at (x0, y0), clipped to the page. */
+function placeGray(block: GrayImage, out: Uint8Array, width: number, height: number, x0: number, y0: number): void {
+  const w = Math.min(block.width, width - x0);
+  for (let y = 0; y < block.height && y0 + y < height; y++) out.set(block.data.subarray(y * block.width, y * block.width + w), (y0 + y) * width + x0);
 }

@@ -2,6 +2,7 @@ import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import { engineError } from "../errors";
 import { probeRaster } from "../image/headers";
 import { MAX_PHOTON_PIXELS } from "../image/limits";
+import { jpegOrientation } from "../image/orientation";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { readPageMeta } from "../storage/page-meta";
@@ -29,7 +30,7 @@ function withPhoton<T>(img: PhotonImage, fn: (img: PhotonImage) => T): T {
 /** Decodes PNG, JPEG, WebP, GIF or BMP bytes to RGBA with photon. */
 export function decodeRgba(bytes: Uint8Array, what: string): RgbaImage {
   const format = sniffFormat(bytes);
-  if (!format || format === "pdf" || format === "tiff") throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
+  if (!format || format === "pdf" || format === "tiff" || format === "pnm") throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
   const probe = probeRaster(bytes, format);
   if (probe.width * probe.height > MAX_PHOTON_PIXELS) throw engineError("image_too_large", `The ${what} (${probe.width}x${probe.height}) is too large to edit.`);
   let img: PhotonImage;
@@ -91,7 +92,8 @@ export async function loadPageBase(files: R2Bucket, pageKey: string, sourceKey: 
   if (!t || t.rotation !== 0 || t.skew !== 0 || meta.path !== "ocr") return pageImage;
   const bytes = await readBytes(files, sourceKey, "upload");
   const format = sniffFormat(bytes);
-  if (!format || format === "pdf" || format === "tiff") return pageImage;
+  // Formats photon does not read, and JPEGs stored turned (EXIF orientation), keep the page image.
+  if (!format || format === "pdf" || format === "tiff" || format === "pnm" || (format === "jpeg" && jpegOrientation(bytes) !== 1)) return pageImage;
   const source = decodeRgba(bytes, "upload");
   if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
   return resizeRgba(source, pageImage.width, pageImage.height);

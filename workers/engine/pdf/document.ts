@@ -3,6 +3,7 @@ import { extractImages, getDocumentProxy } from "unpdf";
 import { engineError } from "../errors";
 import { rgbaToGray, type GrayImage } from "../image/gray";
 import { assertDimensions } from "../image/limits";
+import { pdfOpenFailure } from "./open-errors";
 
 type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
 export type PdfPageProxy = Awaited<ReturnType<PdfProxy["getPage"]>>;
@@ -16,13 +17,13 @@ export interface PdfTextItem {
   hasEOL: boolean;
 }
 
-/** Opens a PDF with pdf.js (through unpdf); unreadable files are `[corrupt_file]`. */
+/** Opens a PDF with pdf.js (through unpdf); see pdfOpenFailure for what unreadable files answer. */
 export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
   try {
     // pdf.js may take ownership of the buffer it is given: hand it a copy.
     return await getDocumentProxy(bytes.slice(), { useSystemFonts: false, stopAtErrors: false });
   } catch (err) {
-    throw engineError("corrupt_file", `The PDF file is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+    throw pdfOpenFailure(err);
   }
 }
 
@@ -66,7 +67,7 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
   try {
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
   } catch (err) {
-    throw engineError("corrupt_file", `The PDF file is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+    throw pdfOpenFailure(err);
   }
   let images = 0;
   const seen = new Set<unknown>();

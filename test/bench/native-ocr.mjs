@@ -1,0 +1,26 @@
+// Native tesseract (Debian's tesseract-ocr) with the engine's own best_int models, for side-by-side runs.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { modelFiles } from "../../scripts/models.mjs";
+
+/** Unpacks the seeded OCR models (scripts/models.mjs) into `dir` for `tesseract --tessdata-dir`. */
+export function nativeTessdata(dir) {
+  mkdirSync(dir, { recursive: true });
+  for (const { key, file } of modelFiles()) {
+    if (!key.startsWith("tessdata/")) continue;
+    const out = path.join(dir, path.basename(key, ".gz"));
+    if (!existsSync(out)) writeFileSync(out, gunzipSync(readFileSync(file)));
+  }
+}
+
+export function runNative(file, lang, tessdata) {
+  const t0 = performance.now();
+  // One thread, like the engine's wasm. With OpenMP's default threads, Debian's tesseract spends
+  // most of its time spinning on a shared 2-core machine (an A4 page: 16 s instead of 2.6 s).
+  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
+  return { text: r.stdout, ms };
+}

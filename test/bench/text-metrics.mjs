@@ -1,0 +1,26 @@
+// Text comparison shared by the benchmarks: edit distance, character and word error rates.
+
+export function levenshtein(a, b) {
+  if (!a.length) return b.length;
+  if (!b.length) return a.length;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** CER over code points and WER over words; CJK compared without spaces, width variants folded (NFKC). */
+export function errorRates(expected, actual, cjk) {
+  const norm = (s) => (cjk ? s.replace(/\s+/gu, "").normalize("NFKC") : s.replace(/\s+/gu, " ").trim());
+  const e = norm(expected);
+  const a = norm(actual);
+  const cer = levenshtein([...e], [...a]) / Math.max(1, [...e].length);
+  // CJK has no word spaces: WER is reported on characters' lines (one "word" per line).
+  const ew = cjk ? expected.split("\n").map(norm) : e.split(" ");
+  const aw = cjk ? actual.split("\n").map(norm).filter(Boolean) : a.split(" ");
+  const wer = levenshtein(ew, aw) / Math.max(1, ew.length);
+  return { cer, wer };
+}

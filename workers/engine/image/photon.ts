@@ -1,0 +1,35 @@
+import { PhotonImage } from "@cf-wasm/photon";
+import { engineError, isEngineError } from "../errors";
+import { releaseEngines } from "../ocr/tesseract";
+import { rgbaToGray, type GrayImage } from "./gray";
+
+/** Above this many pixels, cached OCR engines are dropped before a photon decode (see limits.ts). */
+const PHOTON_ROOMY_PIXELS = 4_000_000;
+
+/**
+ * Decodes with photon (image-rs in wasm), copying the pixels out and freeing the wasm image at once.
+ * `pixels` is the size its header declares, already checked against MAX_PHOTON_PIXELS.
+ */
+export function decodeWithPhoton(bytes: Uint8Array, what: string, pixels: number): GrayImage {
+  if (pixels > PHOTON_ROOMY_PIXELS) releaseEngines();
+  let img: PhotonImage | undefined;
+  try {
+    img = PhotonImage.new_from_byteslice(bytes);
+    const width = img.get_width();
+    const height = img.get_height();
+    const rgba = img.get_raw_pixels();
+    img.free();
+    img = undefined;
+    if (rgba.length < width * height * 4) throw new Error("short pixel buffer");
+    return rgbaToGray(rgba, width, height);
+  } catch (err) {
+    if (isEngineError(err)) throw err;
+    throw engineError("corrupt_file", `The ${what} could not be decoded: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    try {
+      img?.free();
+    } catch {
+      // already freed or the wasm instance trapped; nothing more to release
+    }
+  }
+}
