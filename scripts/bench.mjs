@@ -14,13 +14,13 @@
 // runs under a time limit (BENCH_MINUTES_<NAME>, e.g. BENCH_MINUTES_OCR=30); one that fails or runs
 // out of time is reported as such and the others still run.
 import { spawn } from "node:child_process";
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RESULT_PREFIX } from "../test/bench/bench-result.mjs";
 import { renderResults } from "../test/bench/results-table.mjs";
+import { scratchCopy, startService, stopGroup } from "./local-service.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const benchDir = path.join(root, "test/bench");
@@ -39,27 +39,6 @@ const DEV_START_MINUTES = 5;
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : undefined;
 const selected = BENCHES.filter((b) => !only || only.has(b.name));
 if (selected.length === 0) throw new Error(`BENCH_ONLY selects nothing; names: ${BENCHES.map((b) => b.name).join(", ")}`);
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Ends a process group this script started (SIGINT, then SIGTERM, then SIGKILL). */
-async function stopGroup(child, exited) {
-  for (const [signal, waitMs] of [["SIGINT", 15_000], ["SIGTERM", 10_000], ["SIGKILL", 5_000]]) {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    try {
-      process.kill(-child.pid, signal);
-    } catch {
-      return;
-    }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, waitMs))]);
-  }
-}
 
 /**
  * Runs one benchmark in its own process group with a time limit; its output goes to
@@ -99,45 +78,6 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
   return { bench: bench.name, title: bench.title, outcome, seconds, result: outcome === "ok" ? result : undefined, log: path.relative(root, logFile) };
 }
 
-/** A copy of the repository to run `npm run dev` in: sources and config, node_modules linked, no local state. */
-function scratchCopy() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-service-"));
-  const skip = new Set(["node_modules", ".wrangler", ".git", ".build"].map((d) => path.join(root, d)));
-  cpSync(root, dir, {
-    recursive: true,
-    filter: (src) => !skip.has(src) && !src.includes(`${path.sep}.wrangler`) && !src.startsWith(logDir) && !src.includes(`${path.sep}.build`),
-  });
-  symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
-  return dir;
-}
-
-/** Starts `npm run dev` (scripts/dev.mjs) in `dir` on a free port; resolves once it answers and its key is written. */
-async function startService(dir) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const logFile = path.join(logDir, "service.log");
-  const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ["scripts/dev.mjs"], { cwd: dir, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PORT: String(port) } });
-  child.stdout.pipe(log);
-  child.stderr.pipe(log);
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-  const stop = () => stopGroup(child, exited);
-  const deadline = Date.now() + DEV_START_MINUTES * 60_000;
-  const keyFile = path.join(dir, ".wrangler/dev-api-key");
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`npm run dev exited (${child.exitCode}); see ${path.relative(root, logFile)}`);
-    const ready = await fetch(`${base}/health/ready`, { signal: AbortSignal.timeout(5000) }).catch(() => null);
-    if (ready?.ok && existsSync(keyFile)) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`npm run dev did not become ready within ${DEV_START_MINUTES} minutes; see ${path.relative(root, logFile)}`);
-    }
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  console.log(`bench: service     ready at ${base} (npm run dev in ${dir})`);
-  return { base, stop };
-}
-
 async function main() {
   mkdirSync(logDir, { recursive: true });
   const started = new Date();
@@ -147,10 +87,11 @@ async function main() {
 
   const serviceBenches = selected.filter((b) => b.service);
   if (serviceBenches.length) {
-    const dir = scratchCopy();
+    const dir = scratchCopy("lingoscan-bench-service-", ["test/bench/logs"]);
     let service;
     try {
-      service = await startService(dir);
+      service = await startService(dir, { logFile: path.join(logDir, "service.log"), minutes: DEV_START_MINUTES });
+      console.log(`bench: service     ready at ${service.base} (npm run dev in ${dir})`);
     } catch (err) {
       console.error(`bench: ${err.message}`);
       for (const b of serviceBenches) runs.push({ bench: b.name, title: b.title, outcome: "not run (the service did not start)", seconds: 0 });
