@@ -30,7 +30,7 @@ async function servedDocument() {
       logLevel: "error",
     });
     const { createApp, OPENAPI_PATH } = await import(pathToFileURL(outfile).href);
-    const res = await createApp().request(OPENAPI_PATH, {}, {});
+    const res = await createApp().request(OPENAPI_PATH, {}, { ENVIRONMENT: "development" });
     if (!res.ok) throw new Error(`${OPENAPI_PATH} answered ${res.status}: ${await res.text()}`);
     return await res.json();
   } finally {

@@ -66,32 +66,32 @@ describe("verifyWebhook on real deliveries", () => {
   it("verifies a job.completed delivery, refuses a tampered body, a wrong secret and a stale timestamp", async () => {
     const ls = client();
     const endpoint = await ls.createWebhook({ url, events: ["job.completed"] });
-    try {
-      const job = await ls.process({ name: "sample.png", data: sample.bytes }, { tool: "ocr", export_formats: ["txt"] });
-      await ls.waitForJob(job.id);
-      const d = await nextDelivery(1);
-      const event = await verifyWebhook<{ job_id: string; status: string }>(d.body, d.headers as Record<string, string>, endpoint.secret);
-      expect(event.type).toBe("job.completed");
-      expect(event.id).toBe(d.headers["x-service-event-id"]);
-      expect(event.data).toMatchObject({ job_id: job.id, status: "completed" });
+    const job = await ls.process({ name: "sample.png", data: sample.bytes }, { tool: "ocr", export_formats: ["txt"] });
+    await ls.waitForJob(job.id);
+    const d = await nextDelivery(1);
+    const event = await verifyWebhook<{ job_id: string; status: string }>(d.body, d.headers as Record<string, string>, endpoint.secret);
+    expect(event.type).toBe("job.completed");
+    expect(event.id).toBe(d.headers["x-service-event-id"]);
+    expect(event.data).toMatchObject({ job_id: job.id, status: "completed" });
 
-      const tampered = Buffer.from(d.body.toString("utf8").replace(job.id, "job_someoneelse000000"));
-      await expect(verifyWebhook(tampered, d.headers as Record<string, string>, endpoint.secret)).rejects.toMatchObject({ code: "webhook_signature_invalid" });
-      await expect(verifyWebhook(d.body, d.headers as Record<string, string>, "whsec_wrong")).rejects.toBeInstanceOf(LingoscanError);
-      await expect(verifyWebhook(d.body, d.headers as Record<string, string>, endpoint.secret, { now: Date.now() + 10 * 60_000 })).rejects.toThrow(/300 s/);
+    const tampered = Buffer.from(d.body.toString("utf8").replace(job.id, "job_someoneelse000000"));
+    await expect(verifyWebhook(tampered, d.headers as Record<string, string>, endpoint.secret)).rejects.toMatchObject({ code: "webhook_signature_invalid" });
+    await expect(verifyWebhook(d.body, d.headers as Record<string, string>, "whsec_wrong")).rejects.toBeInstanceOf(LingoscanError);
+    await expect(verifyWebhook(d.body, d.headers as Record<string, string>, endpoint.secret, { now: Date.now() + 10 * 60_000 })).rejects.toThrow(/300 s/);
 
-      // After a rotation a replay is signed with both secrets; either one alone verifies it.
-      const rotated = await ls.rotateWebhookSecret(endpoint.id);
-      const [delivery] = await ls.listWebhookDeliveries(endpoint.id);
-      await ls.replayWebhookDelivery(delivery!.id);
-      const replay = await nextDelivery(2);
-      expect(String(replay.headers["x-service-signature"]).match(/v1=/g)).toHaveLength(2);
-      for (const secret of [endpoint.secret, rotated.secret]) {
-        const again = await verifyWebhook(replay.body, new Headers(replay.headers as Record<string, string>), secret);
-        expect(again.id).toBe(event.id);
-      }
-    } finally {
-      await ls.deleteWebhook(endpoint.id);
+    // After a rotation a replay is signed with both secrets; either one alone verifies it.
+    const rotated = await ls.rotateWebhookSecret(endpoint.id);
+    const [delivery] = await ls.listWebhookDeliveries(endpoint.id);
+    await ls.replayWebhookDelivery(delivery!.id);
+    const replay = await nextDelivery(2);
+    expect(String(replay.headers["x-service-signature"]).match(/v1=/g)).toHaveLength(2);
+    for (const secret of [endpoint.secret, rotated.secret]) {
+      const again = await verifyWebhook(replay.body, new Headers(replay.headers as Record<string, string>), secret);
+      expect(again.id).toBe(event.id);
     }
+
+    // Deleting an endpoint that has deliveries (removed with it) answers 204.
+    await expect(ls.deleteWebhook(endpoint.id)).resolves.toBeUndefined();
+    expect((await ls.http.json<{ id: string }[]>("GET", "/api/v1/account/webhooks")).map((w) => w.id)).not.toContain(endpoint.id);
   });
 });

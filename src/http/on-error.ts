@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, errorBody, type ErrorCode, ERROR_CATALOGUE } from "./errors";
+import { log } from "../lib/log";
 
 function respond(c: Context<AppEnv>, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const requestId = c.get("requestId");
@@ -17,7 +18,7 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     if (err.status === 413) return respond(c, "payload_too_large", err.message || "The request body is too large.");
     if (err.status === 415) return respond(c, "unsupported_media_type", "The body's Content-Type is not one this operation accepts (see the OpenAPI document).");
   }
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: err instanceof Error ? err.stack : String(err) }));
+  log.error("unhandled error", { request_id: c.get("requestId"), path: c.req.path, error: err });
   return respond(c, "internal_error", "An unexpected error occurred. Quote the request id when reporting it.");
 };
 
