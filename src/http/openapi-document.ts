@@ -50,7 +50,7 @@ type Json = Record<string, unknown>;
 interface Media {
   schema?: Json;
   example?: unknown;
-  examples?: Record<string, { summary: string; value: unknown }>;
+  examples?: Record<string, { $ref: string }>;
 }
 interface Operation {
   summary?: string;
@@ -62,7 +62,7 @@ interface Operation {
 interface Document {
   tags?: { name: string; description: string }[];
   paths?: Record<string, Record<string, Operation>>;
-  components?: { schemas?: Record<string, Json> };
+  components?: { schemas?: Record<string, Json>; examples?: Record<string, { summary: string; value: unknown }> };
 }
 
 const CREDENTIALS: Record<string, string> = {
@@ -168,6 +168,7 @@ export function completeDocument<D extends object>(input: D): D {
   const doc = input as Document;
   const schemas = doc.components?.schemas ?? {};
   const used = new Set<string>();
+  const exemplified = new Set<string>();
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
       for (const t of (op as { tags?: string[] }).tags ?? []) used.add(t);
@@ -180,19 +181,24 @@ export function completeDocument<D extends object>(input: D): D {
           continue;
         }
         if (!media) continue;
-        const codes = codesFor(Number(status)) as (keyof typeof ERROR_CATALOGUE)[];
-        media.examples = Object.fromEntries(
-          codes.map((code) => [
-            code,
-            {
-              summary: ERROR_CATALOGUE[code].description,
-              value: { error: { code, message: ERROR_CATALOGUE[code].description, retryable: ERROR_CATALOGUE[code].retryable, details: {}, request_id: "req_0a1b2c3d4e5f6g7h8i9j" } },
-            },
-          ]),
-        );
+        const codes = codesFor(Number(status));
+        for (const code of codes) exemplified.add(code);
+        media.examples = Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }]));
       }
     }
   }
+  // One example per catalogue code, referenced by every error response that can carry it.
+  doc.components = {
+    ...doc.components,
+    examples: Object.fromEntries(
+      Object.entries(ERROR_CATALOGUE)
+        .filter(([code]) => exemplified.has(code))
+        .map(([code, e]) => [
+          code,
+          { summary: e.description, value: { error: { code, message: e.description, retryable: e.retryable, details: {}, request_id: "req_0a1b2c3d4e5f6g7h8i9j" } } },
+        ]),
+    ),
+  };
   const known = new Map(TAGS);
   doc.tags = [...TAGS.filter(([name]) => used.has(name)), ...[...used].filter((t) => !known.has(t)).map((t) => [t, t] as [string, string])].map(([name, description]) => ({ name, description }));
   return input;

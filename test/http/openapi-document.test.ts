@@ -28,7 +28,8 @@ describe("API reference", () => {
       expect(Object.keys(examples).sort()).toEqual(codes.sort());
       for (const code of codes) {
         expect(op.description).toContain(`\`${code}\``);
-        expect(examples[code].value.error).toMatchObject({ code, retryable: ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE].retryable });
+        expect(examples[code].$ref).toBe(`#/components/examples/${code}`);
+        expect(doc.components.examples[code].value.error).toMatchObject({ code, retryable: ERROR_CATALOGUE[code as keyof typeof ERROR_CATALOGUE].retryable });
       }
     }
   });
