@@ -30,14 +30,22 @@ describe("lingoscan CLI", () => {
     expect(r.stderr).toMatch(/sample\.png \[#+\] 100% /);
   });
 
-  it("--json gives the job and the text", () => {
+  it("--json gives the job and the text; jobs lists it; export builds a project export", () => {
     const r = lingoscan(["ocr", sample.file, "--json"]);
     expect(r.status, r.all).toBe(0);
-    const out = JSON.parse(r.stdout) as { job: { status: string; id: string }; text: string };
+    const out = JSON.parse(r.stdout) as { job: { status: string; id: string; project_id: string }; text: string };
     expect(out.job.status).toBe("completed");
     expect(characterErrorRate(sample.lines.join("\n"), out.text)).toBeLessThanOrEqual(0.02);
     const jobs = JSON.parse(lingoscan(["jobs", "--json", "--limit", "5"]).stdout) as { items: { id: string }[] };
     expect(jobs.items.map((j) => j.id)).toContain(out.job.id);
+
+    // A project export in another format, saved where asked.
+    const dir = path.join(work, "export");
+    const e = lingoscan(["export", out.job.project_id, "--format", "txt", "--out", dir]);
+    expect(e.status, e.all).toBe(0);
+    const saved = e.stdout.trim();
+    expect(path.dirname(saved)).toBe(dir);
+    expect(characterErrorRate(sample.lines.join("\n"), readFileSync(saved, "utf8"))).toBeLessThanOrEqual(0.02);
   });
 
   it("erase saves the clean image; batch saves the ZIP and report", () => {

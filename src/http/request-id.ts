@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import { newId } from "../lib/ids";
-import { log } from "../lib/log";
+import { log, tracing } from "../lib/log";
 
 /**
  * Gives every request a `req_…` id, echoed in `X-Request-Id` and in every error body, and logs
@@ -14,7 +14,7 @@ export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = Date.now();
   await next();
   c.res.headers.set("X-Request-Id", id);
-  if (c.env?.ENVIRONMENT !== "development" && c.req.path.startsWith("/api/")) {
+  if (tracing(c.env) && c.req.path.startsWith("/api/")) {
     log.info("request", { request_id: id, user_id: c.get("auth")?.userId ?? null, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Date.now() - started });
   }
 };

@@ -25,3 +25,11 @@ export const log = {
   warn: (msg: string, fields: LogFields = {}) => write("warn", msg, fields),
   error: (msg: string, fields: LogFields = {}) => write("error", msg, fields),
 };
+
+/**
+ * Whether per-request and per-stage records are written: in deployed environments only; locally
+ * wrangler prints its own request lines and the tests would drown in them.
+ */
+export function tracing(env: { ENVIRONMENT?: string } | undefined): boolean {
+  return env?.ENVIRONMENT !== "development";
+}

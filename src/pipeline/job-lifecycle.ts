@@ -8,7 +8,7 @@ import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage, JobStatus } from "../modules/jobs/tools";
 import { emitJobEvent } from "../modules/webhooks/webhooks.service";
 import type { JobHub, JobHubEvent } from "./job-hub.do";
-import { log } from "../lib/log";
+import { log, tracing } from "../lib/log";
 
 /** Who a pipeline call works for: the job and the attempt (a stale attempt's workflow cannot move the job). */
 export interface JobRef extends JobShape {
@@ -65,6 +65,8 @@ export async function advance(
     return now && now.attempt === ref.attempt && now.status === job.status ? "blocked" : "stopped";
   }
   await publish(env, ref.jobId, { seq: committed.seq, type: "status", data: { job_id: ref.jobId, status: to, stage: to, attempt: ref.attempt, message, ...opts.data } });
+  // duration_ms: time spent in the stage the job leaves.
+  if (tracing(env)) log.info("job stage", { job_id: ref.jobId, user_id: job.userId, stage: to, from: job.status, attempt: ref.attempt, duration_ms: Date.now() - job.updatedAt });
   return "moved";
 }
 
