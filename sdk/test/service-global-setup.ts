@@ -17,7 +17,10 @@ export default async function setup(project: TestProject) {
   const logDir = path.join(root, "sdk/test/logs");
   mkdirSync(logDir, { recursive: true });
   const dir: string = scratchCopy("lingoscan-sdk-service-", ["sdk/test/logs", "sdk/dist"]);
-  const service = await startService(dir, { logFile: path.join(logDir, "service.log"), minutes: 8 });
+  const service = await startService(dir, { logFile: path.join(logDir, "service.log"), minutes: 8 }).catch((err: unknown) => {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  });
   project.provide("service", { base: service.base, key: service.key });
   return async () => {
     await service.stop();
