@@ -19,8 +19,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { RESULT_PREFIX } from "../test/bench/bench-result.mjs";
-import { scratchCopy, startService, stopGroup } from "../test/bench/dev-service.mjs";
 import { renderResults } from "../test/bench/results-table.mjs";
+import { scratchCopy, startService, stopGroup } from "./local-service.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const benchDir = path.join(root, "test/bench");
@@ -86,10 +86,11 @@ async function main() {
 
   const serviceBenches = selected.filter((b) => b.service);
   if (serviceBenches.length) {
-    const dir = scratchCopy(root, logDir);
+    const dir = scratchCopy("lingoscan-bench-service-", ["test/bench/logs"]);
     let service;
     try {
-      service = await startService(dir, path.join(logDir, "service.log"));
+      service = await startService(dir, { logFile: path.join(logDir, "service.log"), minutes: DEV_START_MINUTES });
+      console.log(`bench: service     ready at ${service.base} (npm run dev in ${dir})`);
     } catch (err) {
       console.error(`bench: ${err.message}`);
       for (const b of serviceBenches) runs.push({ bench: b.name, title: b.title, outcome: "not run (the service did not start)", seconds: 0 });

@@ -7,6 +7,7 @@ import { root } from "./models.mjs";
 import { seedModels } from "./seed-models.mjs";
 import { wrangler, wranglerLive } from "./wrangler.mjs";
 import { startApertium } from "./apertium.mjs";
+import { startOidcProvider } from "../test/helpers/oidc-provider.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -40,6 +41,30 @@ function seedDevAccount() {
   return key;
 }
 
+/**
+ * Development only: a loopback OpenID Provider (the one the tests use), so "Sign in with Local ID"
+ * works out of the box. Whoever arrives signs in as the development user (dev@localhost, verified),
+ * with no password. Not started when OAUTH_PROVIDERS is given (the end-to-end run brings its own).
+ * Returns wrangler `--var` arguments for the api Worker (its redirect URI is built from
+ * PUBLIC_BASE_URL, which dev sets to the port it serves on).
+ */
+async function startDevIdentityProvider() {
+  if (process.env.OAUTH_PROVIDERS) return { vars: [], stop: () => undefined };
+  const clientId = "lingoscan-dev";
+  const secret = randomBytes(24).toString("base64url");
+  const idp = await startOidcProvider({
+    clientId,
+    secret,
+    redirectUri: `${BASE_URL}/api/v1/auth/oauth/devidp/callback`,
+    cookieKey: randomBytes(16).toString("hex"),
+    accountOf: () => "developer",
+    claimsOf: () => ({ email: "dev@localhost", email_verified: true }),
+  });
+  const providers = { devidp: { issuer: idp.issuer, client_id: clientId, scope: "openid email", name: "Local ID (development only)" } };
+  console.log(`dev: identity provider "Local ID (development only)" at ${idp.issuer}`);
+  return { vars: ["--var", `OAUTH_PROVIDERS:${JSON.stringify(providers)}`, "--var", `OAUTH_CLIENT_SECRET_DEVIDP:${secret}`], stop: () => idp.close() };
+}
+
 async function main() {
   console.log("dev: applying D1 migrations");
   wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], { env: { ...process.env, CI: "true" } });
@@ -53,16 +78,24 @@ async function main() {
   } catch (err) {
     console.warn(`dev: translation unavailable: ${err.message}`);
   }
-  const dev = wranglerLive(["dev", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--ip", "127.0.0.1", "--port", String(PORT), "--show-interactive-dev-session=false"]);
+  let idp = { vars: [], stop: () => undefined };
+  try {
+    idp = await startDevIdentityProvider();
+  } catch (err) {
+    console.warn(`dev: identity-provider sign-in unavailable: ${err.message}`);
+  }
+  const dev = wranglerLive(["dev", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--ip", "127.0.0.1", "--port", String(PORT), "--show-interactive-dev-session=false", "--var", `PUBLIC_BASE_URL:${BASE_URL}`, ...idp.vars]);
   console.log(`\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`);
   const stop = () => {
     dev.kill("SIGINT");
     apertium?.stop();
+    idp.stop();
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
   dev.on("exit", (code) => {
     apertium?.stop();
+    idp.stop();
     process.exit(code ?? 0);
   });
 }

@@ -16,4 +16,11 @@ const bin = (name) => path.join(root, "node_modules/.bin", name);
 run("migrations match the schema", process.execPath, ["scripts/check-migrations.mjs"]);
 run("generated binding types are current", bin("wrangler"), ["types", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--include-runtime=false", "--strict-vars=false", "--check", "worker-configuration.d.ts"]);
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
+run("OpenAPI document and SDK types are current", process.execPath, ["scripts/openapi.mjs", "--check"]);
+run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), ["lint", "--ruleset", ".spectral.yaml", "--fail-severity", "warn", "sdk/openapi.json"]);
+run("SDK and CLI build", "npm", ["run", "--silent", "sdk:build"]);
+run("SDK tests typecheck", bin("tsc"), ["-p", "sdk/test"]);
+run("deployable bundles (wrangler deploy --dry-run, production and staging)", "npm", ["run", "--silent", "build"]);
 run("tests", bin("vitest"), ["run", ...process.argv.slice(2)]);
+// The SDK and the CLI against the real service (`npm run dev` in a scratch copy, on a free port).
+if (process.argv.length <= 2) run("SDK and CLI against the local service", bin("vitest"), ["run", "--config", "sdk/vitest.config.mts"]);

@@ -5,6 +5,7 @@ import { db } from "./db/client";
 import type { AppEnv } from "./env";
 import { ApiError } from "./http/errors";
 import { notFound, onError } from "./http/on-error";
+import { completeDocument, OPENAPI_INFO } from "./http/openapi-document";
 import { apiRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
 import { validationHook } from "./http/validation";
@@ -75,14 +76,11 @@ export function createApp() {
     description: "Web app session cookie; unsafe requests also send the CSRF value from GET /api/v1/auth/csrf.",
   });
   app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", { type: "http", scheme: "bearer", description: "Administrator token" });
-  app.doc31(OPENAPI_PATH, {
-    openapi: "3.1.0",
-    info: {
-      title: "Lingoscan API",
-      version: VERSION,
-      description: "Recognise, translate, edit and convert text in images and documents.",
-    },
-    servers: [{ url: "/" }],
+  // Built once per isolate: the routes do not change while it runs.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  app.get(OPENAPI_PATH, (c) => {
+    document ??= completeDocument(app.getOpenAPI31Document({ openapi: "3.1.0", info: { ...OPENAPI_INFO, version: VERSION }, servers: [{ url: "/" }] }));
+    return c.json(document);
   });
   app.get("/docs", swaggerUI({ url: OPENAPI_PATH, title: "Lingoscan API reference" }));
 

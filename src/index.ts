@@ -3,6 +3,7 @@ import { db } from "./db/client";
 import { renewDueSandboxSubscriptions } from "./modules/billing/subscriptions.service";
 import { purgeTrash } from "./modules/projects/projects.service";
 import { consumeDeadLetters, consumeDeliveries, requeueStalledDeliveries } from "./modules/webhooks/webhook-delivery.service";
+import { log } from "./lib/log";
 
 export { JobHub } from "./pipeline/job-hub.do";
 export { PipelineWorkflow } from "./pipeline/pipeline.workflow";
@@ -30,7 +31,7 @@ export default {
     const results = await Promise.allSettled(Object.values(tasks));
     Object.keys(tasks).forEach((task, i) => {
       const r = results[i]!;
-      if (r.status === "rejected") console.error(JSON.stringify({ level: "error", msg: "scheduled task failed", task, error: r.reason instanceof Error ? r.reason.stack : String(r.reason) }));
+      if (r.status === "rejected") log.error("scheduled task failed", { task, error: r.reason });
     });
   },
 } satisfies ExportedHandler<Env>;

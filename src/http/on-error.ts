@@ -2,6 +2,7 @@ import type { Context, ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../env";
 import { ApiError, errorBody, type ErrorCode, ERROR_CATALOGUE } from "./errors";
+import { log } from "../lib/log";
 
 function respond(c: Context<AppEnv>, code: ErrorCode, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const requestId = c.get("requestId");
@@ -10,7 +11,7 @@ function respond(c: Context<AppEnv>, code: ErrorCode, message: string, details: 
 
 /** Logs an error nothing catalogued: its stack with the request id (the answer never carries it). */
 export function logUnexpected(c: Context<AppEnv>, err: unknown): void {
-  console.error(JSON.stringify({ level: "error", request_id: c.get("requestId"), path: c.req.path, error: err instanceof Error ? err.stack : String(err) }));
+  log.error("unhandled error", { request_id: c.get("requestId"), path: c.req.path, error: err });
 }
 
 /** The single place where failures become the error envelope. */

@@ -8,6 +8,7 @@ import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage, JobStatus } from "../modules/jobs/tools";
 import { emitJobEvent } from "../modules/webhooks/webhooks.service";
 import type { JobHub, JobHubEvent } from "./job-hub.do";
+import { log, tracing } from "../lib/log";
 
 /** Who a pipeline call works for: the job and the attempt (a stale attempt's workflow cannot move the job). */
 export interface JobRef extends JobShape {
@@ -28,7 +29,7 @@ export async function publish(env: Env, jobId: string, event: JobHubEvent): Prom
   try {
     await ns.get(ns.idFromName(jobId)).publish(event);
   } catch (err) {
-    console.warn(JSON.stringify({ level: "warn", job_id: jobId, msg: "job hub publish failed", error: String(err) }));
+    log.warn("job hub publish failed", { job_id: jobId, error: err });
   }
 }
 
@@ -64,6 +65,8 @@ export async function advance(
     return now && now.attempt === ref.attempt && now.status === job.status ? "blocked" : "stopped";
   }
   await publish(env, ref.jobId, { seq: committed.seq, type: "status", data: { job_id: ref.jobId, status: to, stage: to, attempt: ref.attempt, message, ...opts.data } });
+  // duration_ms: time spent in the stage the job leaves.
+  if (tracing(env)) log.info("job stage", { job_id: ref.jobId, user_id: job.userId, stage: to, from: job.status, attempt: ref.attempt, duration_ms: Date.now() - job.updatedAt });
   return "moved";
 }
 
@@ -193,7 +196,7 @@ export async function cancelAttempt(env: Env, db: DB, job: repo.JobRow, reason: 
     const instanceId = job.workflowInstanceId;
     await env.PIPELINE.get(instanceId)
       .then((instance) => instance.terminate())
-      .catch((err: unknown) => console.warn(JSON.stringify({ level: "warn", job_id: job.id, msg: "terminate failed (instance already ended?)", error: String(err) })));
+      .catch((err: unknown) => log.warn("terminate failed (instance already ended?)", { job_id: job.id, error: err }));
   }
   return announceTerminal(env, db, job, "cancelled", committed, { message: reason });
 }

@@ -1,7 +1,7 @@
 // Real scans and PDFs: every document of the real-scans corpus (other projects' test files, see its
 // manifest.json) through the service and through the tools a user would pick instead, in one run:
 //   npm run bench:real        (needs Debian's tesseract-ocr and poppler-utils)
-// Service: `npm run dev` in a scratch copy of the repository (test/bench/dev-service.mjs), one `ocr`
+// Service: `npm run dev` in a scratch copy of the repository (scripts/local-service.mjs), one `ocr`
 // job per file, one at a time, upload → terminal state. Native, OCRmyPDF's way: a PDF page with a
 // text layer is read by `pdftotext`, any other page is rendered by `pdftoppm -r 300` and read by
 // `tesseract` (one thread, the engine's own best_int models); images go to `tesseract` directly.
@@ -16,7 +16,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportResult } from "./bench-result.mjs";
-import { scratchCopy, startService } from "./dev-service.mjs";
+import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
 import { errorRates } from "./text-metrics.mjs";
 
@@ -178,13 +178,13 @@ async function main() {
   const files = all.filter((f) => DOCUMENT.test(f) && (!only || only.some((o) => f.includes(o))));
   const skipped = all.filter((f) => !DOCUMENT.test(f));
 
-  const dir = scratchCopy(root, logDir);
+  const dir = scratchCopy("lingoscan-bench-real-", ["test/bench/logs"]);
   const started = new Date();
   const rows = [];
   let svc;
   try {
-    svc = await startService(dir, path.join(logDir, "real-service.log"));
-    const auth = { Authorization: `Bearer ${readFileSync(svc.keyFile, "utf8").trim()}` };
+    svc = await startService(dir, { logFile: path.join(logDir, "real-service.log") });
+    const auth = { Authorization: `Bearer ${svc.key}` };
     for (const name of files) {
       const file = path.join(corpus, "files", name);
       const lang = languageOf(name);

@@ -27,6 +27,7 @@ import {
 import type { AuthResponse, SessionOut, UserOut } from "./auth.schemas";
 import { hashSessionToken } from "./session-token";
 import { decoyHash, hashPassword, needsRehash, passwordProblem, verifyPassword } from "./password";
+import { log } from "../../lib/log";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** A sign-in waiting for its two-factor code lives this long. */
@@ -137,7 +138,7 @@ export async function inBackground(what: string, work: Promise<unknown>): Promis
   try {
     await work;
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", task: what, error: err instanceof Error ? err.stack : String(err) }));
+    log.error("background task failed", { task: what, error: err });
   }
 }
 

@@ -11,6 +11,7 @@ import * as payments from "./payments.repo";
 import { PLANS } from "./plans";
 import { activateSubscription, endSubscription, onInvoicePaid, onSubscriptionUpdated } from "./subscriptions.service";
 import * as subs from "./subscriptions.repo";
+import { log } from "../../lib/log";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -109,7 +110,7 @@ export async function listPayments(db: DB, auth: AuthContext, page: { limit: num
 async function onCheckoutCompleted(db: DB, provider: ProviderId, ev: Extract<PaymentEvent, { type: "checkout.completed" }>): Promise<string | null> {
   const payment = (await payments.findPaymentByRef(db, provider, ev.providerRef)) ?? (ev.paymentId ? await payments.findPayment(db, ev.paymentId) : undefined);
   if (!payment || payment.provider !== provider) {
-    console.warn(JSON.stringify({ level: "warn", msg: "payment event for an unknown checkout", provider, provider_ref: ev.providerRef, event_id: ev.eventId }));
+    log.warn("payment event for an unknown checkout", { provider, provider_ref: ev.providerRef, event_id: ev.eventId });
     return null;
   }
   if (payment.kind === "credits") {

@@ -8,6 +8,7 @@ import type { SubscriptionOut } from "./billing.schemas";
 import * as payments from "./payments.repo";
 import { planOf } from "./plans";
 import * as repo from "./subscriptions.repo";
+import { log } from "../../lib/log";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -98,7 +99,7 @@ export async function onInvoicePaid(db: DB, provider: ProviderId, ev: Extract<Pa
   let sub = await repo.findSubscriptionByRef(db, provider, ev.subscriptionRef);
   if (!sub) {
     if (!ev.userId || !ev.plan) {
-      console.warn(JSON.stringify({ level: "warn", msg: "paid invoice of an unknown subscription without metadata", provider, subscription: ev.subscriptionRef, event_id: ev.eventId }));
+      log.warn("paid invoice of an unknown subscription without metadata", { provider, subscription: ev.subscriptionRef, event_id: ev.eventId });
       return null;
     }
     sub = await repo.upsertSubscription(db, { userId: ev.userId, plan: ev.plan, provider, providerRef: ev.subscriptionRef, status: "active", periodStart: ev.periodStart, periodEnd: ev.periodEnd });

@@ -11,6 +11,7 @@ import { isTerminal, stagesOf } from "./job-state";
 import type { CostEstimateOut, JobOut } from "./jobs.schemas";
 import * as repo from "./jobs.repo";
 import { TOOLS, type JobStatus } from "./tools";
+import { log } from "../../lib/log";
 
 type Event = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
 
@@ -57,7 +58,7 @@ export async function launch(env: Env, db: DB, job: { id: string; attempt: numbe
   try {
     await env.PIPELINE.create({ id: instanceIdFor(job.id, job.attempt), params: { jobId: job.id, attempt: job.attempt } });
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", job_id: job.id, msg: "workflow create failed", error: String(err) }));
+    log.error("workflow create failed", { job_id: job.id, error: err });
     const failure = new ApiError("service_unavailable", "The pipeline could not be started; no credits were charged. Retry the job.");
     await finishJob(env, db, { jobId: job.id, attempt: job.attempt }, "failed", failure);
     throw failure;

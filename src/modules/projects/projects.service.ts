@@ -13,6 +13,7 @@ import { editableProject, ownProject } from "./project-access";
 import * as repo from "./projects.repo";
 import type { ExportRequest, FolderCreateRequest, ProjectListQuery, RenameProjectRequest } from "./projects.schemas";
 import { TRASH_RETENTION_MS, iso, toExportOut, toFolderOut, toProjectOut } from "./projects.views";
+import { log } from "../../lib/log";
 
 /** Lists the caller's projects (live or trash) with filters, a stable order and a total. */
 export async function listProjects(db: DB, auth: AuthContext, q: z.infer<typeof ProjectListQuery> & { limit: number; offset: number }) {
@@ -198,7 +199,7 @@ export async function purgeTrash(env: Env, db: DB, now: number, limit = 100): Pr
       purged++;
     } catch (err) {
       // One project's failure must not stop the others; it is retried at the next run.
-      console.error(JSON.stringify({ level: "error", msg: "trash purge failed", project_id: project.id, error: err instanceof Error ? err.message : String(err) }));
+      log.error("trash purge failed", { project_id: project.id, error: err });
     }
   }
   return purged;

@@ -15,6 +15,7 @@ import * as glossaries from "../glossaries/glossaries.service";
 import * as tm from "../translation-memory/translation-memory.service";
 import { detectLanguage } from "./language-detection";
 import { postEditAll, protectTerms, restoreTerms, termHits, wordRegExp, type GlossaryTerm, type ProtectedText, type TermHit } from "./term-protection";
+import { log } from "../../lib/log";
 
 export type { TermHit } from "./term-protection";
 
@@ -216,7 +217,7 @@ async function contextPass(ai: Ai, units: Unit[], lang: string, target: string, 
     return result.applied.length;
   } catch (err) {
     if (!isProviderError(err)) throw err;
-    console.warn(JSON.stringify({ level: "warn", msg: "context pass skipped", error: err.message }));
+    log.warn("context pass skipped", { error: err.message });
     return 0;
   }
 }

@@ -6,6 +6,7 @@ import { signatureHeader, signingSecrets } from "./signature";
 import { checkWebhookUrl, urlPolicy } from "./url-guard";
 import * as repo from "./webhooks.repo";
 import { type DeliveryMessage } from "./webhooks.service";
+import { log } from "../../lib/log";
 
 /** Per attempt: receivers must answer within this. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
@@ -120,7 +121,7 @@ export async function consumeDeliveries(env: Env, db: DB, batch: MessageBatch<un
   for (const msg of batch.messages) {
     const parsed = Message.safeParse(msg.body);
     if (!parsed.success) {
-      console.error(JSON.stringify({ level: "error", msg: "malformed webhook queue message dropped", id: msg.id, body: msg.body }));
+      log.error("malformed webhook queue message dropped", { id: msg.id, body: msg.body });
       msg.ack();
       continue;
     }
@@ -130,7 +131,7 @@ export async function consumeDeliveries(env: Env, db: DB, batch: MessageBatch<un
       else msg.retry({ delaySeconds: outcome.delaySeconds });
     } catch (err) {
       // Our own failure (D1 unreachable…): try the message again shortly.
-      console.error(JSON.stringify({ level: "error", msg: "webhook delivery crashed", delivery_id: parsed.data.delivery_id, error: err instanceof Error ? err.stack : String(err) }));
+      log.error("webhook delivery crashed", { delivery_id: parsed.data.delivery_id, error: err });
       msg.retry({ delaySeconds: RETRY_DELAYS_SECONDS[0] });
     }
   }
@@ -157,7 +158,7 @@ export async function consumeDeadLetters(env: Env, db: DB, batch: MessageBatch<u
 
 async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointRow): Promise<void> {
   if (!(await repo.disableEndpoint(db, endpoint.id, Date.now()))) return;
-  console.warn(JSON.stringify({ level: "warn", msg: "webhook endpoint disabled after failing deliveries", endpoint_id: endpoint.id, user_id: endpoint.userId, failures: endpoint.failureCount }));
+  log.warn("webhook endpoint disabled after failing deliveries", { endpoint_id: endpoint.id, user_id: endpoint.userId, failures: endpoint.failureCount });
   const to = await repo.ownerEmail(db, endpoint.userId);
   if (!to) return;
   try {
@@ -172,7 +173,7 @@ async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointR
       ].join("\n"),
     });
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "could not mail the owner of a disabled webhook endpoint", endpoint_id: endpoint.id, error: String(err) }));
+    log.error("could not mail the owner of a disabled webhook endpoint", { endpoint_id: endpoint.id, error: err });
   }
 }
 

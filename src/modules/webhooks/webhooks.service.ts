@@ -10,6 +10,7 @@ import { ROTATION_OVERLAP_MS } from "./signature";
 import { checkWebhookUrl, urlPolicy } from "./url-guard";
 import * as repo from "./webhooks.repo";
 import type { WebhookCreateRequest, WebhookDeliveryOut, WebhookOut, WebhookUpdateRequest } from "./webhooks.schemas";
+import { log } from "../../lib/log";
 
 /** Endpoints an account may register. */
 export const MAX_ENDPOINTS = 10;
@@ -174,7 +175,7 @@ export async function emitEvent(env: Env, db: DB, userId: string, type: WebhookE
     await enqueue(env, inserted);
     return eventId;
   } catch (err) {
-    console.error(JSON.stringify({ level: "error", msg: "webhook event not emitted", user_id: userId, type, error: err instanceof Error ? err.stack : String(err) }));
+    log.error("webhook event not emitted", { user_id: userId, type, error: err });
     return null;
   }
 }
