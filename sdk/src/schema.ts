@@ -149,7 +149,7 @@ export interface paths {
          *
          *     Credentials: the administrator token.
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["setStatusOverride"];
         delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
          *
          *     Credentials: the administrator token.
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["clearStatusOverride"];
         options?: never;
@@ -197,7 +197,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         post: operations["register"];
         delete?: never;
@@ -221,7 +221,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         post: operations["login"];
         delete?: never;
@@ -245,7 +245,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         post: operations["verifyTwoFactor"];
         delete?: never;
@@ -365,7 +365,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["verifyEmail"];
         delete?: never;
@@ -413,7 +413,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         post: operations["requestMagicLink"];
         delete?: never;
@@ -437,7 +437,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["verifyMagicLink"];
         delete?: never;
@@ -461,7 +461,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         post: operations["forgotPassword"];
         delete?: never;
@@ -485,7 +485,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["resetPassword"];
         delete?: never;
@@ -509,7 +509,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -558,7 +558,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["revokeSession"];
         options?: never;
@@ -605,7 +605,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["confirmTwoFactor"];
         delete?: never;
@@ -630,7 +630,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["disableTwoFactor"];
         options?: never;
@@ -651,7 +651,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         get: operations["oauthStart"];
         put?: never;
@@ -675,7 +675,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         get: operations["oauthCallback"];
         put?: never;
@@ -705,7 +705,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -781,7 +781,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -806,7 +806,7 @@ export interface paths {
          *
          *     Credentials: the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -851,7 +851,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listLedger"];
         put?: never;
@@ -875,7 +875,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["getUsage"];
         put?: never;
@@ -923,7 +923,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["createCheckout"];
         delete?: never;
@@ -993,7 +993,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listPayments"];
         put?: never;
@@ -1051,7 +1051,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1073,7 +1073,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["getWebhook"];
         put?: never;
@@ -1084,7 +1084,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -1095,7 +1095,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -1115,7 +1115,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1137,7 +1137,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -1163,7 +1163,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -1187,7 +1187,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 413 `payload_too_large`, `image_too_large`; 415 `unsupported_media_type`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 413 `payload_too_large`, `image_too_large`; 415 `unsupported_media_type`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["processFile"];
         delete?: never;
@@ -1211,7 +1211,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 413 `payload_too_large`, `image_too_large`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 413 `payload_too_large`, `image_too_large`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["uploadBatch"];
         delete?: never;
@@ -1235,7 +1235,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["estimateCost"];
         delete?: never;
@@ -1257,7 +1257,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["getJob"];
         put?: never;
@@ -1281,7 +1281,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listJobs"];
         put?: never;
@@ -1307,7 +1307,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["cancelJob"];
         delete?: never;
@@ -1331,7 +1331,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["retryJob"];
         delete?: never;
@@ -1355,7 +1355,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["retryFailedBatchFiles"];
         delete?: never;
@@ -1377,7 +1377,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["getJobTimeline"];
         put?: never;
@@ -1401,7 +1401,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["streamJobEvents"];
         put?: never;
@@ -1425,7 +1425,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["downloadExport"];
         put?: never;
@@ -1449,7 +1449,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listGlossaries"];
         put?: never;
@@ -1459,7 +1459,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["createGlossary"];
         delete?: never;
@@ -1482,7 +1482,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         put: operations["replaceGlossaryTerms"];
         post?: never;
@@ -1508,7 +1508,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteGlossary"];
         options?: never;
@@ -1529,7 +1529,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listTranslationMemory"];
         put?: never;
@@ -1556,7 +1556,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteTranslationMemoryEntry"];
         options?: never;
@@ -1579,7 +1579,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 400 `bad_request`, `invalid_json`, `invalid_token`, `invalid_two_factor_code`, `oauth_failed`, `invalid_signature`; 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 402 `insufficient_credits`, `page_limit_exceeded`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["retranslateRegion"];
         delete?: never;
@@ -1601,7 +1601,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         get: operations["getRegionAlternatives"];
         put?: never;
@@ -1625,7 +1625,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listProjects"];
         put?: never;
@@ -1649,7 +1649,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["getProject"];
         put?: never;
@@ -1660,7 +1660,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteProject"];
         options?: never;
@@ -1671,7 +1671,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         patch: operations["renameProject"];
         trace?: never;
@@ -1691,7 +1691,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["duplicateProject"];
         delete?: never;
@@ -1715,7 +1715,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["restoreProject"];
         delete?: never;
@@ -1739,7 +1739,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["rerenderProject"];
         delete?: never;
@@ -1761,7 +1761,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listProjectExports"];
         put?: never;
@@ -1771,7 +1771,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["createProjectExport"];
         delete?: never;
@@ -1803,7 +1803,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["createFolder"];
         delete?: never;
@@ -1828,7 +1828,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteFolder"];
         options?: never;
@@ -1851,7 +1851,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["createRegion"];
         delete?: never;
@@ -1875,7 +1875,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["mergeRegions"];
         delete?: never;
@@ -1900,7 +1900,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["deleteRegion"];
         options?: never;
@@ -1911,7 +1911,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         patch: operations["updateRegion"];
         trace?: never;
@@ -1931,7 +1931,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["splitRegion"];
         delete?: never;
@@ -1955,7 +1955,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 500 `internal_error`, `ocr_failed`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 500 `internal_error`, `ocr_failed`; 503 `rasterizer_unavailable`, `provider_unavailable`, `engine_unavailable`, `service_unavailable`.
          */
         post: operations["reocrRegion"];
         delete?: never;
@@ -1983,7 +1983,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         patch: operations["updateTableCells"];
         trace?: never;
@@ -2001,7 +2001,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         get: operations["listShares"];
         put?: never;
@@ -2011,7 +2011,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 409 `conflict`, `email_taken`, `invalid_transition`, `idempotency_key_reused`, `idempotency_in_flight`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         post: operations["createShare"];
         delete?: never;
@@ -2036,7 +2036,7 @@ export interface paths {
          *
          *     Credentials: an API key (`Authorization: Bearer lik_live_…`) or the web app's session cookie (unsafe requests also send the CSRF value from `GET /api/v1/auth/csrf`).
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 404 `not_found`, `route_not_found`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`.
          */
         delete: operations["revokeShare"];
         options?: never;
@@ -2057,7 +2057,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         get: operations["viewShare"];
         put?: never;
@@ -2081,7 +2081,7 @@ export interface paths {
          *
          *     No credentials needed.
          *
-         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
+         *     Error codes by status: 401 `unauthorized`, `invalid_api_key`, `share_password_required`, `invalid_credentials`, `two_factor_required`; 403 `forbidden`, `share_password_invalid`, `csrf_failed`; 404 `not_found`, `route_not_found`; 410 `link_expired`; 422 `validation_error`, `corrupt_file`, `encrypted_document`, `empty_page_image`, `no_text_found`, `unsupported_language`, `unsupported_language_pair`; 429 `rate_limited`.
          */
         get: operations["downloadShare"];
         put?: never;
@@ -2117,7 +2117,7 @@ export interface components {
                  * @example validation_error
                  * @enum {string}
                  */
-                code: "bad_request" | "invalid_json" | "invalid_token" | "invalid_two_factor_code" | "oauth_failed" | "invalid_signature" | "unauthorized" | "invalid_api_key" | "share_password_required" | "invalid_credentials" | "two_factor_required" | "insufficient_credits" | "page_limit_exceeded" | "forbidden" | "share_password_invalid" | "csrf_failed" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "email_taken" | "invalid_transition" | "idempotency_key_reused" | "idempotency_in_flight" | "link_expired" | "payload_too_large" | "image_too_large" | "unsupported_media_type" | "validation_error" | "corrupt_file" | "unsupported_language" | "unsupported_language_pair" | "rate_limited" | "internal_error" | "stage_unavailable" | "ocr_failed" | "rasterizer_unavailable" | "provider_unavailable" | "engine_unavailable" | "service_unavailable";
+                code: "bad_request" | "invalid_json" | "invalid_token" | "invalid_two_factor_code" | "oauth_failed" | "invalid_signature" | "unauthorized" | "invalid_api_key" | "share_password_required" | "invalid_credentials" | "two_factor_required" | "insufficient_credits" | "page_limit_exceeded" | "forbidden" | "share_password_invalid" | "csrf_failed" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "email_taken" | "invalid_transition" | "idempotency_key_reused" | "idempotency_in_flight" | "link_expired" | "payload_too_large" | "image_too_large" | "unsupported_media_type" | "validation_error" | "corrupt_file" | "encrypted_document" | "empty_page_image" | "no_text_found" | "unsupported_language" | "unsupported_language_pair" | "rate_limited" | "internal_error" | "stage_unavailable" | "ocr_failed" | "rasterizer_unavailable" | "provider_unavailable" | "engine_unavailable" | "service_unavailable";
                 message: string;
                 retryable: boolean;
                 details: {
@@ -2719,7 +2719,7 @@ export interface components {
                  * @example validation_error
                  * @enum {string}
                  */
-                code: "bad_request" | "invalid_json" | "invalid_token" | "invalid_two_factor_code" | "oauth_failed" | "invalid_signature" | "unauthorized" | "invalid_api_key" | "share_password_required" | "invalid_credentials" | "two_factor_required" | "insufficient_credits" | "page_limit_exceeded" | "forbidden" | "share_password_invalid" | "csrf_failed" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "email_taken" | "invalid_transition" | "idempotency_key_reused" | "idempotency_in_flight" | "link_expired" | "payload_too_large" | "image_too_large" | "unsupported_media_type" | "validation_error" | "corrupt_file" | "unsupported_language" | "unsupported_language_pair" | "rate_limited" | "internal_error" | "stage_unavailable" | "ocr_failed" | "rasterizer_unavailable" | "provider_unavailable" | "engine_unavailable" | "service_unavailable";
+                code: "bad_request" | "invalid_json" | "invalid_token" | "invalid_two_factor_code" | "oauth_failed" | "invalid_signature" | "unauthorized" | "invalid_api_key" | "share_password_required" | "invalid_credentials" | "two_factor_required" | "insufficient_credits" | "page_limit_exceeded" | "forbidden" | "share_password_invalid" | "csrf_failed" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "email_taken" | "invalid_transition" | "idempotency_key_reused" | "idempotency_in_flight" | "link_expired" | "payload_too_large" | "image_too_large" | "unsupported_media_type" | "validation_error" | "corrupt_file" | "encrypted_document" | "empty_page_image" | "no_text_found" | "unsupported_language" | "unsupported_language_pair" | "rate_limited" | "internal_error" | "stage_unavailable" | "ocr_failed" | "rasterizer_unavailable" | "provider_unavailable" | "engine_unavailable" | "service_unavailable";
                 message: string;
                 retryable: boolean;
                 details: {
