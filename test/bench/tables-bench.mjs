@@ -31,19 +31,36 @@ const docs = readdirSync(CORPUS)
   .filter((n) => !ONLY || ONLY.has(n))
   .sort();
 
-/** Page sizes in points (pdfinfo), 1-based. */
+/** Page sizes in points (pdfinfo: unrotated) and /Rotate, 1-based. */
 function pageSizes(pdf) {
   const out = spawnSync("pdfinfo", ["-f", "1", "-l", "9999", pdf], { encoding: "utf8" }).stdout;
   const sizes = {};
-  for (const m of out.matchAll(/Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/g)) sizes[Number(m[1])] = { w: Number(m[2]), h: Number(m[3]) };
+  for (const m of out.matchAll(/Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/g)) sizes[Number(m[1])] = { w: Number(m[2]), h: Number(m[3]), rot: 0 };
+  for (const m of out.matchAll(/Page\s+(\d+) rot:\s+(\d+)/g)) sizes[Number(m[1])].rot = Number(m[2]) % 360;
   return sizes;
 }
 
-/** A predicted table (box in page pixels of a `width`-wide page) as PDF points, origin bottom-left. */
-function toPoints(box, pixelWidth, size) {
-  const s = pixelWidth / size.w;
-  return [box.x / s, size.h - (box.y + box.h) / s, (box.x + box.w) / s, size.h - box.y / s];
+/**
+ * A predicted table's box (x, y, w, h in the displayed page, `perPoint` units a point, y down) as
+ * [x1, y1, x2, y2] in PDF user space (origin bottom-left, before /Rotate), as the ground truth is.
+ */
+function toPoints(box, perPoint, size) {
+  const { w: W, h: H, rot } = size;
+  const user = (px, py) => {
+    const x = px / perPoint;
+    const y = py / perPoint;
+    if (rot === 90) return [y, x];
+    if (rot === 180) return [W - x, y];
+    if (rot === 270) return [W - y, H - x];
+    return [x, H - y];
+  };
+  const [ax, ay] = user(box.x, box.y);
+  const [bx, by] = user(box.x + box.w, box.y + box.h);
+  return [Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by)];
 }
+
+/** Pixels a point of a displayed page `pixelWidth` wide. */
+const perPoint = (pixelWidth, size) => pixelWidth / (size.rot === 90 || size.rot === 270 ? size.h : size.w);
 
 // ---- engine path -------------------------------------------------------------------------------
 let engine = null;
@@ -97,8 +114,14 @@ function tabulaTables(pdf, pages) {
     if (r.status !== 0) continue;
     for (const t of JSON.parse(r.stdout || "[]")) {
       if (!t.data?.length) continue;
-      const cells = t.data.flatMap((row, ri) => row.map((c, ci) => ({ row: ri, col: ci, rowSpan: 1, colSpan: 1, text: c.text ?? "" })));
-      out.push({ page, points: true, box: { x: t.left, y: t.top, w: t.width, h: t.height }, cells });
+      const cells = t.data.flatMap((row, ri) => row.map((c, ci) => ({ row: ri, col: ci, rowSpan: 1, colSpan: 1, text: c.text ?? "", c })));
+      // The table's own top/left are not page positions in this version: its box is the union of its cells'.
+      const placed = cells.filter((x) => x.c.width > 0 && x.c.height > 0).map((x) => x.c);
+      if (!placed.length) continue;
+      const x0 = Math.min(...placed.map((c) => c.left));
+      const y0 = Math.min(...placed.map((c) => c.top));
+      const box = { x: x0, y: y0, w: Math.max(...placed.map((c) => c.left + c.width)) - x0, h: Math.max(...placed.map((c) => c.top + c.height)) - y0 };
+      out.push({ page, points: true, box, cells: cells.map(({ c, ...cell }) => cell) });
     }
   }
   return out;
@@ -118,7 +141,7 @@ function score(name, truth, predicted, sizes, run) {
     writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(predicted.map((t) => ({ page: t.page, box: t.box, grid: gridOf(t.cells) })), null, 1));
   }
   const rel = matchRelations(predicted.flatMap((t) => relations(t.cells)), truth.flatMap((t) => relations(t.cells)));
-  const boxes = predicted.map((t) => ({ page: t.page + 1, box: t.points ? [t.box.x, sizes[t.page + 1].h - t.box.y - t.box.h, t.box.x + t.box.w, sizes[t.page + 1].h - t.box.y] : toPoints(t.box, t.width, sizes[t.page + 1]) }));
+  const boxes = predicted.map((t) => ({ page: t.page + 1, box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]) }));
   return { name, ...rel, ...detection(truth, boxes) };
 }
 

@@ -57,6 +57,11 @@ function linesOf(words: WordText[]): Line[] {
   return lines;
 }
 
+/** True when words form two lines or more that each split into columns: a table of their own. */
+export function holdsColumns(words: WordText[]): boolean {
+  return linesOf(words).filter((l) => l.segments.length >= 2).length >= 2;
+}
+
 /** Column bounds of a block of lines: gutters are x ranges that no segment of the lines with the most segments covers. */
 function columnBounds(lines: Line[], lineH: number): number[] {
   const full = Math.max(...lines.map((r) => r.segments.length));

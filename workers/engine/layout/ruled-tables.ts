@@ -43,9 +43,10 @@ export function splitRules(rules: Box[]): { h: Rule[]; v: Rule[] } {
 /**
  * Ruled tables: horizontal and vertical rules that cross each other form a grid (connected groups
  * of crossing rules); a missing rule between two grid cells merges them (spanning cells). `tol` is
- * how far (page pixels) rules may stop short of each other and still meet.
+ * how far (page pixels) rules may stop short of each other and still meet; rules closer together
+ * than `minCell` (double rules, a cell border drawn twice) are one grid line.
  */
-export function ruledGrids(rules: Box[], tol: number): RuledGrid[] {
+export function ruledGrids(rules: Box[], tol: number, minCell: number): RuledGrid[] {
   const { h: hs, v: vs } = splitRules(rules);
   if (hs.length < 2 || vs.length < 2) return [];
   const crosses = (h: Rule, v: Rule) => v.at >= h.a0 - tol && v.at <= h.a1 + tol && h.at >= v.a0 - tol && h.at <= v.a1 + tol;
@@ -66,7 +67,7 @@ export function ruledGrids(rules: Box[], tol: number): RuledGrid[] {
   const grids: RuledGrid[] = [];
   for (const g of groups.values()) {
     if (g.h.length < 2 || g.v.length < 2) continue;
-    const near = 1.5 * tol;
+    const near = Math.max(1.5 * tol, minCell);
     const ys = cluster(g.h.map((s) => s.at), near);
     const xs = cluster(g.v.map((s) => s.at), near);
     if (ys.length < 2 || xs.length < 2) continue;

@@ -5,7 +5,7 @@ import type { GrayImage } from "../image/gray";
 import { ocrRasterFromGray } from "../ocr/page-raster";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
-import { findAlignedTables, type AlignedTable } from "./aligned-tables";
+import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
 import { unionBox } from "./group-lines";
 import { eraseRules, pageRules } from "./page-rules";
 import { ruledGrids, type RuledGrid } from "./ruled-tables";
@@ -135,14 +135,26 @@ function withCellReads(text: PageText, grids: Box[], reads: CropRead[]): PageTex
   return { ...text, regions, text: regions.map((r) => r.text).join("\n\n") };
 }
 
-/** A grid is a table when at least two of its cells hold words and it has two columns or more. */
-const isTable = (grid: RuledGrid, cells: TableCell[]) => grid.xs.length >= 3 && cells.filter((c) => c.text).length >= 2;
+/**
+ * A grid is a table when it has two columns or more and words in at least two cells covering 30 %
+ * of it (a chart's axes and gridlines frame mostly empty space), and none of its cells holds
+ * columns of its own (rules that frame a table without dividing it: alignment reads it then).
+ */
+function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolean {
+  const filled = cells.filter((c) => c.text);
+  if (grid.xs.length < 3 || filled.length < 2) return false;
+  const positions = (grid.xs.length - 1) * (grid.ys.length - 1);
+  if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * positions) return false;
+  return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
+}
 
 /** Tables found from words and ruling lines, before any cell is read again. */
 export function tablesFromWords(words: WordText[], rules: Box[], tol: number): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
-  const grids = ruledGrids(rules, tol)
+  const heights = words.map((w) => w.box.h).sort((a, b) => a - b);
+  const textH = heights[heights.length >> 1] ?? 0;
+  const grids = ruledGrids(rules, tol, 0.6 * textH)
     .map((grid) => ({ grid, cells: fillCells(grid, words) }))
-    .filter((g) => isTable(g.grid, g.cells));
+    .filter((g) => isTable(g.grid, g.cells, words));
   return { grids, aligned: findAlignedTables(words, grids.map((g) => g.grid.box), rules) };
 }
 

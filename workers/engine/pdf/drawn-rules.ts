@@ -5,7 +5,7 @@ import { mul, type Matrix } from "./matrix";
 
 const apply = (m: Matrix, x: number, y: number) => ({ x: m[0]! * x + m[2]! * y + m[4]!, y: m[1]! * x + m[3]! * y + m[5]! });
 
-/** Filled rectangles thinner than this (raster pixels per point × points) are rules; thicker ones are shading. */
+/** Filled rectangles thinner than this (points) are rules; thicker ones are shading. */
 const RULE_MAX_PT = 3;
 
 /** Path ops in pdf.js's constructPath data (DrawOPS). */
@@ -18,9 +18,8 @@ const CLOSE = 4;
 /**
  * The straight horizontal and vertical lines a PDF page draws, in raster coordinates (`viewport`
  * maps user space to the raster): stroked segments and rectangle outlines (as thick as the line
- * width), thin filled rectangles (rules drawn as fills), and the edges of larger filled rectangles
- * (cell shading, which separates rows and columns as a rule does). Curves are skipped; a filled
- * rectangle covering most of the page (a background) is ignored.
+ * width) and thin filled rectangles (rules drawn as fills). Larger fills are shading, often behind
+ * single lines of text, so they separate nothing; curves are skipped.
  */
 export async function drawnRules(page: PdfPageProxy, viewport: Matrix, width: number, height: number): Promise<Box[]> {
   const { OPS } = await getResolvedPDFJS();
@@ -80,18 +79,7 @@ export async function drawnRules(page: PdfPageProxy, viewport: Matrix, width: nu
         const ys = sp.map((p) => p.y);
         const box = { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
         const rectLike = sp.length >= 4 && sp.every((p, k) => k === 0 || Math.abs(p.x - sp[k - 1]!.x) <= 0.5 || Math.abs(p.y - sp[k - 1]!.y) <= 0.5);
-        if (fill && rectLike) {
-          if (Math.min(box.w, box.h) <= RULE_MAX_PT * scale) push(box);
-          else if (box.w * box.h < 0.5 * width * height) {
-            for (const [p, q] of [
-              [{ x: box.x, y: box.y }, { x: box.x + box.w, y: box.y }],
-              [{ x: box.x, y: box.y + box.h }, { x: box.x + box.w, y: box.y + box.h }],
-              [{ x: box.x, y: box.y }, { x: box.x, y: box.y + box.h }],
-              [{ x: box.x + box.w, y: box.y }, { x: box.x + box.w, y: box.y + box.h }],
-            ] as const)
-              segment(p, q, 1);
-          }
-        }
+        if (fill && rectLike && Math.min(box.w, box.h) <= RULE_MAX_PT * scale) push(box);
         if (stroke) for (let k = 1; k < sp.length; k++) segment(sp[k - 1]!, sp[k]!, thick);
       }
     }
