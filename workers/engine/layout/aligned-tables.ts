@@ -30,7 +30,7 @@ function median(xs: number[]): number {
 const centreIn = (b: Box, w: Box) => w.x + w.w / 2 >= b.x && w.x + w.w / 2 <= b.x + b.w && w.y + w.h / 2 >= b.y && w.y + w.h / 2 <= b.y + b.h;
 const boxOf = (boxes: Box[]) => boxes.slice(1).reduce((u, b) => unionBox(u, b), boxes[0]!);
 
-/** Words into lines by vertical centre, each line split into segments at gaps wider than ~1.2 text heights. */
+/** Words into lines by vertical centre, each line split into segments at gaps wider than 0.9 text heights (a word space is about 0.3). */
 function linesOf(words: WordText[]): Line[] {
   const sorted = [...words].sort((a, b) => a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2));
   const lines: Line[] = [];
@@ -48,7 +48,7 @@ function linesOf(words: WordText[]): Line[] {
     const h = median(r.words.map((w) => w.box.h)) || 1;
     for (const w of r.words) {
       const last = r.segments[r.segments.length - 1];
-      if (last && w.box.x - (last.box.x + last.box.w) <= 1.2 * h) {
+      if (last && w.box.x - (last.box.x + last.box.w) <= 0.9 * h) {
         last.words.push(w);
         last.box = unionBox(last.box, w.box);
       } else r.segments.push({ box: { ...w.box }, words: [w] });
@@ -154,7 +154,8 @@ function cellsOf(rows: Line[][], bounds: number[]): TableCell[] {
 
 /**
  * A table from a block of lines, or null when the block reads as text: fewer than two columns or
- * rows, two columns filled line after line (prose in two columns), or cells holding sentences.
+ * rows, two columns filled line after line (prose in two columns), cells holding sentences, or a
+ * grid mostly empty (labels of a chart).
  */
 function tableOf(lines: Line[], lineH: number, cuts: number[]): AlignedTable | null {
   const bounds = columnBounds(lines, lineH);
@@ -167,6 +168,8 @@ function tableOf(lines: Line[], lineH: number, cuts: number[]): AlignedTable | n
   const rows = rowsOf(lines, bounds, cuts);
   if (rows.length < 2) return null;
   const cells = cellsOf(rows, bounds);
+  // Labels scattered over a chart line up in a few places only; a table fills most of its grid.
+  if (cells.reduce((n, c) => n + c.colSpan, 0) < 0.4 * rows.length * cols) return null;
   const words = cells.map((c) => c.text.split(/\s+/).length);
   if (words.reduce((a, b) => a + b, 0) / cells.length > 6) return null;
   const box = boxOf(lines.map((l) => l.box));
@@ -204,7 +207,7 @@ function ruleFramed(lines: Line[], rules: Box[], lineH: number): { lines: Line[]
     const x1 = Math.max(...stack.map((r) => r.a1)) + lineH;
     const top = stack[0]!.at;
     const bottom = stack[stack.length - 1]!.at;
-    const within = (l: Line) => l.box.x >= x0 && l.box.x + l.box.w <= x1;
+    const within = (l: Line) => l.box.x < x1 && l.box.x + l.box.w > x0;
     const inside = lines.filter((l) => within(l) && l.box.y + l.box.h / 2 > top && l.box.y + l.box.h / 2 < bottom);
     if (inside.length === 0) continue;
     // Header lines: up to three lines right above the first rule, the topmost splitting into columns.
@@ -234,10 +237,12 @@ export function findAlignedTables(words: WordText[], exclude: Box[], rules: Box[
   const lineH = median(lines.map((r) => r.box.h)) || 1;
   const tables: AlignedTable[] = [];
   for (const region of ruleFramed(lines, rules.filter((r) => !exclude.some((b) => centreIn(b, r))), lineH)) {
-    const t = tableOf(region.lines, lineH, region.cuts);
+    // Regions of rules that overlap share lines: a line goes to the first table that takes it.
+    const free = region.lines.filter((l) => lines.includes(l));
+    const t = free.length ? tableOf(free, lineH, region.cuts) : null;
     if (!t) continue;
     tables.push(t);
-    lines = lines.filter((l) => !region.lines.includes(l));
+    lines = lines.filter((l) => !free.includes(l));
   }
   let i = 0;
   while (i < lines.length) {
