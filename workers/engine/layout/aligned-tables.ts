@@ -256,7 +256,8 @@ export function findAlignedTables(words: WordText[], exclude: Box[], rules: Box[
       const l = lines[j]!;
       if (l.box.y - (run[run.length - 1]!.box.y + run[run.length - 1]!.box.h) >= 2.5 * lineH) break;
       const width = boxOf(run.map((r) => r.box)).w;
-      const wrapped = l.segments.length === 1 && l.box.w < 0.4 * width && (lines[j + 1]?.segments.length ?? 0) >= 2;
+      // A wrapped cell's next line: one narrow segment of words (a lone number is an axis tick of a chart).
+      const wrapped = l.segments.length === 1 && l.box.w < 0.4 * width && /\p{L}/u.test(l.segments[0]!.words.map((w) => w.text).join("")) && (lines[j + 1]?.segments.length ?? 0) >= 2;
       if (l.segments.length < 2 && !wrapped) break;
       run.push(l);
     }
