@@ -5,6 +5,7 @@ export const keys = {
   pageImage: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/page.png`,
   pageLayout: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/layout.json`,
   pageText: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/text.json`,
+  pageTables: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/tables.json`,
   /** Text removal and rendering: the glyph mask, the clean plate (text removed) and the rendered page. */
   pageMask: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/mask.png`,
   pageClean: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/clean.png`,

@@ -13,7 +13,7 @@ const wranglerJs = path.join(root, "node_modules/wrangler/bin/wrangler.js");
  * Bundles the engine as `wrangler deploy` would into a private directory and writes a config that
  * serves that bundle unbundled: `wrangler dev` reloads on source changes, which would cut the run.
  */
-function frozenEngine(dir) {
+function frozenEngine(dir, browser) {
   const r = spawnSync(process.execPath, [wranglerJs, "deploy", "--dry-run", "--outdir", dir, "-c", "workers/engine/wrangler.toml"], { cwd: root, encoding: "utf8" });
   if (r.status !== 0) throw new Error(`engine build failed:\n${r.stdout}\n${r.stderr}`);
   const config = `name = "lingoscan-engine"
@@ -24,9 +24,7 @@ no_bundle = true
 find_additional_modules = true
 rules = [{ type = "CompiledWasm", globs = ["**/*.wasm"] }, { type = "Text", globs = ["**/*.mjs"] }]
 
-[browser]
-binding = "BROWSER"
-
+${browser ? '[browser]\nbinding = "BROWSER"\n' : ""}
 [[r2_buckets]]
 binding = "FILES"
 bucket_name = "lingoscan-files"
@@ -39,10 +37,13 @@ bucket_name = "lingoscan-models"
   return path.join(dir, "wrangler.toml");
 }
 
-/** Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`. */
-export async function startEngine() {
+/**
+ * Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`.
+ * Without `browser`, Browser Rendering is not bound (text-layer PDF pages then get a blank page image).
+ */
+export async function startEngine({ browser = true } = {}) {
   const state = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-state-"));
-  const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")));
+  const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")), browser);
   const child = spawn(
     process.execPath,
     [wranglerJs, "dev", "-c", "test/bench/ocr-driver.wrangler.toml", "-c", engineConfig, "--port", String(PORT), "--persist-to", state, "--ip", "127.0.0.1"],
@@ -72,13 +73,13 @@ export async function startEngine() {
   });
   const base = `http://127.0.0.1:${PORT}`;
   // wrangler dev closes a kept-alive connection that idled while the script was busy elsewhere (a
-  // native tesseract run takes seconds): a request that finds its socket closed is sent once more.
+  // native tesseract run takes seconds): a request that finds its socket closed (or closing) is sent once more.
   // Every request here is idempotent (puts to a fixed key, engine calls writing fixed keys).
   const fetch = async (url, init) => {
     try {
       return await globalThis.fetch(url, init);
     } catch (err) {
-      if (err?.cause?.code !== "UND_ERR_SOCKET") throw err;
+      if (!["UND_ERR_SOCKET", "EPIPE", "ECONNRESET"].includes(err?.cause?.code)) throw err;
       return globalThis.fetch(url, init);
     }
   };

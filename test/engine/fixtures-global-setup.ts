@@ -89,6 +89,17 @@ export default async function setup(project: TestProject) {
     { rules: false, colWidth: 480 },
   );
   f.table_borderless = b64(renderPng(borderless.svg));
+  // A fully ruled 4 x 3 table at 1020 x 504 px.
+  const items = ruledTableSvg(
+    [
+      ["Item", "Quantity", "Price"],
+      ["Rye", "12", "4.25"],
+      ["Wheat", "2", "3.10"],
+      ["Barley", "1", "2.80"],
+    ],
+    { colWidth: 300, rowHeight: 96, margin: 60, px: 40 },
+  );
+  f.table_items = b64(renderPng(items.svg));
 
   const vector = textPageSvg(["Vector outlines only, no text layer.", "The browser draws this page."], { dpi: 300, pt: 16, height: 900 });
   f.pdf_vector = b64(await vectorPdf(vector.svg, vector.width, vector.height));

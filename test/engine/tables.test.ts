@@ -1,23 +1,36 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { PageTables } from "../../workers/engine/contract";
-import { fixture, put } from "./helpers";
+import type { PageTables, PageText } from "../../workers/engine/contract";
+import { gridCells, tablePdf, type DrawnTable } from "../helpers/table-pdf";
+import { fixture, pageText, put } from "./helpers";
 
-async function tablesOf(name: string): Promise<PageTables> {
-  const key = await put(`uploads/tables/${name}.png`, fixture(name));
+async function tablesOf(name: string, bytes: Uint8Array): Promise<{ page: PageTables; text: PageText }> {
+  const key = await put(`uploads/tables/${name}`, bytes);
   const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/tables/${name}.png` });
-  const res = await env.ENGINE.extractTables({ pageKey: pre.key, languages: ["eng"], outKey: `work/tables/${name}.json` });
+  const res = await env.ENGINE.extractTables({ pageKey: pre.key, languages: ["eng"], outKey: `work/tables/${name}.json`, textOutKey: `work/tables/${name}.text.json` });
   const obj = await env.FILES.get(res.key);
-  const tables = (await obj!.json()) as PageTables;
-  expect(res.tables).toBe(tables.tables.length);
-  return tables;
+  const page = (await obj!.json()) as PageTables;
+  expect(res.tables).toBe(page.tables.length);
+  expect(res.textKey).toBe(`work/tables/${name}.text.json`);
+  return { page, text: await pageText(res.textKey!) };
 }
 
 const cellsOf = (t: PageTables["tables"][number]) => t.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text }));
+/** Cell texts as a grid (spanning cells at their top-left position, "" elsewhere). */
+function grid(t: PageTables["tables"][number]): string[][] {
+  const out = Array.from({ length: t.rows }, () => Array<string>(t.cols).fill(""));
+  for (const c of t.cells) out[c.row]![c.col] = c.text;
+  return out;
+}
 
-describe("tables", () => {
+const PROSE = [
+  "The figures below are taken from the annual report of the regional statistics office,",
+  "which publishes them every spring together with a short commentary on the main trends.",
+];
+
+describe("tables from page images", () => {
   it("a ruled table: grid from the rules, spanning cells, each cell recognised", async () => {
-    const page = await tablesOf("table_ruled");
+    const { page } = await tablesOf("table_ruled.png", fixture("table_ruled"));
     expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
     const t = page.tables[0]!;
     expect(t).toMatchObject({ kind: "ruled", rows: 4, cols: 3 });
@@ -36,8 +49,23 @@ describe("tables", () => {
     for (const c of t.cells) expect(c.confidence).toBeGreaterThan(0.5);
   });
 
+  it("a fully ruled 4 x 3 table at 1020 x 504 px: every cell's text exact, and the page text loses none of it", async () => {
+    const { page, text } = await tablesOf("table_items.png", fixture("table_items"));
+    expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
+    expect(page.tables[0]).toMatchObject({ kind: "ruled", rows: 4, cols: 3 });
+    expect(grid(page.tables[0]!)).toEqual([
+      ["Item", "Quantity", "Price"],
+      ["Rye", "12", "4.25"],
+      ["Wheat", "2", "3.10"],
+      ["Barley", "1", "2.80"],
+    ]);
+    // The page is read with its rules painted out: the regions carry every cell's text.
+    const words = text.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.text)));
+    for (const w of ["Item", "Quantity", "Price", "Rye", "12", "4.25", "Wheat", "2", "3.10", "Barley", "1", "2.80"]) expect(words, JSON.stringify(words)).toContain(w);
+  });
+
   it("a borderless table from word alignment", async () => {
-    const page = await tablesOf("table_borderless");
+    const { page } = await tablesOf("table_borderless.png", fixture("table_borderless"));
     expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
     const t = page.tables[0]!;
     expect(t).toMatchObject({ kind: "aligned", rows: 4, cols: 3 });
@@ -45,7 +73,148 @@ describe("tables", () => {
   });
 
   it("plain text has no tables", async () => {
-    const page = await tablesOf("lang_eng");
+    const { page } = await tablesOf("lang_eng.png", fixture("lang_eng"));
     expect(page.tables).toEqual([]);
+  });
+});
+
+describe("tables from born-digital pages (text layer and drawn rules)", () => {
+  const sales: DrawnTable = {
+    style: "ruled",
+    x: 60,
+    y: 120,
+    colWidths: [120, 80, 80],
+    cells: [
+      { row: 0, col: 0, rowSpan: 2, lines: ["Region"] },
+      { row: 0, col: 1, colSpan: 2, lines: ["Sales"] },
+      { row: 1, col: 1, lines: ["Q1"] },
+      { row: 1, col: 2, lines: ["Q2"] },
+      ...gridCells([[], [], ["North", "120", "130"], ["South", "95", "101"]]),
+    ],
+  };
+
+  it("a ruled table with spanning header cells", async () => {
+    const { page } = await tablesOf("ruled.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }], tables: [sales] }));
+    expect(page.path).toBe("text_layer");
+    expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
+    expect(page.tables[0]).toMatchObject({ kind: "ruled", rows: 4, cols: 3 });
+    expect(cellsOf(page.tables[0]!)).toEqual([
+      { row: 0, col: 0, rowSpan: 2, colSpan: 1, text: "Region" },
+      { row: 0, col: 1, rowSpan: 1, colSpan: 2, text: "Sales" },
+      { row: 1, col: 1, rowSpan: 1, colSpan: 1, text: "Q1" },
+      { row: 1, col: 2, rowSpan: 1, colSpan: 1, text: "Q2" },
+      { row: 2, col: 0, rowSpan: 1, colSpan: 1, text: "North" },
+      { row: 2, col: 1, rowSpan: 1, colSpan: 1, text: "120" },
+      { row: 2, col: 2, rowSpan: 1, colSpan: 1, text: "130" },
+      { row: 3, col: 0, rowSpan: 1, colSpan: 1, text: "South" },
+      { row: 3, col: 1, rowSpan: 1, colSpan: 1, text: "95" },
+      { row: 3, col: 2, rowSpan: 1, colSpan: 1, text: "101" },
+    ]);
+  });
+
+  it("multi-line cells of a ruled table stay one cell", async () => {
+    const table: DrawnTable = {
+      style: "ruled",
+      x: 60,
+      y: 100,
+      colWidths: [150, 90],
+      rowLines: [1, 2, 2],
+      cells: [
+        ...gridCells([["Measure", "Value"]]),
+        { row: 1, col: 0, lines: ["Net income", "after tax"] },
+        { row: 1, col: 1, lines: ["1,250"] },
+        { row: 2, col: 0, lines: ["Staff at the end", "of the year"] },
+        { row: 2, col: 1, lines: ["48"] },
+      ],
+    };
+    const { page } = await tablesOf("multiline.pdf", await tablePdf({ tables: [table] }));
+    expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual([
+      ["Measure", "Value"],
+      ["Net income after tax", "1,250"],
+      ["Staff at the end of the year", "48"],
+    ]);
+  });
+
+  it("a partly ruled table (a rule under the header, one under the last row) with a two-line header, between paragraphs", async () => {
+    const table: DrawnTable = {
+      style: "framed",
+      x: 60,
+      y: 110,
+      colWidths: [140, 100, 100],
+      rowLines: [2],
+      cells: [
+        { row: 0, col: 0, lines: ["Country"] },
+        { row: 0, col: 1, lines: ["Population", "(millions)"] },
+        { row: 0, col: 2, lines: ["Area"] },
+        ...gridCells([[], ["Belgium", "11.6", "30,689"], ["Denmark", "5.9", "42,933"], ["Ireland", "5.1", "70,273"], ["Portugal", "10.3", "92,212"]]),
+      ],
+    };
+    const { page } = await tablesOf("framed.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 260, lines: PROSE }], tables: [table] }));
+    expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual([
+      ["Country", "Population (millions)", "Area"],
+      ["Belgium", "11.6", "30,689"],
+      ["Denmark", "5.9", "42,933"],
+      ["Ireland", "5.1", "70,273"],
+      ["Portugal", "10.3", "92,212"],
+    ]);
+  });
+
+  it("a borderless table beside running text", async () => {
+    const table: DrawnTable = {
+      style: "none",
+      x: 60,
+      y: 110,
+      colWidths: [140, 90, 90],
+      cells: gridCells([
+        ["Product", "Units", "Revenue"],
+        ["Apples", "1,200", "3,400"],
+        ["Pears", "800", "2,100"],
+        ["Plums", "450", "1,575"],
+      ]),
+    };
+    const { page } = await tablesOf("borderless.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 230, lines: PROSE }], tables: [table] }));
+    expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
+    expect(page.tables[0]!.kind).toBe("aligned");
+    expect(grid(page.tables[0]!)).toEqual([
+      ["Product", "Units", "Revenue"],
+      ["Apples", "1,200", "3,400"],
+      ["Pears", "800", "2,100"],
+      ["Plums", "450", "1,575"],
+    ]);
+  });
+
+  it("two tables on one page are two tables", async () => {
+    const second: DrawnTable = {
+      style: "framed",
+      x: 60,
+      y: 330,
+      colWidths: [140, 100],
+      cells: gridCells([
+        ["Year", "Visitors"],
+        ["2021", "10,400"],
+        ["2022", "12,950"],
+        ["2023", "14,020"],
+      ]),
+    };
+    const { page } = await tablesOf("two.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 260, lines: PROSE }], tables: [sales, second] }));
+    expect(page.tables.map((t) => [t.rows, t.cols]), JSON.stringify(page.tables)).toEqual([
+      [4, 3],
+      [4, 2],
+    ]);
+    expect(grid(page.tables[1]!)).toEqual([
+      ["Year", "Visitors"],
+      ["2021", "10,400"],
+      ["2022", "12,950"],
+      ["2023", "14,020"],
+    ]);
+  });
+
+  it("paragraphs and lists make no table", async () => {
+    const list = ["- Open the application and sign in with your account.", "- Upload the scanned document you want to convert.", "- Choose the export format and start the job."];
+    const numbered = ["1. The first step is reading the page.", "2. The second step finds its tables.", "3. The third step writes the exports."];
+    const { page } = await tablesOf("prose.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 110, lines: list }, { y: 170, lines: numbered }, { y: 230, lines: PROSE }] }));
+    expect(page.tables, JSON.stringify(page.tables)).toEqual([]);
   });
 });

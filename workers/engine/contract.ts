@@ -162,6 +162,11 @@ export interface PageText {
   regions: RegionText[];
   /** Absent in pages written before paths were recorded; treat as `ocr`. */
   path?: PagePath;
+  /**
+   * Text-layer pages: the straight lines the PDF draws (strokes, thin filled rectangles), in page
+   * coordinates, each as its thin bounding box. Table detection reads the ruling from them.
+   */
+  rules?: Box[];
 }
 
 export interface ExtractTablesInput {
@@ -170,6 +175,11 @@ export interface ExtractTablesInput {
   languages: string[];
   /** R2 FILES key where the result (JSON `PageTables`) is written. */
   outKey: string;
+  /**
+   * R2 FILES key where the page's text (JSON `PageText`) is written: the text layer, or the OCR of
+   * the page read with its ruling lines removed, so that one reading serves regions and tables.
+   */
+  textOutKey?: string;
 }
 
 export interface TableCell {
@@ -204,6 +214,11 @@ export interface ExtractTablesResult {
   key: string;
   tables: number;
   cells: number;
+  /** The page text's key (when `textOutKey` was given), its region count and the languages it was read in. */
+  textKey?: string;
+  regions: number;
+  path: PagePath;
+  languages: string[];
 }
 
 export interface ReocrInput {

@@ -183,19 +183,32 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     });
   }
 
-  /** Tables of a page (ruled and borderless), each cell recognised, written as `PageTables` JSON. */
+  /**
+   * Tables of a page (ruled, rule-framed and borderless), each cell's text, written as `PageTables`
+   * JSON; with `textOutKey`, the page text the tables were read from is written too (`PageText`).
+   */
   async extractTables(input: ExtractTablesInput): Promise<ExtractTablesResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
+    const textOutKey = input?.textOutKey === undefined ? undefined : requireKey(input.textOutKey, "textOutKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
     const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Table extraction failed", async () => {
       const gray = await loadPageGray(this.env.FILES, pageKey);
-      const textLayer = meta.path === "text_layer" ? await readTextLayer(this.env.FILES, meta) : null;
+      const textLayer = meta.path === "text_layer" ? { ...(await readTextLayer(this.env.FILES, meta)), languages } : null;
       const langs = textLayer ? languages : await resolveLanguages(this.env.MODELS, languages, gray);
-      const tables = await extractPageTables(this.env.MODELS, gray, meta.path, textLayer, langs);
+      const { tables, text } = await extractPageTables(this.env.MODELS, gray, meta.path, textLayer, langs);
       await writeJson(this.env.FILES, outKey, tables);
-      return { key: outKey, tables: tables.tables.length, cells: tables.tables.reduce((n, t) => n + t.cells.length, 0) };
+      if (textOutKey) await writeJson(this.env.FILES, textOutKey, text);
+      return {
+        key: outKey,
+        tables: tables.tables.length,
+        cells: tables.tables.reduce((n, t) => n + t.cells.length, 0),
+        ...(textOutKey ? { textKey: textOutKey } : {}),
+        regions: text.regions.length,
+        path: meta.path,
+        languages: text.languages,
+      };
     });
   }
 

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { projectEditable } from "../../db/project-guard";
-import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions } from "../../db/schema";
+import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions, tableCells, tables } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
 
@@ -240,12 +240,30 @@ export async function markPage(db: DB, jobId: string, page: number, p: { status:
 }
 
 /** Replaces a page's recognised regions (idempotent for a retried step). */
+/** A table recognised on a page, with its cells (a spanning cell once, at its top-left position). */
+export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & { cells: Omit<typeof tableCells.$inferInsert, "tableId">[] };
+
+/** Cells per INSERT: D1 binds at most 100 parameters a statement and a cell takes 7. */
+const CELLS_PER_INSERT = 14;
+
+/**
+ * Writes a page's recognition output in one batch: the page row, its regions (replacing earlier
+ * ones) and, when given, its tables with their cells (replacing earlier ones: a retried step
+ * rewrites, never duplicates).
+ */
 export async function savePageRegions(
   db: DB,
   p: { jobId: string; projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string; path: "ocr" | "text_layer" | "rasterized" },
   rs: Omit<typeof regions.$inferInsert, "projectId" | "pageId">[],
+  ts?: NewPageTable[],
 ) {
   const now = Date.now();
+  const tableStatements = (ts ?? []).flatMap(({ cells, ...t }) => {
+    return [
+      db.insert(tables).values({ ...t, projectId: p.projectId, pageId: p.pageId, createdAt: now, updatedAt: now }),
+      ...chunks(cells, CELLS_PER_INSERT).map((chunk) => db.insert(tableCells).values(chunk.map((c) => ({ ...c, tableId: t.id })))),
+    ];
+  });
   await db.batch([
     db
       .insert(pages)
@@ -254,6 +272,7 @@ export async function savePageRegions(
     db.update(jobPages).set({ pageId: p.pageId, updatedAt: now }).where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
     db.delete(regions).where(eq(regions.pageId, p.pageId)),
     ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
+    ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
   ]);
 }
 

@@ -1,35 +1,85 @@
-import type { PageText } from "../../../workers/engine/contract";
+import type { PageTables, PageText } from "../../../workers/engine/contract";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { engineCall } from "./engine-call";
-import type { StageHandler } from "./types";
+import type { StageContext, StageHandler, StageResult } from "./types";
 
-/** OCR of the page; its regions (with lines, words, confidences) become the project's editable regions. */
-export const recognizing: StageHandler = async ({ env, db, plan, page }) => {
-  const pageKey = keys.pageImage(plan.userId, plan.jobId, page);
-  const r = await engineCall(() => env.ENGINE.recognize({ pageKey, languages: plan.languages, outKey: keys.pageText(plan.userId, plan.jobId, page) }));
-  const obj = await env.FILES.get(r.key);
-  if (!obj) throw new Error(`recognition output ${r.key} is missing`);
-  const text = await obj.json<PageText>();
-  if (plan.projectId) {
-    await repo.savePageRegions(
-      db,
-      { jobId: plan.jobId, projectId: plan.projectId, pageId: pageIdOf(plan.projectId, page), pageIndex: page, width: text.width, height: text.height, imageKey: pageKey, sourceKey: plan.sourceKey!, language: (r.languages ?? plan.languages).join("+"), path: r.path ?? "ocr" },
-      text.regions.map((reg, i) => ({
-        id: newId("rgn"),
-        readingOrder: i,
-        x: reg.box.x,
-        y: reg.box.y,
-        w: reg.box.w,
-        h: reg.box.h,
-        text: reg.text,
-        sourceLanguage: plan.languages[0] ?? null,
-        confidence: reg.confidence,
-        lines: reg.lines.map((l) => ({ ...l.box, text: l.text, confidence: l.confidence, words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })) })),
-      })),
-    );
-  }
+async function readJson<T>(env: Env, key: string): Promise<T> {
+  const obj = await env.FILES.get(key);
+  if (!obj) throw new Error(`engine output ${key} is missing`);
+  return obj.json<T>();
+}
+
+/** Stores a page's recognised regions (with lines, words, confidences) and, for the tables tool, its tables. */
+async function savePage(ctx: StageContext, text: PageText, read: { languages?: string[]; path?: PageText["path"] }, tables?: PageTables) {
+  const { db, plan, page } = ctx;
+  if (!plan.projectId) return;
+  await repo.savePageRegions(
+    db,
+    {
+      jobId: plan.jobId,
+      projectId: plan.projectId,
+      pageId: pageIdOf(plan.projectId, page),
+      pageIndex: page,
+      width: text.width,
+      height: text.height,
+      imageKey: keys.pageImage(plan.userId, plan.jobId, page),
+      sourceKey: plan.sourceKey!,
+      language: (read.languages?.length ? read.languages : plan.languages).join("+"),
+      path: read.path ?? "ocr",
+    },
+    text.regions.map((reg, i) => ({
+      id: newId("rgn"),
+      readingOrder: i,
+      x: reg.box.x,
+      y: reg.box.y,
+      w: reg.box.w,
+      h: reg.box.h,
+      text: reg.text,
+      sourceLanguage: plan.languages[0] ?? null,
+      confidence: reg.confidence,
+      lines: reg.lines.map((l) => ({ ...l.box, text: l.text, confidence: l.confidence, words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })) })),
+    })),
+    tables?.tables.map((t) => ({
+      id: newId("tbl"),
+      x: Math.round(t.box.x),
+      y: Math.round(t.box.y),
+      w: Math.round(t.box.w),
+      h: Math.round(t.box.h),
+      rows: t.rows,
+      cols: t.cols,
+      confidence: t.cells.length ? Math.round((t.cells.reduce((n, c) => n + c.confidence, 0) / t.cells.length) * 1000) / 1000 : null,
+      cells: t.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, confidence: c.confidence })),
+    })),
+  );
+}
+
+/** Table extraction (tool `tables`): the page's tables and the text they were read from, in one engine call. */
+async function recognizeTables(ctx: StageContext): Promise<StageResult> {
+  const { env, plan, page } = ctx;
+  const r = await engineCall(() =>
+    env.ENGINE.extractTables({
+      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
+      languages: plan.languages,
+      outKey: keys.pageTables(plan.userId, plan.jobId, page),
+      textOutKey: keys.pageText(plan.userId, plan.jobId, page),
+    }),
+  );
+  const [text, tables] = await Promise.all([readJson<PageText>(env, r.textKey!), readJson<PageTables>(env, r.key)]);
+  await savePage(ctx, text, r, tables);
+  return { regions: r.regions };
+}
+
+/**
+ * OCR of the page; its regions (with lines, words, confidences) become the project's editable
+ * regions. The `tables` tool reads the page's tables here as well (grid and cell text).
+ */
+export const recognizing: StageHandler = async (ctx) => {
+  if (ctx.plan.tool === "tables") return recognizeTables(ctx);
+  const { env, plan, page } = ctx;
+  const r = await engineCall(() => env.ENGINE.recognize({ pageKey: keys.pageImage(plan.userId, plan.jobId, page), languages: plan.languages, outKey: keys.pageText(plan.userId, plan.jobId, page) }));
+  await savePage(ctx, await readJson<PageText>(env, r.key), r);
   // Pages with ink but no text fail in the engine; what reaches here empty is a blank page: said, not silent.
   const warnings = r.chars === 0 ? [{ code: "blank_page", message: `Page ${page + 1} is blank: no text was found on it.` }] : [];
   return { regions: r.regions, ...(warnings.length ? { warnings } : {}) };

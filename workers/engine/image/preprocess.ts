@@ -37,6 +37,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
     ...page,
     width,
     height,
+    ...(page.rules ? { rules: page.rules.map(box) } : {}),
     regions: page.regions.map((r) => ({
       ...r,
       box: box(r.box),

@@ -2,6 +2,7 @@ import type { InputFormat, PagePath, PageText } from "../contract";
 import { engineError } from "../errors";
 import { assertPageImagesFit, hasTextLayer, largestPageImage, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "../pdf/document";
 import { rasterizePdfPage } from "../pdf/rasterize";
+import { drawnRules } from "../pdf/drawn-rules";
 import { textLayerPage } from "../pdf/text-layer";
 import { decodeToGray } from "./decode";
 import type { GrayImage } from "./gray";
@@ -33,7 +34,8 @@ async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown):
     const height = Math.max(1, Math.round(size.height * scale));
     const items = await textItems(p);
     if (hasTextLayer(items)) {
-      const textLayer = textLayerPage(items, viewportTransform(p, scale), width, height);
+      const viewport = viewportTransform(p, scale);
+      const textLayer = { ...textLayerPage(items, viewport, width, height), rules: await drawnRules(p, viewport, width, height) };
       // The page image is only for the editor and renderer: without a browser, a blank canvas of
       // the page's size keeps the coordinates right and the text exact.
       let image: GrayImage | null = null;

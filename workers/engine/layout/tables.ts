@@ -1,12 +1,14 @@
-import type { Box, PagePath, PageTable, PageTables, PageText, TableCell, WordText } from "../contract";
+import type { Box, LineText, PagePath, PageTable, PageTables, PageText, RegionText, TableCell, WordText } from "../contract";
 import { otsuThreshold } from "../image/enhance";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
 import { ocrRasterFromGray } from "../ocr/page-raster";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
-import { findAlignedTables, type AlignedTable } from "./aligned-tables";
-import { findRuledTables, type RuledGrid } from "./ruled-tables";
+import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
+import { unionBox } from "./group-lines";
+import { eraseRules, pageRules } from "./page-rules";
+import { ruledGrids, type RuledGrid } from "./ruled-tables";
 
 const PAD = 12;
 
@@ -36,70 +38,169 @@ function hasInk(img: GrayImage): boolean {
   return n >= 12;
 }
 
-/** Recognises each cell of a ruled table from its own crop, inset past the rules. */
-async function readRuledCells(models: R2Bucket, page: GrayImage, grid: RuledGrid, languages: string[]): Promise<TableCell[]> {
-  const cells: TableCell[] = [];
-  for (const c of grid.cells) {
-    const inner = { x: c.box.x + grid.inset, y: c.box.y + grid.inset, w: c.box.w - 2 * grid.inset, h: c.box.h - 2 * grid.inset };
-    cells.push({ ...c, ...(await readCrop(models, page, inner, languages)) });
-  }
-  return cells;
+interface CropRead {
+  text: string;
+  confidence: number;
+  /** The lines read, in page coordinates. */
+  lines: LineText[];
 }
 
 /** Reads one crop of the page as a block of text; empty when the crop holds no ink. */
-async function readCrop(models: R2Bucket, page: GrayImage, box: Box, languages: string[]): Promise<{ text: string; confidence: number }> {
-  if (box.w <= 4 || box.h <= 4) return { text: "", confidence: 1 };
+async function readCrop(models: R2Bucket, page: GrayImage, box: Box, languages: string[]): Promise<CropRead> {
+  if (box.w <= 4 || box.h <= 4) return { text: "", confidence: 1, lines: [] };
   const crop = cropGray(page, box);
-  if (!hasInk(crop)) return { text: "", confidence: 1 };
+  if (!hasInk(crop)) return { text: "", confidence: 1, lines: [] };
   const raster = ocrRasterFromGray(padded(crop), { width: page.width, height: page.height, offset: { x: box.x - PAD, y: box.y - PAD }, scale: 1 });
   const read = await recognizeWith(models, raster, languages, "block");
-  return { text: read.regions.flatMap((r) => r.lines).map((l) => l.text).join("\n"), confidence: read.confidence };
+  const lines = read.regions.flatMap((r) => r.lines);
+  return { text: lines.map((l) => l.text).join(" "), confidence: read.confidence, lines };
 }
 
+/** Cells of a ruled grid filled from the words whose centre they hold, in reading order. */
+function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
+  return grid.cells.map((c) => {
+    const ws = words.filter((w) => inside(c.box, w)).sort((a, b) => a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2));
+    // Lines of the cell top to bottom, words left to right within each.
+    const lines: WordText[][] = [];
+    for (const w of ws) {
+      const line = lines.find((l) => Math.abs(l[0]!.box.y + l[0]!.box.h / 2 - (w.box.y + w.box.h / 2)) <= 0.5 * Math.max(l[0]!.box.h, w.box.h));
+      if (line) line.push(w);
+      else lines.push([w]);
+    }
+    const text = lines.map((l) => joinWords(l.sort((a, b) => a.box.x - b.box.x).map((w) => w.text))).join(" ");
+    const confidence = ws.length ? Math.round((ws.reduce((n, w) => n + w.confidence, 0) / ws.length) * 1000) / 1000 : 1;
+    return { ...c, text, confidence };
+  });
+}
+
+/** Grids with at most this many cells are read cell by cell; larger ones from the page reading. */
+const CELL_BY_CELL = 80;
+
 /**
- * Grid positions of a borderless table that the page reading left empty (tesseract's page
- * layout drops short isolated words such as lone numbers) are read again from their own crop.
+ * Cells of a ruled grid on an image: each read from its own crop, inset past the rules (small
+ * grids), or taken from the page reading with the cells it left empty though they hold ink read
+ * again (tesseract's page layout drops short isolated words such as lone numbers).
  */
-async function fillAlignedGaps(models: R2Bucket, page: GrayImage, t: AlignedTable, languages: string[]): Promise<PageTable> {
+async function readRuledCells(models: R2Bucket, page: GrayImage, grid: RuledGrid, cells: TableCell[], languages: string[]): Promise<{ cells: TableCell[]; reads: CropRead[] }> {
+  const out: TableCell[] = [];
+  const reads: CropRead[] = [];
+  for (const c of cells) {
+    if (c.text && cells.length > CELL_BY_CELL) out.push(c);
+    else {
+      const inner = { x: c.box.x + grid.inset, y: c.box.y + grid.inset, w: c.box.w - 2 * grid.inset, h: c.box.h - 2 * grid.inset };
+      const read = await readCrop(models, page, inner, languages);
+      out.push({ ...c, text: read.text, confidence: read.confidence });
+      reads.push(read);
+    }
+  }
+  return { cells: out, reads };
+}
+
+/** The same for the empty grid positions of a borderless table. */
+async function fillAlignedGaps(models: R2Bucket, page: GrayImage, t: AlignedTable, languages: string[]): Promise<{ table: PageTable; reads: CropRead[] }> {
   const cells = [...t.table.cells];
+  const reads: CropRead[] = [];
   for (let row = 0; row < t.rows.length; row++) {
     for (let col = 0; col < t.bounds.length - 1; col++) {
       if (cells.some((c) => c.row === row && c.col <= col && col < c.col + c.colSpan)) continue;
       const band = t.rows[row]!;
       const box = { x: t.bounds[col]!, y: band.y - 4, w: t.bounds[col + 1]! - t.bounds[col]!, h: band.h + 8 };
       const read = await readCrop(models, page, box, languages);
-      if (read.text) cells.push({ row, col, rowSpan: 1, colSpan: 1, box, ...read });
+      if (!read.text) continue;
+      cells.push({ row, col, rowSpan: 1, colSpan: 1, box, text: read.text, confidence: read.confidence });
+      reads.push(read);
     }
   }
   cells.sort((a, b) => a.row - b.row || a.col - b.col);
-  return { ...t.table, cells };
-}
-
-/** Cells of a ruled table filled from words already read (a text layer). */
-function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
-  return grid.cells.map((c) => {
-    const ws = words.filter((w) => inside(c.box, w));
-    return { ...c, text: joinWords(ws.map((w) => w.text)), confidence: 1 };
-  });
+  return { table: { ...t.table, cells }, reads };
 }
 
 /**
- * Tables of a page: ruled tables from the rules drawn on it (each cell recognised from its own crop,
- * or filled from the text layer), then borderless tables from the alignment of the page's words
- * (recognised once for the page, or taken from the text layer).
+ * The page text with what cells were read from their own crops: page lines inside a grid read cell
+ * by cell give way to its cells' readings (one region per cell); readings of gaps are added. So the
+ * regions hold every cell's text even where the page reading dropped or garbled it.
  */
-export async function extractPageTables(models: R2Bucket, page: GrayImage, path: PagePath, textLayer: PageText | null, languages: string[]): Promise<PageTables> {
-  const tables: PageTable[] = [];
-  const grids = findRuledTables(page);
-  const layerWords = textLayer ? allWords(textLayer) : null;
-  for (const grid of grids) {
-    const cells = layerWords ? fillCells(grid, layerWords) : await readRuledCells(models, page, grid, languages);
-    tables.push({ box: grid.box, rows: grid.ys.length - 1, cols: grid.xs.length - 1, kind: "ruled", cells });
+function withCellReads(text: PageText, grids: Box[], reads: CropRead[]): PageText {
+  if (reads.length === 0) return text;
+  const kept = text.regions
+    .map((r) => {
+      const lines = r.lines.filter((l) => !grids.some((g) => inside(g, l)));
+      return lines.length === r.lines.length ? r : { ...r, lines, text: lines.map((l) => l.text).join("\n") };
+    })
+    .filter((r) => r.lines.length > 0);
+  const cellRegions: RegionText[] = reads
+    .filter((c) => c.lines.length > 0)
+    .map((c) => ({ box: c.lines.slice(1).reduce((u, l) => unionBox(u, l.box), c.lines[0]!.box), text: c.lines.map((l) => l.text).join("\n"), confidence: c.confidence, lines: c.lines }));
+  const regions = [...kept, ...cellRegions].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
+  return { ...text, regions, text: regions.map((r) => r.text).join("\n\n") };
+}
+
+/**
+ * A grid is a table when it has two columns or more and words in at least two cells covering 30 %
+ * of it (a chart's axes and gridlines frame mostly empty space), and none of its cells holds
+ * columns of its own (rules that frame a table without dividing it: alignment reads it then).
+ */
+function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolean {
+  const filled = cells.filter((c) => c.text);
+  if (grid.xs.length < 3 || filled.length < 2) return false;
+  const positions = (grid.xs.length - 1) * (grid.ys.length - 1);
+  if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * positions) return false;
+  return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
+}
+
+/** Tables found from words and ruling lines, before any cell is read again. */
+export function tablesFromWords(words: WordText[], rules: Box[], tol: number): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
+  const heights = words.map((w) => w.box.h).sort((a, b) => a - b);
+  const textH = heights[heights.length >> 1] ?? 0;
+  const grids = ruledGrids(rules, tol, 0.6 * textH)
+    .map((grid) => ({ grid, cells: fillCells(grid, words) }))
+    .filter((g) => isTable(g.grid, g.cells, words));
+  return { grids, aligned: findAlignedTables(words, grids.map((g) => g.grid.box), rules) };
+}
+
+/** Tables and the text they were read from. */
+export interface PageTablesAndText {
+  tables: PageTables;
+  text: PageText;
+}
+
+/**
+ * Tables of a page. Text-layer pages: the layer's positioned words and the rules the PDF draws.
+ * Images: the ruling lines found on the page are painted out, the page is read once (so rules
+ * neither hide nor garble cell text), and cells that reading left empty are read from their own
+ * crop. Ruled grids come first (crossing rules), then tables framed by horizontal rules, then
+ * borderless tables from word alignment.
+ */
+export async function extractPageTables(models: R2Bucket, page: GrayImage, path: PagePath, textLayer: PageText | null, languages: string[]): Promise<PageTablesAndText> {
+  let text: PageText;
+  let rules: Box[];
+  let clean = page;
+  if (textLayer) {
+    text = textLayer;
+    rules = textLayer.rules ?? [];
+  } else {
+    rules = pageRules(page);
+    clean = rules.length ? eraseRules(page, rules) : page;
+    text = { ...(await recognizeWith(models, ocrRasterFromGray(clean), languages)), path };
   }
-  const words = layerWords ?? allWords(await recognizeWith(models, ocrRasterFromGray(page), languages));
-  for (const aligned of findAlignedTables(words, grids.map((g) => g.box))) {
-    tables.push(layerWords ? aligned.table : await fillAlignedGaps(models, page, aligned, languages));
+  const tol = Math.max(4, Math.round(Math.max(page.width, page.height) / 700));
+  const found = tablesFromWords(allWords(text), rules, tol);
+  const tables: PageTable[] = [];
+  const reads: CropRead[] = [];
+  // Grids read cell by cell: their cells' readings replace the page reading inside them.
+  const replaced: Box[] = [];
+  for (const { grid, cells } of found.grids) {
+    const read = textLayer ? { cells, reads: [] } : await readRuledCells(models, clean, grid, cells, languages);
+    tables.push({ box: grid.box, rows: grid.ys.length - 1, cols: grid.xs.length - 1, kind: "ruled", cells: read.cells });
+    reads.push(...read.reads);
+    if (!textLayer && cells.length <= CELL_BY_CELL) replaced.push(grid.box);
+  }
+  for (const aligned of found.aligned) {
+    const filled = textLayer ? { table: aligned.table, reads: [] } : await fillAlignedGaps(models, clean, aligned, languages);
+    tables.push(filled.table);
+    reads.push(...filled.reads);
   }
   tables.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
-  return { width: page.width, height: page.height, languages, path, tables };
+  const read = withCellReads(text, replaced, reads);
+  return { tables: { width: page.width, height: page.height, languages: text.languages.length ? text.languages : languages, path, tables }, text: read };
 }

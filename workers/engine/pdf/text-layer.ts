@@ -2,17 +2,7 @@ import type { Box, LineText, PageText, WordText } from "../contract";
 import { groupLines, unionBox } from "../layout/group-lines";
 import { joinWords } from "../ocr/page-text";
 import type { PdfTextItem } from "./document";
-
-function mul(m: number[], n: number[]): number[] {
-  return [
-    m[0]! * n[0]! + m[2]! * n[1]!,
-    m[1]! * n[0]! + m[3]! * n[1]!,
-    m[0]! * n[2]! + m[2]! * n[3]!,
-    m[1]! * n[2]! + m[3]! * n[3]!,
-    m[0]! * n[4]! + m[2]! * n[5]! + m[4]!,
-    m[1]! * n[4]! + m[3]! * n[5]! + m[5]!,
-  ];
-}
+import { mul } from "./matrix";
 
 interface Run {
   x: number;

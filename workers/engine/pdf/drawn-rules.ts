@@ -1,0 +1,88 @@
+import { getResolvedPDFJS } from "unpdf";
+import type { Box } from "../contract";
+import type { PdfPageProxy } from "./document";
+import { mul, type Matrix } from "./matrix";
+
+const apply = (m: Matrix, x: number, y: number) => ({ x: m[0]! * x + m[2]! * y + m[4]!, y: m[1]! * x + m[3]! * y + m[5]! });
+
+/** Filled rectangles thinner than this (points) are rules; thicker ones are shading. */
+const RULE_MAX_PT = 3;
+
+/** Path ops in pdf.js's constructPath data (DrawOPS). */
+const MOVE = 0;
+const LINE = 1;
+const CURVE = 2;
+const QUAD = 3;
+const CLOSE = 4;
+
+/**
+ * The straight horizontal and vertical lines a PDF page draws, in raster coordinates (`viewport`
+ * maps user space to the raster): stroked segments and rectangle outlines (as thick as the line
+ * width) and thin filled rectangles (rules drawn as fills). Larger fills are shading, often behind
+ * single lines of text, so they separate nothing; curves are skipped.
+ */
+export async function drawnRules(page: PdfPageProxy, viewport: Matrix, width: number, height: number): Promise<Box[]> {
+  const { OPS } = await getResolvedPDFJS();
+  const list = await page.getOperatorList();
+  const scale = Math.hypot(viewport[0]!, viewport[1]!);
+  const rules: Box[] = [];
+  const stack: { ctm: Matrix; lineWidth: number }[] = [];
+  let ctm: Matrix = viewport;
+  let lineWidth = 1;
+  const push = (b: Box) => {
+    if (b.x + b.w < 0 || b.y + b.h < 0 || b.x > width || b.y > height) return;
+    rules.push({ x: Math.round(b.x * 10) / 10, y: Math.round(b.y * 10) / 10, w: Math.round(b.w * 10) / 10, h: Math.round(b.h * 10) / 10 });
+  };
+  const segment = (p: { x: number; y: number }, q: { x: number; y: number }, thick: number) => {
+    const dx = Math.abs(p.x - q.x);
+    const dy = Math.abs(p.y - q.y);
+    if (dy <= 0.5 && dx > dy) push({ x: Math.min(p.x, q.x), y: (p.y + q.y) / 2 - thick / 2, w: dx, h: thick });
+    else if (dx <= 0.5 && dy > dx) push({ x: (p.x + q.x) / 2 - thick / 2, y: Math.min(p.y, q.y), w: thick, h: dy });
+  };
+  for (let i = 0; i < list.fnArray.length; i++) {
+    const fn = list.fnArray[i];
+    const args = list.argsArray[i] as unknown[];
+    if (fn === OPS.save) stack.push({ ctm, lineWidth });
+    else if (fn === OPS.restore) ({ ctm, lineWidth } = stack.pop() ?? { ctm, lineWidth });
+    else if (fn === OPS.transform) ctm = mul(ctm, args as Matrix);
+    else if (fn === OPS.setLineWidth) lineWidth = Number(args[0]) || 0;
+    else if (fn === OPS.paintFormXObjectBegin) {
+      stack.push({ ctm, lineWidth });
+      if (Array.isArray(args[0]) || ArrayBuffer.isView(args[0])) ctm = mul(ctm, Array.from(args[0] as ArrayLike<number>));
+    } else if (fn === OPS.paintFormXObjectEnd) ({ ctm, lineWidth } = stack.pop() ?? { ctm, lineWidth });
+    else if (fn === OPS.constructPath) {
+      const paint = args[0] as number;
+      const stroke = paint === OPS.stroke || paint === OPS.closeStroke || paint === OPS.fillStroke || paint === OPS.eoFillStroke || paint === OPS.closeFillStroke || paint === OPS.closeEOFillStroke;
+      const fill = paint === OPS.fill || paint === OPS.eoFill || paint === OPS.fillStroke || paint === OPS.eoFillStroke || paint === OPS.closeFillStroke || paint === OPS.closeEOFillStroke;
+      if (!stroke && !fill) continue;
+      const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
+      if (!data) continue;
+      // Scale of the current transform, for line widths.
+      const unit = Math.sqrt(Math.abs(ctm[0]! * ctm[3]! - ctm[1]! * ctm[2]!)) || scale;
+      const thick = Math.max(unit * lineWidth, 0.5);
+      const subpaths: { x: number; y: number }[][] = [];
+      let curved = false;
+      for (let k = 0; k < data.length; ) {
+        const op = data[k++]!;
+        if (op === MOVE) subpaths.push([apply(ctm, data[k]!, data[k + 1]!)]), (k += 2);
+        else if (op === LINE) subpaths[subpaths.length - 1]?.push(apply(ctm, data[k]!, data[k + 1]!)), (k += 2);
+        else if (op === CURVE) (curved = true), (k += 6);
+        else if (op === QUAD) (curved = true), (k += 4);
+        else if (op === CLOSE) {
+          const sp = subpaths[subpaths.length - 1];
+          if (sp?.length) sp.push({ ...sp[0]! });
+        } else break;
+      }
+      if (curved) continue;
+      for (const sp of subpaths) {
+        const xs = sp.map((p) => p.x);
+        const ys = sp.map((p) => p.y);
+        const box = { x: Math.min(...xs), y: Math.min(...ys), w: Math.max(...xs) - Math.min(...xs), h: Math.max(...ys) - Math.min(...ys) };
+        const rectLike = sp.length >= 4 && sp.every((p, k) => k === 0 || Math.abs(p.x - sp[k - 1]!.x) <= 0.5 || Math.abs(p.y - sp[k - 1]!.y) <= 0.5);
+        if (fill && rectLike && Math.min(box.w, box.h) <= RULE_MAX_PT * scale) push(box);
+        if (stroke) for (let k = 1; k < sp.length; k++) segment(sp[k - 1]!, sp[k]!, thick);
+      }
+    }
+  }
+  return rules;
+}
