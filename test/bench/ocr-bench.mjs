@@ -109,7 +109,7 @@ function corpus() {
 }
 
 function nativeTessdata() {
-  for (const { key, file } of modelFiles()) {
+  for (const { key, file } of modelFiles(Object.keys(TEXTS))) {
     if (!key.startsWith("tessdata/")) continue;
     const out = path.join(tessdata, path.basename(key, ".gz"));
     if (!existsSync(out)) writeFileSync(out, gunzipSync(readFileSync(file)));

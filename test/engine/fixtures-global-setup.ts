@@ -87,6 +87,6 @@ export default async function setup(project: TestProject) {
 
   project.provide("engineFixtures", f);
   const models: Record<string, string> = {};
-  for (const { key, file } of modelFiles()) if (key.startsWith("tessdata/")) models[key] = readFileSync(file).toString("base64");
+  for (const { key, file } of modelFiles(Object.keys(TEXTS))) if (key.startsWith("tessdata/")) models[key] = readFileSync(file).toString("base64");
   project.provide("engineModels", models);
 }
