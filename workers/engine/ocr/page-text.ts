@@ -3,17 +3,19 @@ import { groupLines, unionBox } from "../layout/group-lines";
 import type { HocrBlock, HocrBox } from "./hocr";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
+/** Chinese and Japanese are written without spaces; Korean puts spaces between words. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
 
 /**
- * Joins words with spaces, except between CJK characters (which are written without them) and
- * between CJK text and punctuation next to it.
+ * Joins words with spaces, except between Chinese or Japanese characters (which are written
+ * without them) and between such text and punctuation next to it.
  */
 export function joinWords(words: string[]): string {
   let out = "";
   for (const w of words) {
     if (!w) continue;
     const prev = out.at(-1);
-    const tight = prev !== undefined && ((CJK.test(prev) && (CJK.test(w[0]!) || /^\p{P}/u.test(w))) || (/\p{P}/u.test(prev) && CJK.test(w[0]!) && CJK.test(out.at(-2) ?? "")));
+    const tight = prev !== undefined && ((UNSPACED.test(prev) && (UNSPACED.test(w[0]!) || /^\p{P}/u.test(w))) || (/\p{P}/u.test(prev) && UNSPACED.test(w[0]!) && UNSPACED.test(out.at(-2) ?? "")));
     if (out && !tight) out += " ";
     out += w;
   }
