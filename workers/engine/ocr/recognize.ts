@@ -2,6 +2,7 @@ import type { PageText } from "../contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
 import { columnsToLines, linesToColumns } from "./vertical";
+import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
@@ -64,14 +65,11 @@ export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language:
 
 /**
  * Recognises with the given languages. tesseract-wasm loads one model per engine, so with several
- * languages the raster is read once per language and the reading with the highest mean word
- * confidence wins (the first language on ties).
+ * languages the raster is read once per language and the readings are merged line by line
+ * (`mergeReadings`): each line comes from the language that reads it most confidently.
  */
 export async function recognizeWith(models: R2Bucket, raster: OcrRaster, languages: string[], mode: SegmentationMode = "page"): Promise<PageText> {
-  let best: PageText | null = null;
-  for (const lang of languages) {
-    const page = await recognizeIn(models, raster, lang, mode);
-    if (!best || page.confidence > best.confidence) best = page;
-  }
-  return { ...best!, languages };
+  const readings: PageText[] = [];
+  for (const lang of languages) readings.push(await recognizeIn(models, raster, lang, mode));
+  return { ...mergeReadings(readings), languages };
 }
