@@ -12,9 +12,12 @@ import path from "node:path";
 import { modelFiles } from "../../scripts/models.mjs";
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
-import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { CJK_FONT, LATIN_FONTS, languagePageSvg, renderHtmlPng, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { fontFiles } from "../../scripts/models.mjs";
 
 const DPIS = [300, 200, 150];
+/** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */
+const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert"];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
@@ -92,7 +95,7 @@ function degrade({ width, height, rgba }, seed) {
 function corpus() {
   const pages = [];
   let seed = 1;
-  for (const [lang, lines] of Object.entries(TEXTS)) {
+  for (const [lang, lines] of Object.entries(TEXTS).filter(([l]) => !SCRIPT_PAGES.includes(l))) {
     const cjk = CJK.test(lines[0]);
     const text = [...lines, ...lines, ...lines];
     DPIS.forEach((dpi, i) => {
@@ -136,6 +139,27 @@ async function runEngine(engine, id, bytes, lang) {
   return { text: page.regions.map((r) => r.text).join("\n"), ms, heap: rec.heapBytes };
 }
 
+/**
+ * Reading order of right-to-left lines: the recognised words that match a word of the line
+ * exactly, in the order read, must be in the order written.
+ */
+function orderExact(expectedLines, actual) {
+  const got = actual.split("\n").map((l) => l.trim()).filter(Boolean);
+  if (got.length !== expectedLines.length) return false;
+  return expectedLines.every((line, i) => {
+    const words = line.split(" ");
+    const at = got[i].split(" ").map((w) => words.indexOf(w)).filter((k) => k >= 0);
+    return at.length >= words.length / 2 && at.every((k, j) => j === 0 || k > at[j - 1]);
+  });
+}
+
+/** A scripts page: resvg with the language's face, Chromium for Devanagari (resvg cannot shape it). */
+async function scriptPage(lang, dpi) {
+  if (RESVG_LANGUAGES.includes(lang)) return renderPng(languagePageSvg(lang, TEXTS[lang], { dpi }).svg);
+  const fontFile = fontFiles().find((f) => f.key === "fonts/NotoSansDevanagari-Regular.ttf").file;
+  return renderHtmlPng(TEXTS[lang], { fontFile, dpi, pt: 14 });
+}
+
 const pct = (x) => `${(x * 100).toFixed(2)} %`;
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
@@ -144,8 +168,31 @@ async function main() {
   nativeTessdata();
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
   const pages = corpus();
+  const scriptPages = [];
+  for (const lang of SCRIPT_PAGES) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
   const engine = await startEngine();
   try {
+    console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
+    console.log("| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | first use s | warm s | heap MB |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const scripts = [];
+    for (const [i, p] of scriptPages.entries()) {
+      const file = path.join(work, `s${i}.png`);
+      writeFileSync(file, p.bytes);
+      const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
+      const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
+      const n = runNative(file, p.lang);
+      const cjk = CJK.test(TEXTS[p.lang][0]);
+      const expected = TEXTS[p.lang].join("\n");
+      const er = errorRates(expected, e.text, cjk);
+      const nr = errorRates(expected, n.text, cjk);
+      const rtl = p.lang === "ara" || p.lang === "heb";
+      const order = rtl ? `${orderExact(TEXTS[p.lang], e.text) ? "exact" : "wrong"} / ${orderExact(TEXTS[p.lang], n.text) ? "exact" : "wrong"}` : "–";
+      const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
+      scripts.push({ lang: p.lang, dpi: p.dpi, engineCer: er.cer, nativeCer: nr.cer, ratio, order, firstMs: first.ms, warmMs: e.ms, heapMB: e.heap / 2 ** 20 });
+      console.log(`| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`);
+    }
+
     // Warm both engines' models once (first-use model loading is not what the speed figures measure).
     const warm = pages.filter((p) => p.kind === "clean" && p.dpi === 150);
     for (const p of warm) await runEngine(engine, `warm-${p.lang}`, p.bytes, p.lang);
@@ -223,7 +270,7 @@ async function main() {
     const nPps = 1000 / mean(nTimes);
     console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
     console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
-    reportResult("ocr", { subsets, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
+    reportResult("ocr", { subsets, scripts, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
   } finally {
     await engine.dispose();
   }

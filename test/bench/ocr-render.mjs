@@ -131,3 +131,26 @@ export async function vectorPdf(svg, width, height) {
   }
   return doc.save();
 }
+
+/**
+ * A page of text lines rendered by Chromium (HarfBuzz shaping), for scripts resvg cannot shape
+ * (Devanagari): the same geometry as textPageSvg, the face loaded from its TTF file. PNG bytes.
+ */
+export async function renderHtmlPng(lines, { fontFile, dpi = 300, pt = 14 }) {
+  const { chromium } = await import("playwright-core");
+  const px = (pt * dpi) / 72;
+  const width = Math.round(8.27 * dpi);
+  const margin = Math.round(0.8 * dpi);
+  const height = Math.max(Math.round(2 * margin + lines.length * px * 1.6), Math.round(2.5 * dpi));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const font = `@font-face { font-family: page; src: url(data:font/ttf;base64,${(await import("node:fs")).readFileSync(fontFile).toString("base64")}); }`;
+    const body = lines.map((l) => `<div>${esc(l)}</div>`).join("");
+    await page.setContent(`<html><head><style>${font} body { margin: ${margin}px; background: white; font: ${px}px/1.6 page; color: black; }</style></head><body>${body}</body></html>`);
+    await page.evaluate(() => document.fonts.ready);
+    return await page.screenshot({ type: "png" });
+  } finally {
+    await browser.close();
+  }
+}
