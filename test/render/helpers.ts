@@ -13,11 +13,11 @@ export function scene(name: string): { page: Uint8Array; background: Uint8Array 
   return { page: fromB64(s.page), background: fromB64(s.background) };
 }
 
-/** Seeds what these tests need beyond the shared seed: the CJK font and the given OCR models. */
-export async function seedModels(languages: string[] = []): Promise<void> {
+/** Seeds what these tests need beyond the shared seed: the given OCR models and fonts (by default the CJK one). */
+export async function seedModels(languages: string[] = [], fonts = ["fonts/NotoSansSC-Regular.ttf"]): Promise<void> {
   await seedOcrModels(languages);
-  const font = "fonts/NotoSansSC-Regular.ttf";
-  if (!(await env.MODELS.head(font))) {
+  for (const font of fonts) {
+    if (await env.MODELS.head(font)) continue;
     const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(font)}`);
     if (!res.ok) throw new Error(`the readers server has no ${font}: ${res.status}`);
     await env.MODELS.put(font, await res.arrayBuffer());
