@@ -40,8 +40,10 @@ describe("typesetting other scripts", () => {
     const text = TEXTS.kor[0]!;
     const out = await typeset(text, "work/typeset-scripts/kor.png");
     expect(out.regions[0]!.fonts).toContain("Noto Sans KR");
+    // The syllables drawn are the ones given (word spacing is the reader's, not the drawing's).
     const read = await readBack(out.key, ["kor"]);
-    expect(characterErrorRate(text, read.text), read.text).toBeLessThanOrEqual(0.1);
+    const squash = (s: string) => s.replace(/\s+/g, "");
+    expect(characterErrorRate(squash(text), squash(read.text)), read.text).toBeLessThanOrEqual(0.1);
   });
 
   it("refuses Devanagari, which the renderer cannot shape", async () => {

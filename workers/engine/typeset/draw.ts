@@ -68,14 +68,18 @@ export function regionSvg(
     const free = Math.max(0, height - blockExtent(layout));
     const top = firstLineTop === null ? free / 2 : Math.min(Math.max(0, firstLineTop), free);
     layout.lines.forEach((line, i) => {
-      // Right-to-left lines start at the right edge. resvg lays every line out left to right, with
-      // bidi reordering inside it: a closing right-to-left mark keeps end punctuation at the left end.
-      const rtl = textDirection(line.text) === "rtl";
-      const align = rtl && style.align === "left" ? "right" : style.align;
-      const x = align === "center" ? (width - line.width) / 2 : align === "right" ? width - line.width : 0;
       const y = top + i * s * LINE_GAP + s * ASCENT;
-      const text = rtl ? `${line.text}\u200f` : line.text;
-      parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, text, style.weight, s, style.color)}</text>`);
+      if (textDirection(line.text) === "rtl") {
+        // Right-to-left lines start at the right edge, anchored by the renderer's own shaped width
+        // (joined Arabic letters are narrower than their measured isolated forms). resvg lays a line
+        // out left to right with bidi reordering inside: a closing right-to-left mark keeps end
+        // punctuation at the left end.
+        const [x, anchor] = style.align === "center" ? [width / 2, "middle"] : [width, "end"];
+        parts.push(`<text x="${x.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="${anchor}" xml:space="preserve">${tspans(chain, `${line.text}\u200f`, style.weight, s, style.color)}</text>`);
+        return;
+      }
+      const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
+      parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`);
     });
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><g fill="${style.color}" font-size="${s}">${parts.join("")}</g></svg>`;
