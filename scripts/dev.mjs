@@ -69,7 +69,7 @@ async function main() {
   console.log("dev: applying D1 migrations");
   wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], { env: { ...process.env, CI: "true" } });
   console.log("dev: seeding models");
-  seedModels();
+  await seedModels();
   const key = seedDevAccount();
   let apertium;
   try {

@@ -1,30 +1,47 @@
 // Seeds R2 MODELS with OCR models and fonts from npm packages.
-//   npm run seed:models             local (Miniflare state in .wrangler/state, shared by both Workers in dev)
-//   npm run seed:models -- --remote the bucket on Cloudflare
+//   npm run seed:models               local (Miniflare state in .wrangler/state, shared by both Workers in dev):
+//                                     the DEV_OCR_LANGUAGES of models.mjs; OCR_MODELS=all seeds every model,
+//                                     OCR_MODELS=eng,ara a list
+//   npm run seed:models -- --remote   the bucket on Cloudflare: every model
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { modelFiles, root } from "./models.mjs";
+import { getPlatformProxy } from "wrangler";
+import { modelFiles, root, seedLanguages } from "./models.mjs";
 import { wrangler } from "./wrangler.mjs";
 
 const BUCKET = "lingoscan-models";
+const contentType = (key) => (key.endsWith(".ttf") ? "font/ttf" : "application/gzip");
 
-export function seedModels({ remote = false } = {}) {
-  const files = modelFiles();
+/** Local seeding: one Miniflare proxy for all files; files already seeded with the same size are skipped. */
+async function seedLocal(files) {
   const marker = path.join(root, ".wrangler/state/models-seeded.json");
-  const signature = JSON.stringify(files.map((f) => [f.key, statSync(f.file).size]));
-  if (!remote && existsSync(marker) && readFileSync(marker, "utf8") === signature) {
+  const seeded = existsSync(marker) ? JSON.parse(readFileSync(marker, "utf8")) : {};
+  const todo = files.filter((f) => seeded[f.key] !== statSync(f.file).size);
+  if (todo.length === 0) {
     console.log(`models: ${files.length} files already seeded`);
     return;
   }
-  for (const { key, file } of files) {
-    const type = key.endsWith(".ttf") ? "font/ttf" : "application/gzip";
-    wrangler(["r2", "object", "put", `${BUCKET}/${key}`, "--file", file, "--content-type", type, remote ? "--remote" : "--local", "-c", "wrangler.toml"]);
-    console.log(`models: ${key} (${statSync(file).size} bytes)`);
-  }
-  if (!remote) {
+  const { env, dispose } = await getPlatformProxy({ configPath: path.join(root, "wrangler.toml") });
+  try {
+    for (const { key, file } of todo) {
+      await env.MODELS.put(key, readFileSync(file), { httpMetadata: { contentType: contentType(key) } });
+      seeded[key] = statSync(file).size;
+    }
+  } finally {
+    await dispose();
     mkdirSync(path.dirname(marker), { recursive: true });
-    writeFileSync(marker, signature);
+    writeFileSync(marker, JSON.stringify(seeded));
+  }
+  console.log(`models: seeded ${todo.length} files (${files.length} in all)`);
+}
+
+export async function seedModels({ remote = false } = {}) {
+  const files = modelFiles(seedLanguages({ remote }));
+  if (!remote) return seedLocal(files);
+  for (const { key, file } of files) {
+    wrangler(["r2", "object", "put", `${BUCKET}/${key}`, "--file", file, "--content-type", contentType(key), "--remote", "-c", "wrangler.toml"]);
+    console.log(`models: ${key} (${statSync(file).size} bytes)`);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) seedModels({ remote: process.argv.includes("--remote") });
+if (import.meta.url === `file://${process.argv[1]}`) await seedModels({ remote: process.argv.includes("--remote") });

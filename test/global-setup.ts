@@ -13,7 +13,7 @@ declare module "vitest" {
 export default function setup(project: TestProject) {
   const wanted = new Set(["tessdata/eng.traineddata.gz", "fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"]);
   const models: Record<string, string> = {};
-  for (const { key, file } of modelFiles()) {
+  for (const { key, file } of modelFiles(["eng"])) {
     if (wanted.has(key)) models[key] = readFileSync(file).toString("base64");
   }
   project.provide("models", models);

@@ -1,17 +1,20 @@
-/** OCR languages the engine can be seeded with: tesseract code → ISO 639-1 code and English name. */
-export const OCR_LANGUAGE_NAMES: Record<string, { code: string; name: string }> = {
-  eng: { code: "en", name: "English" },
-  fra: { code: "fr", name: "French" },
-  deu: { code: "de", name: "German" },
-  spa: { code: "es", name: "Spanish" },
-  ita: { code: "it", name: "Italian" },
-  por: { code: "pt", name: "Portuguese" },
-  jpn: { code: "ja", name: "Japanese" },
-  chi_sim: { code: "zh", name: "Chinese (Simplified)" },
-};
+import { ocrModel } from "./ocr-models";
 
-/** Resolves an API language code (`en`, or a tesseract code such as `eng`) to its tesseract code. */
+/** Resolves an API language code (ISO 639-1 like `ar`, or a tesseract code like `ara`, `jpn_vert`) to its tesseract code. */
 export function ocrCodeFor(code: string): string | undefined {
-  if (OCR_LANGUAGE_NAMES[code]) return code;
-  return Object.entries(OCR_LANGUAGE_NAMES).find(([, v]) => v.code === code)?.[0];
+  return ocrModel(code)?.code;
+}
+
+/** The `source_language` that asks the engine to find the script and language of each page. */
+export const AUTO_LANGUAGE = "auto";
+
+/**
+ * The OCR languages a `source_language` names: `auto`, one code, or several joined by `+`
+ * (`en+ar`, a page in two languages). Returns the codes that name no catalogued model in `unknown`.
+ */
+export function ocrLanguagesFor(source: string): { languages: string[]; unknown: string[] } {
+  if (source === AUTO_LANGUAGE) return { languages: [AUTO_LANGUAGE], unknown: [] };
+  const codes = source.split("+");
+  const languages = [...new Set(codes.map(ocrCodeFor).filter((c): c is string => !!c))];
+  return { languages, unknown: codes.filter((c) => !ocrCodeFor(c)) };
 }

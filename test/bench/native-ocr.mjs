@@ -5,10 +5,10 @@ import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { modelFiles } from "../../scripts/models.mjs";
 
-/** Unpacks the seeded OCR models (scripts/models.mjs) into `dir` for `tesseract --tessdata-dir`. */
-export function nativeTessdata(dir) {
+/** Unpacks the OCR models of `languages` (default: those dev seeds, scripts/models.mjs) into `dir` for `tesseract --tessdata-dir`. */
+export function nativeTessdata(dir, languages) {
   mkdirSync(dir, { recursive: true });
-  for (const { key, file } of modelFiles()) {
+  for (const { key, file } of modelFiles(languages)) {
     if (!key.startsWith("tessdata/")) continue;
     const out = path.join(dir, path.basename(key, ".gz"));
     if (!existsSync(out)) writeFileSync(out, gunzipSync(readFileSync(file)));

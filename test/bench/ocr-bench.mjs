@@ -11,10 +11,13 @@ import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
 import { startEngine } from "./ocr-harness.mjs";
-import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { CJK_FONT, LATIN_FONTS, languagePageSvg, renderHtmlPng, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
 import { errorRates } from "./text-metrics.mjs";
+import { fontFiles } from "../../scripts/models.mjs";
 
 const DPIS = [300, 200, 150];
+/** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */
+const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert"];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
@@ -67,7 +70,7 @@ function degrade({ width, height, rgba }, seed) {
 function corpus() {
   const pages = [];
   let seed = 1;
-  for (const [lang, lines] of Object.entries(TEXTS)) {
+  for (const [lang, lines] of Object.entries(TEXTS).filter(([l]) => !SCRIPT_PAGES.includes(l))) {
     const cjk = CJK.test(lines[0]);
     const text = [...lines, ...lines, ...lines];
     DPIS.forEach((dpi, i) => {
@@ -93,16 +96,70 @@ async function runEngine(engine, id, bytes, lang) {
   return { text: page.regions.map((r) => r.text).join("\n"), ms, heap: rec.heapBytes };
 }
 
+/** The words of `a` that `b` also has (as a multiset), in `a`'s order. */
+function common(a, b) {
+  const left = [...b];
+  return a.filter((w) => {
+    const k = left.indexOf(w);
+    if (k >= 0) left.splice(k, 1);
+    return k >= 0;
+  });
+}
+
+/**
+ * Reading order of right-to-left lines: line by line, the words read exactly (at least half of
+ * them) come in the order written.
+ */
+function orderExact(expectedLines, actual) {
+  const got = actual.split("\n").map((l) => l.trim()).filter(Boolean);
+  if (got.length !== expectedLines.length) return false;
+  return expectedLines.every((line, i) => {
+    const [e, g] = [line.split(" "), got[i].split(" ")];
+    const read = common(g, e);
+    return read.length >= e.length / 2 && read.join(" ") === common(e, g).join(" ");
+  });
+}
+
+/** A scripts page: resvg with the language's face, Chromium for Devanagari (resvg cannot shape it). */
+async function scriptPage(lang, dpi) {
+  if (RESVG_LANGUAGES.includes(lang)) return renderPng(languagePageSvg(lang, TEXTS[lang], { dpi }).svg);
+  const fontFile = fontFiles().find((f) => f.key === "fonts/NotoSansDevanagari-Regular.ttf").file;
+  return renderHtmlPng(TEXTS[lang], { fontFile, dpi, pt: 14 });
+}
+
 const pct = (x) => `${(x * 100).toFixed(2)} %`;
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main() {
   if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
-  nativeTessdata(tessdata);
+  nativeTessdata(tessdata, Object.keys(TEXTS));
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
   const pages = corpus();
+  const scriptPages = [];
+  for (const lang of SCRIPT_PAGES) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
   const engine = await startEngine();
   try {
+    console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
+    console.log("| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | first use s | warm s | heap MB |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const scripts = [];
+    for (const [i, p] of scriptPages.entries()) {
+      const file = path.join(work, `s${i}.png`);
+      writeFileSync(file, p.bytes);
+      const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
+      const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
+      const n = runNative(file, p.lang, tessdata);
+      const cjk = CJK.test(TEXTS[p.lang][0]);
+      const expected = TEXTS[p.lang].join("\n");
+      const er = errorRates(expected, e.text, cjk);
+      const nr = errorRates(expected, n.text, cjk);
+      const rtl = p.lang === "ara" || p.lang === "heb";
+      const order = rtl ? `${orderExact(TEXTS[p.lang], e.text) ? "exact" : "wrong"} / ${orderExact(TEXTS[p.lang], n.text) ? "exact" : "wrong"}` : "–";
+      const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
+      scripts.push({ lang: p.lang, dpi: p.dpi, engineCer: er.cer, nativeCer: nr.cer, ratio, order, firstMs: first.ms, warmMs: e.ms, heapMB: e.heap / 2 ** 20 });
+      console.log(`| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`);
+    }
+
     // Warm both engines' models once (first-use model loading is not what the speed figures measure).
     const warm = pages.filter((p) => p.kind === "clean" && p.dpi === 150);
     for (const p of warm) await runEngine(engine, `warm-${p.lang}`, p.bytes, p.lang);
@@ -170,7 +227,7 @@ async function main() {
       const file = path.join(work, `a4-${k}.png`);
       writeFileSync(file, p.bytes);
       const e = await runEngine(engine, `a4-${k}.png`, p.bytes, "eng");
-      const n = runNative(file, "eng");
+      const n = runNative(file, "eng", tessdata);
       eTimes.push(e.ms);
       nTimes.push(n.ms);
       heap = Math.max(heap, e.heap);
@@ -180,7 +237,7 @@ async function main() {
     const nPps = 1000 / mean(nTimes);
     console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
     console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
-    reportResult("ocr", { subsets, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
+    reportResult("ocr", { subsets, scripts, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
   } finally {
     await engine.dispose();
   }

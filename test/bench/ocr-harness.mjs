@@ -5,6 +5,7 @@ import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { modelFiles, root } from "../../scripts/models.mjs";
+import { TEXTS } from "./ocr-texts.mjs";
 
 const PORT = Number(process.env.OCR_BENCH_PORT ?? 8797);
 const wranglerJs = path.join(root, "node_modules/wrangler/bin/wrangler.js");
@@ -92,7 +93,7 @@ export async function startEngine({ browser = true } = {}) {
     if (!res.ok) throw new Error(`get ${key}: ${res.status}`);
     return res;
   };
-  for (const { key, file } of modelFiles()) await put(key, readFileSync(file), "MODELS");
+  for (const { key, file } of modelFiles(Object.keys(TEXTS))) await put(key, readFileSync(file), "MODELS");
   const call = async (method, input) => {
     const res = await fetch(`${base}/call`, { method: "POST", body: JSON.stringify({ method, input }) });
     const body = await res.json();

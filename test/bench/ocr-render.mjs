@@ -4,8 +4,14 @@ import { Resvg } from "@resvg/resvg-js";
 import { PDFDocument, rgb } from "pdf-lib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { fontFiles } from "../../scripts/models.mjs";
+import { ocrModel } from "../../src/lib/ocr-models.ts";
+import { unshapedScript } from "../../src/lib/shaping.ts";
+import { textDirection } from "../../src/lib/text-direction.ts";
 
-export { TEXTS } from "./ocr-texts.mjs";
+import { TEXTS } from "./ocr-texts.mjs";
+
+export { TEXTS };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const nm = (p) => path.join(root, "node_modules", p);
@@ -14,12 +20,29 @@ export const FONT_FILES = [
   nm("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
   nm("dejavu-fonts-ttf/ttf/DejaVuSerif.ttf"),
   nm("dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf"),
-  nm("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf"),
+  ...fontFiles().filter((f) => f.key.startsWith("fonts/Noto")).map((f) => f.file),
 ];
 
 /** Font families by script: Latin text comes in three faces, CJK in Noto Sans SC. */
 export const LATIN_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"];
 export const CJK_FONT = "NotoSansSC";
+
+/** Languages of TEXTS whose script resvg draws correctly (Devanagari it garbles: see src/lib/shaping.ts). */
+export const RESVG_LANGUAGES = Object.keys(TEXTS).filter((l) => !unshapedScript(TEXTS[l].join("")));
+
+/** A language's test page: its face, 18 pt for CJK and 14 pt for the other non-Latin scripts, columns for vertical models. */
+export function languagePageSvg(lang, lines, opts = {}) {
+  const script = ocrModel(lang)?.script;
+  const pt = script === "Han" || script === "Japanese" ? 18 : script === "Latin" || script === "Cyrillic" ? 12 : 14;
+  return textPageSvg(lines, { font: fontFor(lang) ?? "DejaVu Serif", pt, vertical: !!ocrModel(lang)?.vertical, ...opts });
+}
+
+/** The face a language's test page is set in (Noto for the scripts DejaVu lacks or draws poorly). */
+export function fontFor(lang) {
+  const script = ocrModel(lang)?.script;
+  const noto = { Arabic: "Noto Sans Arabic", Hebrew: "Noto Sans Hebrew", Devanagari: "Noto Sans Devanagari", Hangul: "Noto Sans KR", Han: CJK_FONT, Japanese: CJK_FONT };
+  return noto[script] ?? null;
+}
 
 const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -27,14 +50,25 @@ const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, 
  * An SVG page of text lines. `dpi` sets the pixel size of an A4-width page and a 12 pt face;
  * `rotate` turns the whole page clockwise by 90/180/270; `skew` tilts the text by degrees.
  */
-/** @param {string[]} lines @param {{ font?: string, dpi?: number, pt?: number, rotate?: number, skew?: number, height?: number }} [opts] */
-export function textPageSvg(lines, { font = "DejaVu Sans", dpi = 300, pt = 12, rotate = 0, skew = 0, height = undefined } = {}) {
+/**
+ * Right-to-left lines (Arabic, Hebrew: by their first letter) are aligned on the right margin;
+ * `vertical` sets each line as a column of upright characters, the first column on the right
+ * (vertical CJK).
+ */
+/** @param {string[]} lines @param {{ font?: string, dpi?: number, pt?: number, rotate?: number, skew?: number, height?: number, vertical?: boolean }} [opts] */
+export function textPageSvg(lines, { font = "DejaVu Sans", dpi = 300, pt = 12, rotate = 0, skew = 0, height = undefined, vertical = false } = {}) {
   const px = (pt * dpi) / 72;
   const width = Math.round(8.27 * dpi);
   const margin = Math.round(0.8 * dpi);
   const step = Math.round(px * 1.6);
-  const h = height ?? Math.max(Math.round(2 * margin + lines.length * step), Math.round(2.5 * dpi));
-  const text = lines.map((l, i) => `<text x="${margin}" y="${margin + px + i * step}" font-family="${font}" font-size="${px}">${esc(l)}</text>`).join("");
+  const longest = Math.max(...lines.map((l) => [...l].length));
+  const h = height ?? (vertical ? Math.round(2 * margin + longest * px * 1.1) : Math.max(Math.round(2 * margin + lines.length * step), Math.round(2.5 * dpi)));
+  const glyph = (x, y, s, anchor = "start") => `<text x="${x}" y="${y}" font-family="${font}" font-size="${px}" text-anchor="${anchor}">${esc(s)}</text>`;
+  const text = vertical
+    ? lines.flatMap((l, i) => [...l].map((c, j) => glyph(width - margin - i * step - px / 2, margin + px + j * px * 1.1, c, "middle"))).join("")
+    : // resvg lays every paragraph out left to right: a closing right-to-left mark keeps a line's
+      // final full stop at its left end, where right-to-left text puts it.
+      lines.map((l, i) => (textDirection(l) === "rtl" ? glyph(width - margin, margin + px + i * step, `${l}\u200f`, "end") : glyph(margin, margin + px + i * step, l))).join("");
   const body = `<g transform="rotate(${skew} ${width / 2} ${h / 2})">${text}</g>`;
   const turned = rotate === 90 || rotate === 270;
   const W = turned ? h : width;
@@ -96,4 +130,27 @@ export async function vectorPdf(svg, width, height) {
     page.drawSvgPath(m[1], { x: 0, y: height * scale, scale, color: rgb(0, 0, 0), borderWidth: 0 });
   }
   return doc.save();
+}
+
+/**
+ * A page of text lines rendered by Chromium (HarfBuzz shaping), for scripts resvg cannot shape
+ * (Devanagari): the same geometry as textPageSvg, the face loaded from its TTF file. PNG bytes.
+ */
+export async function renderHtmlPng(lines, { fontFile, dpi = 300, pt = 14 }) {
+  const { chromium } = await import("playwright-core");
+  const px = (pt * dpi) / 72;
+  const width = Math.round(8.27 * dpi);
+  const margin = Math.round(0.8 * dpi);
+  const height = Math.max(Math.round(2 * margin + lines.length * px * 1.6), Math.round(2.5 * dpi));
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
+  try {
+    const page = await browser.newPage({ viewport: { width, height } });
+    const font = `@font-face { font-family: page; src: url(data:font/ttf;base64,${(await import("node:fs")).readFileSync(fontFile).toString("base64")}); }`;
+    const body = lines.map((l) => `<div>${esc(l)}</div>`).join("");
+    await page.setContent(`<html><head><style>${font} body { margin: ${margin}px; background: white; font: ${px}px/1.6 page; color: black; }</style></head><body>${body}</body></html>`);
+    await page.evaluate(() => document.fonts.ready);
+    return await page.screenshot({ type: "png" });
+  } finally {
+    await browser.close();
+  }
 }

@@ -1,16 +1,13 @@
 import type { TestProject } from "vitest/node";
 // Node-side renderers: resvg draws text in real fonts (Latin and CJK), which the Workers test pool cannot.
-import { CJK_FONT, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg, vectorPdf } from "../bench/ocr-render.mjs";
+import { languagePageSvg, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg, vectorPdf } from "../bench/ocr-render.mjs";
 import { readdirSync, readFileSync } from "node:fs";
-import { modelFiles } from "../../scripts/models.mjs";
 import { writeTiff } from "./tiff-writer.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Engine test inputs rendered from known text, base64 by name (see fixtures-global-setup.ts). */
     engineFixtures: Record<string, string>;
-    /** Every OCR model of scripts/models.mjs by R2 key, base64 (the shared setup seeds eng only). */
-    engineModels: Record<string, string>;
     /** The files of test/fixtures/real (real documents, origins in its README), base64 by file name. */
     realFixtures: Record<string, string>;
   }
@@ -43,10 +40,9 @@ export default async function setup(project: TestProject) {
   const f: Record<string, string> = {};
   const page = (lines: string[], opts: Parameters<typeof textPageSvg>[1] = {}) => textPageSvg(lines, { dpi: 200, ...opts });
 
-  for (const [lang, lines] of Object.entries(TEXTS)) {
-    const cjk = lang === "jpn" || lang === "chi_sim";
-    f[`lang_${lang}`] = b64(renderPng(page(lines, { font: cjk ? CJK_FONT : "DejaVu Serif", pt: cjk ? 18 : 12 }).svg));
-  }
+  for (const lang of RESVG_LANGUAGES) f[`lang_${lang}`] = b64(renderPng(languagePageSvg(lang, (TEXTS as Record<string, string[]>)[lang]!, { dpi: 200 }).svg));
+  // A page in two languages: English lines, then Arabic ones (DejaVu Sans draws both).
+  f.mixed_eng_ara = b64(renderPng(page([...TEXTS.eng.slice(0, 2), ...TEXTS.ara.slice(0, 2)], { pt: 14 }).svg));
   for (const rotate of [90, 180, 270] as const) f[`rotated_${rotate}`] = b64(renderPng(page(TEXTS.eng, { rotate }).svg));
   f.skewed = b64(renderPng(page(TEXTS.eng, { skew: 3 }).svg));
 
@@ -116,7 +112,4 @@ export default async function setup(project: TestProject) {
   project.provide("engineFixtures", f);
   const realDir = new URL("../fixtures/real/", import.meta.url);
   project.provide("realFixtures", Object.fromEntries(readdirSync(realDir).filter((n) => n !== "README.md").map((n) => [n, readFileSync(new URL(n, realDir)).toString("base64")])));
-  const models: Record<string, string> = {};
-  for (const { key, file } of modelFiles()) if (key.startsWith("tessdata/")) models[key] = readFileSync(file).toString("base64");
-  project.provide("engineModels", models);
 }

@@ -21,6 +21,20 @@ export function realText(name: string): string {
   return new TextDecoder().decode(realFixture(name));
 }
 
+/**
+ * Seeds OCR models beyond the shared setup's eng: those of the test texts, served by the readers
+ * server (test/exports/tools-global-setup.ts; too large to hand over with `provide`).
+ */
+export async function seedOcrModels(languages: string[]): Promise<void> {
+  for (const lang of languages) {
+    const key = `tessdata/${lang}.traineddata.gz`;
+    if (await env.MODELS.head(key)) continue;
+    const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(key)}`);
+    if (!res.ok) throw new Error(`the readers server has no ${key}: ${res.status}`);
+    await env.MODELS.put(key, await res.arrayBuffer());
+  }
+}
+
 export async function put(key: string, bytes: Uint8Array | string): Promise<string> {
   await env.FILES.put(key, bytes);
   return key;

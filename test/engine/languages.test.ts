@@ -1,17 +1,16 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, it, inject } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { TEXTS } from "../bench/ocr-texts.mjs";
+import { unshapedScript } from "../../src/lib/shaping";
 import { characterErrorRate } from "./cer";
-import { fixture, put, readPage } from "./helpers";
+import { fixture, put, readPage, seedOcrModels } from "./helpers";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const texts = TEXTS as Record<string, string[]>;
 
 describe("recognition in every seeded language", () => {
   beforeAll(async () => {
-    for (const [key, b64] of Object.entries(inject("engineModels"))) {
-      if (!(await env.MODELS.head(key))) await env.MODELS.put(key, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
-    }
+    await seedOcrModels(Object.keys(texts));
   });
 
   it("health lists the seeded languages", async () => {
@@ -19,9 +18,10 @@ describe("recognition in every seeded language", () => {
     expect(health.ocrLanguages).toEqual(expect.arrayContaining(Object.keys(texts)));
   });
 
-  for (const lang of Object.keys(texts)) {
+  // Pages are drawn by resvg (fixtures-global-setup.ts), which cannot draw the Indic scripts.
+  for (const lang of Object.keys(texts).filter((l) => !unshapedScript(texts[l]!.join("")))) {
     // CJK glyphs at 18 pt / 200 dpi are ~50 px: best_int models miss about one in twenty.
-    const limit = lang === "jpn" || lang === "chi_sim" ? 0.1 : 0.03;
+    const limit = CJK.test(texts[lang]![0]!) ? 0.1 : 0.03;
     it(`${lang}: CER ≤ ${limit * 100} % with its model`, async () => {
       const key = await put(`uploads/lang/${lang}.png`, fixture(`lang_${lang}`));
       const { rec, text } = await readPage(`lang-${lang}`, key, 0, [lang]);

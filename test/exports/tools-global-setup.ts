@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFiles } from "../../scripts/models.mjs";
+import { TEXTS } from "../bench/ocr-texts.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -38,7 +39,7 @@ let dir: string | undefined;
 export default async function setup(project: TestProject) {
   dir = mkdtempSync(path.join(tmpdir(), "lingoscan-readers-"));
   let n = 0;
-  const models = new Map(modelFiles().map((m: { key: string; file: string }) => [m.key, m.file]));
+  const models = new Map(modelFiles(Object.keys(TEXTS)).map((m: { key: string; file: string }) => [m.key, m.file]));
   server = createServer((req, res) => {
     const url = req.url ?? "";
     if (req.method === "GET" && url.startsWith("/models/")) {

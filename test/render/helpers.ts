@@ -2,6 +2,7 @@ import { PhotonImage } from "@cf-wasm/photon";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import type { InpaintRegion, PageText } from "../../workers/engine/contract";
+import { seedOcrModels } from "../engine/helpers";
 
 const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 
@@ -12,15 +13,11 @@ export function scene(name: string): { page: Uint8Array; background: Uint8Array 
   return { page: fromB64(s.page), background: fromB64(s.background) };
 }
 
-/** Seeds what these tests need beyond the shared seed: the CJK font and the given OCR models. */
-export async function seedModels(languages: string[] = []): Promise<void> {
-  const models = inject("engineModels");
-  for (const l of languages) {
-    const key = `tessdata/${l}.traineddata.gz`;
-    if (!(await env.MODELS.head(key))) await env.MODELS.put(key, fromB64(models[key]!));
-  }
-  const font = "fonts/NotoSansSC-Regular.ttf";
-  if (!(await env.MODELS.head(font))) {
+/** Seeds what these tests need beyond the shared seed: the given OCR models and fonts (by default the CJK one). */
+export async function seedModels(languages: string[] = [], fonts = ["fonts/NotoSansSC-Regular.ttf"]): Promise<void> {
+  await seedOcrModels(languages);
+  for (const font of fonts) {
+    if (await env.MODELS.head(font)) continue;
     const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(font)}`);
     if (!res.ok) throw new Error(`the readers server has no ${font}: ${res.status}`);
     await env.MODELS.put(font, await res.arrayBuffer());

@@ -60,7 +60,7 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
     throw new ApiError("payload_too_large", `A batch is limited to ${LIMITS.max_batch_bytes} bytes in all; this one has ${totalBytes}.`, { details: { limit: LIMITS.max_batch_bytes, bytes: totalBytes } });
   }
   const options = parseOptions(form.options);
-  const ocrLanguage = await checkOptionsServed(env, db, auth.userId, options);
+  const ocrLanguages = await checkOptionsServed(env, db, auth.userId, options);
 
   const results: (Accepted | Refused)[] = [];
   try {
@@ -96,7 +96,7 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
       kind: "batch",
       tool: options.tool,
       status: "queued",
-      options: { ...options, ocr_languages: [ocrLanguage] },
+      options: { ...options, ocr_languages: ocrLanguages },
       sourceName: `${parts.length} files`,
       sourceBytes: totalBytes,
       workflowInstanceId: parentId,
@@ -115,7 +115,7 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
         childEvents.set(r.jobId, events);
         await repo.insertJob(
           db,
-          { ...newJobRow(auth, { jobId: r.jobId, options, ocrLanguage, file: r.file, sourceKey: r.sourceKey, format: r.format, pages: r.pages, credits: r.credits }), parentJobId: parentId, batchIndex: index },
+          { ...newJobRow(auth, { jobId: r.jobId, options, ocrLanguages, file: r.file, sourceKey: r.sourceKey, format: r.format, pages: r.pages, credits: r.credits }), parentJobId: parentId, batchIndex: index },
           { id: newId("prj"), name: r.file.name || `File ${index + 1}`, sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: r.pages },
           events,
         );
@@ -140,7 +140,7 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
             batchIndex: index,
             tool: options.tool,
             status: "failed",
-            options: { ...options, ocr_languages: [ocrLanguage] },
+            options: { ...options, ocr_languages: ocrLanguages },
             sourceName: r.name,
             sourceBytes: r.file?.size ?? 0,
             error,

@@ -5,7 +5,7 @@ import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
 import { namedGlossaries } from "../glossaries/glossaries.service";
 import { assertPairServed } from "../translation/translation.service";
-import { ocrCodeFor } from "../../lib/languages";
+import { AUTO_LANGUAGE, ocrLanguagesFor } from "../../lib/languages";
 import { LIMITS } from "../../lib/limits";
 import { keys } from "../../lib/storage";
 import { planOf } from "../billing/plans";
@@ -50,25 +50,35 @@ export function parseOptions(raw: unknown): JobOptionsIn {
   return parsed.data;
 }
 
-/** The tesseract language of the options, refused when no model for it is installed. */
-export async function ocrLanguageOf(env: Env, options: JobOptionsIn): Promise<string> {
-  const code = ocrCodeFor(options.source_language);
-  if (!code || !(await env.MODELS.head(`tessdata/${code}.traineddata.gz`))) {
-    throw new ApiError("unsupported_language", `No OCR model is installed for language "${options.source_language}".`, { details: { language: options.source_language } });
+/**
+ * The tesseract languages of the options (`["auto"]` for `auto`), refused when a code names no
+ * known model or its model is not installed.
+ */
+export async function ocrLanguagesOf(env: Env, options: JobOptionsIn): Promise<string[]> {
+  const { languages, unknown } = ocrLanguagesFor(options.source_language);
+  if (languages[0] === AUTO_LANGUAGE) return languages;
+  const missing = [...unknown];
+  for (const code of languages) if (!(await env.MODELS.head(`tessdata/${code}.traineddata.gz`))) missing.push(code);
+  if (missing.length) {
+    throw new ApiError("unsupported_language", `No OCR model is installed for language ${missing.map((c) => `"${c}"`).join(", ")}; GET /api/v1/languages lists those available.`, {
+      details: { language: options.source_language, missing },
+    });
   }
-  return code;
+  return languages;
 }
 
 /**
  * Everything a job's options name must be served before anything is stored or charged:
  * the OCR model, the translation pair (tool `translate`) and the account's glossaries.
- * Returns the tesseract language code.
+ * Returns the tesseract language codes. Text in several
+ * languages is translated from the language detected segment by segment (`auto`).
  */
-export async function checkOptionsServed(env: Env, db: DB, userId: string, options: JobOptionsIn): Promise<string> {
-  const ocrLanguage = await ocrLanguageOf(env, options);
-  if (options.tool === "translate") await assertPairServed(env, options.source_language, options.target_language ?? "");
+export async function checkOptionsServed(env: Env, db: DB, userId: string, options: JobOptionsIn): Promise<string[]> {
+  const ocrLanguages = await ocrLanguagesOf(env, options);
+  const source = options.source_language.includes("+") ? AUTO_LANGUAGE : options.source_language;
+  if (options.tool === "translate") await assertPairServed(env, source, options.target_language ?? "");
   if (options.glossary_ids?.length) await namedGlossaries(db, userId, options.glossary_ids);
-  return ocrLanguage;
+  return ocrLanguages;
 }
 
 /** Refuses a document over the plan's page limit (402, details pages/limit/plan). */

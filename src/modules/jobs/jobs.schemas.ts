@@ -11,9 +11,13 @@ export const CreateJobRequest = z
     tool: z.enum(TOOL_IDS).default("ocr").openapi({ description: "What to do with the file." }),
     source_language: z
       .string()
-      .regex(/^[a-z]{2,3}(_[a-z]{2,4})?$/)
+      .regex(/^(auto|[a-z]{2,3}(_[a-z]{2,4}){0,2}(\+[a-z]{2,3}(_[a-z]{2,4}){0,2}){0,2})$/)
       .default("en")
-      .openapi({ description: "Language of the text (ISO 639-1 like `en`, or a tesseract code like `eng`).", example: "en" }),
+      .openapi({
+        description:
+          "Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.",
+        example: "en",
+      }),
     target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ description: "Translation target (tool `translate`).", example: "es" }),
     export_formats: z.array(z.enum(allFormats)).min(1).max(10).optional().openapi({ description: "Result formats; defaults per tool." }),
     name: z.string().trim().min(1).max(200).optional().openapi({ description: "Project name; defaults to the file name." }),

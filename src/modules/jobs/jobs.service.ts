@@ -32,7 +32,7 @@ export async function publishIntake(env: Env, jobId: string, events: Event[]): P
 }
 
 /** The row of a new job that will run: options normalised, the price reserved for attempt 0. */
-export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOptionsIn; ocrLanguage: string; file: File; sourceKey: string | null; format: string | null; pages: number; credits: number }): repo.NewJob {
+export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOptionsIn; ocrLanguages: string[]; file: File; sourceKey: string | null; format: string | null; pages: number; credits: number }): repo.NewJob {
   const now = Date.now();
   return {
     id: p.jobId,
@@ -40,7 +40,7 @@ export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOpt
     apiKeyId: auth.via === "api_key" ? auth.credentialId : null,
     tool: p.options.tool,
     status: "queued",
-    options: { ...p.options, export_formats: p.options.export_formats ?? TOOLS[p.options.tool].default_exports, ocr_languages: [p.ocrLanguage] },
+    options: { ...p.options, export_formats: p.options.export_formats ?? TOOLS[p.options.tool].default_exports, ocr_languages: p.ocrLanguages },
     sourceName: p.file.name || "upload",
     sourceKey: p.sourceKey,
     sourceBytes: p.file.size,
@@ -73,7 +73,7 @@ export async function launch(env: Env, db: DB, job: { id: string; attempt: numbe
 export async function createJob(env: Env, db: DB, auth: AuthContext, rawFile: unknown, rawOptions: unknown) {
   const file = requireFile(rawFile);
   const options = parseOptions(rawOptions);
-  const ocrLanguage = await checkOptionsServed(env, db, auth.userId, options);
+  const ocrLanguages = await checkOptionsServed(env, db, auth.userId, options);
   const jobId = newId("job");
   const { sourceKey, info } = await storeAndInspect(env, auth, jobId, file);
   const events = intakeEvents(file, info);
@@ -82,7 +82,7 @@ export async function createJob(env: Env, db: DB, auth: AuthContext, rawFile: un
     const credits = priceOf(options.tool, info.pages);
     await repo.insertJob(
       db,
-      newJobRow(auth, { jobId, options, ocrLanguage, file, sourceKey, format: info.format, pages: info.pages, credits }),
+      newJobRow(auth, { jobId, options, ocrLanguages, file, sourceKey, format: info.format, pages: info.pages, credits }),
       { id: newId("prj"), name: options.name ?? (file.name || "Untitled"), sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: info.pages },
       events,
     );

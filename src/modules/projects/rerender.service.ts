@@ -3,7 +3,7 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { ocrCodeFor } from "../../lib/languages";
+import { ocrLanguagesFor } from "../../lib/languages";
 import { instanceIdFor } from "../../pipeline/job-lifecycle";
 import { readyPageIndexes } from "../exports/export-document.repo";
 import { checkToolOptions } from "../jobs/job-intake";
@@ -45,7 +45,7 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
     export_formats: req.export_formats ?? (source?.options.export_formats as string[] | undefined) ?? tool.default_exports,
   };
   checkToolOptions(options, "body");
-  const ocrLanguages = (source?.options.ocr_languages as string[] | undefined) ?? [ocrCodeFor(options.source_language) ?? "eng"];
+  const ocrLanguages = (source?.options.ocr_languages as string[] | undefined) ?? ocrLanguagesFor(options.source_language).languages;
 
   if (!(await claimForRerender(db, project.id))) {
     throw new ApiError("conflict", `Project ${projectId} is being processed or re-rendered already; wait for that job to finish.`, { details: { project_id: projectId } });

@@ -78,7 +78,16 @@ export const PlanOut = z
   })
   .openapi("PlanOut");
 
-export const LanguageOut = z.object({ code: z.string(), name: z.string(), ocr_code: z.string().optional() });
+export const LanguageOut = z
+  .object({
+    code: z.string().openapi({ description: "What `source_language` takes to select this model: ISO 639-1 for a language's main model, else the tesseract code.", example: "ar" }),
+    name: z.string().openapi({ example: "Arabic" }),
+    ocr_code: z.string().openapi({ description: "tesseract model name.", example: "ara" }),
+    script: z.string().openapi({ description: "Unicode script the model reads (`Japanese`: Han with kana).", example: "Arabic" }),
+    direction: z.enum(["ltr", "rtl"]).openapi({ description: "Direction the script is written in." }),
+    vertical: z.boolean().openapi({ description: "Model for text in top-to-bottom columns (read right to left)." }),
+  })
+  .openapi("LanguageOut");
 
 const OAuthProviderOut = z.object({
   id: z.string().openapi({ example: "google", description: "The idp of /auth/oauth/{idp}/start and /callback." }),

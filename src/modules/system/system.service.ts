@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { OCR_LANGUAGE_NAMES } from "../../lib/languages";
+import { ocrModel } from "../../lib/ocr-models";
 import { LIMITS } from "../../lib/limits";
 import { withTimeout } from "../../lib/timing";
 import { servedPairs, translatorsFromEnv } from "../../providers/translators";
@@ -7,7 +7,7 @@ import { configuredProviders } from "../auth/oauth.service";
 import { PLANS } from "../billing/plans";
 import { JOB_STATUSES, TOOLS } from "../jobs/tools";
 import { WEBHOOK_EVENT_TYPES } from "../webhooks/events";
-import type { AppConfigOut, CheckOut, ComponentStatus, StatusOut } from "./system.schemas";
+import type { AppConfigOut, CheckOut, ComponentStatus, LanguageOut, StatusOut } from "./system.schemas";
 import { activeOverrides } from "./system.repo";
 import type { DB } from "../../db/client";
 
@@ -74,12 +74,24 @@ export async function providers(env: Env) {
   };
 }
 
-async function ocrLanguages(env: Env) {
+/**
+ * The OCR models seeded in MODELS, described by the catalogue. `code` is what `source_language`
+ * takes to select the model: its ISO 639-1 code for a language's main model, else its tesseract code.
+ */
+async function ocrLanguages(env: Env): Promise<z.infer<typeof LanguageOut>[]> {
   const listed = await env.MODELS.list({ prefix: "tessdata/", limit: 1000 });
   return listed.objects
     .map((o) => /^tessdata\/(.+)\.traineddata(\.gz)?$/.exec(o.key)?.[1])
-    .filter((c): c is string => !!c)
-    .map((ocr_code) => ({ code: OCR_LANGUAGE_NAMES[ocr_code]?.code ?? ocr_code, name: OCR_LANGUAGE_NAMES[ocr_code]?.name ?? ocr_code, ocr_code }));
+    .map((c) => (c ? ocrModel(c) : undefined))
+    .filter((m) => m !== undefined)
+    .map((m) => ({
+      code: m.iso && !m.variant ? m.iso : m.code,
+      name: m.name,
+      ocr_code: m.code,
+      script: m.script,
+      direction: m.direction,
+      vertical: !!m.vertical,
+    }));
 }
 
 /** OCR and translation coverage that the configured providers really serve right now. */

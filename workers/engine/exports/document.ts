@@ -1,6 +1,7 @@
 import type { ExportDocument, ExportRegion, LineText, PageText } from "../contract";
 import { engineError } from "../errors";
 import { readJson } from "../storage/r2";
+import { textDirection } from "../../../src/lib/text-direction";
 
 /** Which text a text format carries. */
 export type ExportContent = "source" | "translation";
@@ -56,6 +57,8 @@ export function linesOf(r: ExportRegion, content: ExportContent): LineText[] {
     const y = r.box.y + i * h;
     const words = row.split(/\s+/);
     const total = words.reduce((n, w) => n + w.length, 0) + (words.length - 1);
+    // Right-to-left text is laid out from the box's right edge, words kept in reading order.
+    const rtl = textDirection(row) === "rtl";
     let x = r.box.x;
     return {
       box: { x: r.box.x, y, w: r.box.w, h },
@@ -63,7 +66,7 @@ export function linesOf(r: ExportRegion, content: ExportContent): LineText[] {
       confidence: r.confidence ?? 1,
       words: words.map((w) => {
         const ww = (r.box.w * w.length) / Math.max(1, total);
-        const box = { x, y, w: ww, h };
+        const box = { x: rtl ? 2 * r.box.x + r.box.w - x - ww : x, y, w: ww, h };
         x += ww + r.box.w / Math.max(1, total);
         return { box, text: w, confidence: r.confidence ?? 1 };
       }),

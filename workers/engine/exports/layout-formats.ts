@@ -1,6 +1,7 @@
 import type { ExportDocument } from "../contract";
 import { type ExportContent, linesOf } from "./document";
 import { px, xml } from "./xml";
+import { textDirection } from "../../../src/lib/text-direction";
 
 const bbox = (b: { x: number; y: number; w: number; h: number }) => `bbox ${px(b.x)} ${px(b.y)} ${px(b.x + b.w)} ${px(b.y + b.h)}`;
 
@@ -25,7 +26,9 @@ export function renderHocr(doc: ExportDocument, content: ExportContent): string 
               return `<span class="ocr_line" id="line_${n}_${bi + 1}_${li + 1}" title="${bbox(l.box)}; baseline 0 0">${words}</span>`;
             })
             .join("\n");
-          return `<div class="ocr_carea" id="block_${n}_${bi + 1}" title="${bbox(r.box)}">\n<p class="ocr_par" id="par_${n}_${bi + 1}" title="${bbox(r.box)}">\n${spans}\n</p>\n</div>`;
+          // Words stay in reading order; dir tells readers that order runs from the right.
+          const dir = textDirection(lines[0]!.text) === "rtl" ? ' dir="rtl"' : "";
+          return `<div class="ocr_carea" id="block_${n}_${bi + 1}" title="${bbox(r.box)}">\n<p class="ocr_par" id="par_${n}_${bi + 1}"${dir} title="${bbox(r.box)}">\n${spans}\n</p>\n</div>`;
         })
         .filter(Boolean)
         .join("\n");
@@ -66,8 +69,10 @@ export function renderAlto(doc: ExportDocument, content: ExportContent): string 
               const parts: string[] = [];
               l.words.forEach((w, wi) => {
                 if (wi > 0) {
+                  // The space between two words in reading order: to the right of the previous one, or (right-to-left text) to its left.
                   const prev = l.words[wi - 1]!.box;
-                  parts.push(`<SP HPOS="${px(prev.x + prev.w)}" VPOS="${px(l.box.y)}" WIDTH="${px(Math.max(0, w.box.x - prev.x - prev.w))}"/>`);
+                  const [a, b] = w.box.x >= prev.x ? [prev, w.box] : [w.box, prev];
+                  parts.push(`<SP HPOS="${px(a.x + a.w)}" VPOS="${px(l.box.y)}" WIDTH="${px(Math.max(0, b.x - a.x - a.w))}"/>`);
                 }
                 parts.push(`<String ID="s_${n}_${bi + 1}_${li + 1}_${wi + 1}" ${pos(w.box)} CONTENT="${xml(w.text)}" WC="${Math.max(0, Math.min(1, w.confidence)).toFixed(2)}"/>`);
               });

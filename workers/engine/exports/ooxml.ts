@@ -3,6 +3,7 @@ import type { ExportDocument, ExportTable } from "../contract";
 import { type ExportContent, regionText } from "./document";
 import { tableGrid } from "./text-formats";
 import { xml } from "./xml";
+import { textDirection } from "../../../src/lib/text-direction";
 
 /*
  * DOCX and XLSX are written as minimal Office Open XML packages zipped with fflate. The libraries
@@ -57,8 +58,11 @@ function wRuns(text: string): string {
     .join("");
 }
 
+/** A paragraph; right-to-left text (Arabic, Hebrew…) gets a bidi paragraph and rtl runs, so Word lays it out from the right. */
 function wPara(text: string, style?: string): string {
-  return `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ""}<w:r>${wRuns(text)}</w:r></w:p>`;
+  const rtl = textDirection(text) === "rtl";
+  const pPr = (style ? `<w:pStyle w:val="${style}"/>` : "") + (rtl ? "<w:bidi/>" : "");
+  return `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ""}<w:r>${rtl ? "<w:rPr><w:rtl/></w:rPr>" : ""}${wRuns(text)}</w:r></w:p>`;
 }
 
 function wTable(t: ExportTable): string {

@@ -1,10 +1,11 @@
+import { ocrModel } from "../../../src/lib/ocr-models";
 import { engineError } from "../errors";
 import { listKeys } from "../storage/r2";
 
 const MODEL_PREFIX = "tessdata/";
 const MODEL_SUFFIX = ".traineddata.gz";
-/** Tesseract language codes: eng, chi_sim, deu_latf, … */
-const LANGUAGE = /^[a-z]{3}(?:_[a-z]{2,8})?$/;
+/** A catalogued tesseract model name (eng, chi_sim_vert, …), not an ISO code. */
+const isModelCode = (code: string) => ocrModel(code)?.code === code;
 
 export function modelKey(language: string): string {
   return `${MODEL_PREFIX}${language}${MODEL_SUFFIX}`;
@@ -16,7 +17,7 @@ export async function seededLanguages(models: R2Bucket): Promise<string[]> {
   return keys
     .filter((k) => k.endsWith(MODEL_SUFFIX))
     .map((k) => k.slice(MODEL_PREFIX.length, -MODEL_SUFFIX.length))
-    .filter((l) => LANGUAGE.test(l))
+    .filter(isModelCode)
     .sort();
 }
 
@@ -43,9 +44,8 @@ export async function requireLanguages(models: R2Bucket, languages: unknown): Pr
     return unique;
   }
   for (const lang of unique) {
-    if (!LANGUAGE.test(lang) || !(await models.head(modelKey(lang)))) {
-      throw engineError("unsupported_language", `OCR language ${JSON.stringify(lang)} is not available.`);
-    }
+    if (!isModelCode(lang)) throw engineError("unsupported_language", `${JSON.stringify(lang)} is not an OCR model name (tesseract codes such as eng, ara, jpn_vert).`);
+    if (!(await models.head(modelKey(lang)))) throw engineError("unsupported_language", `The OCR model for ${JSON.stringify(lang)} is not installed.`);
   }
   return unique;
 }

@@ -4,6 +4,7 @@ import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { ocrRasterFromGray } from "./page-raster";
 import { withEngine } from "./recognize";
+import { ocrModel } from "../../../src/lib/ocr-models";
 
 /** Longest side of the page copy a text sample is cut from (~150 dpi for A4), and the sample's size. */
 const SAMPLE_PAGE_SIDE = 1750;
@@ -60,6 +61,9 @@ function uprightScore(words: TrialWord[]): number {
  * upright reading stops the search early, so an upright page costs one small reading.
  */
 export async function detectOrientation(models: R2Bucket, img: GrayImage, language: string): Promise<QuarterTurn> {
+  // A vertical model (jpn_vert, …) says the text stands in columns: turning the page would lay
+  // them on their side, and trial readings of a window cut across columns are not evidence.
+  if (ocrModel(language)?.vertical) return 0;
   const ink = inkSample(img);
   if (ink.xs.length < 200) return 0;
   const ratio = lineAxisRatio(ink);

@@ -1,9 +1,12 @@
 import type { PageText } from "../contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
+import { columnsToLines, linesToColumns } from "./vertical";
+import { mergeReadings } from "./merge-readings";
+import { ocrModel } from "../../../src/lib/ocr-models";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
-import { afterPage, discardEngine, getEngine, loadRaster, type CachedEngine } from "./tesseract";
+import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, type CachedEngine } from "./tesseract";
 
 /**
  * Runs `read` on the engine with the raster loaded, then clears the image, all synchronously:
@@ -13,6 +16,8 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
   const { engine } = cached;
   try {
     loadRaster(engine, raster.image);
+    // Loading an image resets the segmentation mode: set the model's own for every reading.
+    engine.setVariable("tessedit_pageseg_mode", pageSegmentation(cached.language));
     return read(engine);
   } finally {
     try {
@@ -37,39 +42,34 @@ export async function withEngine<T>(models: R2Bucket, language: string, raster: 
 }
 
 /**
- * Tesseract page segmentation modes used: automatic layout for pages, one uniform block of text
- * for crops (table cells, re-OCR rectangles), where automatic layout tends to drop short text.
+ * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
+ * one uniform block of text for crops (table cells, re-OCR rectangles), where automatic layout
+ * tends to drop short text.
  */
 export type SegmentationMode = "page" | "block";
-const PSM: Record<SegmentationMode, string> = { page: "3", block: "6" };
 
 /** Recognises the raster (a page or a crop of one) in one language. */
 export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language: string, mode: SegmentationMode = "page"): Promise<PageText> {
-  const hocr = await withEngine(models, language, raster, (engine) => {
-    if (mode === "page") return engine.getHOCR();
-    engine.setVariable("tessedit_pageseg_mode", PSM[mode]);
-    try {
-      return engine.getHOCR();
-    } finally {
-      engine.setVariable("tessedit_pageseg_mode", PSM.page);
-    }
+  const vertical = !!ocrModel(language)?.vertical;
+  const read = vertical ? { ...raster, image: columnsToLines(raster.image) } : raster;
+  const hocr = await withEngine(models, language, read, (engine) => {
+    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
+    return engine.getHOCR();
   });
+  const blocks = vertical ? linesToColumns(parseHocr(hocr), raster.image.width) : parseHocr(hocr);
   return {
-    ...buildPageText(parseHocr(hocr), { width: raster.width, height: raster.height, scale: raster.scale, languages: [language], offset: raster.offset }),
+    ...buildPageText(blocks, { width: raster.width, height: raster.height, scale: raster.scale, languages: [language], offset: raster.offset }),
     path: "ocr",
   };
 }
 
 /**
  * Recognises with the given languages. tesseract-wasm loads one model per engine, so with several
- * languages the raster is read once per language and the reading with the highest mean word
- * confidence wins (the first language on ties).
+ * languages the raster is read once per language and the readings are merged line by line
+ * (`mergeReadings`): each line comes from the language that reads it most confidently.
  */
 export async function recognizeWith(models: R2Bucket, raster: OcrRaster, languages: string[], mode: SegmentationMode = "page"): Promise<PageText> {
-  let best: PageText | null = null;
-  for (const lang of languages) {
-    const page = await recognizeIn(models, raster, lang, mode);
-    if (!best || page.confidence > best.confidence) best = page;
-  }
-  return { ...best!, languages };
+  const readings: PageText[] = [];
+  for (const lang of languages) readings.push(await recognizeIn(models, raster, lang, mode));
+  return { ...mergeReadings(readings), languages };
 }

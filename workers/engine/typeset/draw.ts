@@ -3,6 +3,7 @@ import type { Box, TextStyle } from "../contract";
 import type { RgbaImage } from "../inpaint/rgba";
 import { faceFor, type Face } from "./fonts";
 import { blockExtent, COLUMN_STEP, LINE_GAP, type Layout } from "./layout";
+import { textDirection } from "../../../src/lib/text-direction";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -67,8 +68,17 @@ export function regionSvg(
     const free = Math.max(0, height - blockExtent(layout));
     const top = firstLineTop === null ? free / 2 : Math.min(Math.max(0, firstLineTop), free);
     layout.lines.forEach((line, i) => {
-      const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
       const y = top + i * s * LINE_GAP + s * ASCENT;
+      if (textDirection(line.text) === "rtl") {
+        // Right-to-left lines start at the right edge, anchored by the renderer's own shaped width
+        // (joined Arabic letters are narrower than their measured isolated forms). resvg lays a line
+        // out left to right with bidi reordering inside: a closing right-to-left mark keeps end
+        // punctuation at the left end.
+        const [x, anchor] = style.align === "center" ? [width / 2, "middle"] : [width, "end"];
+        parts.push(`<text x="${x.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="${anchor}" xml:space="preserve">${tspans(chain, `${line.text}\u200f`, style.weight, s, style.color)}</text>`);
+        return;
+      }
+      const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
       parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`);
     });
   }

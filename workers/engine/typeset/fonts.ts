@@ -17,13 +17,17 @@ interface ChainEntry {
 }
 
 /**
- * The fallback chain: DejaVu Sans covers Latin, Cyrillic and Greek (with a bold face); Noto Sans
- * SC covers Chinese and Japanese (kana included). Each character is drawn with the first face that
- * has it. Without the CJK face (not seeded), CJK characters are measured but not drawn.
+ * The fallback chain: DejaVu Sans covers Latin, Cyrillic, Greek, Hebrew and basic Arabic (with a
+ * bold face); Noto Sans SC covers Chinese and Japanese (kana included), Noto Sans KR Hangul, Noto
+ * Sans Arabic and Hebrew what DejaVu lacks (Urdu, Pashto letters…). Each character is drawn with
+ * the first face that has it. Without a face (not seeded), its characters are measured but not drawn.
  */
 const CHAIN: ChainEntry[] = [
   { regular: "fonts/DejaVuSans.ttf", bold: "fonts/DejaVuSans-Bold.ttf", required: true },
   { regular: "fonts/NotoSansSC-Regular.ttf" },
+  { regular: "fonts/NotoSansKR-Regular.ttf" },
+  { regular: "fonts/NotoSansArabic-Regular.ttf" },
+  { regular: "fonts/NotoSansHebrew-Regular.ttf" },
 ];
 
 /** Parsed faces stay in the isolate: fonts never change under a key. */

@@ -4,6 +4,8 @@ import { writeObject } from "../storage/r2";
 import { drawSvg, regionSvg } from "./draw";
 import { fontChain } from "./fonts";
 import { fitText, LINE_GAP } from "./layout";
+import { engineError } from "../errors";
+import { unshapedScript } from "../../../src/lib/shaping";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
@@ -25,6 +27,12 @@ function targetSize(r: TypesetRegion): number {
  */
 export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: TypesetInput): Promise<TypesetResult> {
   const started = Date.now();
+  for (const r of input.regions) {
+    const script = unshapedScript(r.text);
+    if (script) {
+      throw engineError("unsupported_language", `Typesetting cannot draw ${script} text: the renderer does not shape that script correctly. Export the text (txt, docx) instead of rendered pages.`);
+    }
+  }
   const page = await loadRgba(env.FILES, input.backgroundKey, "background");
   const results: TypesetResult["regions"] = [];
   for (const r of input.regions) {

@@ -143,7 +143,7 @@ export async function editorPage(main, [projectId]) {
     if (ids.length === 0) {
       const list = regionsOfPage();
       return render(panel, h("h2", {}, "Regions"), list.length
-        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
+        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", dir: "auto", onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
         : h("p", { class: "empty" }, "No text was found on this page. Draw a rectangle to read a part of it."));
     }
     if (ids.length > 1) {
@@ -157,9 +157,10 @@ export async function editorPage(main, [projectId]) {
       return render(panel, h("h2", {}, `${ids.length} regions selected`), mergeBtn, h("button", { type: "button", class: "secondary", onclick: () => { selected.clear(); draw(); } }, "Clear selection"));
     }
     const r = project.regions.find((x) => x.id === ids[0]);
-    const text = h("textarea", { rows: 4, maxlength: 20000 });
+    // dir="auto": Arabic, Hebrew, Persian or Urdu text reads from the right, as its first letter says.
+    const text = h("textarea", { rows: 4, maxlength: 20000, dir: "auto" });
     text.value = r.user_text ?? r.text;
-    const translation = h("textarea", { rows: 4, maxlength: 20000 });
+    const translation = h("textarea", { rows: 4, maxlength: 20000, dir: "auto" });
     translation.value = r.user_translation ?? r.translation ?? "";
     const save = h("button", { type: "submit" }, "Save");
     const alts = h("div", {});
@@ -215,7 +216,7 @@ export async function editorPage(main, [projectId]) {
       const grid = h("table", { class: "grid" }, h("tbody", {}, Array.from({ length: t.rows }, (_, row) => h("tr", {}, Array.from({ length: t.columns }, (_, column) => {
         const cell = t.cells.find((c) => c.row === row && c.column === column);
         if (!cell && t.cells.some((c) => c.row <= row && row < c.row + c.row_span && c.column <= column && column < c.column + c.column_span)) return null;
-        const input = h("input", { value: cell ? cell.text : "", "aria-label": `Row ${row + 1}, column ${column + 1}` });
+        const input = h("input", { dir: "auto", value: cell ? cell.text : "", "aria-label": `Row ${row + 1}, column ${column + 1}` });
         inputs.set(`${row}:${column}`, { input, before: cell ? cell.text : "" });
         return h("td", { colspan: cell && cell.column_span > 1 ? cell.column_span : null, rowspan: cell && cell.row_span > 1 ? cell.row_span : null }, input);
       })))));

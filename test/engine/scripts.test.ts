@@ -1,0 +1,91 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { TEXTS } from "../bench/ocr-texts.mjs";
+import { read, stored, unzip } from "../exports/readers";
+import { characterErrorRate } from "./cer";
+import { failure, fixture, put, readPage, seedOcrModels } from "./helpers";
+
+const texts = TEXTS as Record<string, string[]>;
+const squash = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** Right-to-left pages, vertical columns, two languages on a page, `auto` across scripts. */
+describe("scripts and directions", () => {
+  beforeAll(async () => {
+    await seedOcrModels(["deu", "rus", "ara", "heb", "kor", "jpn", "jpn_vert"]);
+  });
+
+  for (const lang of ["ara", "heb"]) {
+    it(`${lang}: lines in reading order (right to left), words from the right, exports marked right to left`, async () => {
+      const key = await put(`uploads/rtl/${lang}.png`, fixture(`lang_${lang}`));
+      const { text, rec } = await readPage(`rtl-${lang}`, key, 0, [lang]);
+      const lines = text.regions.flatMap((r) => r.lines);
+      expect(lines.map((l) => l.text), text.text).toHaveLength(texts[lang]!.length);
+      lines.forEach((l, i) => {
+        expect(characterErrorRate(texts[lang]![i]!, l.text), `line ${i}: ${l.text}`).toBeLessThanOrEqual(0.05);
+        // Reading order: each word starts left of the one before it.
+        for (let k = 1; k < l.words.length; k++) expect(l.words[k]!.box.x, l.text).toBeLessThan(l.words[k - 1]!.box.x);
+      });
+      // The first word read is the first word written.
+      expect(lines[0]!.words[0]!.text).toBe(texts[lang]![0]!.split(" ")[0]);
+
+      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
+      const file = async (f: string) => stored(built.find((b) => b.format === f)!.key);
+      const txt = new TextDecoder().decode(await file("txt"));
+      expect(characterErrorRate(squash(texts[lang]!.join(" ")), squash(txt)), txt).toBeLessThanOrEqual(0.05);
+      const hocr = new TextDecoder().decode(await file("hocr"));
+      expect(hocr).toContain('class="ocr_par" id="par_1_1" dir="rtl"');
+      expect((await read("xmllint-xhtml", new TextEncoder().encode(hocr))).code, "hOCR stays valid XHTML").toBe(0);
+      const alto = new TextDecoder().decode(await file("alto"));
+      expect((await read("xmllint-alto", new TextEncoder().encode(alto))).code).toBe(0);
+      // Spaces between right-to-left words lie between them, not past the line's end.
+      for (const m of alto.matchAll(/<SP HPOS="(\d+)" VPOS="\d+" WIDTH="(\d+)"\/>/g)) expect(Number(m[2])).toBeGreaterThan(0);
+      const docx = unzip(await file("docx"))["word/document.xml"]!;
+      expect(docx).toMatch(/<w:pPr><w:bidi\/><\/w:pPr><w:r><w:rPr><w:rtl\/><\/w:rPr>/);
+    });
+  }
+
+  it("jpn_vert: columns read right to left, vertical boxes", async () => {
+    const key = await put("uploads/vert/jpn.png", fixture("lang_jpn_vert"));
+    const { text, rec } = await readPage("vert-jpn", key, 0, ["jpn_vert"]);
+    expect(rec.languages).toEqual(["jpn_vert"]);
+    const lines = text.regions.flatMap((r) => r.lines);
+    expect(lines.length, text.text).toBe(texts.jpn_vert!.length);
+    for (const l of lines) {
+      expect(l.vertical, l.text).toBe(true);
+      expect(l.box.h).toBeGreaterThan(2 * l.box.w);
+    }
+    // First column on the right.
+    for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.x).toBeLessThan(lines[i - 1]!.box.x);
+    const expected = texts.jpn_vert!.join("").normalize("NFKC");
+    expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
+  });
+
+  it("a page in English and Arabic read with eng+ara keeps both", async () => {
+    const key = await put("uploads/mixed/eng-ara.png", fixture("mixed_eng_ara"));
+    const { text, rec } = await readPage("mixed", key, 0, ["eng", "ara"]);
+    expect(rec.languages).toEqual(["eng", "ara"]);
+    const lines = text.regions.flatMap((r) => r.lines).map((l) => l.text);
+    const expected = [...texts.eng!.slice(0, 2), ...texts.ara!.slice(0, 2)];
+    expect(lines, text.text).toHaveLength(4);
+    lines.forEach((l, i) => expect(characterErrorRate(expected[i]!, l), `${i}: ${l}`).toBeLessThanOrEqual(0.05));
+  });
+
+  for (const lang of ["deu", "rus", "ara", "heb", "kor", "jpn"]) {
+    it(`auto reads a ${lang} page with ${lang}`, async () => {
+      const key = await put(`uploads/auto-script/${lang}.png`, fixture(`lang_${lang}`));
+      const { rec } = await readPage(`auto-script-${lang}`, key, 0, ["auto"]);
+      expect(rec.languages).toEqual([lang]);
+    });
+  }
+
+  it("refuses a language that names no model, and a model that is not installed", async () => {
+    const key = await put("uploads/unknown/eng.png", fixture("lang_eng"));
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/unknown/page.png", languages: ["eng"] });
+    const unknown = await failure(env.ENGINE.recognize({ pageKey: pre.key, languages: ["xyz"], outKey: "work/unknown/a.json" }));
+    expect(unknown.code).toBe("unsupported_language");
+    expect(unknown.message).toContain("not an OCR model name");
+    const missing = await failure(env.ENGINE.recognize({ pageKey: pre.key, languages: ["kir"], outKey: "work/unknown/b.json" }));
+    expect(missing.code).toBe("unsupported_language");
+    expect(missing.message).toContain("not installed");
+  });
+});
