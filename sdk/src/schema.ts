@@ -2143,11 +2143,7 @@ export interface components {
                 needs_target_language: boolean;
             }[];
             languages: {
-                ocr: {
-                    code: string;
-                    name: string;
-                    ocr_code?: string;
-                }[];
+                ocr: components["schemas"]["LanguageOut"][];
                 translation_pairs: {
                     source: string;
                     target: string;
@@ -2178,6 +2174,32 @@ export interface components {
                  */
                 start_url: string;
             }[];
+        };
+        LanguageOut: {
+            /**
+             * @description What `source_language` takes to select this model: ISO 639-1 for a language's main model, else the tesseract code.
+             * @example ar
+             */
+            code: string;
+            /** @example Arabic */
+            name: string;
+            /**
+             * @description tesseract model name.
+             * @example ara
+             */
+            ocr_code: string;
+            /**
+             * @description Unicode script the model reads (`Japanese`: Han with kana).
+             * @example Arabic
+             */
+            script: string;
+            /**
+             * @description Direction the script is written in.
+             * @enum {string}
+             */
+            direction: "ltr" | "rtl";
+            /** @description Model for text in top-to-bottom columns (read right to left). */
+            vertical: boolean;
         };
         PlanOut: {
             id: string;
@@ -2784,7 +2806,7 @@ export interface components {
              */
             tool: "ocr" | "translate" | "tables" | "erase";
             /**
-             * @description Language of the text (ISO 639-1 like `en`, or a tesseract code like `eng`).
+             * @description Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.
              * @default en
              * @example en
              */
@@ -3416,9 +3438,12 @@ export interface operations {
                      *       "languages": {
                      *         "ocr": [
                      *           {
-                     *             "code": "string",
-                     *             "name": "string",
-                     *             "ocr_code": "string"
+                     *             "code": "ar",
+                     *             "name": "Arabic",
+                     *             "ocr_code": "ara",
+                     *             "script": "Arabic",
+                     *             "direction": "ltr",
+                     *             "vertical": true
                      *           }
                      *         ],
                      *         "translation_pairs": [
