@@ -1,7 +1,7 @@
 import type { TestProject } from "vitest/node";
 // Node-side renderers: resvg draws text in real fonts (Latin and CJK), which the Workers test pool cannot.
 import { CJK_FONT, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg, vectorPdf } from "../bench/ocr-render.mjs";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { modelFiles } from "../../scripts/models.mjs";
 import { writeTiff } from "./tiff-writer.mjs";
 
@@ -84,6 +84,10 @@ export default async function setup(project: TestProject) {
   const vector = textPageSvg(["Vector outlines only, no text layer.", "The browser draws this page."], { dpi: 300, pt: 16, height: 900 });
   f.pdf_vector = b64(await vectorPdf(vector.svg, vector.width, vector.height));
   f.scan_png = b64(renderPng(page(["A scanned page inside a PDF file.", "Its image is read by OCR."], { pt: 14 }).svg));
+
+  // Real documents from other projects' test suites (origins in test/fixtures/real/README.md).
+  const realDir = new URL("../fixtures/real/", import.meta.url);
+  for (const name of readdirSync(realDir)) if (name !== "README.md") f[`real/${name}`] = readFileSync(new URL(name, realDir)).toString("base64");
 
   project.provide("engineFixtures", f);
   const models: Record<string, string> = {};

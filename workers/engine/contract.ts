@@ -41,7 +41,14 @@ export interface PreprocessInput {
   outKey: string;
   /** Languages expected on the page (helps orientation detection); defaults to eng. */
   languages?: string[];
+  /**
+   * How a PDF page's text layer is used: `auto` (default) takes a plausible layer, `force`
+   * recognises every page, `redo` replaces invisible text (an earlier OCR) by a new recognition.
+   */
+  ocrMode?: OcrMode;
 }
+
+export type OcrMode = "auto" | "force" | "redo";
 
 /**
  * Maps the normalised page image back to the source page: the source raster was turned by

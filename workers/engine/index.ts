@@ -12,6 +12,7 @@ import type {
   InpaintResult,
   InspectInput,
   InspectResult,
+  OcrMode,
   PageText,
   PreprocessInput,
   PreprocessResult,
@@ -65,6 +66,12 @@ function requireBox(b: unknown, field: string): Box {
   return { x: v.x, y: v.y, w: v.w, h: v.h };
 }
 
+function requireOcrMode(mode: unknown): OcrMode {
+  if (mode === undefined) return "auto";
+  if (mode === "auto" || mode === "force" || mode === "redo") return mode;
+  throw engineError("validation_error", "ocrMode must be auto, force or redo.");
+}
+
 /** The engine's RPC surface, reached through the api Worker's `ENGINE` service binding. */
 export default class Engine extends WorkerEntrypoint<EngineEnv> {
   override async fetch(): Promise<Response> {
@@ -112,7 +119,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return guarded("internal_error", "Preprocessing the page failed", async () => {
       const { bytes, format } = await this.source(sourceKey);
       const seeded = await seededLanguages(this.env.MODELS);
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded) });
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
       const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
       if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
       await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));

@@ -1,4 +1,4 @@
-import type { InputFormat, PagePath, PageText, PageTransform } from "../contract";
+import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "../contract";
 import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
 import { rotateQuarter, rotateSmall } from "./geometry";
@@ -21,6 +21,8 @@ export interface PreprocessContext {
   browser: unknown;
   /** OCR model used for the orientation trial readings. */
   language: string;
+  /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
+  pdf?: { languages?: string[]; ocrMode?: OcrMode };
 }
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
@@ -52,7 +54,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
  * their boxes must stay on it.
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
-  const source = await loadSourcePage(bytes, format, page, ctx.browser);
+  const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
   return { ...out, png: await encodeGrayPng(out.image) };
 }

@@ -1,11 +1,8 @@
-import type { InputFormat, PagePath, PageText } from "../contract";
+import type { InputFormat, OcrMode, PagePath, PageText } from "../contract";
 import { engineError } from "../errors";
-import { assertPageImagesFit, hasTextLayer, largestPageImage, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "../pdf/document";
-import { rasterizePdfPage } from "../pdf/rasterize";
-import { textLayerPage } from "../pdf/text-layer";
+import { pdfSourcePage } from "../pdf/source-page";
 import { decodeToGray } from "./decode";
 import type { GrayImage } from "./gray";
-import { MAX_PAGE_SIDE } from "./limits";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */
 export interface SourcePage {
@@ -17,50 +14,12 @@ export interface SourcePage {
   rendered: boolean;
 }
 
-/** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
-function pdfScale(size: { width: number; height: number }): number {
-  return Math.min(300 / 72, MAX_PAGE_SIDE / Math.max(size.width, size.height));
-}
-
-async function pdfSourcePage(bytes: Uint8Array, page: number, browser: unknown): Promise<SourcePage> {
-  const doc = await openPdf(bytes);
-  try {
-    const p = await openPage(doc, page);
-    const size = pageSize(p);
-    const scale = pdfScale(size);
-    const width = Math.max(1, Math.round(size.width * scale));
-    const height = Math.max(1, Math.round(size.height * scale));
-    const items = await textItems(p);
-    if (hasTextLayer(items)) {
-      const textLayer = textLayerPage(items, viewportTransform(p, scale), width, height);
-      // The page image is only for the editor and renderer: without a browser, a blank canvas of
-      // the page's size keeps the coordinates right and the text exact.
-      let image: GrayImage | null = null;
-      try {
-        image = browser ? await rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale) : null;
-      } catch {
-        image = null;
-      }
-      return { image: image ?? { width, height, data: new Uint8Array(width * height).fill(255) }, path: "text_layer", textLayer, rendered: image !== null };
-    }
-    if ((await assertPageImagesFit(bytes, page)) > 0) {
-      const scan = await largestPageImage(doc, page);
-      if (scan) return { image: scan, path: "ocr", rendered: true };
-    }
-    const image = await rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
-    return { image, path: "rasterized", rendered: true };
-  } finally {
-    // Frees the document's parsed objects and decoded images held by pdf.js.
-    await doc.cleanup().catch(() => {});
-  }
-}
-
 /**
  * Reads page `page` of an upload: raster formats are decoded (TIFF page by page); PDF pages use
- * their text layer, else their scanned image, else a browser rendering.
+ * their text layer, else their images composed, else a browser rendering (`pdf/source-page.ts`).
  */
-export async function loadSourcePage(bytes: Uint8Array, format: InputFormat, page: number, browser: unknown): Promise<SourcePage> {
+export async function loadSourcePage(bytes: Uint8Array, format: InputFormat, page: number, browser: unknown, pdf: { languages?: string[]; ocrMode?: OcrMode } = {}): Promise<SourcePage> {
   if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
-  if (format === "pdf") return pdfSourcePage(bytes, page, browser);
+  if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
   return { image: await decodeToGray(bytes, format, page), path: "ocr", rendered: true };
 }

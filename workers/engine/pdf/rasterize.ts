@@ -18,6 +18,41 @@ function toBase64(bytes: Uint8Array): string {
   return btoa(s);
 }
 
+type Browser = Awaited<ReturnType<typeof puppeteer.launch>>;
+type Page = Awaited<ReturnType<Browser["newPage"]>>;
+
+/**
+ * One browser and one page with pdf.js loaded, shared by every rendering of this isolate: a
+ * launch costs seconds, a rendering a fraction of one. Dropped when it fails, relaunched on demand.
+ */
+let shared: Promise<{ browser: Browser; page: Page }> | null = null;
+
+async function launch(browserBinding: unknown): Promise<{ browser: Browser; page: Page }> {
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch(browserBinding as Parameters<typeof puppeteer.launch>[0], { keep_alive: 600_000 });
+  } catch (err) {
+    throw engineError("rasterizer_unavailable", `Browser Rendering could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const page = await browser.newPage();
+  await page.evaluate(async (src: string) => {
+    const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+    (globalThis as unknown as { pdfjs: unknown }).pdfjs = await import(url);
+  }, PDFJS_SOURCE);
+  browser.on("disconnected", () => {
+    shared = null;
+  });
+  return { browser, page };
+}
+
+function sharedPage(browserBinding: unknown): Promise<{ browser: Browser; page: Page }> {
+  shared ??= launch(browserBinding).catch((err) => {
+    shared = null;
+    throw err;
+  });
+  return shared;
+}
+
 /**
  * Renders page 1 of `pdf` at `scale` (pixels per PDF point) with Browser Rendering: pdf.js draws
  * it on a canvas in the page, which comes back as PNG. Without a reachable browser the page
@@ -25,34 +60,30 @@ function toBase64(bytes: Uint8Array): string {
  */
 export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array, scale: number): Promise<GrayImage> {
   if (!browserBinding) throw engineError("rasterizer_unavailable", "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.");
-  let browser: Awaited<ReturnType<typeof puppeteer.launch>> | undefined;
+  const { browser, page } = await sharedPage(browserBinding);
   try {
-    browser = await puppeteer.launch(browserBinding as Parameters<typeof puppeteer.launch>[0]);
-  } catch (err) {
-    throw engineError("rasterizer_unavailable", `Browser Rendering could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  try {
-    const page = await browser.newPage();
     const dataUrl = await page.evaluate(
-      async (src: string, data: string, s: number) => {
-        const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
+      async (data: string, s: number) => {
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        const pdfjs: any = await import(url);
+        const pdfjs: any = (globalThis as unknown as { pdfjs: unknown }).pdfjs;
         const bin = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
         const doc = await pdfjs.getDocument({ data: bin, isEvalSupported: false }).promise;
-        const pg = await doc.getPage(1);
-        const vp = pg.getViewport({ scale: s });
-        // Runs in the browser page, where `document` exists (the Worker's typings have no DOM).
-        const canvas = (globalThis as unknown as { document: { createElement(tag: "canvas"): HTMLCanvasLike } }).document.createElement("canvas");
-        canvas.width = Math.round(vp.width);
-        canvas.height = Math.round(vp.height);
-        const ctx = canvas.getContext("2d");
-        ctx.fillStyle = "#fff";
-        ctx.fillRect(0, 0, canvas.width, canvas.height);
-        await pg.render({ canvasContext: ctx, viewport: vp }).promise;
-        return canvas.toDataURL("image/png");
+        try {
+          const pg = await doc.getPage(1);
+          const vp = pg.getViewport({ scale: s });
+          // Runs in the browser page, where `document` exists (the Worker's typings have no DOM).
+          const canvas = (globalThis as unknown as { document: { createElement(tag: "canvas"): HTMLCanvasLike } }).document.createElement("canvas");
+          canvas.width = Math.round(vp.width);
+          canvas.height = Math.round(vp.height);
+          const ctx = canvas.getContext("2d");
+          ctx.fillStyle = "#fff";
+          ctx.fillRect(0, 0, canvas.width, canvas.height);
+          await pg.render({ canvasContext: ctx, viewport: vp }).promise;
+          return canvas.toDataURL("image/png");
+        } finally {
+          await doc.destroy();
+        }
       },
-      PDFJS_SOURCE,
       toBase64(pdf),
       scale,
     );
@@ -63,8 +94,9 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
     return gray;
   } catch (err) {
     if (isEngineError(err)) throw err;
-    throw engineError("rasterizer_unavailable", `Rendering the PDF page in the browser failed: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
+    // A browser that failed once is not trusted again: the next page launches a new one.
+    shared = null;
     await browser.close().catch(() => {});
+    throw engineError("rasterizer_unavailable", `Rendering the PDF page in the browser failed: ${err instanceof Error ? err.message : String(err)}`);
   }
 }

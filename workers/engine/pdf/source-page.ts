@@ -1,0 +1,96 @@
+import type { OcrMode } from "../contract";
+import type { GrayImage } from "../image/gray";
+import { MAX_PAGE_SIDE } from "../image/limits";
+import type { SourcePage } from "../image/source-page";
+import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform, type PdfPageProxy } from "./document";
+import { composePageImages } from "./page-compose";
+import { OPS } from "pdfjs-dist";
+import { rasterizePdfPage } from "./rasterize";
+import { textLayerPage } from "./text-layer";
+import { judgeTextLayer } from "./text-plausibility";
+
+/** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
+function pdfScale(size: { width: number; height: number }): number {
+  return Math.min(300 / 72, MAX_PAGE_SIDE / Math.max(size.width, size.height));
+}
+
+/** Images covering at least this share of the page make it a scan (its raster is the images). */
+const SCAN_COVERAGE = 0.5;
+
+/** True when every text drawing operation uses an invisible rendering mode (3 or 7): an OCR layer over a scan. */
+async function onlyInvisibleText(page: PdfPageProxy): Promise<boolean> {
+  const ops = await page.getOperatorList();
+  let mode = 0;
+  const stack: number[] = [];
+  let shown = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i];
+    if (fn === OPS.save) stack.push(mode);
+    else if (fn === OPS.restore) mode = stack.pop() ?? mode;
+    else if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
+    else if (fn === OPS.showText || fn === OPS.showSpacedText || fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) {
+      if (mode !== 3 && mode !== 7) return false;
+      shown++;
+    }
+  }
+  return shown > 0;
+}
+
+export interface PdfPageOptions {
+  browser: unknown;
+  languages?: string[];
+  ocrMode?: OcrMode;
+}
+
+/**
+ * Reads one PDF page the way a viewer shows it. A plausible text layer is taken as the page's
+ * text (unless `ocrMode` says otherwise); other pages are recognised from a raster: the page's
+ * images composed in the engine (scans in any encoding pdf.js decodes, masks, several strips), or,
+ * for pages drawn with vector graphics only, a Browser Rendering of the page.
+ */
+export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPageOptions): Promise<SourcePage> {
+  const doc = await openPdf(bytes);
+  try {
+    const p = await openPage(doc, page);
+    const size = pageSize(p);
+    const scale = pdfScale(size);
+    const width = Math.max(1, Math.round(size.width * scale));
+    const height = Math.max(1, Math.round(size.height * scale));
+    const blank = (): GrayImage => ({ width, height, data: new Uint8Array(width * height).fill(255) });
+    const items = await textItems(p);
+    const mode = opts.ocrMode ?? "auto";
+    const hasImages = (await assertPageImagesFit(bytes, page)) > 0 || (await p.getOperatorList()).fnArray.some((f) => f === OPS.paintInlineImageXObject || f === OPS.paintImageMaskXObject);
+    const composed = hasImages ? await composePageImages(p, scale) : null;
+    const useLayer =
+      hasTextLayer(items) &&
+      mode !== "force" &&
+      !(mode === "redo" && (await onlyInvisibleText(p))) &&
+      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    if (useLayer) {
+      const textLayer = textLayerPage(items, viewportTransform(p, scale), width, height);
+      // The page image serves the editor and renderer. A scan under an OCR layer is its images;
+      // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
+      // coordinates stay right and the text exact).
+      if (composed && composed.coverage >= SCAN_COVERAGE) return { image: composed.image, path: "text_layer", textLayer, rendered: true };
+      let image: GrayImage | null = null;
+      try {
+        image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
+      } catch {
+        image = null;
+      }
+      return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null };
+    }
+    if (composed && (composed.coverage >= SCAN_COVERAGE || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true };
+    try {
+      const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
+      return { image, path: "rasterized", rendered: true };
+    } catch (err) {
+      // A page with some images still has them when the browser cannot draw the rest.
+      if (composed) return { image: composed.image, path: "ocr", rendered: true };
+      throw err;
+    }
+  } finally {
+    // Frees the document, its decoded images and its in-isolate pdf.js "worker".
+    await doc.loadingTask.destroy().catch(() => {});
+  }
+}
