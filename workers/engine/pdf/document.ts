@@ -35,7 +35,7 @@ export async function openPage(doc: PdfProxy, page: number): Promise<PdfPageProx
   }
 }
 
-/** The page's text runs that carry visible characters. */
+/** The page's text runs, with the spaces pdf.js inserts where it measured word spacing (they tell word gaps from column gutters). */
 export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
   let content;
   try {
@@ -45,7 +45,7 @@ export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
   }
   return (content.items as Partial<PdfTextItem>[])
     .filter((i): i is PdfTextItem => typeof i.str === "string" && Array.isArray(i.transform))
-    .filter((i) => i.str.trim().length > 0);
+    .filter((i) => i.str.length > 0 && (i.str.trim().length > 0 || i.width > 0));
 }
 
 /** Fewer visible characters than this and a page's text layer is not worth reading (stray page numbers, marks). */
