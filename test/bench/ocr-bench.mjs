@@ -12,6 +12,7 @@ import path from "node:path";
 import { modelFiles } from "../../scripts/models.mjs";
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
+import { levenshtein } from "./levenshtein.mjs";
 import { CJK_FONT, LATIN_FONTS, renderPng, renderRgba, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
 
 const DPIS = [300, 200, 150];
@@ -19,18 +20,6 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata, { recursive: true });
-
-function levenshtein(a, b) {
-  if (!a.length) return b.length;
-  if (!b.length) return a.length;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length];
-}
 
 /** CER over code points and WER over words; CJK compared without spaces, width variants folded (NFKC). */
 function errorRates(expected, actual, cjk) {

@@ -62,6 +62,8 @@ export interface PageTransform {
   /** Size of the source raster before any of the above. */
   sourceWidth: number;
   sourceHeight: number;
+  /** PDF pages: the page's own /Rotate (clockwise), already applied when the source raster was drawn. */
+  sourceRotation?: 0 | 90 | 180 | 270;
 }
 
 export interface PreprocessResult {
@@ -134,6 +136,8 @@ export interface RecognizeResult {
    * pages). Heaps never shrink, so this is the peak so far: for monitoring the 128 MB budget.
    */
   heapBytes: number;
+  /** Clockwise quarter turns that made the page upright: a PDF page's /Rotate plus the turn detected. */
+  rotation: 0 | 90 | 180 | 270;
 }
 
 export interface WordText {

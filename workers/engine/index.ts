@@ -179,6 +179,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         path: page.path ?? "ocr",
         languages: page.languages,
         heapBytes: meta.path === "text_layer" ? 0 : largestHeap(),
+        rotation: (((meta.transform?.sourceRotation ?? 0) + (meta.transform?.rotation ?? 0)) % 360) as RecognizeResult["rotation"],
       };
     });
   }

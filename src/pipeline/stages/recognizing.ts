@@ -15,7 +15,7 @@ export const recognizing: StageHandler = async ({ env, db, plan, page }) => {
   if (plan.projectId) {
     await repo.savePageRegions(
       db,
-      { jobId: plan.jobId, projectId: plan.projectId, pageId: pageIdOf(plan.projectId, page), pageIndex: page, width: text.width, height: text.height, imageKey: pageKey, sourceKey: plan.sourceKey!, language: (r.languages ?? plan.languages).join("+"), path: r.path ?? "ocr" },
+      { jobId: plan.jobId, projectId: plan.projectId, pageId: pageIdOf(plan.projectId, page), pageIndex: page, width: text.width, height: text.height, imageKey: pageKey, sourceKey: plan.sourceKey!, language: (r.languages ?? plan.languages).join("+"), path: r.path ?? "ocr", rotation: r.rotation ?? 0 },
       text.regions.map((reg, i) => ({
         id: newId("rgn"),
         readingOrder: i,

@@ -76,5 +76,5 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     image = normaliseContrast(image);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
-  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight }, ...(textLayer ? { textLayer } : {}) };
+  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}) };
 }

@@ -12,6 +12,8 @@ export interface SourcePage {
   textLayer?: PageText;
   /** `text_layer` pages: false when no browser could draw the page and `image` is a blank canvas of its size. */
   rendered: boolean;
+  /** PDF pages: the page's /Rotate, applied when it was drawn. */
+  rotation?: 0 | 90 | 180 | 270;
 }
 
 /**

@@ -81,7 +81,7 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
           await pg.render({ canvasContext: ctx, viewport: vp }).promise;
           return canvas.toDataURL("image/png");
         } finally {
-          await doc.destroy();
+          await doc.loadingTask.destroy();
         }
       },
       toBase64(pdf),

@@ -59,6 +59,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const blank = (): GrayImage => ({ width, height, data: new Uint8Array(width * height).fill(255) });
     const items = await textItems(p);
     const mode = opts.ocrMode ?? "auto";
+    const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
     const hasImages = (await assertPageImagesFit(bytes, page)) > 0 || (await p.getOperatorList()).fnArray.some((f) => f === OPS.paintInlineImageXObject || f === OPS.paintImageMaskXObject);
     const composed = hasImages ? await composePageImages(p, scale) : null;
     const useLayer =
@@ -71,22 +72,22 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
-      if (composed && composed.coverage >= SCAN_COVERAGE) return { image: composed.image, path: "text_layer", textLayer, rendered: true };
+      if (composed && composed.coverage >= SCAN_COVERAGE) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
       } catch {
         image = null;
       }
-      return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null };
+      return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
-    if (composed && (composed.coverage >= SCAN_COVERAGE || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true };
+    if (composed && (composed.coverage >= SCAN_COVERAGE || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
-      return { image, path: "rasterized", rendered: true };
+      return { image, path: "rasterized", rendered: true, rotation };
     } catch (err) {
       // A page with some images still has them when the browser cannot draw the rest.
-      if (composed) return { image: composed.image, path: "ocr", rendered: true };
+      if (composed) return { image: composed.image, path: "ocr", rendered: true, rotation };
       throw err;
     }
   } finally {

@@ -1,0 +1,100 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { decodePngToGray } from "../../workers/engine/image/png";
+import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
+import { characterErrorRate } from "./cer";
+import { fixture, pageText, put, readPage } from "./helpers";
+
+const text = (name: string) => new TextDecoder().decode(fixture(name));
+
+/** Share of dark pixels of a stored page image. */
+async function inkShare(key: string): Promise<number> {
+  const img = await decodePngToGray(new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer()));
+  let dark = 0;
+  for (const v of img!.data) if (v < 128) dark++;
+  return dark / img!.data.length;
+}
+
+describe("scanned PDF pages in every encoding pdf.js decodes (real files from OCRmyPDF's tests)", () => {
+  it.each([
+    ["JBIG2", "ocrmypdf_linn.pdf"],
+    ["CCITT G4", "ocrmypdf_ccitt.pdf"],
+  ])("%s: the page is read, not blank (CER against OCRmyPDF's linn.txt)", async (_, name) => {
+    const key = await put(`uploads/scans/${name}`, fixture(`real/${name}`));
+    const page = await readPage(name, key, 0, ["eng"]);
+    expect(page.pre.path).toBe("ocr");
+    expect(await inkShare(page.pre.key)).toBeGreaterThan(0.02);
+    const cer = characterErrorRate(text("real/ocrmypdf_linn.txt"), page.text.text);
+    expect(cer, page.text.text).toBeLessThan(0.05);
+  });
+
+  it("JPEG 2000: the picture is drawn (not a white page)", async () => {
+    const key = await put("uploads/scans/lichtenstein.pdf", fixture("real/ocrmypdf_lichtenstein.pdf"));
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/scans/lichtenstein.png", languages: ["eng"] });
+    expect(pre.path).toBe("ocr");
+    expect(await inkShare(pre.key)).toBeGreaterThan(0.1);
+  });
+
+  it("composes every image draw: a JPEG with a CCITT soft mask and a stencil mask (masks.pdf)", async () => {
+    const key = await put("uploads/scans/masks.pdf", fixture("real/ocrmypdf_masks.pdf"));
+    const page = await readPage("masks", key, 0, ["eng"]);
+    expect(page.pre.path).toBe("ocr");
+    expect(page.rec.chars, page.text.text).toBeGreaterThan(2000);
+    for (const word of ["Linux", "Wikipedia", "Betriebssysteme", "GNU-Software", "Linux-Kernel"]) expect(page.text.text).toContain(word);
+  });
+});
+
+describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", () => {
+  it("reads a two-column layer column by column, block by block (sentences as pdftotext reads them)", async () => {
+    const key = await put("uploads/layers/multicolumn.pdf", fixture("real/pypdf_multicolumn.pdf"));
+    const page = await readPage("multicolumn", key, 0, ["eng"]);
+    expect(page.pre.path).toBe("text_layer");
+    const ours = page.text.text.replace(/-\s*\n\s*/g, "").replace(/\s+/g, " ");
+    const reference = text("real/pypdf_multicolumn.pdftotext.txt").split("\f")[0]!;
+    const sentences = reference.replace(/-\n/g, "").replace(/\s+/g, " ").split(/(?<=\.) /).filter((s) => s.length >= 40);
+    const kept = sentences.filter((s) => ours.includes(s));
+    // Interleaved columns break every sentence that wraps; two of pdftotext's own sentences span its misplaced heading.
+    expect(kept.length / sentences.length, JSON.stringify(sentences.filter((s) => !ours.includes(s)))).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("distrusts mojibake and text in the wrong script, trusts ordinary text (judgeTextLayer)", () => {
+    // The first characters of OCRmyPDF cmyk.pdf's text layer as pdf.js decodes it (UTF-16 read byte-swapped).
+    const cmyk = "䴀甀 氀 琀 椀 挀 漀 氀 漀 爀 䈀 氀 愀 挀 欀 倀 甀 爀 攀䈀 氀 愀 挀 欀⠀ 䬀㴀㄀ ⤀";
+    expect(judgeTextLayer(cmyk, ["eng"]).ok).toBe(false);
+    expect(judgeTextLayer(cmyk, []).ok).toBe(false);
+    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"]).ok).toBe(false);
+    expect(judgeTextLayer("Invoice \uE012\uE013\uE014\uE015\uE016 total \uFFFD\uFFFD", ["eng"]).ok).toBe(false);
+    expect(judgeTextLayer(text("real/pypdf_multicolumn.pdftotext.txt"), ["eng"]).ok).toBe(true);
+    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["rus"]).ok).toBe(true);
+  });
+
+  it("ocrMode: auto takes an earlier OCR layer, redo and force recognise the page; redo keeps visible text", async () => {
+    const key = await put("uploads/layers/graph_ocred.pdf", fixture("real/ocrmypdf_graph_ocred.pdf"));
+    const pre = (ocrMode: "auto" | "force" | "redo", sourceKey = key) =>
+      env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `work/layers/${ocrMode}-${sourceKey.length}.png`, languages: ["eng"], ocrMode });
+    const auto = await pre("auto");
+    expect(auto.path).toBe("text_layer");
+    // The page image under the OCR layer is the scan itself, composed in the engine (no browser).
+    expect(await inkShare(auto.key)).toBeGreaterThan(0.01);
+    for (const mode of ["redo", "force"] as const) {
+      const p = await pre(mode);
+      expect(p.path).toBe("ocr");
+      const rec = await env.ENGINE.recognize({ pageKey: p.key, languages: ["eng"], outKey: `work/layers/${mode}.json` });
+      expect(rec.path).toBe("ocr");
+      expect((await pageText(rec.key)).text).toMatch(/400[\s\S]*300[\s\S]*200/);
+    }
+    const visible = await put("uploads/layers/multicolumn-redo.pdf", fixture("real/pypdf_multicolumn.pdf"));
+    expect((await pre("redo", visible)).path).toBe("text_layer");
+    expect((await pre("force", visible)).path).toBe("rasterized");
+  });
+});
+
+describe("page rotation", () => {
+  it("reports a PDF page's /Rotate with the turn detected (rotated_skew.pdf: /Rotate 90, upright once drawn)", async () => {
+    const key = await put("uploads/scans/rotated_skew.pdf", fixture("real/ocrmypdf_rotated_skew.pdf"));
+    const page = await readPage("rotated", key, 0, ["eng"]);
+    expect(page.pre.rotation).toBe(0);
+    expect(page.rec.rotation).toBe(90);
+    expect(characterErrorRate(text("real/ocrmypdf_linn.txt"), page.text.text), page.text.text).toBeLessThan(0.05);
+  });
+});
