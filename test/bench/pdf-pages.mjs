@@ -3,6 +3,7 @@
 // then native `tesseract` with the same best_int model, one thread). The engine runs under
 // `wrangler dev` (ocr-harness.mjs): preprocess + recognize per page, warm (one untimed page first).
 // Usage: node test/bench/pdf-pages.mjs [corpus dir]   (default ../shared/corpus/real-scans/files)
+// PDF_BENCH_ONLY=name,name… limits the run to those files.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
@@ -16,6 +17,8 @@ const corpus = process.argv[2] ?? path.join(root, "../shared/corpus/real-scans/f
 const BORN_DIGITAL = [["pypdf_multicolumn.pdf", 2], ["pypdf_pdflatex-4-pages.pdf", 4], ["pypdf_google-doc-document.pdf", 1], ["pypdf_minimal-document.pdf", 1], ["camelot_foo.pdf", 1]];
 const SCANS = [["ocrmypdf_linn.pdf", 1], ["ocrmypdf_ccitt.pdf", 1], ["ocrmypdf_jbig2.pdf", 1], ["ocrmypdf_skew.pdf", 1], ["ocrmypdf_rotated_skew.pdf", 1], ["ocrmypdf_cardinal.pdf", 2], ["ocrmypdf_masks.pdf", 1]];
 
+const only = process.env.PDF_BENCH_ONLY?.split(",");
+const pick = (list) => list.filter(([name]) => !only || only.includes(name));
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-pdf-bench-"));
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata);
@@ -48,7 +51,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 try {
   const rows = [];
   let warm = false;
-  for (const [group, files] of [["born-digital", BORN_DIGITAL], ["scan", SCANS]]) {
+  for (const [group, files] of [["born-digital", pick(BORN_DIGITAL)], ["scan", pick(SCANS)]]) {
     for (const [name, pages] of files) {
       const file = path.join(corpus, name);
       await engine.files.put(`bench/${name}`, readFileSync(file));
@@ -75,6 +78,7 @@ try {
   for (const r of rows) console.log(`| ${r.group} | ${r.name} | ${r.page + 1} | ${r.path} | ${r.s.toFixed(2)} | ${r.peer.toFixed(2)} | ${(r.s / r.peer).toFixed(1)} | ${r.chars} (${r.peerChars}) | ${(r.diff * 100).toFixed(1)} % |`);
   for (const g of ["born-digital", "scan"]) {
     const rs = rows.filter((r) => r.group === g);
+    if (!rs.length) continue;
     console.log(`${g}: median ${median(rs.map((r) => r.s)).toFixed(2)} s a page (native ${median(rs.map((r) => r.peer)).toFixed(2)} s); pages empty where native reads text: ${rs.filter((r) => r.chars === 0 && r.peerChars > 20).length}`);
   }
 } finally {

@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
@@ -86,6 +87,24 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", () => {
     const visible = await put("uploads/layers/multicolumn-redo.pdf", fixture("real/pypdf_multicolumn.pdf"));
     expect((await pre("redo", visible)).path).toBe("text_layer");
     expect((await pre("force", visible)).path).toBe("rasterized");
+  });
+});
+
+describe("scans with visible text on them", () => {
+  it("recognises the scan and merges the page's real text (linn.pdf with a typed stamp added)", async () => {
+    const doc = await PDFDocument.load(fixture("real/ocrmypdf_linn.pdf"));
+    const page = doc.getPage(0);
+    const stamp = "RECEIVED 2024-03-07 ACME-4471";
+    page.drawText(stamp, { x: 330, y: 772, size: 12, font: await doc.embedFont(StandardFonts.Helvetica) });
+    const key = await put("uploads/scans/linn-stamped.pdf", await doc.save());
+    const read = await readPage("stamped", key, 0, ["eng"]);
+    expect(read.pre.path).toBe("ocr");
+    expect(read.text.text).toContain(stamp);
+    // The stamp comes from the layer (exact, confidence 1), the rest from OCR, in page order.
+    const words = read.text.regions.flatMap((r) => r.lines.flatMap((l) => l.words));
+    expect(words.filter((w) => w.text === "ACME-4471")).toHaveLength(1);
+    const body = read.text.text.replace(stamp, "");
+    expect(characterErrorRate(text("real/ocrmypdf_linn.txt"), body), body).toBeLessThan(0.05);
   });
 });
 

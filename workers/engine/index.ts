@@ -39,6 +39,7 @@ import { resolveLanguages, trialLanguage } from "./ocr/languages";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
 import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
 import { countChars, countWords } from "./ocr/page-text";
+import { mergeTextLayer } from "./ocr/merge-layer";
 import { recognizeWith } from "./ocr/recognize";
 import { largestHeap } from "./ocr/tesseract";
 import { clampBox, normalisedSize, reocrRect, textLayerIn } from "./ocr/reocr";
@@ -168,6 +169,8 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         const gray = await loadPageGray(this.env.FILES, pageKey);
         const langs = await resolveLanguages(this.env.MODELS, languages, gray);
         page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+        // A scan with visible text on it: the layer's exact words join what OCR read.
+        if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
       }
       await writeJson(this.env.FILES, outKey, page);
       return {
@@ -222,7 +225,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const transform = meta?.transform ?? fresh!.transform;
       const size = normalisedSize(transform);
       const box = clampBox(input.box, size.width, size.height);
-      if (fresh?.textLayer) return textLayerIn(fresh.textLayer, box);
+      if (fresh?.textLayer && fresh.path === "text_layer") return textLayerIn(fresh.textLayer, box);
       return reocrRect(this.env.MODELS, source, transform, box, languages);
     });
   }

@@ -67,7 +67,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
   let rotation: PageTransform["rotation"] = 0;
   let skew = 0;
-  if (source.path !== "text_layer") {
+  // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
+  if (!source.textLayer) {
     rotation = await detectOrientation(ctx.models, image, ctx.language);
     image = rotateQuarter(image, rotation);
     skew = estimateSkew(inkSample(image));

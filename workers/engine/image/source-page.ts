@@ -8,7 +8,10 @@ import type { GrayImage } from "./gray";
 export interface SourcePage {
   image: GrayImage;
   path: PagePath;
-  /** `text_layer` pages: the exact text, boxes in `image` coordinates. */
+  /**
+   * The exact text of a PDF page's text layer, boxes in `image` coordinates: all of the text on
+   * `text_layer` pages; on `ocr` pages (a scan with visible text on it) merged with the OCR.
+   */
   textLayer?: PageText;
   /** `text_layer` pages: false when no browser could draw the page and `image` is a blank canvas of its size. */
   rendered: boolean;

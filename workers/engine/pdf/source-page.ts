@@ -62,17 +62,18 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
     const hasImages = (await assertPageImagesFit(bytes, page)) > 0 || (await p.getOperatorList()).fnArray.some((f) => f === OPS.paintInlineImageXObject || f === OPS.paintImageMaskXObject);
     const composed = hasImages ? await composePageImages(p, scale) : null;
-    const useLayer =
-      hasTextLayer(items) &&
-      mode !== "force" &&
-      !(mode === "redo" && (await onlyInvisibleText(p))) &&
-      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    const scan = composed !== null && composed.coverage >= SCAN_COVERAGE;
+    const invisible = hasTextLayer(items) && (await onlyInvisibleText(p));
+    const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const textLayer = textLayerPage(items, viewportTransform(p, scale), width, height);
+      // A scan with visible text on it (a stamp, a typed header): the scan is recognised and the
+      // text merged with what OCR reads (the layer's words win where both read the same place).
+      if (scan && !invisible) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
-      if (composed && composed.coverage >= SCAN_COVERAGE) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      if (scan) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
@@ -81,7 +82,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       }
       return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
-    if (composed && (composed.coverage >= SCAN_COVERAGE || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    if (composed && (scan || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
       return { image, path: "rasterized", rendered: true, rotation };
