@@ -21,6 +21,8 @@ const mul = (m: Matrix, n: number[]): Matrix => [
   m[1] * n[4]! + m[3] * n[5]! + m[5],
 ];
 
+export type PdfOperatorList = Awaited<ReturnType<PDFPageProxy["getOperatorList"]>>;
+
 /** A page raster in progress: gray pixels on white, plus the area images covered. */
 export interface ComposedPage {
   image: GrayImage;
@@ -136,8 +138,7 @@ function resolveObject(page: PDFPageProxy, id: string): Promise<PdfImage | null>
  * with the page's /Rotate applied, as a viewer would show them. Vector paths and text are not
  * drawn: a page's text comes from its text layer. Null when the page draws no image.
  */
-export async function composePageImages(page: PDFPageProxy, scale: number): Promise<ComposedPage | null> {
-  const ops = await page.getOperatorList();
+export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList, scale: number): Promise<ComposedPage | null> {
   const viewport = page.getViewport({ scale });
   const W = Math.max(1, Math.round(viewport.width));
   const H = Math.max(1, Math.round(viewport.height));

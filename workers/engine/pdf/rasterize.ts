@@ -19,38 +19,31 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 type Browser = Awaited<ReturnType<typeof puppeteer.launch>>;
-type Page = Awaited<ReturnType<Browser["newPage"]>>;
+type BrowserBinding = Parameters<typeof puppeteer.launch>[0];
 
 /**
- * One browser and one page with pdf.js loaded, shared by every rendering of this isolate: a
- * launch costs seconds, a rendering a fraction of one. Dropped when it fails, relaunched on demand.
+ * The browser session this isolate keeps alive between pages: a launch costs seconds, connecting
+ * to a running browser a fraction of one. A Worker's socket belongs to the request that opened it,
+ * so each rendering connects anew and disconnects after (the browser stays up for `keep_alive`).
+ * A session that cannot be joined (expired, or busy with another page) is replaced by a new one.
  */
-let shared: Promise<{ browser: Browser; page: Page }> | null = null;
+let sessionId: string | null = null;
 
-async function launch(browserBinding: unknown): Promise<{ browser: Browser; page: Page }> {
-  let browser: Browser;
+async function openBrowser(binding: BrowserBinding): Promise<Browser> {
+  if (sessionId) {
+    try {
+      return await puppeteer.connect(binding, sessionId);
+    } catch {
+      sessionId = null;
+    }
+  }
   try {
-    browser = await puppeteer.launch(browserBinding as Parameters<typeof puppeteer.launch>[0], { keep_alive: 600_000 });
+    const browser = await puppeteer.launch(binding, { keep_alive: 600_000 });
+    sessionId = browser.sessionId();
+    return browser;
   } catch (err) {
     throw engineError("rasterizer_unavailable", `Browser Rendering could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
   }
-  const page = await browser.newPage();
-  await page.evaluate(async (src: string) => {
-    const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
-    (globalThis as unknown as { pdfjs: unknown }).pdfjs = await import(url);
-  }, PDFJS_SOURCE);
-  browser.on("disconnected", () => {
-    shared = null;
-  });
-  return { browser, page };
-}
-
-function sharedPage(browserBinding: unknown): Promise<{ browser: Browser; page: Page }> {
-  shared ??= launch(browserBinding).catch((err) => {
-    shared = null;
-    throw err;
-  });
-  return shared;
 }
 
 /**
@@ -60,12 +53,15 @@ function sharedPage(browserBinding: unknown): Promise<{ browser: Browser; page: 
  */
 export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array, scale: number): Promise<GrayImage> {
   if (!browserBinding) throw engineError("rasterizer_unavailable", "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.");
-  const { browser, page } = await sharedPage(browserBinding);
+  const browser = await openBrowser(browserBinding as BrowserBinding);
+  let failed = false;
   try {
+    const page = await browser.newPage();
     const dataUrl = await page.evaluate(
-      async (data: string, s: number) => {
+      async (src: string, data: string, s: number) => {
+        const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
-        const pdfjs: any = (globalThis as unknown as { pdfjs: unknown }).pdfjs;
+        const pdfjs: any = await import(url);
         const bin = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
         const doc = await pdfjs.getDocument({ data: bin, isEvalSupported: false }).promise;
         try {
@@ -84,9 +80,11 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
           await doc.loadingTask.destroy();
         }
       },
+      PDFJS_SOURCE,
       toBase64(pdf),
       scale,
     );
+    await page.close();
     const b64 = String(dataUrl).replace(/^data:image\/png;base64,/, "");
     const png = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const gray = await decodePngToGray(png);
@@ -94,9 +92,13 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
     return gray;
   } catch (err) {
     if (isEngineError(err)) throw err;
-    // A browser that failed once is not trusted again: the next page launches a new one.
-    shared = null;
-    await browser.close().catch(() => {});
+    failed = true;
     throw engineError("rasterizer_unavailable", `Rendering the PDF page in the browser failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    // A browser that failed once is not trusted again: the next page launches a new one.
+    if (failed) {
+      sessionId = null;
+      await browser.close().catch(() => {});
+    } else await browser.disconnect();
   }
 }

@@ -2,8 +2,8 @@ import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE } from "../image/limits";
 import type { SourcePage } from "../image/source-page";
-import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform, type PdfPageProxy } from "./document";
-import { composePageImages } from "./page-compose";
+import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
+import { composePageImages, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage } from "./rasterize";
 import { textLayerPage } from "./text-layer";
@@ -17,18 +17,21 @@ function pdfScale(size: { width: number; height: number }): number {
 /** Images covering at least this share of the page make it a scan (its raster is the images). */
 const SCAN_COVERAGE = 0.5;
 
+const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
+const IMAGE = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
+
 /** True when every text drawing operation uses an invisible rendering mode (3 or 7): an OCR layer over a scan. */
-async function onlyInvisibleText(page: PdfPageProxy): Promise<boolean> {
-  const ops = await page.getOperatorList();
+function onlyInvisibleText(ops: PdfOperatorList): boolean {
   let mode = 0;
   const stack: number[] = [];
   let shown = 0;
   for (let i = 0; i < ops.fnArray.length; i++) {
-    const fn = ops.fnArray[i];
+    const fn = ops.fnArray[i]!;
     if (fn === OPS.save) stack.push(mode);
     else if (fn === OPS.restore) mode = stack.pop() ?? mode;
     else if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
-    else if (fn === OPS.showText || fn === OPS.showSpacedText || fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) {
+    else if (SHOW_TEXT.has(fn)) {
       if (mode !== 3 && mode !== 7) return false;
       shown++;
     }
@@ -60,10 +63,11 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const items = await textItems(p);
     const mode = opts.ocrMode ?? "auto";
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
-    const hasImages = (await assertPageImagesFit(bytes, page)) > 0 || (await p.getOperatorList()).fnArray.some((f) => f === OPS.paintInlineImageXObject || f === OPS.paintImageMaskXObject);
-    const composed = hasImages ? await composePageImages(p, scale) : null;
+    await assertPageImagesFit(bytes, page);
+    const ops = await p.getOperatorList();
+    const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
     const scan = composed !== null && composed.coverage >= SCAN_COVERAGE;
-    const invisible = hasTextLayer(items) && (await onlyInvisibleText(p));
+    const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
     const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const textLayer = textLayerPage(items, viewportTransform(p, scale), width, height);
@@ -82,7 +86,9 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       }
       return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
-    if (composed && (scan || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    // Pages that draw only images need no browser; images beside vector drawing do.
+    const vectors = ops.fnArray.some((f) => VECTOR.has(f));
+    if (composed && (scan || !vectors || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
       return { image, path: "rasterized", rendered: true, rotation };
