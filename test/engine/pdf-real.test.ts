@@ -16,7 +16,8 @@ async function inkShare(key: string): Promise<number> {
   return dark / img!.data.length;
 }
 
-describe("scanned PDF pages in every encoding pdf.js decodes (real files from OCRmyPDF's tests)", () => {
+// OCR of a 2550x3300 scan takes seconds alone and far longer on a busy machine: generous timeouts.
+describe("scanned PDF pages in every encoding pdf.js decodes (real files from OCRmyPDF's tests)", { timeout: 240_000 }, () => {
   it.each([
     ["JBIG2", "ocrmypdf_linn.pdf"],
     ["CCITT G4", "ocrmypdf_ccitt.pdf"],
@@ -45,7 +46,7 @@ describe("scanned PDF pages in every encoding pdf.js decodes (real files from OC
   });
 });
 
-describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", () => {
+describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", { timeout: 240_000 }, () => {
   it("reads a two-column layer column by column, block by block (sentences as pdftotext reads them)", async () => {
     const key = await put("uploads/layers/multicolumn.pdf", fixture("real/pypdf_multicolumn.pdf"));
     const page = await readPage("multicolumn", key, 0, ["eng"]);
@@ -90,7 +91,7 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", () => {
   });
 });
 
-describe("scans with visible text on them", () => {
+describe("scans with visible text on them", { timeout: 240_000 }, () => {
   it("recognises the scan and merges the page's real text (linn.pdf with a typed stamp added)", async () => {
     const doc = await PDFDocument.load(fixture("real/ocrmypdf_linn.pdf"));
     const page = doc.getPage(0);
@@ -108,7 +109,7 @@ describe("scans with visible text on them", () => {
   });
 });
 
-describe("page rotation", () => {
+describe("page rotation", { timeout: 240_000 }, () => {
   it("reports a PDF page's /Rotate with the turn detected (rotated_skew.pdf: /Rotate 90, upright once drawn)", async () => {
     const key = await put("uploads/scans/rotated_skew.pdf", fixture("real/ocrmypdf_rotated_skew.pdf"));
     const page = await readPage("rotated", key, 0, ["eng"]);
