@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 
 /** Runs an independent reader (see tools-global-setup.ts) on a file's bytes. */
-export async function read(reader: "pdftotext" | "pdftotext-layout" | "pdfinfo" | "xmllint-xhtml" | "xmllint-alto", bytes: Uint8Array): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function read(reader: "pdftotext" | "pdftotext-layout" | "pdftotext-bbox" | "pdfinfo" | "xmllint-xhtml" | "xmllint-alto", bytes: Uint8Array): Promise<{ code: number; stdout: string; stderr: string }> {
   const res = await fetch(`${inject("readersUrl")}/${reader}`, { method: "POST", body: bytes });
   if (!res.ok) throw new Error(`reader ${reader}: HTTP ${res.status}`);
   return res.json();

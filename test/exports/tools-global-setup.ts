@@ -28,6 +28,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const READERS: Record<string, (file: string) => [string, string[]]> = {
   pdftotext: (f) => ["pdftotext", ["-enc", "UTF-8", f, "-"]],
   "pdftotext-layout": (f) => ["pdftotext", ["-layout", "-enc", "UTF-8", f, "-"]],
+  "pdftotext-bbox": (f) => ["pdftotext", ["-bbox", "-enc", "UTF-8", f, "-"]],
   pdfinfo: (f) => ["pdfinfo", [f]],
   "xmllint-xhtml": (f) => ["xmllint", ["--noout", "--nonet", "--valid", f]],
   "xmllint-alto": (f) => ["xmllint", ["--noout", "--nonet", "--schema", path.join(here, "alto-4-subset.xsd"), f]],

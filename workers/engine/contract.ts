@@ -41,7 +41,14 @@ export interface PreprocessInput {
   outKey: string;
   /** Languages expected on the page (helps orientation detection); defaults to eng. */
   languages?: string[];
+  /**
+   * How a PDF page's text layer is used: `auto` (default) takes a plausible layer, `force`
+   * recognises every page, `redo` replaces invisible text (an earlier OCR) by a new recognition.
+   */
+  ocrMode?: OcrMode;
 }
+
+export type OcrMode = "auto" | "force" | "redo";
 
 /**
  * Maps the normalised page image back to the source page: the source raster was turned by
@@ -55,6 +62,8 @@ export interface PageTransform {
   /** Size of the source raster before any of the above. */
   sourceWidth: number;
   sourceHeight: number;
+  /** PDF pages: the page's own /Rotate (clockwise), already applied when the source raster was drawn. */
+  sourceRotation?: 0 | 90 | 180 | 270;
 }
 
 export interface PreprocessResult {
@@ -127,6 +136,8 @@ export interface RecognizeResult {
    * pages). Heaps never shrink, so this is the peak so far: for monitoring the 128 MB budget.
    */
   heapBytes: number;
+  /** Clockwise quarter turns that made the page upright: a PDF page's /Rotate plus the turn detected. */
+  rotation: 0 | 90 | 180 | 270;
 }
 
 export interface WordText {

@@ -12,6 +12,7 @@ import type {
   InpaintResult,
   InspectInput,
   InspectResult,
+  OcrMode,
   PageText,
   PreprocessInput,
   PreprocessResult,
@@ -39,6 +40,7 @@ import { resolveLanguages, trialLanguage } from "./ocr/languages";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
 import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
 import { countChars, countWords } from "./ocr/page-text";
+import { mergeTextLayer } from "./ocr/merge-layer";
 import { recognizeWith } from "./ocr/recognize";
 import { largestHeap } from "./ocr/tesseract";
 import { clampBox, normalisedSize, reocrRect, textLayerIn } from "./ocr/reocr";
@@ -64,6 +66,12 @@ function requireBox(b: unknown, field: string): Box {
     throw engineError("validation_error", `${field} must be a box {x, y, w, h} with finite numbers.`);
   }
   return { x: v.x, y: v.y, w: v.w, h: v.h };
+}
+
+function requireOcrMode(mode: unknown): OcrMode {
+  if (mode === undefined) return "auto";
+  if (mode === "auto" || mode === "force" || mode === "redo") return mode;
+  throw engineError("validation_error", "ocrMode must be auto, force or redo.");
 }
 
 /** The engine's RPC surface, reached through the api Worker's `ENGINE` service binding. */
@@ -113,7 +121,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return guarded("internal_error", "Preprocessing the page failed", async () => {
       const { bytes, format } = await this.source(sourceKey);
       const seeded = await seededLanguages(this.env.MODELS);
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded) });
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
       const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
       if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
       await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));
@@ -165,6 +173,8 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         const gray = await loadPageGray(this.env.FILES, pageKey);
         const langs = await resolveLanguages(this.env.MODELS, languages, gray);
         page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+        // A scan with visible text on it: the layer's exact words join what OCR read.
+        if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
         if (countChars(page) === 0 && inkFraction(gray) >= TEXT_INK_FROM) {
           throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${langs.join("+")}). The page is not charged.`);
         }
@@ -179,6 +189,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         path: page.path ?? "ocr",
         languages: page.languages,
         heapBytes: meta.path === "text_layer" ? 0 : largestHeap(),
+        rotation: (((meta.transform?.sourceRotation ?? 0) + (meta.transform?.rotation ?? 0)) % 360) as RecognizeResult["rotation"],
       };
     });
   }
@@ -234,7 +245,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const transform = meta?.transform ?? fresh!.transform;
       const size = normalisedSize(transform);
       const box = clampBox(input.box, size.width, size.height);
-      if (fresh?.textLayer) return textLayerIn(fresh.textLayer, box);
+      if (fresh?.textLayer && fresh.path === "text_layer") return textLayerIn(fresh.textLayer, box);
       return reocrRect(this.env.MODELS, source, transform, box, languages);
     });
   }

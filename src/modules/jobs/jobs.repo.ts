@@ -253,7 +253,7 @@ const CELLS_PER_INSERT = 14;
  */
 export async function savePageRegions(
   db: DB,
-  p: { jobId: string; projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string; path: "ocr" | "text_layer" | "rasterized" },
+  p: { jobId: string; projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string; path: "ocr" | "text_layer" | "rasterized"; rotation?: number },
   rs: Omit<typeof regions.$inferInsert, "projectId" | "pageId">[],
   ts?: NewPageTable[],
 ) {
@@ -267,8 +267,8 @@ export async function savePageRegions(
   await db.batch([
     db
       .insert(pages)
-      .values({ id: p.pageId, projectId: p.projectId, pageIndex: p.pageIndex, width: p.width, height: p.height, imageKey: p.imageKey, sourceKey: p.sourceKey, path: p.path, status: "ready", detectedLanguage: p.language, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: [pages.projectId, pages.pageIndex], set: { width: p.width, height: p.height, imageKey: p.imageKey, path: p.path, status: "ready", updatedAt: now } }),
+      .values({ id: p.pageId, projectId: p.projectId, pageIndex: p.pageIndex, width: p.width, height: p.height, imageKey: p.imageKey, sourceKey: p.sourceKey, path: p.path, rotation: p.rotation ?? 0, status: "ready", detectedLanguage: p.language, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: [pages.projectId, pages.pageIndex], set: { width: p.width, height: p.height, imageKey: p.imageKey, path: p.path, rotation: p.rotation ?? 0, status: "ready", updatedAt: now } }),
     db.update(jobPages).set({ pageId: p.pageId, updatedAt: now }).where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
     db.delete(regions).where(eq(regions.pageId, p.pageId)),
     ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),

@@ -21,6 +21,14 @@ export const CreateJobRequest = z
     target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ description: "Translation target (tool `translate`).", example: "es" }),
     export_formats: z.array(z.enum(allFormats)).min(1).max(10).optional().openapi({ description: "Result formats; defaults per tool." }),
     name: z.string().trim().min(1).max(200).optional().openapi({ description: "Project name; defaults to the file name." }),
+    ocr_mode: z
+      .enum(["auto", "force", "redo"])
+      .optional()
+      .openapi({
+        description:
+          "How PDF text layers are used (default `auto`). `auto`: a plausible text layer is taken as it is, other pages are recognised; `force`: every page is recognised, text layers are ignored; `redo`: invisible text from an earlier OCR is replaced by a new recognition, visible text is kept.",
+        example: "auto",
+      }),
     glossary_ids: z.array(z.string().min(1).max(64)).max(10).optional().openapi({ description: "Glossaries whose terms the translation must keep (tool `translate`)." }),
   })
   .strict()

@@ -12,7 +12,7 @@ async function readJson<T>(env: Env, key: string): Promise<T> {
 }
 
 /** Stores a page's recognised regions (with lines, words, confidences) and, for the tables tool, its tables. */
-async function savePage(ctx: StageContext, text: PageText, read: { languages?: string[]; path?: PageText["path"] }, tables?: PageTables) {
+async function savePage(ctx: StageContext, text: PageText, read: { languages?: string[]; path?: PageText["path"]; rotation?: number }, tables?: PageTables) {
   const { db, plan, page } = ctx;
   if (!plan.projectId) return;
   await repo.savePageRegions(
@@ -28,6 +28,7 @@ async function savePage(ctx: StageContext, text: PageText, read: { languages?: s
       sourceKey: plan.sourceKey!,
       language: (read.languages?.length ? read.languages : plan.languages).join("+"),
       path: read.path ?? "ocr",
+      rotation: read.rotation ?? 0,
     },
     text.regions.map((reg, i) => ({
       id: newId("rgn"),

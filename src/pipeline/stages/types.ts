@@ -17,6 +17,8 @@ export interface JobPlan {
   exportPages: number[];
   sourceKey: string | null;
   languages: string[];
+  /** How PDF text layers are used (CreateJobRequest.ocr_mode). */
+  ocrMode?: "auto" | "force" | "redo";
   targetLanguage: string | null;
   formats: string[];
   baseName: string;

@@ -4,6 +4,7 @@ import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { type ExportContent, linesOf } from "./document";
 import { transcode } from "../inpaint/rgba";
+import { joinWords } from "../ocr/page-text";
 
 /**
  * PDFs of page images with an invisible text layer. The layer is written with low-level text
@@ -64,24 +65,35 @@ function dpiOf(width: number, height: number): number {
   return Math.max(72, Math.max(width, height) / 11.69);
 }
 
+const fixed = (v: number) => Number(v.toFixed(2));
+
+/**
+ * One text object per line (keeps the reading order), each word placed on its own box: its own
+ * matrix at the word's left edge and horizontal scaling that stretches the word and the space
+ * after it to where the next word starts (the last word to its own right edge). Selecting or
+ * searching a word then highlights that word, also on lines with wide gaps (tables, forms).
+ */
 function textLayer(lines: LineText[], k: number, pageH: number, fontKey: PDFName): PDFOperator[] {
   const ops: PDFOperator[] = [pushGraphicsState()];
   for (const l of lines) {
-    const text = l.text.replace(/\s+/g, " ").trim();
-    if (!text || l.box.w <= 0 || l.box.h <= 0) continue;
+    const words = l.words.map((w) => ({ ...w, text: w.text.replace(/\s+/g, "") })).filter((w) => w.text && w.box.w > 0);
+    if (!words.length || l.box.h <= 0) continue;
     const size = Math.max(1, l.box.h * k * 0.85);
-    const natural = text.length * 0.5 * size;
-    const scale = Math.max(1, Math.min(1000, (100 * l.box.w * k) / natural));
     const baseline = pageH - (l.box.y + l.box.h) * k + l.box.h * k * 0.2;
-    ops.push(
-      beginText(),
-      setFontAndSize(fontKey, size),
-      setTextRenderingMode(TextRenderingMode.Invisible),
-      PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(Number(scale.toFixed(2)))]),
-      setTextMatrix(1, 0, 0, 1, Number((l.box.x * k).toFixed(2)), Number(baseline.toFixed(2))),
-      showText(PDFHexString.of(utf16Hex(text))),
-      endText(),
-    );
+    ops.push(beginText(), setFontAndSize(fontKey, size), setTextRenderingMode(TextRenderingMode.Invisible));
+    words.forEach((w, i) => {
+      const next = words[i + 1];
+      // A space after the word unless its script writes none (CJK), as in the line's text.
+      const text = next && joinWords([w.text, next.text]).length > w.text.length + next.text.length ? `${w.text} ` : w.text;
+      const span = next && next.box.x > w.box.x + w.box.w ? next.box.x - w.box.x : w.box.w;
+      const scale = Math.max(1, Math.min(1000, (100 * span * k) / (text.length * 0.5 * size)));
+      ops.push(
+        PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(fixed(scale))]),
+        setTextMatrix(1, 0, 0, 1, fixed(w.box.x * k), fixed(baseline)),
+        showText(PDFHexString.of(utf16Hex(text))),
+      );
+    });
+    ops.push(endText());
   }
   ops.push(popGraphicsState());
   return ops;

@@ -1,4 +1,4 @@
-import type { InputFormat, PagePath, PageText, PageTransform } from "../contract";
+import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "../contract";
 import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
 import { rotateQuarter, rotateSmall } from "./geometry";
@@ -21,6 +21,8 @@ export interface PreprocessContext {
   browser: unknown;
   /** OCR model used for the orientation trial readings. */
   language: string;
+  /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
+  pdf?: { languages?: string[]; ocrMode?: OcrMode };
 }
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
@@ -53,7 +55,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
  * their boxes must stay on it.
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
-  const source = await loadSourcePage(bytes, format, page, ctx.browser);
+  const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
   return { ...out, png: await encodeGrayPng(out.image) };
 }
@@ -66,7 +68,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
   let rotation: PageTransform["rotation"] = 0;
   let skew = 0;
-  if (source.path !== "text_layer") {
+  // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
+  if (!source.textLayer) {
     rotation = await detectOrientation(ctx.models, image, ctx.language);
     image = rotateQuarter(image, rotation);
     skew = estimateSkew(inkSample(image));
@@ -75,5 +78,5 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     image = normaliseContrast(image);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
-  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight }, ...(textLayer ? { textLayer } : {}) };
+  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}) };
 }

@@ -1,12 +1,11 @@
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFStream } from "pdf-lib";
-import { extractImages, getDocumentProxy } from "unpdf";
 import { engineError } from "../errors";
-import { rgbaToGray, type GrayImage } from "../image/gray";
 import { assertDimensions } from "../image/limits";
 import { pdfOpenFailure } from "./open-errors";
+import { loadPdf, type PDFDocumentProxy, type PDFPageProxy } from "./pdfjs";
 
-type PdfProxy = Awaited<ReturnType<typeof getDocumentProxy>>;
-export type PdfPageProxy = Awaited<ReturnType<PdfProxy["getPage"]>>;
+type PdfProxy = PDFDocumentProxy;
+export type PdfPageProxy = PDFPageProxy;
 
 /** A text run of the page's text layer, in PDF user space (pdf.js `TextItem`). */
 export interface PdfTextItem {
@@ -17,11 +16,10 @@ export interface PdfTextItem {
   hasEOL: boolean;
 }
 
-/** Opens a PDF with pdf.js (through unpdf); see pdfOpenFailure for what unreadable files answer. */
+/** Opens a PDF with pdf.js; see pdfOpenFailure for what unreadable files answer. */
 export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
   try {
-    // pdf.js may take ownership of the buffer it is given: hand it a copy.
-    return await getDocumentProxy(bytes.slice(), { useSystemFonts: false, stopAtErrors: false });
+    return await loadPdf(bytes);
   } catch (err) {
     throw pdfOpenFailure(err);
   }
@@ -38,7 +36,7 @@ export async function openPage(doc: PdfProxy, page: number): Promise<PdfPageProx
   }
 }
 
-/** The page's text runs that carry visible characters. */
+/** The page's text runs, with the spaces pdf.js inserts where it measured word spacing (they tell word gaps from column gutters). */
 export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
   let content;
   try {
@@ -48,7 +46,7 @@ export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
   }
   return (content.items as Partial<PdfTextItem>[])
     .filter((i): i is PdfTextItem => typeof i.str === "string" && Array.isArray(i.transform))
-    .filter((i) => i.str.trim().length > 0);
+    .filter((i) => i.str.length > 0 && (i.str.trim().length > 0 || i.width > 0));
 }
 
 /** Fewer visible characters than this and a page's text layer is not worth reading (stray page numbers, marks). */
@@ -94,28 +92,6 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
   if (!p) throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${pages.length} page(s).`);
   visit(p.node.Resources(), 0);
   return images;
-}
-
-/**
- * The largest image drawn on the page (a scanned page's scan), as gray; null when the page
- * draws no image big enough to hold text.
- */
-export async function largestPageImage(doc: PdfProxy, page: number): Promise<GrayImage | null> {
-  let images;
-  try {
-    images = await extractImages(doc, page + 1);
-  } catch (err) {
-    throw engineError("corrupt_file", `The images of PDF page ${page + 1} are corrupt: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  let best: (typeof images)[number] | null = null;
-  for (const img of images) if (!best || img.width * img.height > best.width * best.height) best = img;
-  if (!best || best.width * best.height < 100 * 100) return null;
-  const { width, height, channels, data } = best;
-  if (channels === 4) return rgbaToGray(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width, height);
-  const out = new Uint8Array(width * height);
-  if (channels === 1) out.set(data.subarray(0, width * height));
-  else for (let i = 0, j = 0; i < out.length; i++, j += 3) out[i] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
-  return { width, height, data: out };
 }
 
 /** Page size in PDF points as displayed (after /Rotate). */

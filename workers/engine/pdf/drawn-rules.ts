@@ -1,4 +1,4 @@
-import { getResolvedPDFJS } from "unpdf";
+import { OPS } from "pdfjs-dist";
 import type { Box } from "../contract";
 import type { PdfPageProxy } from "./document";
 import { mul, type Matrix } from "./matrix";
@@ -22,7 +22,6 @@ const CLOSE = 4;
  * single lines of text, so they separate nothing; curves are skipped.
  */
 export async function drawnRules(page: PdfPageProxy, viewport: Matrix, width: number, height: number): Promise<Box[]> {
-  const { OPS } = await getResolvedPDFJS();
   const list = await page.getOperatorList();
   const scale = Math.hypot(viewport[0]!, viewport[1]!);
   const rules: Box[] = [];

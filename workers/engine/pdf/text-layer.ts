@@ -1,6 +1,7 @@
 import type { Box, LineText, PageText, WordText } from "../contract";
 import { groupLines, unionBox } from "../layout/group-lines";
 import { joinWords } from "../ocr/page-text";
+import { xyCut } from "../layout/xy-cut";
 import type { PdfTextItem } from "./document";
 import { mul } from "./matrix";
 
@@ -10,9 +11,9 @@ interface Run {
   size: number;
   width: number;
   str: string;
-  /** Position in the content stream: producers write text in reading order (column by column). */
-  order: number;
 }
+
+const runBox = (r: Run): Box => ({ x: r.x, y: r.baseline - r.size * 0.85, w: r.width, h: r.size * 1.1 });
 
 const round1 = (v: number) => Math.round(v * 10) / 10;
 
@@ -27,11 +28,11 @@ function runWords(run: Run): { box: Box; text: string }[] {
   const words: { box: Box; text: string }[] = [];
   const chars = [...run.str];
   const per = run.width / Math.max(1, chars.length);
-  const top = run.baseline - run.size * 0.85;
+  const { y: top, h } = runBox(run);
   for (const m of run.str.matchAll(/\S+/gu)) {
     const start = [...run.str.slice(0, m.index)].length;
     const len = [...m[0]].length;
-    words.push({ box: { x: run.x + start * per, y: top, w: len * per, h: run.size * 1.1 }, text: m[0] });
+    words.push({ box: { x: run.x + start * per, y: top, w: len * per, h }, text: m[0] });
   }
   return words;
 }
@@ -42,21 +43,27 @@ function runWords(run: Run): { box: Box; text: string }[] {
  * Text is exact (confidence 1).
  */
 export function textLayerPage(items: PdfTextItem[], viewport: number[], width: number, height: number): PageText {
-  const runs: Run[] = items.map((item, order) => {
+  const runs: Run[] = items.map((item) => {
     const t = mul(viewport, item.transform);
     const size = Math.hypot(t[2]!, t[3]!) || Math.hypot(t[0]!, t[1]!) || 1;
     const scale = Math.hypot(viewport[0]!, viewport[1]!);
-    return { x: t[4]!, baseline: t[5]!, size, width: item.width * scale, str: item.str, order };
+    return { x: t[4]!, baseline: t[5]!, size, width: item.width * scale, str: item.str };
   });
-  // Lines: runs whose baselines agree within 40% of the text size, left to right.
-  runs.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
-  const lines: Run[][] = [];
-  for (const r of runs) {
-    const line = lines.find((l) => Math.abs(l[0]!.baseline - r.baseline) < 0.4 * Math.min(l[0]!.size, r.size) && !l.some((o) => r.x < o.x + o.width - 0.5 * r.size && o.x < r.x + r.width - 0.5 * r.size));
-    if (line) line.push(r);
-    else lines.push([r]);
-  }
-  lines.sort((a, b) => Math.min(...a.map((r) => r.order)) - Math.min(...b.map((r) => r.order)));
+  // Reading order: columns and blocks by XY-cut (a gutter is at least 0.8 of the usual text
+  // size), then within each block lines of runs whose baselines agree within 40% of the text size.
+  const sizes = runs.map((r) => r.size).sort((a, b) => a - b);
+  // Space runs take part in the cut (a measured word gap is no gutter), not in the lines.
+  const leaves = xyCut(runs, runBox, 0.8 * (sizes[sizes.length >> 1] ?? 1)).map((leaf) => leaf.filter((r) => r.str.trim().length > 0));
+  const lines: Run[][] = leaves.flatMap((leaf) => {
+    leaf.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
+    const ls: Run[][] = [];
+    for (const r of leaf) {
+      const line = ls.find((l) => Math.abs(l[0]!.baseline - r.baseline) < 0.4 * Math.min(l[0]!.size, r.size) && !l.some((o) => r.x < o.x + o.width - 0.5 * r.size && o.x < r.x + r.width - 0.5 * r.size));
+      if (line) line.push(r);
+      else ls.push([r]);
+    }
+    return ls;
+  });
   const lineTexts: LineText[] = lines.map((l) => {
     l.sort((a, b) => a.x - b.x);
     const words: WordText[] = [];

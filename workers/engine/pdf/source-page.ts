@@ -1,0 +1,110 @@
+import type { OcrMode } from "../contract";
+import type { GrayImage } from "../image/gray";
+import { assertInk } from "../image/ink";
+import { MAX_PAGE_SIDE } from "../image/limits";
+import type { SourcePage } from "../image/source-page";
+import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
+import { drawnRules } from "./drawn-rules";
+import { composePageImages, type PdfOperatorList } from "./page-compose";
+import { OPS } from "pdfjs-dist";
+import { rasterizePdfPage } from "./rasterize";
+import { textLayerPage } from "./text-layer";
+import { judgeTextLayer } from "./text-plausibility";
+
+/** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
+function pdfScale(size: { width: number; height: number }): number {
+  return Math.min(300 / 72, MAX_PAGE_SIDE / Math.max(size.width, size.height));
+}
+
+/** Images covering at least this share of the page make it a scan (its raster is the images). */
+const SCAN_COVERAGE = 0.5;
+
+const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
+const IMAGE = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
+
+/** True when every text drawing operation uses an invisible rendering mode (3 or 7): an OCR layer over a scan. */
+function onlyInvisibleText(ops: PdfOperatorList): boolean {
+  let mode = 0;
+  const stack: number[] = [];
+  let shown = 0;
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i]!;
+    if (fn === OPS.save) stack.push(mode);
+    else if (fn === OPS.restore) mode = stack.pop() ?? mode;
+    else if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
+    else if (SHOW_TEXT.has(fn)) {
+      if (mode !== 3 && mode !== 7) return false;
+      shown++;
+    }
+  }
+  return shown > 0;
+}
+
+export interface PdfPageOptions {
+  browser: unknown;
+  languages?: string[];
+  ocrMode?: OcrMode;
+}
+
+/**
+ * Reads one PDF page the way a viewer shows it. A plausible text layer is taken as the page's
+ * text (unless `ocrMode` says otherwise); other pages are recognised from a raster: the page's
+ * images composed in the engine (scans in any encoding pdf.js decodes, masks, several strips), or,
+ * for pages drawn with vector graphics only, a Browser Rendering of the page.
+ */
+export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPageOptions): Promise<SourcePage> {
+  const doc = await openPdf(bytes);
+  try {
+    const p = await openPage(doc, page);
+    const size = pageSize(p);
+    const scale = pdfScale(size);
+    const width = Math.max(1, Math.round(size.width * scale));
+    const height = Math.max(1, Math.round(size.height * scale));
+    const blank = (): GrayImage => ({ width, height, data: new Uint8Array(width * height).fill(255) });
+    const items = await textItems(p);
+    const mode = opts.ocrMode ?? "auto";
+    const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
+    const images = await assertPageImagesFit(bytes, page);
+    const ops = await p.getOperatorList();
+    const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
+    const scan = composed !== null && composed.coverage >= SCAN_COVERAGE;
+    const vectors = ops.fnArray.some((f) => VECTOR.has(f));
+    // A page that is its images, composed white: no decoder could read them. A failure, never a
+    // blank page passed as read.
+    if (composed && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
+    const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
+    const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    if (useLayer) {
+      const viewport = viewportTransform(p, scale);
+      const textLayer = { ...textLayerPage(items, viewport, width, height), rules: await drawnRules(p, viewport, width, height) };
+      // A scan with visible text on it (a stamp, a typed header): the scan is recognised and the
+      // text merged with what OCR reads (the layer's words win where both read the same place).
+      if (scan && !invisible) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
+      // The page image serves the editor and renderer. A scan under an OCR layer is its images;
+      // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
+      // coordinates stay right and the text exact).
+      if (scan) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      let image: GrayImage | null = null;
+      try {
+        image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
+      } catch {
+        image = null;
+      }
+      return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
+    }
+    // Pages that draw only images need no browser; images beside vector drawing do.
+    if (composed && (scan || !vectors || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    try {
+      const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
+      return { image, path: "rasterized", rendered: true, rotation };
+    } catch (err) {
+      // A page with some images still has them when the browser cannot draw the rest.
+      if (composed) return { image: composed.image, path: "ocr", rendered: true, rotation };
+      throw err;
+    }
+  } finally {
+    // Frees the document, its decoded images and its in-isolate pdf.js "worker".
+    await doc.loadingTask.destroy().catch(() => {});
+  }
+}
