@@ -2820,6 +2820,12 @@ export interface components {
             export_formats?: ("txt" | "json" | "md" | "hocr" | "alto" | "searchable_pdf" | "docx" | "zip" | "png" | "jpg" | "webp" | "pdf" | "xlsx" | "csv")[];
             /** @description Project name; defaults to the file name. */
             name?: string;
+            /**
+             * @description How PDF text layers are used (default `auto`). `auto`: a plausible text layer is taken as it is, other pages are recognised; `force`: every page is recognised, text layers are ignored; `redo`: invisible text from an earlier OCR is replaced by a new recognition, visible text is kept.
+             * @example auto
+             * @enum {string}
+             */
+            ocr_mode?: "auto" | "force" | "redo";
             /** @description Glossaries whose terms the translation must keep (tool `translate`). */
             glossary_ids?: string[];
         };
@@ -6665,6 +6671,7 @@ export interface operations {
                  *         "txt"
                  *       ],
                  *       "name": "string",
+                 *       "ocr_mode": "auto",
                  *       "glossary_ids": [
                  *         "string"
                  *       ]
