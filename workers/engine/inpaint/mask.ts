@@ -1,4 +1,5 @@
 import type { Box, InpaintRegion, TextStyle } from "../contract";
+import { strokeFreeBackground } from "./morph";
 import type { RgbaImage } from "./rgba";
 
 /** An integer pixel rectangle [x0, x1) × [y0, y1). */
@@ -25,8 +26,6 @@ function inRects(rects: Rect[], x: number, y: number): boolean {
 
 /** A region's mask and what was learnt about its text on the way. */
 export interface RegionMask {
-  /** Where the fill works: the region plus a margin of background. */
-  area: Rect;
   /** Text zones (line boxes, padded): glyph pixels are looked for only inside them. */
   zones: Rect[];
   /** Glyph pixels (before dilation), count. */
@@ -44,64 +43,35 @@ export function lineHeightOf(r: InpaintRegion): number {
   return Math.max(4, Math.min(r.vertical ? r.box.w : r.box.h, 64));
 }
 
+/** The padded line boxes of a region: where its glyph pixels are looked for. */
+export function zonesOf(r: InpaintRegion, width: number, height: number): Rect[] {
+  const pad = Math.max(2, Math.round(lineHeightOf(r) * 0.18));
+  return (r.lines && r.lines.length ? r.lines : [r.box]).map((b) => rectOf(b, pad, width, height));
+}
+
 /** Stroke thickness over line height between regular and bold faces: measured 0.106 for DejaVu Sans, 0.168 for its bold. */
 const WEIGHT_SPLIT = 0.135;
+/** Half-window of the background estimate over line height: the window (2r+1) is wider than a bold stroke (0.17). */
+const WINDOW = 0.12;
+/** A channel counts as darker (lighter) text than its background when zone pixels fall this far outside the ring's range. */
+const OUTSIDE = 10;
 
 const hex = (v: number) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, "0");
 
-/**
- * Least-squares plane per channel over background samples: v ≈ a + b·x + c·y. A flat background
- * gives b = c = 0; a gradient is followed exactly, so its pixels are not mistaken for ink.
- */
-function fitPlanes(img: RgbaImage, xs: number[], ys: number[]): Float64Array {
-  const n = xs.length;
-  const out = new Float64Array(9);
-  if (n === 0) {
-    out[0] = out[3] = out[6] = 255;
-    return out;
-  }
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i]!;
-    my += ys[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0, sxy = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = xs[i]! - mx, dy = ys[i]! - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  const det = sxx * syy - sxy * sxy;
-  for (let c = 0; c < 3; c++) {
-    let mv = 0, sxv = 0, syv = 0;
-    for (let i = 0; i < n; i++) mv += img.data[(ys[i]! * img.width + xs[i]!) * 4 + c]!;
-    mv /= n;
-    for (let i = 0; i < n; i++) {
-      const v = img.data[(ys[i]! * img.width + xs[i]!) * 4 + c]! - mv;
-      sxv += (xs[i]! - mx) * v;
-      syv += (ys[i]! - my) * v;
-    }
-    const b = Math.abs(det) > 1e-6 ? (sxv * syy - syv * sxy) / det : 0;
-    const cc = Math.abs(det) > 1e-6 ? (syv * sxx - sxv * sxy) / det : 0;
-    out[c * 3] = mv - b * mx - cc * my;
-    out[c * 3 + 1] = b;
-    out[c * 3 + 2] = cc;
-  }
+/** At most SAMPLES evenly spaced entries of a pixel list (percentiles of a ring need no more). */
+const SAMPLES = 4000;
+function sampledIndexes(list: ArrayLike<number>): number[] {
+  const step = Math.max(1, Math.floor(list.length / SAMPLES));
+  const out: number[] = [];
+  for (let k = 0; k < list.length; k += step) out.push(list[k]!);
   return out;
 }
+const sampled = (list: ArrayLike<number>, plane: Float32Array) => sampledIndexes(list).map((i) => plane[i]!);
 
-/** Largest channel difference between a pixel and the background plane there. */
-function distance(img: RgbaImage, p: Float64Array, x: number, y: number): number {
-  const j = (y * img.width + x) * 4;
-  let d = 0;
-  for (let c = 0; c < 3; c++) {
-    const bg = p[c * 3]! + p[c * 3 + 1]! * x + p[c * 3 + 2]! * y;
-    d = Math.max(d, Math.abs(img.data[j + c]! - bg));
-  }
-  return d;
+function percentile(values: number[], q: number): number {
+  if (!values.length) return 0;
+  values.sort((a, b) => a - b);
+  return values[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 }
 
 /** Alignment of a region's lines: the edge (or centre) where they line up best. */
@@ -120,98 +90,133 @@ function alignmentOf(r: InpaintRegion): TextStyle["align"] {
   return min === centre ? "center" : "right";
 }
 
-/**
- * Finds the glyph pixels of one region: inside each padded line box, the pixels that stand out
- * from the local background (a plane fitted to the ring of pixels around the text, so gradients
- * stay background) by more than the background's own texture does. Marks them in `mask` (1), then
- * dilates by the anti-aliasing halo so no stroke edge survives. Also reads the text's colour,
- * approximate weight (stroke thickness against glyph height), alignment and size.
- */
-export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array): RegionMask {
-  const { width, height } = img;
-  const lh = lineHeightOf(r);
-  const pad = Math.max(2, Math.round(lh * 0.18));
-  const zoneBoxes = r.lines && r.lines.length ? r.lines : [r.box];
-  const zones = zoneBoxes.map((b) => rectOf(b, pad, width, height));
-  // The fill copies texture from up to three shifts (each one to two zone heights) above or below
-  // (fill.ts): the area reaches that far.
-  const reach = 4 * Math.max(...zones.map((z) => z.y1 - z.y0)) + 2;
-  const margin = rectOf(r.box, pad * 2 + 2, width, height);
-  const area = { x0: margin.x0, x1: margin.x1, y0: Math.max(0, Math.min(margin.y0, Math.floor(r.box.y - pad - reach))), y1: Math.min(height, Math.max(margin.y1, Math.ceil(r.box.y + r.box.h + pad + reach))) };
-  const boxRect = rectOf(r.box, pad, width, height);
+/** Ink found in one zone: pixel indexes and how far each stands out from the background. */
+interface ZoneInk {
+  at: number[];
+  distance: number[];
+}
 
-  // Background samples: the ring between the padded box and a margin around it (every pixel
-  // there is outside any text zone of this region).
-  const xs: number[] = [], ys: number[] = [];
-  const step = Math.max(1, Math.floor(Math.sqrt(((margin.x1 - margin.x0) * (margin.y1 - margin.y0)) / 20000)));
-  for (let y = margin.y0; y < margin.y1; y += step) {
-    for (let x = margin.x0; x < margin.x1; x += step) {
-      if (inRects([boxRect], x, y)) continue;
-      xs.push(x);
-      ys.push(y);
+/**
+ * The glyph pixels of one text zone. The background under the text is estimated per pixel by a
+ * closing (dark text) or opening (light text) of each channel with a window wider than a stroke:
+ * strokes vanish, flat colour, gradients, texture and step edges between two backgrounds stay.
+ * Which way each channel goes is read per tile of the zone from the ring of background around it
+ * (text darker than the ring's darkest pixels, or lighter than its lightest), so red text on blue
+ * or a line crossing from a light into a dark background is still seen. A pixel is ink when it
+ * stands out from that estimate by more than the ring's own pixels do (texture, grain, noise).
+ */
+function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[]): ZoneInk {
+  const { width, height } = img;
+  const r = Math.max(2, Math.ceil(lh * WINDOW));
+  const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
+  const w = R.x1 - R.x0, h = R.y1 - R.y0;
+  const planes: Float32Array[] = [0, 1, 2].map((c) => {
+    const p = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = img.data[((R.y0 + y) * width + R.x0 + x) * 4 + c]!;
+    return p;
+  });
+  const tileW = Math.max(32, Math.round(lh * 3));
+  const tiles: { ring: Int32Array; inside: Int32Array; dark: boolean[] }[] = [];
+  for (let tx0 = z.x0; tx0 < z.x1; tx0 += tileW) {
+    const tx1 = Math.min(z.x1, tx0 + tileW);
+    // Ring: pixels of the padded rectangle beside this tile that no text zone covers.
+    const ring: number[] = [];
+    for (let y = R.y0; y < R.y1; y++) {
+      for (let x = Math.max(R.x0, tx0 - r); x < Math.min(R.x1, tx1 + r); x++) if (!inRects(blocked, x, y)) ring.push((y - R.y0) * w + x - R.x0);
+    }
+    const inside: number[] = [];
+    for (let y = z.y0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside.push((y - R.y0) * w + x - R.x0);
+    const sample = ring.length >= 16 ? ring : inside;
+    const dark = planes.map((p) => {
+      const values = sampled(sample, p);
+      const lo = percentile(values, 0.02), hi = percentile(values, 0.98);
+      let below = 0, above = 0;
+      for (const i of inside) {
+        if (p[i]! < lo - OUTSIDE) below++;
+        else if (p[i]! > hi + OUTSIDE) above++;
+      }
+      return below >= above;
+    });
+    tiles.push({ ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
+  }
+  // Only the estimates some tile needs: usually one per channel.
+  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c]) ? strokeFreeBackground(p, w, h, r, true) : p));
+  const opened = planes.map((p, c) => (tiles.some((t) => !t.dark[c]) ? strokeFreeBackground(p, w, h, r, false) : p));
+  const out: ZoneInk = { at: [], distance: [] };
+  for (const { ring, inside, dark } of tiles) {
+    const distance = (i: number) => {
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, dark[c] ? closed[c]![i]! - planes[c]![i]! : planes[c]![i]! - opened[c]![i]!);
+      return d;
+    };
+    // Texture level of the background: a high percentile of the ring's own distance.
+    const texture = ring.length ? percentile(Array.from(sampledIndexes(ring), distance), 0.97) : 0;
+    const threshold = Math.max(24, texture * 1.15 + 8);
+    for (const i of inside) {
+      const d = distance(i);
+      if (d <= threshold) continue;
+      out.at.push((R.y0 + Math.floor(i / w)) * width + R.x0 + (i % w));
+      out.distance.push(d);
     }
   }
-  const plane = fitPlanes(img, xs, ys);
-  const ring = xs.map((x, i) => distance(img, plane, x, ys[i]!)).sort((a, b) => a - b);
-  // Texture level of the background: a high percentile of its distance from the plane.
-  const texture = ring.length ? ring[Math.min(ring.length - 1, Math.floor(ring.length * 0.97))]! : 0;
-  const threshold = Math.max(24, texture * 1.15 + 8);
+  return out;
+}
 
+/**
+ * Finds the glyph pixels of one region inside its padded line boxes (see zoneInk) and marks them
+ * in `mask` (1). `blocked` are the text zones of every region on the page: none of them is taken
+ * for background. Also reads the text's colour (the solid ink, not its anti-aliased edge),
+ * approximate weight (stroke thickness against glyph height), alignment and size.
+ */
+export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[]): RegionMask {
+  const { width, height } = img;
+  const lh = lineHeightOf(r);
+  const zones = zonesOf(r, width, height);
+  const inks = zones.map((z) => zoneInk(img, z, lh, blocked));
   let core = 0;
   // Histogram of ink distances, for picking the solid (not anti-aliased) ink's colour afterwards.
-  const hist = new Uint32Array(443);
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        const d = distance(img, plane, x, y);
-        const i = y * width + x;
-        if (d > threshold) {
-          if (mask[i] !== 1) {
-            mask[i] = 1;
-            core++;
-          }
-          hist[Math.min(442, Math.round(d))]!++;
-        }
+  const hist = new Uint32Array(256);
+  for (const ink of inks) {
+    ink.at.forEach((i, k) => {
+      if (mask[i] !== 1) {
+        mask[i] = 1;
+        core++;
       }
-    }
+      hist[Math.min(255, Math.round(ink.distance[k]!))]!++;
+    });
   }
   // Stroke thickness ≈ 2·area / perimeter of the glyph pixels (exact for long thin strokes).
   let edge = 0;
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        const i = y * width + x;
-        if (mask[i] !== 1) continue;
-        if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || mask[i - 1] !== 1 || mask[i + 1] !== 1 || mask[i - width] !== 1 || mask[i + width] !== 1) edge++;
-      }
+  for (const ink of inks) {
+    for (const i of ink.at) {
+      const x = i % width, y = (i - x) / width;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || mask[i - 1] !== 1 || mask[i + 1] !== 1 || mask[i - width] !== 1 || mask[i + width] !== 1) edge++;
     }
   }
-  const stroke = edge ? (2 * core) / edge : 0;
+  const found = inks.reduce((n, k) => n + k.at.length, 0);
+  const stroke = edge ? (2 * found) / edge : 0;
   const weight = stroke / lh > WEIGHT_SPLIT ? 700 : 400;
   // Colour from the solid ink only: anti-aliased edges mix with the background.
   let seen = 0, p95 = 0;
-  for (let d = 442; d >= 0; d--) {
+  for (let d = 255; d >= 0; d--) {
     seen += hist[d]!;
-    if (seen >= core * 0.05) {
+    if (seen >= found * 0.05) {
       p95 = d;
       break;
     }
   }
   let sr = 0, sg = 0, sb = 0, sw = 0;
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        if (mask[y * width + x] !== 1 || distance(img, plane, x, y) < p95 * 0.85) continue;
-        const j = (y * width + x) * 4;
-        sr += img.data[j]!;
-        sg += img.data[j + 1]!;
-        sb += img.data[j + 2]!;
-        sw++;
-      }
-    }
+  for (const ink of inks) {
+    ink.at.forEach((i, k) => {
+      if (ink.distance[k]! < p95 * 0.85) return;
+      sr += img.data[i * 4]!;
+      sg += img.data[i * 4 + 1]!;
+      sb += img.data[i * 4 + 2]!;
+      sw++;
+    });
   }
   const color = sw ? `#${hex(sr / sw)}${hex(sg / sw)}${hex(sb / sw)}` : "#000000";
-  return { area, zones, core, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
+  return { zones, core, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
 }
 
 /** Grows the mask by `radius` pixels inside `area` (square structuring element, two passes). */
