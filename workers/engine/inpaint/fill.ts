@@ -2,6 +2,8 @@ import type { Rect } from "./mask";
 import type { RgbaImage } from "./rgba";
 
 const KNOWN = 0, BAND = 1, INSIDE = 2;
+/** Luma difference from the guide at which a neighbour's weight halves: two backgrounds apart, it falls to a few percent. */
+const GUIDE_SCALE = 16;
 
 /** A binary min-heap of pixel indexes keyed by arrival time (entries may repeat; stale ones are skipped). */
 class Heap {
@@ -54,12 +56,14 @@ class Heap {
  * marching), then the pixels in order of that distance, each from the pixels within `radius`
  * already known — the original ones extrapolated along their own gradient (so gradients continue
  * exactly) — weighted towards those close by, along the marching direction and at the same
- * distance from the edge. The result is clamped to the range of the values it came from, so noise
+ * distance from the edge, and with a luma like the background estimated under the hole (`guide`,
+ * mask.ts), so where a stroke crossed the boundary of two backgrounds each side is filled from its
+ * own. The result is clamped to the range of the values it came from, so noise
  * or texture never overshoots into a colour the neighbourhood does not have. Only the close
  * neighbourhood is read: a fill never carries a colour across the page. Filled pixels leave
  * `hole`. Returns the count filled.
  */
-export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: number): number {
+export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: number, guide: Uint8Array): number {
   const W = img.width;
   const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
   if (w <= 0 || h <= 0) return 0;
@@ -154,6 +158,7 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
     const o = order[k]!;
     const x = o % w, y = (o - x) / w;
     const t = T[o]!;
+    const gq = guide[(rect.y0 + y) * W + rect.x0 + x]!;
     const tl = x > 0 ? T[o - 1]! : t, tr = x < w - 1 ? T[o + 1]! : t, tu = y > 0 ? T[o - w]! : t, td = y < h - 1 ? T[o + w]! : t;
     const gx = (tr - tl) / 2, gy = (td - tu) / 2;
     const gn = Math.hypot(gx, gy);
@@ -170,8 +175,9 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
         if (d2 > r2) continue;
         const d = Math.sqrt(d2);
         const dir = gn > 0 ? Math.max(0.05, Math.abs(rx * gx + ry * gy) / (d * gn)) : 1;
-        const wt = dir / d2 / (1 + Math.abs(T[ko]! - t));
         const j = at(kx, ky), g = ko * 6;
+        const like = (((data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8) - gq) / GUIDE_SCALE;
+        const wt = dir / d2 / (1 + Math.abs(T[ko]! - t)) / (1 + like * like);
         for (let c = 0; c < 3; c++) {
           const v = data[j + c]!;
           sum[c]! += wt * (v + gradAt[g + c]! * rx + gradAt[g + 3 + c]! * ry);

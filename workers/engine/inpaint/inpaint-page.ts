@@ -25,8 +25,9 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   if (width * height > ROOMY_PIXELS) releaseEngines();
   const mask = new Uint8Array(width * height);
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.
+  const guide = new Uint8Array(width * height);
   const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
-  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked));
+  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide));
   const pad = (z: Rect, by: number): Rect => ({ x0: Math.max(0, z.x0 - by), y0: Math.max(0, z.y0 - by), x1: Math.min(width, z.x1 + by), y1: Math.min(height, z.y1 + by) });
   input.regions.forEach((r, i) => {
     const halo = Math.max(1, Math.round(lineHeightOf(r) * 0.03)) + 1;
@@ -35,7 +36,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const hole = mask.slice();
   input.regions.forEach((r, i) => {
     const radius = Math.min(6, Math.max(3, Math.round(lineHeightOf(r) * 0.08)));
-    for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius);
+    for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius, guide);
   });
   const plates = input.regions.map((r, i) => checkPlate(img, mask, found[i]!.zones, Math.max(3, Math.ceil(lineHeightOf(r) * 0.25))));
   const clean = encodeRgba(img, "png");

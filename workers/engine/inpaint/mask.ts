@@ -56,6 +56,7 @@ const WINDOW = 0.12;
 /** A channel counts as darker (lighter) text than its background when zone pixels fall this far outside the ring's range. */
 const OUTSIDE = 10;
 
+const LUMA = [77, 150, 29];
 const hex = (v: number) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, "0");
 
 /** At most SAMPLES evenly spaced entries of a pixel list (percentiles of a ring need no more). */
@@ -90,6 +91,52 @@ function alignmentOf(r: InpaintRegion): TextStyle["align"] {
   return min === centre ? "center" : "right";
 }
 
+/** A colour step this large (any channel, 0–255) in the background beside a line is a background edge. */
+const EDGE = 48;
+
+/**
+ * Where the background changes along a text zone: columns at which the pixels just above or just
+ * below the zone (outside every text zone) step by more than EDGE over a few pixels.
+ */
+function backgroundEdges(img: RgbaImage, z: Rect, r: number, blocked: Rect[]): number[] {
+  const { width, height } = img;
+  const edges: number[] = [];
+  for (const rows of [[z.y0 - r, z.y0], [z.y1, z.y1 + r]] as const) {
+    const y0 = Math.max(0, rows[0]), y1 = Math.min(height, rows[1]);
+    if (y1 <= y0) continue;
+    // Mean colour of each column's free pixels; a column without any keeps its neighbour's.
+    const col = new Float32Array((z.x1 - z.x0) * 3);
+    let last: [number, number, number] | null = null;
+    for (let x = z.x0; x < z.x1; x++) {
+      let n = 0;
+      const sum = [0, 0, 0];
+      for (let y = y0; y < y1; y++) {
+        if (inRects(blocked, x, y)) continue;
+        for (let c = 0; c < 3; c++) sum[c]! += img.data[(y * width + x) * 4 + c]!;
+        n++;
+      }
+      const v: [number, number, number] | null = n ? [sum[0]! / n, sum[1]! / n, sum[2]! / n] : last;
+      if (v) last = v;
+      for (let c = 0; c < 3; c++) col[(x - z.x0) * 3 + c] = v ? v[c]! : -1;
+    }
+    const span = 4;
+    for (let x = z.x0 + span; x < z.x1; x++) {
+      const a = (x - span - z.x0) * 3, b = (x - z.x0) * 3;
+      if (col[a]! < 0 || col[b]! < 0) continue;
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(col[b + c]! - col[a + c]!));
+      // One cut per step: the middle of the run of columns that see it.
+      if (d > EDGE) {
+        let e = x;
+        while (e + 1 < z.x1 && (() => { let dd = 0; for (let c = 0; c < 3; c++) dd = Math.max(dd, Math.abs(col[(e + 1 - z.x0) * 3 + c]! - col[(e + 1 - span - z.x0) * 3 + c]!)); return dd > EDGE; })()) e++;
+        edges.push(Math.round((x - span + e) / 2));
+        x = e + span;
+      }
+    }
+  }
+  return [...new Set(edges)].sort((a, b) => a - b);
+}
+
 /** Ink found in one zone: pixel indexes and how far each stands out from the background. */
 interface ZoneInk {
   at: number[];
@@ -104,8 +151,10 @@ interface ZoneInk {
  * (text darker than the ring's darkest pixels, or lighter than its lightest), so red text on blue
  * or a line crossing from a light into a dark background is still seen. A pixel is ink when it
  * stands out from that estimate by more than the ring's own pixels do (texture, grain, noise).
+ * The estimate's luma is written to `guide` around the zone: the fill uses it to keep each side
+ * of a background boundary to itself.
  */
-function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[]): ZoneInk {
+function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Uint8Array): ZoneInk {
   const { width, height } = img;
   const r = Math.max(2, Math.ceil(lh * WINDOW));
   const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
@@ -115,14 +164,21 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[]): ZoneInk 
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = img.data[((R.y0 + y) * width + R.x0 + x) * 4 + c]!;
     return p;
   });
+  // Tiles: every few line heights, and cut where the background changes along the line (a
+  // boundary the text crosses), so each tile's text is read against one background.
   const tileW = Math.max(32, Math.round(lh * 3));
-  const tiles: { ring: Int32Array; inside: Int32Array; dark: boolean[] }[] = [];
-  for (let tx0 = z.x0; tx0 < z.x1; tx0 += tileW) {
-    const tx1 = Math.min(z.x1, tx0 + tileW);
-    // Ring: pixels of the padded rectangle beside this tile that no text zone covers.
+  const edges = backgroundEdges(img, z, r, blocked);
+  const cuts = [z.x0];
+  for (let x = z.x0 + tileW; x < z.x1; x += tileW) cuts.push(x);
+  const bounds = [...new Set([...cuts, ...edges, z.x1])].sort((a, b) => a - b);
+  const tiles: { x0: number; x1: number; ring: Int32Array; inside: Int32Array; dark: boolean[] }[] = [];
+  for (let t = 0; t + 1 < bounds.length; t++) {
+    const tx0 = bounds[t]!, tx1 = bounds[t + 1]!;
+    // Ring: pixels of the padded rectangle beside this tile that no text zone covers (never across a background edge).
+    const rx0 = edges.includes(tx0) ? tx0 : tx0 - r, rx1 = edges.includes(tx1) ? tx1 : tx1 + r;
     const ring: number[] = [];
     for (let y = R.y0; y < R.y1; y++) {
-      for (let x = Math.max(R.x0, tx0 - r); x < Math.min(R.x1, tx1 + r); x++) if (!inRects(blocked, x, y)) ring.push((y - R.y0) * w + x - R.x0);
+      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x++) if (!inRects(blocked, x, y)) ring.push((y - R.y0) * w + x - R.x0);
     }
     const inside: number[] = [];
     for (let y = z.y0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside.push((y - R.y0) * w + x - R.x0);
@@ -137,11 +193,22 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[]): ZoneInk 
       }
       return below >= above;
     });
-    tiles.push({ ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
+    tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
   }
   // Only the estimates some tile needs: usually one per channel.
   const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c]) ? strokeFreeBackground(p, w, h, r, true) : p));
   const opened = planes.map((p, c) => (tiles.some((t) => !t.dark[c]) ? strokeFreeBackground(p, w, h, r, false) : p));
+  let t = 0;
+  for (let x = 0; x < w; x++) {
+    while (t + 1 < tiles.length && R.x0 + x >= tiles[t]!.x1) t++;
+    const dark = tiles[t]!.dark;
+    for (let y = 0; y < h; y++) {
+      const i = y * w + x;
+      let luma = 0;
+      for (let c = 0; c < 3; c++) luma += (dark[c] ? closed[c]![i]! : opened[c]![i]!) * LUMA[c]!;
+      guide[(R.y0 + y) * width + R.x0 + x] = luma >> 8;
+    }
+  }
   const out: ZoneInk = { at: [], distance: [] };
   for (const { ring, inside, dark } of tiles) {
     const distance = (i: number) => {
@@ -165,14 +232,16 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[]): ZoneInk 
 /**
  * Finds the glyph pixels of one region inside its padded line boxes (see zoneInk) and marks them
  * in `mask` (1). `blocked` are the text zones of every region on the page: none of them is taken
- * for background. Also reads the text's colour (the solid ink, not its anti-aliased edge),
+ * for background; `guide` receives the luma of the text-free background estimate around them. Also reads the text's colour (the solid ink, not its anti-aliased edge),
  * approximate weight (stroke thickness against glyph height), alignment and size.
  */
-export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[]): RegionMask {
+export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[], guide: Uint8Array): RegionMask {
   const { width, height } = img;
   const lh = lineHeightOf(r);
   const zones = zonesOf(r, width, height);
-  const inks = zones.map((z) => zoneInk(img, z, lh, blocked));
+  // Each line is measured at its own height: a heading merged with body text keeps its wider window.
+  const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lh];
+  const inks = zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide));
   let core = 0;
   // Histogram of ink distances, for picking the solid (not anti-aliased) ink's colour afterwards.
   const hist = new Uint32Array(256);
