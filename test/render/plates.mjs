@@ -20,17 +20,29 @@ export const SPLIT_PAGE = {
   ],
 };
 
+/** A line of text above a block of fine dark bars (a barcode-like pattern no fill can rebuild from its surroundings). */
+export const HATCH_PAGE = {
+  width: 900,
+  height: 400,
+  background: `<rect width="900" height="400" fill="#ffffff"/><defs><pattern id="h" width="7" height="10" patternUnits="userSpaceOnUse"><rect width="3" height="10" fill="#111111"/></pattern></defs><rect x="420" y="210" width="350" height="140" fill="url(#h)"/>`,
+  lines: [{ text: "Scan the code below", x: 80, y: 110, size: 48, color: "#111111" }],
+  /** Where the bars are. */
+  bars: { x: 420, y: 210, w: 350, h: 140 },
+};
+
 /**
- * Background SVG fragments by kind, for a w×h page (`seed` varies the texture). `two-tone` is a
- * light and a dark half side by side: its lines run across the boundary.
+ * Background SVG fragments by kind, for a w×h page (`seed` varies the texture). `two-tone` is two
+ * colours side by side (both lighter than the text: the layout analysis finds dark text on light
+ * backgrounds): its lines run across the boundary. Light text on dark backgrounds is on the
+ * report's page (SPLIT_PAGE) and on the benchmark's photographs.
  */
 export const BACKGROUNDS = {
   flat: (w, h) => `<rect width="${w}" height="${h}" fill="#efe5cf"/>`,
   gradient: (w, h, seed) =>
-    `<defs><linearGradient id="g" x1="0" y1="0" x2="${seed % 2}" y2="${(seed + 1) % 2 || 0.4}"><stop offset="0" stop-color="#1d4e89"/><stop offset="1" stop-color="#f6e7c1"/></linearGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/>`,
+    `<defs><linearGradient id="g" x1="0" y1="0" x2="${seed % 2}" y2="${(seed + 1) % 2 || 0.4}"><stop offset="0" stop-color="${["#8ec5fc", "#f7b2a8"][seed % 2]}"/><stop offset="1" stop-color="#fdf6e3"/></linearGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/>`,
   paper: (w, h, seed) =>
     `<defs><filter id="n" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.75" numOctaves="3" seed="${seed}"/><feColorMatrix type="saturate" values="0"/></filter><filter id="f" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.05" numOctaves="2" seed="${seed + 50}"/><feColorMatrix type="saturate" values="0"/></filter></defs><rect width="${w}" height="${h}" fill="#eadfc6"/><rect width="${w}" height="${h}" filter="url(#f)" opacity="0.18"/><rect width="${w}" height="${h}" filter="url(#n)" opacity="0.16"/>`,
-  "two-tone": (w, h, seed) => `<rect width="${w}" height="${h}" fill="#f2f2ee"/><rect x="${Math.round(w * (0.45 + 0.05 * (seed % 3)))}" width="${w}" height="${h}" fill="#23395b"/>`,
+  "two-tone": (w, h, seed) => `<rect width="${w}" height="${h}" fill="#f2f2ee"/><rect x="${Math.round(w * (0.45 + 0.05 * (seed % 3)))}" width="${w}" height="${h}" fill="${["#9fc3e6", "#e6b89f", "#a8d5a2"][seed % 3]}"/>`,
   photo: (w, h, seed) =>
     `<defs><filter id="p" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.008 0.012" numOctaves="4" seed="${seed}"/><feColorMatrix type="matrix" values="1.1 0 0 0 -0.05  0 0.9 0.2 0 0  0 0.3 0.8 0 0.05  0 0 0 0 1"/></filter><filter id="q" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.35" numOctaves="2" seed="${seed + 9}"/></filter></defs><rect width="${w}" height="${h}" filter="url(#p)"/><rect width="${w}" height="${h}" filter="url(#q)" opacity="0.12"/>`,
 };
@@ -38,10 +50,10 @@ export const BACKGROUNDS = {
 /** Text colours that read on each kind (two-tone: ones that stand out from both halves). */
 const COLOURS = {
   flat: ["#1a2b4c", "#7a1010", "#111111"],
-  gradient: ["#111111", "#ffffff", "#5a0f2e"],
+  gradient: ["#111111", "#0b2545", "#5a0f2e"],
   paper: ["#14213d", "#3b2a1a", "#7a1010"],
-  "two-tone": ["#e8772e", "#d63a3a", "#3aa655"],
-  photo: ["#ffffff", "#111111", "#ffd23f"],
+  "two-tone": ["#14213d", "#7a1010", "#0b3d2b"],
+  photo: ["#111111", "#0d3b66", "#5a0f2e"],
 };
 
 const SENTENCES = [

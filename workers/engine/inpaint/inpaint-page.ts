@@ -8,6 +8,9 @@ import { dilate, lineHeightOf, maskRegion, zonesOf, type Rect } from "./mask";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 
+/** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
+const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
+
 /** Above this many pixels, cached OCR engines are dropped before photon work (isolate memory). */
 const ROOMY_PIXELS = 4_000_000;
 
@@ -29,16 +32,21 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
   const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide));
   const pad = (z: Rect, by: number): Rect => ({ x0: Math.max(0, z.x0 - by), y0: Math.max(0, z.y0 - by), x1: Math.min(width, z.x1 + by), y1: Math.min(height, z.y1 + by) });
-  input.regions.forEach((r, i) => {
-    const halo = Math.max(1, Math.round(lineHeightOf(r) * 0.03)) + 1;
-    for (const z of found[i]!.zones) dilate(mask, width, pad(z, halo), halo);
+  // The halo (anti-aliasing, JPEG ringing) grows with the stroke, not with the line box: a block
+  // detected as one tall "line" would otherwise swallow its glyphs' surroundings.
+  const halos = found.map((f) => haloOf(f.stroke));
+  input.regions.forEach((_, i) => {
+    for (const z of found[i]!.zones) dilate(mask, width, pad(z, halos[i]!), halos[i]!);
   });
   const hole = mask.slice();
   input.regions.forEach((r, i) => {
     const radius = Math.min(6, Math.max(3, Math.round(lineHeightOf(r) * 0.08)));
     for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius, guide);
   });
-  const plates = input.regions.map((r, i) => checkPlate(img, mask, found[i]!.zones, Math.max(3, Math.ceil(lineHeightOf(r) * 0.25))));
+  // A hole's middle lies half its width from real background: the check looks twice as far, with
+  // the widest hole of the page (regions overlap).
+  const widest = Math.max(0, ...found.map((f, i) => f.stroke + 2 * halos[i]!));
+  const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.max(4, Math.ceil(widest) + 2)));
   const clean = encodeRgba(img, "png");
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i] ? 255 : 0;
   await writeObject(env.FILES, input.cleanKey, clean, "image/png");

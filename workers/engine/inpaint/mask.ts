@@ -10,13 +10,10 @@ export interface Rect {
   y1: number;
 }
 
+/** A box grown by `pad`, clipped to the page (empty, never inverted, when it lies outside). */
 export function rectOf(b: Box, pad: number, width: number, height: number): Rect {
-  return {
-    x0: Math.max(0, Math.floor(b.x - pad)),
-    y0: Math.max(0, Math.floor(b.y - pad)),
-    x1: Math.min(width, Math.ceil(b.x + b.w + pad)),
-    y1: Math.min(height, Math.ceil(b.y + b.h + pad)),
-  };
+  const x0 = Math.min(width, Math.max(0, Math.floor(b.x - pad))), y0 = Math.min(height, Math.max(0, Math.floor(b.y - pad)));
+  return { x0, y0, x1: Math.max(x0, Math.min(width, Math.ceil(b.x + b.w + pad))), y1: Math.max(y0, Math.min(height, Math.ceil(b.y + b.h + pad))) };
 }
 
 function inRects(rects: Rect[], x: number, y: number): boolean {
@@ -30,6 +27,8 @@ export interface RegionMask {
   zones: Rect[];
   /** Glyph pixels (before dilation), count. */
   core: number;
+  /** Mean stroke thickness of the glyphs found, pixels (0 when none). */
+  stroke: number;
   style: TextStyle;
 }
 
@@ -156,6 +155,7 @@ interface ZoneInk {
  */
 function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Uint8Array): ZoneInk {
   const { width, height } = img;
+  if (z.x1 <= z.x0 || z.y1 <= z.y0) return { at: [], distance: [] };
   const r = Math.max(2, Math.ceil(lh * WINDOW));
   const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
   const w = R.x1 - R.x0, h = R.y1 - R.y0;
@@ -285,7 +285,7 @@ export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, b
     });
   }
   const color = sw ? `#${hex(sr / sw)}${hex(sg / sw)}${hex(sb / sw)}` : "#000000";
-  return { zones, core, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
+  return { zones, core, stroke, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
 }
 
 /** Grows the mask by `radius` pixels inside `area` (square structuring element, two passes). */

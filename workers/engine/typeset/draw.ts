@@ -68,7 +68,8 @@ export function regionSvg(
     const top = firstLineTop === null ? free / 2 : Math.min(Math.max(0, firstLineTop), free);
     layout.lines.forEach((line, i) => {
       const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
-      const y = top + i * s * LINE_GAP + s * ASCENT;
+      // Lines placed around background edges keep their places (layout.ts).
+      const y = (layout.tops ? layout.tops[i]! : top + i * s * LINE_GAP) + s * ASCENT;
       parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`);
     });
   }
