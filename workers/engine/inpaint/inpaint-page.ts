@@ -35,8 +35,9 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // The halo (anti-aliasing, JPEG ringing) grows with the stroke, not with the line box: a block
   // detected as one tall "line" would otherwise swallow its glyphs' surroundings.
   const halos = found.map((f) => haloOf(f.stroke));
+  const glyphs = mask.slice();
   input.regions.forEach((_, i) => {
-    for (const z of found[i]!.zones) dilate(mask, width, pad(z, halos[i]!), halos[i]!);
+    for (const z of found[i]!.zones) dilate(glyphs, mask, width, pad(z, halos[i]!), halos[i]!);
   });
   const hole = mask.slice();
   input.regions.forEach((r, i) => {

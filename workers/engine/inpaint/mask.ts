@@ -171,7 +171,7 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
   const cuts = [z.x0];
   for (let x = z.x0 + tileW; x < z.x1; x += tileW) cuts.push(x);
   const bounds = [...new Set([...cuts, ...edges, z.x1])].sort((a, b) => a - b);
-  const tiles: { x0: number; x1: number; ring: Int32Array; inside: Int32Array; dark: boolean[] }[] = [];
+  const tiles: { x0: number; x1: number; ring: Int32Array; inside: Int32Array; dark: (boolean | null)[] }[] = [];
   for (let t = 0; t + 1 < bounds.length; t++) {
     const tx0 = bounds[t]!, tx1 = bounds[t + 1]!;
     // Ring: pixels of the padded rectangle beside this tile that no text zone covers (never across a background edge).
@@ -182,22 +182,30 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
     }
     const inside: number[] = [];
     for (let y = z.y0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside.push((y - R.y0) * w + x - R.x0);
-    const sample = ring.length >= 16 ? ring : inside;
-    const dark = planes.map((p) => {
-      const values = sampled(sample, p);
-      const lo = percentile(values, 0.02), hi = percentile(values, 0.98);
-      let below = 0, above = 0;
-      for (const i of inside) {
-        if (p[i]! < lo - OUTSIDE) below++;
-        else if (p[i]! > hi + OUTSIDE) above++;
-      }
-      return below >= above;
+    // Which side of its background the text lies on, per channel: the tile's median colour is its
+    // background (text covers the lesser part of a line; a ring can lie on another background when
+    // a detected "line" spans half the page), the pixels farthest from it are the text. A channel
+    // in which they hardly differ says nothing (null) and is left out.
+    const picked = sampledIndexes(inside);
+    const median = planes.map((p) => percentile(picked.map((i) => p[i]!), 0.5));
+    const far = picked.map((i) => Math.max(...planes.map((p, c) => Math.abs(p[i]! - median[c]!))));
+    const cut = percentile(far.slice(), 0.95);
+    const text = planes.map((p) => {
+      let sum = 0, n = 0;
+      picked.forEach((i, k) => {
+        if (far[k]! < cut) return;
+        sum += p[i]!;
+        n++;
+      });
+      return n ? sum / n : 0;
     });
+    const dark: (boolean | null)[] = planes.map((_, c) => (Math.abs(text[c]! - median[c]!) < OUTSIDE ? null : text[c]! < median[c]!));
+    if (!dark.some((d) => d !== null)) dark.fill(true);
     tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
   }
   // Only the estimates some tile needs: usually one per channel.
-  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c]) ? strokeFreeBackground(p, w, h, r, true) : p));
-  const opened = planes.map((p, c) => (tiles.some((t) => !t.dark[c]) ? strokeFreeBackground(p, w, h, r, false) : p));
+  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c] === true) ? strokeFreeBackground(p, w, h, r, true) : p));
+  const opened = planes.map((p, c) => (tiles.some((t) => t.dark[c] === false) ? strokeFreeBackground(p, w, h, r, false) : p));
   let t = 0;
   for (let x = 0; x < w; x++) {
     while (t + 1 < tiles.length && R.x0 + x >= tiles[t]!.x1) t++;
@@ -205,7 +213,7 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
     for (let y = 0; y < h; y++) {
       const i = y * w + x;
       let luma = 0;
-      for (let c = 0; c < 3; c++) luma += (dark[c] ? closed[c]![i]! : opened[c]![i]!) * LUMA[c]!;
+      for (let c = 0; c < 3; c++) luma += (dark[c] === true ? closed[c]![i]! : dark[c] === false ? opened[c]![i]! : planes[c]![i]!) * LUMA[c]!;
       guide[(R.y0 + y) * width + R.x0 + x] = luma >> 8;
     }
   }
@@ -213,7 +221,10 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
   for (const { ring, inside, dark } of tiles) {
     const distance = (i: number) => {
       let d = 0;
-      for (let c = 0; c < 3; c++) d = Math.max(d, dark[c] ? closed[c]![i]! - planes[c]![i]! : planes[c]![i]! - opened[c]![i]!);
+      for (let c = 0; c < 3; c++) {
+        if (dark[c] === true) d = Math.max(d, closed[c]![i]! - planes[c]![i]!);
+        else if (dark[c] === false) d = Math.max(d, planes[c]![i]! - opened[c]![i]!);
+      }
       return d;
     };
     // Texture level of the background: a high percentile of the ring's own distance.
@@ -288,18 +299,22 @@ export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, b
   return { zones, core, stroke, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
 }
 
-/** Grows the mask by `radius` pixels inside `area` (square structuring element, two passes). */
-export function dilate(mask: Uint8Array, width: number, area: Rect, radius: number): void {
+/**
+ * Grows the glyph pixels of `src` by `radius` pixels inside `area` (square structuring element,
+ * two passes), marking them in `dst`. Reading the ungrown mask keeps regions that overlap from
+ * growing each other's halo twice.
+ */
+export function dilate(src: Uint8Array, dst: Uint8Array, width: number, area: Rect, radius: number): void {
   if (radius <= 0) return;
   const w = area.x1 - area.x0, h = area.y1 - area.y0;
   const tmp = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     let last = -1e9;
-    for (let x = 0; x < w; x++) if (mask[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (x - last <= radius) tmp[y * w + x] = 1;
+    for (let x = 0; x < w; x++) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (x - last <= radius) tmp[y * w + x] = 1;
     last = 1e9;
-    for (let x = w - 1; x >= 0; x--) if (mask[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (last - x <= radius) tmp[y * w + x] = 1;
+    for (let x = w - 1; x >= 0; x--) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (last - x <= radius) tmp[y * w + x] = 1;
   }
-  for (let i = 0; i < w * h; i++) if (mask[(area.y0 + Math.floor(i / w)) * width + area.x0 + (i % w)] === 1) tmp[i] = 1;
+  for (let i = 0; i < w * h; i++) if (src[(area.y0 + Math.floor(i / w)) * width + area.x0 + (i % w)] === 1) tmp[i] = 1;
   const out = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
     let last = -1e9;
@@ -307,5 +322,5 @@ export function dilate(mask: Uint8Array, width: number, area: Rect, radius: numb
     last = 1e9;
     for (let y = h - 1; y >= 0; y--) if (tmp[y * w + x]) last = y; else if (last - y <= radius) out[y * w + x] = 1;
   }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) mask[(area.y0 + y) * width + area.x0 + x] = 1;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) dst[(area.y0 + y) * width + area.x0 + x] = 1;
 }
