@@ -145,6 +145,8 @@ describe("erase: the page of the text-removal report", () => {
     const plan = { jobId: job.id, attempt: 0, kind: "rerender" as const, userId, projectId: job.project_id, tool: "erase" as const, pages: 1, pagesToRun: [0], exportPages: [0], sourceKey: `uploads/${userId}/${job.id}/source`, languages: ["eng"], targetLanguage: null, formats: ["png"], baseName: "hatch", concurrency: 1 };
     const result = await inpaintingStage(env, makeDb(env.DB), plan, 0);
     const smear = result.warnings?.filter((w) => w.code === "smear") ?? [];
+    const regions = await env.DB.prepare("SELECT id, x, y, w, h, smear, lines FROM regions WHERE project_id = ?").bind(job.project_id).all();
+    console.log("HATCH", row!.id, JSON.stringify(regions.results), JSON.stringify(result));
     expect(smear.length, JSON.stringify(result)).toBe(1);
     expect(smear[0]!.message).toContain(row!.id);
     const project = await body(await api(`/api/v1/projects/${job.project_id}`, { headers: auth }));
@@ -174,6 +176,7 @@ describe("typesetting over a clean plate", () => {
     const near = [...inkRows].filter((y) => Math.abs(y - edge) <= 4);
     expect(near, JSON.stringify(near)).toEqual([]);
     // Text on both sides of the edge.
-    expect([...inkRows].some((y) => y < edge - 20) && [...inkRows].some((y) => y > edge + 20)).toBe(true);
+    const rows = [...inkRows];
+    expect({ above: rows.some((y) => y < edge - 20), below: rows.some((y) => y > edge + 20) }, JSON.stringify({ out, first: Math.min(...rows), last: Math.max(...rows) })).toEqual({ above: true, below: true });
   });
 });

@@ -3,7 +3,9 @@ import type { RgbaImage } from "./rgba";
 
 const KNOWN = 0, BAND = 1, INSIDE = 2;
 /** Luma difference from the guide at which a neighbour's weight halves: two backgrounds apart, it falls to a few percent. */
-const GUIDE_SCALE = 16;
+const GUIDE_SCALE = 8;
+/** Neighbours whose luma is this much farther from the guide than the closest one's are left out. */
+const GUIDE_GATE = 20;
 
 /** A binary min-heap of pixel indexes keyed by arrival time (entries may repeat; stale ones are skipped). */
 class Heap {
@@ -154,6 +156,8 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
   for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) done[y * w + x] = orig(x, y) ? 1 : 0;
   const r2 = radius * radius;
   const sum = new Float64Array(3), lo = new Float64Array(3), hi = new Float64Array(3);
+  const window = (2 * radius + 1) ** 2;
+  const nIdx = new Int32Array(window), nWt = new Float64Array(window), nOff = new Float64Array(window);
   for (let k = 0; k < n; k++) {
     const o = order[k]!;
     const x = o % w, y = (o - x) / w;
@@ -162,10 +166,8 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
     const tl = x > 0 ? T[o - 1]! : t, tr = x < w - 1 ? T[o + 1]! : t, tu = y > 0 ? T[o - w]! : t, td = y < h - 1 ? T[o + w]! : t;
     const gx = (tr - tl) / 2, gy = (td - tu) / 2;
     const gn = Math.hypot(gx, gy);
-    let ws = 0;
-    sum.fill(0);
-    lo.fill(255);
-    hi.fill(0);
+    // Neighbours already known, with their weight and how far their luma is from the guide.
+    let m = 0, closest = Infinity;
     for (let ky = Math.max(0, y - radius); ky <= Math.min(h - 1, y + radius); ky++) {
       for (let kx = Math.max(0, x - radius); kx <= Math.min(w - 1, x + radius); kx++) {
         const ko = ky * w + kx;
@@ -175,17 +177,33 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
         if (d2 > r2) continue;
         const d = Math.sqrt(d2);
         const dir = gn > 0 ? Math.max(0.05, Math.abs(rx * gx + ry * gy) / (d * gn)) : 1;
-        const j = at(kx, ky), g = ko * 6;
-        const like = (((data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8) - gq) / GUIDE_SCALE;
-        const wt = dir / d2 / (1 + Math.abs(T[ko]! - t)) / (1 + like * like);
-        for (let c = 0; c < 3; c++) {
-          const v = data[j + c]!;
-          sum[c]! += wt * (v + gradAt[g + c]! * rx + gradAt[g + 3 + c]! * ry);
-          if (v < lo[c]!) lo[c] = v;
-          if (v > hi[c]!) hi[c] = v;
-        }
-        ws += wt;
+        const j = at(kx, ky);
+        const off = Math.abs(((data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8) - gq);
+        nIdx[m] = ko;
+        nWt[m] = dir / d2 / (1 + Math.abs(T[ko]! - t)) / (1 + (off / GUIDE_SCALE) ** 2);
+        nOff[m] = off;
+        if (off < closest) closest = off;
+        m++;
       }
+    }
+    // Only the neighbours on the guide's side of a background edge, when there are any.
+    let ws = 0;
+    sum.fill(0);
+    lo.fill(255);
+    hi.fill(0);
+    for (let k = 0; k < m; k++) {
+      if (nOff[k]! > closest + GUIDE_GATE) continue;
+      const ko = nIdx[k]!, wt = nWt[k]!;
+      const kx = ko % w, ky = (ko - kx) / w;
+      const rx = x - kx, ry = y - ky;
+      const j = at(kx, ky), g = ko * 6;
+      for (let c = 0; c < 3; c++) {
+        const v = data[j + c]!;
+        sum[c]! += wt * (v + gradAt[g + c]! * rx + gradAt[g + 3 + c]! * ry);
+        if (v < lo[c]!) lo[c] = v;
+        if (v > hi[c]!) hi[c] = v;
+      }
+      ws += wt;
     }
     if (ws === 0) continue;
     const j = at(x, y);

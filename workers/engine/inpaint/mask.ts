@@ -136,6 +136,21 @@ function backgroundEdges(img: RgbaImage, z: Rect, r: number, blocked: Rect[]): n
   return [...new Set(edges)].sort((a, b) => a - b);
 }
 
+/** The closing or opening of a plane computed separately between the given columns. */
+function segmented(plane: Float32Array, w: number, h: number, r: number, dark: boolean, cuts: number[]): Float32Array {
+  const bounds = [0, ...cuts.filter((x) => x > 0 && x < w), w];
+  if (bounds.length === 2) return strokeFreeBackground(plane, w, h, r, dark);
+  const out = new Float32Array(w * h);
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const x0 = bounds[k]!, sw = bounds[k + 1]! - x0;
+    const part = new Float32Array(sw * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < sw; x++) part[y * sw + x] = plane[y * w + x0 + x]!;
+    const done = strokeFreeBackground(part, sw, h, r, dark);
+    for (let y = 0; y < h; y++) for (let x = 0; x < sw; x++) out[y * w + x0 + x] = done[y * sw + x]!;
+  }
+  return out;
+}
+
 /** Ink found in one zone: pixel indexes and how far each stands out from the background. */
 interface ZoneInk {
   at: number[];
@@ -203,9 +218,10 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
     if (!dark.some((d) => d !== null)) dark.fill(true);
     tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
   }
-  // Only the estimates some tile needs: usually one per channel.
-  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c] === true) ? strokeFreeBackground(p, w, h, r, true) : p));
-  const opened = planes.map((p, c) => (tiles.some((t) => t.dark[c] === false) ? strokeFreeBackground(p, w, h, r, false) : p));
+  // Only the estimates some tile needs (usually one per channel), each computed between background
+  // edges: a window reaching across one would fill a stroke beside it with the other side's colour.
+  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c] === true) ? segmented(p, w, h, r, true, edges.map((e) => e - R.x0)) : p));
+  const opened = planes.map((p, c) => (tiles.some((t) => t.dark[c] === false) ? segmented(p, w, h, r, false, edges.map((e) => e - R.x0)) : p));
   let t = 0;
   for (let x = 0; x < w; x++) {
     while (t + 1 < tiles.length && R.x0 + x >= tiles[t]!.x1) t++;
