@@ -44,10 +44,9 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const radius = Math.min(6, Math.max(3, Math.round(lineHeightOf(r) * 0.08)));
     for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius, guide);
   });
-  // A hole's middle lies half its width from real background: the check looks twice as far, with
-  // the widest hole of the page (regions overlap).
-  const widest = Math.max(0, ...found.map((f, i) => f.stroke + 2 * halos[i]!));
-  const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.max(4, Math.ceil(widest) + 2)));
+  // A hole's middle lies half its width from real background: the check looks as far as a whole
+  // stroke with the widest halo (another region's may cover the same glyphs).
+  const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2));
   const clean = encodeRgba(img, "png");
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i] ? 255 : 0;
   await writeObject(env.FILES, input.cleanKey, clean, "image/png");
