@@ -66,7 +66,6 @@ function sampledIndexes(list: ArrayLike<number>): number[] {
   for (let k = 0; k < list.length; k += step) out.push(list[k]!);
   return out;
 }
-const sampled = (list: ArrayLike<number>, plane: Float32Array) => sampledIndexes(list).map((i) => plane[i]!);
 
 function percentile(values: number[], q: number): number {
   if (!values.length) return 0;
@@ -174,6 +173,8 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
   const r = Math.max(2, Math.ceil(lh * WINDOW));
   const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
   const w = R.x1 - R.x0, h = R.y1 - R.y0;
+  // Only the text zones that touch this rectangle matter (a page may have hundreds).
+  const near = blocked.filter((b) => b.x0 < R.x1 && b.x1 > R.x0 && b.y0 < R.y1 && b.y1 > R.y0);
   const planes: Float32Array[] = [0, 1, 2].map((c) => {
     const p = new Float32Array(w * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = img.data[((R.y0 + y) * width + R.x0 + x) * 4 + c]!;
@@ -182,7 +183,7 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
   // Tiles: every few line heights, and cut where the background changes along the line (a
   // boundary the text crosses), so each tile's text is read against one background.
   const tileW = Math.max(32, Math.round(lh * 3));
-  const edges = backgroundEdges(img, z, r, blocked);
+  const edges = backgroundEdges(img, z, r, near);
   const cuts = [z.x0];
   for (let x = z.x0 + tileW; x < z.x1; x += tileW) cuts.push(x);
   const bounds = [...new Set([...cuts, ...edges, z.x1])].sort((a, b) => a - b);
@@ -191,12 +192,15 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
     const tx0 = bounds[t]!, tx1 = bounds[t + 1]!;
     // Ring: pixels of the padded rectangle beside this tile that no text zone covers (never across a background edge).
     const rx0 = edges.includes(tx0) ? tx0 : tx0 - r, rx1 = edges.includes(tx1) ? tx1 : tx1 + r;
+    // Sampled on a grid (percentiles need no more than a few thousand pixels).
+    const cols = Math.max(1, Math.min(R.x1, rx1) - Math.max(R.x0, rx0));
+    const stride = Math.max(1, Math.floor(Math.sqrt((cols * h) / SAMPLES)));
     const ring: number[] = [];
-    for (let y = R.y0; y < R.y1; y++) {
-      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x++) if (!inRects(blocked, x, y)) ring.push((y - R.y0) * w + x - R.x0);
+    for (let y = R.y0; y < R.y1; y += stride) {
+      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x += stride) if (!inRects(near, x, y)) ring.push((y - R.y0) * w + x - R.x0);
     }
-    const inside: number[] = [];
-    for (let y = z.y0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside.push((y - R.y0) * w + x - R.x0);
+    const inside = new Int32Array((z.y1 - z.y0) * (tx1 - tx0));
+    for (let y = z.y0, k = 0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside[k++] = (y - R.y0) * w + x - R.x0;
     // Which side of its background the text lies on, per channel: the tile's median colour is its
     // background (text covers the lesser part of a line; a ring can lie on another background when
     // a detected "line" spans half the page), the pixels farthest from it are the text. A channel
@@ -216,7 +220,7 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
     });
     const dark: (boolean | null)[] = planes.map((_, c) => (Math.abs(text[c]! - median[c]!) < OUTSIDE ? null : text[c]! < median[c]!));
     if (!dark.some((d) => d !== null)) dark.fill(true);
-    tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside: Int32Array.from(inside), dark });
+    tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside, dark });
   }
   // Only the estimates some tile needs (usually one per channel), each computed between background
   // edges: a window reaching across one would fill a stroke beside it with the other side's colour.
@@ -244,7 +248,7 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
       return d;
     };
     // Texture level of the background: a high percentile of the ring's own distance.
-    const texture = ring.length ? percentile(Array.from(sampledIndexes(ring), distance), 0.97) : 0;
+    const texture = ring.length ? percentile(Array.from(ring, distance), 0.97) : 0;
     const threshold = Math.max(24, texture * 1.15 + 8);
     for (const i of inside) {
       const d = distance(i);
