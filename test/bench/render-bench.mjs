@@ -2,7 +2,8 @@
 // leftover-text and clean-plate checks) and typesetting, on 1400x760 pages whose true background is
 // known (the engine Worker under `wrangler dev`, as in local development).
 //
-//   npm run bench:render      (prints a table; sample images go to $TMPDIR/lingoscan-render-bench)
+//   npm run bench:render                  (prints a table; sample images go to $TMPDIR/lingoscan-render-bench)
+//   RENDER_KINDS=photo npm run bench:render  (only the pages of the named kinds, comma-separated)
 //
 // Backgrounds by kind: real photographs nobody drew for this project (Debian's mate-backgrounds or
 // gnome-backgrounds JPEGs, cropped; `apt-get install mate-backgrounds`), flat, gradient, paper
@@ -131,7 +132,8 @@ function translation(lines, ratio, seed) {
 }
 
 const RATIOS = [0.8, 1.0, 1.3, 1.6];
-const set = pages();
+const only = process.env.RENDER_KINDS?.split(",").map((k) => k.trim());
+const set = pages().filter(([kind]) => !only || only.some((k) => kind.startsWith(k)));
 const engine = await startEngine();
 const rows = [];
 const kinds = {};
