@@ -11,15 +11,6 @@ import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
 
-/**
- * The tallest a recognised line may be and still be taken for text: a few times the page's median
- * line (headings stay in); without recognised lines, no limit.
- */
-function tallestLine(regions: InpaintInput["regions"]): number {
-  const hs = regions.flatMap((r) => (r.lines ?? []).map((l) => (r.vertical ? l.w : l.h))).sort((a, b) => a - b);
-  return hs.length ? 3 * hs[hs.length >> 1]! : Infinity;
-}
-
 /** Above this many pixels, cached OCR engines are dropped before photon work (isolate memory). */
 const ROOMY_PIXELS = 4_000_000;
 
@@ -39,7 +30,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.
   const guide = new Uint8Array(width * height);
   const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
-  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide, tallestLine(input.regions)));
+  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide));
   const pad = (z: Rect, by: number): Rect => ({ x0: Math.max(0, z.x0 - by), y0: Math.max(0, z.y0 - by), x1: Math.min(width, z.x1 + by), y1: Math.min(height, z.y1 + by) });
   // The halo (anti-aliasing, JPEG ringing) grows with the stroke, not with the line box: a block
   // detected as one tall "line" would otherwise swallow its glyphs' surroundings.

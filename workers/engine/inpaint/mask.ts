@@ -263,19 +263,16 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
 /**
  * Finds the glyph pixels of one region inside its padded line boxes (see zoneInk) and marks them
  * in `mask` (1). `blocked` are the text zones of every region on the page: none of them is taken
- * for background; `guide` receives the luma of the text-free background estimate around them.
- * Lines taller than `tallest` are left alone. Also reads the text's colour (the solid ink, not its anti-aliased edge),
+ * for background; `guide` receives the luma of the text-free background estimate around them. Also reads the text's colour (the solid ink, not its anti-aliased edge),
  * approximate weight (stroke thickness against glyph height), alignment and size.
  */
-export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[], guide: Uint8Array, tallest = Infinity): RegionMask {
+export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[], guide: Uint8Array): RegionMask {
   const { width, height } = img;
   const lh = lineHeightOf(r);
   const zones = zonesOf(r, width, height);
   // Each line is measured at its own height: a heading merged with body text keeps its wider window.
   const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lh];
-  // A detected "line" far taller than the page's lines is a picture taken for text (grass, a
-  // skyline): its thin features are not glyphs, and clearing them would wipe the picture.
-  const inks = zones.map((z, k) => (heights[k]! > tallest ? { at: [], distance: [] } : zoneInk(img, z, heights[k]!, blocked, guide)));
+  const inks = zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide));
   let core = 0;
   // Histogram of ink distances, for picking the solid (not anti-aliased) ink's colour afterwards.
   const hist = new Uint32Array(256);
