@@ -38,13 +38,19 @@ const ROWS = {
     const o = r.overflow;
     const n = o.fitted + o.shrunk + o.overflowing;
     return [
-      [`inpaint ms/page (${r.pages} pages, ${r.regions} regions)`, num(r.inpaintMs), "—"],
+      [`inpaint ms/page (${r.pages} pages of 1400×760, ${r.regions} regions)`, num(r.inpaintMs), "—"],
+      ["inpaint of the report page (flat over gradient) ms", num(r.splitPageMs), `${ratio(r.splitPageMs, r.inpaintMs)} mean`],
       ["leftover check (re-OCR of each region) ms/page", num(r.checkMs), `${ratio(r.checkMs, r.inpaintMs)} inpaint`],
       ["typeset ms/page", num(r.typesetMs), `${ratio(r.typesetMs, r.inpaintMs)} inpaint`],
       ["regions flagged leftover_text", `${r.leftoverFlagged}/${r.regions}`, pct(r.leftoverFlagged / Math.max(1, r.regions))],
+      ["regions flagged smear", `${r.smearFlagged}/${r.regions}`, pct(r.smearFlagged / Math.max(1, r.regions))],
       ["clean plates with text read back by a whole-page OCR", `${r.readablePlates}/${r.pages}`, pct(r.readablePlates / Math.max(1, r.pages))],
       ["overflow: fitted / shrunk / overflowing", `${o.fitted} / ${o.shrunk} / ${o.overflowing}`, `${pct(o.fitted / n)} / ${pct(o.shrunk / n)} / ${pct(o.overflowing / n)}`],
-      ["clean plate vs true background, mean abs. difference 0–255", Object.entries(r.plateDiff).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(", "), "—"],
+      ...Object.entries(r.plates).map(([kind, k]) => [
+        `${kind}: MAD to the true background in the text lines, clean plate (input); leftover regions`,
+        `${k.clean.toFixed(2)} (${k.input.toFixed(2)}); ${k.leftover}/${k.regions}`,
+        `${ratio(k.clean, k.input, 3)} input`,
+      ]),
     ];
   },
   jobs(r) {

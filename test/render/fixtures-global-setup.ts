@@ -3,23 +3,35 @@ import type { TestProject } from "vitest/node";
 import { FONT_FILES } from "../bench/ocr-render.mjs";
 import { Resvg } from "@resvg/resvg-js";
 import { fileURLToPath } from "node:url";
+import { BACKGROUNDS as PLATE_KINDS, HATCH_PAGE, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
 import { BACKGROUNDS, renderScene } from "./scenes.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Text-removal scenes: the page with text and the same background without it, base64 PNG, by name. */
     renderScenes: Record<string, { page: string; background: string }>;
+    /** Clean-plate scenes (plates.mjs): one per background kind, `split` (flat over gradient) and `hatch`, same shape. */
+    plateScenes: Record<string, { page: string; background: string }>;
   }
 }
 
 export default function setup(project: TestProject) {
   const scenes: Record<string, { page: string; background: string }> = {};
   // The shared renderer's fonts lack DejaVu Sans Bold, which the bold scene needs.
-  const fontFiles = [...FONT_FILES, fileURLToPath(new URL("../../node_modules/dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf", import.meta.url))];
+  const fontFiles = [...FONT_FILES, ...["DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => fileURLToPath(new URL(`../../node_modules/dejavu-fonts-ttf/ttf/${f}`, import.meta.url)))];
   const draw = (svg: string) => Buffer.from(new Resvg(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng()).toString("base64");
   for (const name of Object.keys(BACKGROUNDS) as (keyof typeof BACKGROUNDS)[]) {
     const s = renderScene(name);
     scenes[name] = { page: draw(s.page), background: draw(s.background) };
   }
   project.provide("renderScenes", scenes);
+  const plates: Record<string, { page: string; background: string }> = {};
+  for (const kind of Object.keys(PLATE_KINDS)) {
+    const s = plateScene(kind, 1, 900, 400);
+    plates[kind] = { page: draw(s.page), background: draw(s.background) };
+  }
+  for (const [name, p] of [["split", SPLIT_PAGE], ["hatch", HATCH_PAGE]] as const) {
+    plates[name] = { page: draw(svgPage(p.width, p.height, p.background, p.lines)), background: draw(svgPage(p.width, p.height, p.background, [])) };
+  }
+  project.provide("plateScenes", plates);
 }

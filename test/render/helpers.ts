@@ -13,6 +13,13 @@ export function scene(name: string): { page: Uint8Array; background: Uint8Array 
   return { page: fromB64(s.page), background: fromB64(s.background) };
 }
 
+/** A clean-plate scene of fixtures-global-setup.ts (plates.mjs): the page with text and its background alone. */
+export function plate(name: string): { page: Uint8Array; background: Uint8Array } {
+  const s = inject("plateScenes")[name];
+  if (!s) throw new Error(`no clean-plate scene ${name}`);
+  return { page: fromB64(s.page), background: fromB64(s.background) };
+}
+
 /** Seeds what these tests need beyond the shared seed: the given OCR models and fonts (by default the CJK one). */
 export async function seedModels(languages: string[] = [], fonts = ["fonts/NotoSansSC-Regular.ttf"]): Promise<void> {
   await seedOcrModels(languages);

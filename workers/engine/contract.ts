@@ -375,6 +375,10 @@ export interface InpaintRegionResult {
   leftover: boolean;
   /** What the re-OCR read there ("" when clean or unchecked). */
   leftoverText: string;
+  /** The fill differs strongly from the background around it (a visible smear): review the clean plate there. */
+  smear: boolean;
+  /** Share (0..1) of the region's filled pixels outside the colour range of the real background near them. */
+  smearShare: number;
   /** Style of the original text: colour, approximate weight, alignment, size. */
   style: TextStyle;
 }

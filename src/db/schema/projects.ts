@@ -146,6 +146,8 @@ export const regions = sqliteTable(
     overflow: text("overflow", { enum: REGION_OVERFLOWS }),
     /** Source-language text may still be visible after inpainting (flag for review). */
     leftoverText: bool("leftover_text").notNull().default(false),
+    /** The text removal's fill differs strongly from the background around it (visible smear; flag for review). */
+    smear: bool("smear").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

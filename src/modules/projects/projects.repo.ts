@@ -134,10 +134,10 @@ export async function insertProjectCopy(
     d1
       .prepare(
         `INSERT INTO regions (id, project_id, page_id, reading_order, kind, x, y, w, h, text, user_text, source_language, translation,
-           user_translation, confidence, lines, style, vertical, overflow, leftover_text, created_at, updated_at)
+           user_translation, confidence, lines, style, vertical, overflow, leftover_text, smear, created_at, updated_at)
          SELECT 'rgn_' || lower(hex(randomblob(10))), ?1, np.id, r.reading_order, r.kind, r.x, r.y, r.w, r.h, r.text, r.user_text,
            r.source_language, r.translation, r.user_translation, r.confidence, r.lines, r.style, r.vertical, r.overflow,
-           r.leftover_text, r.created_at, r.updated_at
+           r.leftover_text, r.smear, r.created_at, r.updated_at
          FROM regions r JOIN pages op ON op.id = r.page_id JOIN pages np ON np.project_id = ?1 AND np.page_index = op.page_index
          WHERE r.project_id = ?2`,
       )

@@ -52,6 +52,9 @@ export const RegionOut = z
     vertical: z.boolean(),
     overflow: z.enum(REGION_OVERFLOWS).nullable(),
     leftover_text: z.boolean(),
+    smear: z.boolean().openapi({
+      description: "The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage.",
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })

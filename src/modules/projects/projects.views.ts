@@ -49,6 +49,7 @@ export function toRegionOut(r: PlacedRegion): z.infer<typeof RegionOut> {
     vertical: r.vertical,
     overflow: r.overflow,
     leftover_text: r.leftoverText,
+    smear: r.smear,
     created_at: iso(r.createdAt),
     updated_at: iso(r.updatedAt),
   };

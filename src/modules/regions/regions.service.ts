@@ -177,6 +177,7 @@ export async function mergeRegions(db: DB, auth: AuthContext, projectId: string,
     confidence: weighted.length ? weighted.reduce((s, r) => s + r.confidence! * weight(r), 0) / weighted.reduce((s, r) => s + weight(r), 0) : null,
     lines: lines.length ? lines : null,
     leftoverText: rs.some((r) => r.leftoverText),
+    smear: rs.some((r) => r.smear),
     overflow: null,
   };
   const others = new Set(rest.map((r) => r.id));
@@ -244,7 +245,7 @@ export async function splitRegion(db: DB, auth: AuthContext, projectId: string, 
   const at = siblings.findIndex((r) => r.id === region.id);
   const orderIds = [...siblings.slice(0, at + 1).map((r) => r.id), ...ids.slice(1), ...siblings.slice(at + 1).map((r) => r.id)];
   const orderOf = new Map(orderIds.map((id, i) => [id, i]));
-  const common = { translation: null, userTranslation: null, overflow: null, leftoverText: false } as const;
+  const common = { translation: null, userTranslation: null, overflow: null, leftoverText: false, smear: false } as const;
   await editRegions(db, auth, project.id, {
     updates: [
       { id: region.id, patch: { ...pieces[0]!.box, text: pieces[0]!.text, userText: pieces[0]!.userText, lines: pieces[0]!.lines, readingOrder: orderOf.get(region.id)!, ...common } },

@@ -50,7 +50,8 @@ async function regionsFromLayout(env: Env, db: DB, plan: JobPlan, page: number) 
  * Removes the page's text: the engine masks each region's glyph pixels, fills them from the
  * surrounding background into a clean plate, and reads every cleaned region again. Regions where
  * source text is still readable get `leftover_text` and a `leftover_text` warning in the job's
- * timeline; the style of the original text (colour, weight, alignment, size) is kept on each
+ * timeline, regions whose fill differs strongly from the background around it (a visible smear)
+ * get `smear` and a `smear` warning; the style of the original text (colour, weight, alignment, size) is kept on each
  * region for typesetting, without overriding what the user set. A retried step rewrites the same keys and rows.
  */
 export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: number): Promise<StageResult> {
@@ -80,17 +81,25 @@ export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: num
       updates: rows.map((r, i) => {
         const found = out.regions[i]!;
         const style: RegionStyle = { ...(found.style as RegionStyle), ...(r.style ?? {}) };
-        return { id: r.id, patch: { leftoverText: found.leftover, style } };
+        return { id: r.id, patch: { leftoverText: found.leftover, smear: found.smear, style } };
       }),
     });
   }
-  const warnings = rows
-    .map((r, i) => ({ r, found: out.regions[i]! }))
-    .filter((x) => x.found.leftover)
-    .map(({ r, found }) => ({
-      code: "leftover_text",
-      message: `Page ${page + 1}: source text may remain in region ${r.id} after text removal (read again: "${found.leftoverText.slice(0, 80)}").`,
-    }));
+  const results = rows.map((r, i) => ({ r, found: out.regions[i]! }));
+  const warnings = [
+    ...results
+      .filter((x) => x.found.leftover)
+      .map(({ r, found }) => ({
+        code: "leftover_text",
+        message: `Page ${page + 1}: source text may remain in region ${r.id} after text removal (read again: "${found.leftoverText.slice(0, 80)}").`,
+      })),
+    ...results
+      .filter((x) => x.found.smear)
+      .map(({ r, found }) => ({
+        code: "smear",
+        message: `Page ${page + 1}: the fill of region ${r.id} differs from the background around it (${Math.round(found.smearShare * 100)} % of its filled pixels); check the clean plate there.`,
+      })),
+  ];
   return { regions: rows.length, ...(warnings.length ? { warnings } : {}) };
 }
 

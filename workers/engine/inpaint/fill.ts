@@ -1,185 +1,216 @@
 import type { Rect } from "./mask";
 import type { RgbaImage } from "./rgba";
 
-/**
- * Push-pull (multi-resolution) interpolation of the masked pixels of `area` from the known ones:
- * each coarser level averages the known pixels below it, then holes take the coarse value. Smooth
- * and exact on flat and gradient backgrounds; never reads a masked pixel, so no stroke is smeared.
- * Returns the filled area as planar RGB floats (w·h·3).
- */
-function pushPull(img: RgbaImage, mask: Uint8Array, area: Rect): Float32Array {
-  const w0 = area.x1 - area.x0, h0 = area.y1 - area.y0;
-  const levels: { w: number; h: number; v: Float32Array; k: Float32Array }[] = [];
-  let v = new Float32Array(w0 * h0 * 3);
-  let k = new Float32Array(w0 * h0);
-  for (let y = 0; y < h0; y++) {
-    for (let x = 0; x < w0; x++) {
-      const i = (area.y0 + y) * img.width + area.x0 + x;
-      if (mask[i]) continue;
-      const o = y * w0 + x;
-      k[o] = 1;
-      for (let c = 0; c < 3; c++) v[o * 3 + c] = img.data[i * 4 + c]!;
-    }
-  }
-  levels.push({ w: w0, h: h0, v, k });
-  let w = w0, h = h0;
-  while (w > 1 || h > 1) {
-    const nw = Math.max(1, Math.ceil(w / 2)), nh = Math.max(1, Math.ceil(h / 2));
-    const nv = new Float32Array(nw * nh * 3), nk = new Float32Array(nw * nh);
-    for (let y = 0; y < h; y++) {
-      for (let x = 0; x < w; x++) {
-        const kk = k[y * w + x]!;
-        if (!kk) continue;
-        const o = (y >> 1) * nw + (x >> 1);
-        nk[o]! += kk;
-        for (let c = 0; c < 3; c++) nv[o * 3 + c]! += v[(y * w + x) * 3 + c]! * kk;
-      }
-    }
-    for (let o = 0; o < nw * nh; o++) {
-      if (nk[o]! > 0) for (let c = 0; c < 3; c++) nv[o * 3 + c] = nv[o * 3 + c]! / nk[o]!;
-      nk[o] = Math.min(1, nk[o]!);
-    }
-    levels.push({ w: nw, h: nh, v: nv, k: nk });
-    v = nv;
-    k = nk;
-    w = nw;
-    h = nh;
-  }
-  // Push: from coarse to fine, partly known pixels blend with their parent (bilinear between parents).
-  for (let l = levels.length - 2; l >= 0; l--) {
-    const f = levels[l]!, p = levels[l + 1]!;
-    for (let y = 0; y < f.h; y++) {
-      const py = Math.min(p.h - 1, Math.max(0, (y - 0.5) / 2));
-      const y0 = Math.floor(py), y1 = Math.min(p.h - 1, y0 + 1), fy = py - y0;
-      for (let x = 0; x < f.w; x++) {
-        const o = y * f.w + x;
-        const kk = f.k[o]!;
-        if (kk >= 1) continue;
-        const px = Math.min(p.w - 1, Math.max(0, (x - 0.5) / 2));
-        const x0 = Math.floor(px), x1 = Math.min(p.w - 1, x0 + 1), fx = px - x0;
-        for (let c = 0; c < 3; c++) {
-          const a = p.v[(y0 * p.w + x0) * 3 + c]! * (1 - fx) + p.v[(y0 * p.w + x1) * 3 + c]! * fx;
-          const b = p.v[(y1 * p.w + x0) * 3 + c]! * (1 - fx) + p.v[(y1 * p.w + x1) * 3 + c]! * fx;
-          const coarse = a * (1 - fy) + b * fy;
-          f.v[o * 3 + c] = f.v[o * 3 + c]! * kk + coarse * (1 - kk);
-        }
-        f.k[o] = 1;
-      }
-    }
-  }
-  return levels[0]!.v;
-}
+const KNOWN = 0, BAND = 1, INSIDE = 2;
+/** Luma difference from the guide at which a neighbour's weight halves: two backgrounds apart, it falls to a few percent. */
+const GUIDE_SCALE = 8;
+/** Neighbours whose luma is this much farther from the guide than the closest one's are left out. */
+const GUIDE_GATE = 20;
 
-/** Separable box blur of planar RGB floats (edges clamped), radius r. */
-function boxBlur(src: Float32Array, w: number, h: number, r: number): Float32Array {
-  const tmp = new Float32Array(src.length);
-  const out = new Float32Array(src.length);
-  for (let y = 0; y < h; y++) {
-    for (let c = 0; c < 3; c++) {
-      let acc = 0;
-      for (let x = -r; x <= r; x++) acc += src[(y * w + Math.min(w - 1, Math.max(0, x))) * 3 + c]!;
-      for (let x = 0; x < w; x++) {
-        tmp[(y * w + x) * 3 + c] = acc / (2 * r + 1);
-        acc += src[(y * w + Math.min(w - 1, x + r + 1)) * 3 + c]! - src[(y * w + Math.max(0, x - r)) * 3 + c]!;
-      }
+/** A binary min-heap of pixel indexes keyed by arrival time (entries may repeat; stale ones are skipped). */
+class Heap {
+  private keys = new Float64Array(256);
+  private vals = new Int32Array(256);
+  size = 0;
+
+  push(key: number, val: number): void {
+    if (this.size === this.keys.length) {
+      const k = new Float64Array(this.size * 2), v = new Int32Array(this.size * 2);
+      k.set(this.keys);
+      v.set(this.vals);
+      this.keys = k;
+      this.vals = v;
     }
-  }
-  for (let x = 0; x < w; x++) {
-    for (let c = 0; c < 3; c++) {
-      let acc = 0;
-      for (let y = -r; y <= r; y++) acc += tmp[(Math.min(h - 1, Math.max(0, y)) * w + x) * 3 + c]!;
-      for (let y = 0; y < h; y++) {
-        out[(y * w + x) * 3 + c] = acc / (2 * r + 1);
-        acc += tmp[(Math.min(h - 1, y + r + 1) * w + x) * 3 + c]! - tmp[(Math.max(0, y - r) * w + x) * 3 + c]!;
-      }
+    let i = this.size++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (this.keys[p]! <= key) break;
+      this.keys[i] = this.keys[p]!;
+      this.vals[i] = this.vals[p]!;
+      i = p;
     }
+    this.keys[i] = key;
+    this.vals[i] = val;
   }
-  return out;
+
+  pop(): number {
+    const top = this.vals[0]!;
+    const key = this.keys[--this.size]!, val = this.vals[this.size]!;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= this.size) break;
+      if (c + 1 < this.size && this.keys[c + 1]! < this.keys[c]!) c++;
+      if (this.keys[c]! >= key) break;
+      this.keys[i] = this.keys[c]!;
+      this.vals[i] = this.vals[c]!;
+      i = c;
+    }
+    this.keys[i] = key;
+    this.vals[i] = val;
+    return top;
+  }
 }
 
 /**
- * The vertical shift (one to two zone heights) at which the background above a text zone best
- * matches the zone's own visible background: for periodic textures (stripes, weaves, halftone) it
- * lands on a whole number of periods, so copied texture continues without a seam.
+ * Fills the hole pixels (`hole` = 1, page-sized) inside `rect` in place by fast-marching
+ * inpainting (Telea 2004): first the distance of every hole pixel from the hole's edge (fast
+ * marching), then the pixels in order of that distance, each from the pixels within `radius`
+ * already known — the original ones extrapolated along their own gradient (so gradients continue
+ * exactly) — weighted towards those close by, along the marching direction and at the same
+ * distance from the edge, and with a luma like the background estimated under the hole (`guide`,
+ * mask.ts), so where a stroke crossed the boundary of two backgrounds each side is filled from its
+ * own. The result is clamped to the range of the values it came from, so noise
+ * or texture never overshoots into a colour the neighbourhood does not have. Only the close
+ * neighbourhood is read: a fill never carries a colour across the page. Filled pixels leave
+ * `hole`. Returns the count filled.
  */
-function bestShift(img: RgbaImage, mask: Uint8Array, area: Rect, z: Rect): number {
-  const H = z.y1 - z.y0;
+export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: number, guide: Uint8Array): number {
   const W = img.width;
-  let best = H, bestScore = Infinity;
-  for (let s = H; s <= 2 * H; s++) {
-    let sum = 0, n = 0;
-    for (let y = z.y0; y < z.y1; y += 2) {
-      // Compared the way the fill copies: from above when inside the area, else from below.
-      const sy = y - s >= area.y0 ? y - s : y + s < area.y1 ? y + s : -1;
-      if (sy < 0) continue;
-      for (let x = z.x0; x < z.x1; x += 3) {
-        const i = y * W + x, j = sy * W + x;
-        if (mask[i] || mask[j]) continue;
-        sum += Math.abs(img.data[i * 4]! - img.data[j * 4]!) + Math.abs(img.data[i * 4 + 1]! - img.data[j * 4 + 1]!) + Math.abs(img.data[i * 4 + 2]! - img.data[j * 4 + 2]!);
-        n++;
-      }
-    }
-    if (n >= 30 && sum / n < bestScore) {
-      bestScore = sum / n;
-      best = s;
-    }
-  }
-  return best;
-}
-
-/**
- * Fills the masked pixels of `area` in place. The smooth part comes from push-pull interpolation
- * (blurred so its coarse levels leave no blocks); the texture comes from the background next to
- * the text: each masked pixel takes the fine detail (pixel minus smooth part) of the pixel one text
- * zone height above it (or below, when that is masked too). A constant shift copies a whole patch
- * of texture, so grain, paper and stripes continue through the cleared glyphs instead of smearing.
- */
-export function fillArea(img: RgbaImage, mask: Uint8Array, area: Rect, zones: Rect[], blurRadius: number): number {
-  const w = area.x1 - area.x0, h = area.y1 - area.y0;
+  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
   if (w <= 0 || h <= 0) return 0;
-  const smooth = boxBlur(pushPull(img, mask, area), w, h, Math.max(1, blurRadius));
-  const W = img.width;
-  const masked = (x: number, y: number) => mask[y * W + x] === 1;
-  const tallest = Math.max(blurRadius * 2, ...zones.map((z) => z.y1 - z.y0));
-  const shifts = zones.map((z) => bestShift(img, mask, area, z));
-  const out: [number, number, number][] = [];
-  const at: number[] = [];
-  for (let y = area.y0; y < area.y1; y++) {
-    for (let x = area.x0; x < area.x1; x++) {
-      if (!masked(x, y)) continue;
-      // The zone holding the pixel, or (dilation halo) the nearest one: its shift keeps the texture's phase.
-      let zi = -1, dist = Infinity;
-      zones.forEach((z, k) => {
-        const d = Math.max(0, z.y0 - y, y + 1 - z.y1) + Math.max(0, z.x0 - x, x + 1 - z.x1);
-        if (d < dist) {
-          dist = d;
-          zi = k;
-        }
-      });
-      const shift = zi >= 0 ? shifts[zi]! : tallest;
-      let sy = -1;
-      for (const cand of [y - shift, y + shift, y - 2 * shift, y + 2 * shift, y - 3 * shift, y + 3 * shift]) {
-        if (cand >= area.y0 && cand < area.y1 && !masked(x, cand)) {
-          sy = cand;
-          break;
-        }
+  const flag = new Uint8Array(w * h);
+  const T = new Float32Array(w * h);
+  const heap = new Heap();
+  let holes = 0;
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (hole[(rect.y0 + y) * W + rect.x0 + x]) {
+        flag[y * w + x] = INSIDE;
+        T[y * w + x] = 1e6;
+        holes++;
       }
-      const o = (y - area.y0) * w + (x - area.x0);
-      const px: [number, number, number] = [0, 0, 0];
-      for (let c = 0; c < 3; c++) {
-        let v = smooth[o * 3 + c]!;
-        if (sy >= 0) v += img.data[(sy * W + x) * 4 + c]! - smooth[((sy - area.y0) * w + (x - area.x0)) * 3 + c]!;
-        px[c] = v;
-      }
-      out.push(px);
-      at.push(y * W + x);
     }
   }
-  // Written after reading, so no filled pixel feeds another one's texture.
-  for (let i = 0; i < at.length; i++) {
-    const j = at[i]! * 4;
-    for (let c = 0; c < 3; c++) img.data[j + c] = Math.round(Math.max(0, Math.min(255, out[i]![c]!)));
-    img.data[j + 3] = 255;
+  if (!holes) return 0;
+  // The band starts as the known pixels touching a hole.
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const o = y * w + x;
+      if (flag[o] !== KNOWN) continue;
+      if ((x > 0 && flag[o - 1] === INSIDE) || (x < w - 1 && flag[o + 1] === INSIDE) || (y > 0 && flag[o - w] === INSIDE) || (y < h - 1 && flag[o + w] === INSIDE)) {
+        flag[o] = BAND;
+        heap.push(0, o);
+      }
+    }
   }
-  return at.length;
+  const known = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && flag[y * w + x] === KNOWN;
+  // Arrival time from two orthogonal neighbours (first-order upwind solution of |∇T| = 1).
+  const solve = (x1: number, y1: number, x2: number, y2: number) => {
+    const a = known(x1, y1) ? T[y1 * w + x1]! : -1, b = known(x2, y2) ? T[y2 * w + x2]! : -1;
+    if (a >= 0 && b >= 0) {
+      const d = 2 - (a - b) * (a - b);
+      if (d > 0) {
+        const r = Math.sqrt(d);
+        let s = (a + b - r) / 2;
+        if (s >= a && s >= b) return s;
+        s += r;
+        if (s >= a && s >= b) return s;
+      }
+      return 1 + Math.min(a, b);
+    }
+    if (a >= 0) return 1 + a;
+    if (b >= 0) return 1 + b;
+    return 1e6;
+  };
+  const order = new Int32Array(holes);
+  let n = 0;
+  while (heap.size) {
+    const o = heap.pop();
+    if (flag[o] === KNOWN) continue;
+    if (T[o]! > 0) order[n++] = o;
+    flag[o] = KNOWN;
+    const x = o % w, y = (o - x) / w;
+    for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
+      if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+      const q = ny * w + nx;
+      if (flag[q] === KNOWN) continue;
+      const t = Math.min(solve(nx - 1, ny, nx, ny - 1), solve(nx + 1, ny, nx, ny - 1), solve(nx - 1, ny, nx, ny + 1), solve(nx + 1, ny, nx, ny + 1));
+      if (flag[q] === INSIDE || t < T[q]!) {
+        T[q] = t;
+        flag[q] = BAND;
+        heap.push(t, q);
+      }
+    }
+  }
+
+  // Gradients of the original pixels (from original neighbours only); filled pixels count as flat.
+  const data = img.data;
+  const at = (x: number, y: number) => ((rect.y0 + y) * W + rect.x0 + x) * 4;
+  const orig = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && !hole[(rect.y0 + y) * W + rect.x0 + x];
+  const gradAt = new Float32Array(w * h * 6);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      if (!orig(x, y)) continue;
+      const j = at(x, y);
+      for (const [dx, dy, slot] of [[1, 0, 0], [0, 1, 3]] as const) {
+        const f = orig(x + dx, y + dy), b = orig(x - dx, y - dy);
+        if (!f && !b) continue;
+        const jf = f ? at(x + dx, y + dy) : j, jb = b ? at(x - dx, y - dy) : j;
+        const span = f && b ? 2 : 1;
+        for (let c = 0; c < 3; c++) gradAt[(y * w + x) * 6 + slot + c] = (data[jf + c]! - data[jb + c]!) / span;
+      }
+    }
+  }
+  const done = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) done[y * w + x] = orig(x, y) ? 1 : 0;
+  const r2 = radius * radius;
+  const sum = new Float64Array(3), lo = new Float64Array(3), hi = new Float64Array(3);
+  const window = (2 * radius + 1) ** 2;
+  const nIdx = new Int32Array(window), nWt = new Float64Array(window), nOff = new Float64Array(window);
+  for (let k = 0; k < n; k++) {
+    const o = order[k]!;
+    const x = o % w, y = (o - x) / w;
+    const t = T[o]!;
+    const gq = guide[(rect.y0 + y) * W + rect.x0 + x]!;
+    const tl = x > 0 ? T[o - 1]! : t, tr = x < w - 1 ? T[o + 1]! : t, tu = y > 0 ? T[o - w]! : t, td = y < h - 1 ? T[o + w]! : t;
+    const gx = (tr - tl) / 2, gy = (td - tu) / 2;
+    const gn = Math.hypot(gx, gy);
+    // Neighbours already known, with their weight and how far their luma is from the guide.
+    let m = 0, closest = Infinity;
+    for (let ky = Math.max(0, y - radius); ky <= Math.min(h - 1, y + radius); ky++) {
+      for (let kx = Math.max(0, x - radius); kx <= Math.min(w - 1, x + radius); kx++) {
+        const ko = ky * w + kx;
+        if (!done[ko]) continue;
+        const rx = x - kx, ry = y - ky;
+        const d2 = rx * rx + ry * ry;
+        if (d2 > r2) continue;
+        const d = Math.sqrt(d2);
+        const dir = gn > 0 ? Math.max(0.05, Math.abs(rx * gx + ry * gy) / (d * gn)) : 1;
+        const j = at(kx, ky);
+        const off = Math.abs(((data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8) - gq);
+        nIdx[m] = ko;
+        nWt[m] = dir / d2 / (1 + Math.abs(T[ko]! - t)) / (1 + (off / GUIDE_SCALE) ** 2);
+        nOff[m] = off;
+        if (off < closest) closest = off;
+        m++;
+      }
+    }
+    // Only the neighbours on the guide's side of a background edge, when there are any.
+    let ws = 0;
+    sum.fill(0);
+    lo.fill(255);
+    hi.fill(0);
+    for (let k = 0; k < m; k++) {
+      if (nOff[k]! > closest + GUIDE_GATE) continue;
+      const ko = nIdx[k]!, wt = nWt[k]!;
+      const kx = ko % w, ky = (ko - kx) / w;
+      const rx = x - kx, ry = y - ky;
+      const j = at(kx, ky), g = ko * 6;
+      for (let c = 0; c < 3; c++) {
+        const v = data[j + c]!;
+        sum[c]! += wt * (v + gradAt[g + c]! * rx + gradAt[g + 3 + c]! * ry);
+        if (v < lo[c]!) lo[c] = v;
+        if (v > hi[c]!) hi[c] = v;
+      }
+      ws += wt;
+    }
+    if (ws === 0) continue;
+    const j = at(x, y);
+    for (let c = 0; c < 3; c++) data[j + c] = Math.round(Math.min(hi[c]!, Math.max(lo[c]!, sum[c]! / ws)));
+    data[j + 3] = 255;
+    done[o] = 1;
+  }
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) hole[(rect.y0 + y) * W + rect.x0 + x] = 0;
+  return holes;
 }

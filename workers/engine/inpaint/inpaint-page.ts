@@ -2,18 +2,24 @@ import type { InpaintInput, InpaintResult } from "../contract";
 import { encodeGrayPng } from "../image/png";
 import { releaseEngines } from "../ocr/tesseract";
 import { writeObject } from "../storage/r2";
-import { fillArea } from "./fill";
+import { fillHoles } from "./fill";
 import { checkLanguages, leftoverText } from "./leftover";
-import { dilate, lineHeightOf, maskRegion } from "./mask";
+import { dilate, lineHeightOf, maskRegion, zonesOf, type Rect } from "./mask";
+import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
+
+/** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
+const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
 
 /** Above this many pixels, cached OCR engines are dropped before photon work (isolate memory). */
 const ROOMY_PIXELS = 4_000_000;
 
 /**
- * Removes the text of the given regions from a page: glyph masks (not whole boxes), filled from
- * the surrounding background (see fill.ts), written as the mask and the clean plate. Then each
- * cleaned region is read again by OCR; confident words there flag it as `leftover`.
+ * Removes the text of the given regions from a page: glyph masks (not whole boxes, see mask.ts)
+ * grown by the anti-aliasing halo, filled from the close neighbourhood (fast marching, fill.ts),
+ * written as the mask and the clean plate. Each region's fill is compared with the background
+ * around it (`smear`, plate-check.ts), then each cleaned region is read again by OCR: confident
+ * words there flag it as `leftover`.
  */
 export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: InpaintInput): Promise<InpaintResult> {
   const started = Date.now();
@@ -21,10 +27,26 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const { width, height } = img;
   if (width * height > ROOMY_PIXELS) releaseEngines();
   const mask = new Uint8Array(width * height);
-  // Every region's glyphs are found before any is filled, so no fill copies texture from text.
-  const found = input.regions.map((r) => maskRegion(img, r, mask));
-  input.regions.forEach((r, i) => dilate(mask, width, found[i]!.area, Math.max(1, Math.round(lineHeightOf(r) * 0.06)) + 1));
-  const masked = input.regions.map((r, i) => fillArea(img, mask, found[i]!.area, found[i]!.zones, Math.max(2, Math.round(lineHeightOf(r) * 0.35))));
+  // Every region's glyphs are found before any is filled, and no region's text is taken for background.
+  const guide = new Uint8Array(width * height);
+  const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
+  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide));
+  const pad = (z: Rect, by: number): Rect => ({ x0: Math.max(0, z.x0 - by), y0: Math.max(0, z.y0 - by), x1: Math.min(width, z.x1 + by), y1: Math.min(height, z.y1 + by) });
+  // The halo (anti-aliasing, JPEG ringing) grows with the stroke, not with the line box: a block
+  // detected as one tall "line" would otherwise swallow its glyphs' surroundings.
+  const halos = found.map((f) => haloOf(f.stroke));
+  const glyphs = mask.slice();
+  input.regions.forEach((_, i) => {
+    for (const z of found[i]!.zones) dilate(glyphs, mask, width, pad(z, halos[i]!), halos[i]!);
+  });
+  const hole = mask.slice();
+  input.regions.forEach((r, i) => {
+    const radius = Math.min(6, Math.max(3, Math.round(lineHeightOf(r) * 0.08)));
+    for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius, guide);
+  });
+  // A hole's middle lies half its width from real background: the check looks as far as a whole
+  // stroke with the widest halo (another region's may cover the same glyphs).
+  const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2));
   const clean = encodeRgba(img, "png");
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i] ? 255 : 0;
   await writeObject(env.FILES, input.cleanKey, clean, "image/png");
@@ -41,7 +63,14 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     cleanKey: input.cleanKey,
     width,
     height,
-    regions: input.regions.map((_, i) => ({ masked: masked[i]!, leftover: leftovers[i]!.length > 0, leftoverText: leftovers[i]!, style: found[i]!.style })),
+    regions: input.regions.map((_, i) => ({
+      masked: plates[i]!.filled,
+      leftover: leftovers[i]!.length > 0,
+      leftoverText: leftovers[i]!,
+      smear: plates[i]!.flagged,
+      smearShare: plates[i]!.smear,
+      style: found[i]!.style,
+    })),
     ms: { inpaint: inpaintMs, check: Date.now() - checked },
   };
 }

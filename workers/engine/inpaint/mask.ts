@@ -1,4 +1,5 @@
 import type { Box, InpaintRegion, TextStyle } from "../contract";
+import { strokeFreeBackground } from "./morph";
 import type { RgbaImage } from "./rgba";
 
 /** An integer pixel rectangle [x0, x1) × [y0, y1). */
@@ -9,13 +10,10 @@ export interface Rect {
   y1: number;
 }
 
+/** A box grown by `pad`, clipped to the page (empty, never inverted, when it lies outside). */
 export function rectOf(b: Box, pad: number, width: number, height: number): Rect {
-  return {
-    x0: Math.max(0, Math.floor(b.x - pad)),
-    y0: Math.max(0, Math.floor(b.y - pad)),
-    x1: Math.min(width, Math.ceil(b.x + b.w + pad)),
-    y1: Math.min(height, Math.ceil(b.y + b.h + pad)),
-  };
+  const x0 = Math.min(width, Math.max(0, Math.floor(b.x - pad))), y0 = Math.min(height, Math.max(0, Math.floor(b.y - pad)));
+  return { x0, y0, x1: Math.max(x0, Math.min(width, Math.ceil(b.x + b.w + pad))), y1: Math.max(y0, Math.min(height, Math.ceil(b.y + b.h + pad))) };
 }
 
 function inRects(rects: Rect[], x: number, y: number): boolean {
@@ -25,12 +23,12 @@ function inRects(rects: Rect[], x: number, y: number): boolean {
 
 /** A region's mask and what was learnt about its text on the way. */
 export interface RegionMask {
-  /** Where the fill works: the region plus a margin of background. */
-  area: Rect;
   /** Text zones (line boxes, padded): glyph pixels are looked for only inside them. */
   zones: Rect[];
   /** Glyph pixels (before dilation), count. */
   core: number;
+  /** Mean stroke thickness of the glyphs found, pixels (0 when none). */
+  stroke: number;
   style: TextStyle;
 }
 
@@ -44,64 +42,35 @@ export function lineHeightOf(r: InpaintRegion): number {
   return Math.max(4, Math.min(r.vertical ? r.box.w : r.box.h, 64));
 }
 
+/** The padded line boxes of a region: where its glyph pixels are looked for. */
+export function zonesOf(r: InpaintRegion, width: number, height: number): Rect[] {
+  const pad = Math.max(2, Math.round(lineHeightOf(r) * 0.18));
+  return (r.lines && r.lines.length ? r.lines : [r.box]).map((b) => rectOf(b, pad, width, height));
+}
+
 /** Stroke thickness over line height between regular and bold faces: measured 0.106 for DejaVu Sans, 0.168 for its bold. */
 const WEIGHT_SPLIT = 0.135;
+/** Half-window of the background estimate over line height: the window (2r+1) is wider than a bold stroke (0.17). */
+const WINDOW = 0.12;
+/** A channel counts as darker (lighter) text than its background when zone pixels fall this far outside the ring's range. */
+const OUTSIDE = 10;
 
+const LUMA = [77, 150, 29];
 const hex = (v: number) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, "0");
 
-/**
- * Least-squares plane per channel over background samples: v ≈ a + b·x + c·y. A flat background
- * gives b = c = 0; a gradient is followed exactly, so its pixels are not mistaken for ink.
- */
-function fitPlanes(img: RgbaImage, xs: number[], ys: number[]): Float64Array {
-  const n = xs.length;
-  const out = new Float64Array(9);
-  if (n === 0) {
-    out[0] = out[3] = out[6] = 255;
-    return out;
-  }
-  let mx = 0, my = 0;
-  for (let i = 0; i < n; i++) {
-    mx += xs[i]!;
-    my += ys[i]!;
-  }
-  mx /= n;
-  my /= n;
-  let sxx = 0, sxy = 0, syy = 0;
-  for (let i = 0; i < n; i++) {
-    const dx = xs[i]! - mx, dy = ys[i]! - my;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
-  }
-  const det = sxx * syy - sxy * sxy;
-  for (let c = 0; c < 3; c++) {
-    let mv = 0, sxv = 0, syv = 0;
-    for (let i = 0; i < n; i++) mv += img.data[(ys[i]! * img.width + xs[i]!) * 4 + c]!;
-    mv /= n;
-    for (let i = 0; i < n; i++) {
-      const v = img.data[(ys[i]! * img.width + xs[i]!) * 4 + c]! - mv;
-      sxv += (xs[i]! - mx) * v;
-      syv += (ys[i]! - my) * v;
-    }
-    const b = Math.abs(det) > 1e-6 ? (sxv * syy - syv * sxy) / det : 0;
-    const cc = Math.abs(det) > 1e-6 ? (syv * sxx - sxv * sxy) / det : 0;
-    out[c * 3] = mv - b * mx - cc * my;
-    out[c * 3 + 1] = b;
-    out[c * 3 + 2] = cc;
-  }
+/** At most SAMPLES evenly spaced entries of a pixel list (percentiles of a ring need no more). */
+const SAMPLES = 4000;
+function sampledIndexes(list: ArrayLike<number>): number[] {
+  const step = Math.max(1, Math.floor(list.length / SAMPLES));
+  const out: number[] = [];
+  for (let k = 0; k < list.length; k += step) out.push(list[k]!);
   return out;
 }
 
-/** Largest channel difference between a pixel and the background plane there. */
-function distance(img: RgbaImage, p: Float64Array, x: number, y: number): number {
-  const j = (y * img.width + x) * 4;
-  let d = 0;
-  for (let c = 0; c < 3; c++) {
-    const bg = p[c * 3]! + p[c * 3 + 1]! * x + p[c * 3 + 2]! * y;
-    d = Math.max(d, Math.abs(img.data[j + c]! - bg));
-  }
-  return d;
+function percentile(values: number[], q: number): number {
+  if (!values.length) return 0;
+  values.sort((a, b) => a - b);
+  return values[Math.min(values.length - 1, Math.floor(values.length * q))]!;
 }
 
 /** Alignment of a region's lines: the edge (or centre) where they line up best. */
@@ -120,112 +89,252 @@ function alignmentOf(r: InpaintRegion): TextStyle["align"] {
   return min === centre ? "center" : "right";
 }
 
+/** A colour step this large (any channel, 0–255) in the background beside a line is a background edge. */
+const EDGE = 48;
+
 /**
- * Finds the glyph pixels of one region: inside each padded line box, the pixels that stand out
- * from the local background (a plane fitted to the ring of pixels around the text, so gradients
- * stay background) by more than the background's own texture does. Marks them in `mask` (1), then
- * dilates by the anti-aliasing halo so no stroke edge survives. Also reads the text's colour,
- * approximate weight (stroke thickness against glyph height), alignment and size.
+ * Where the background changes along a text zone: columns at which the pixels just above or just
+ * below the zone (outside every text zone) step by more than EDGE over a few pixels.
  */
-export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array): RegionMask {
+function backgroundEdges(img: RgbaImage, z: Rect, r: number, blocked: Rect[]): number[] {
   const { width, height } = img;
-  const lh = lineHeightOf(r);
-  const pad = Math.max(2, Math.round(lh * 0.18));
-  const zoneBoxes = r.lines && r.lines.length ? r.lines : [r.box];
-  const zones = zoneBoxes.map((b) => rectOf(b, pad, width, height));
-  // The fill copies texture from up to three shifts (each one to two zone heights) above or below
-  // (fill.ts): the area reaches that far.
-  const reach = 4 * Math.max(...zones.map((z) => z.y1 - z.y0)) + 2;
-  const margin = rectOf(r.box, pad * 2 + 2, width, height);
-  const area = { x0: margin.x0, x1: margin.x1, y0: Math.max(0, Math.min(margin.y0, Math.floor(r.box.y - pad - reach))), y1: Math.min(height, Math.max(margin.y1, Math.ceil(r.box.y + r.box.h + pad + reach))) };
-  const boxRect = rectOf(r.box, pad, width, height);
-
-  // Background samples: the ring between the padded box and a margin around it (every pixel
-  // there is outside any text zone of this region).
-  const xs: number[] = [], ys: number[] = [];
-  const step = Math.max(1, Math.floor(Math.sqrt(((margin.x1 - margin.x0) * (margin.y1 - margin.y0)) / 20000)));
-  for (let y = margin.y0; y < margin.y1; y += step) {
-    for (let x = margin.x0; x < margin.x1; x += step) {
-      if (inRects([boxRect], x, y)) continue;
-      xs.push(x);
-      ys.push(y);
+  const edges: number[] = [];
+  for (const rows of [[z.y0 - r, z.y0], [z.y1, z.y1 + r]] as const) {
+    const y0 = Math.max(0, rows[0]), y1 = Math.min(height, rows[1]);
+    if (y1 <= y0) continue;
+    // Mean colour of each column's free pixels; a column without any keeps its neighbour's.
+    const col = new Float32Array((z.x1 - z.x0) * 3);
+    let last: [number, number, number] | null = null;
+    for (let x = z.x0; x < z.x1; x++) {
+      let n = 0;
+      const sum = [0, 0, 0];
+      for (let y = y0; y < y1; y++) {
+        if (inRects(blocked, x, y)) continue;
+        for (let c = 0; c < 3; c++) sum[c]! += img.data[(y * width + x) * 4 + c]!;
+        n++;
+      }
+      const v: [number, number, number] | null = n ? [sum[0]! / n, sum[1]! / n, sum[2]! / n] : last;
+      if (v) last = v;
+      for (let c = 0; c < 3; c++) col[(x - z.x0) * 3 + c] = v ? v[c]! : -1;
     }
-  }
-  const plane = fitPlanes(img, xs, ys);
-  const ring = xs.map((x, i) => distance(img, plane, x, ys[i]!)).sort((a, b) => a - b);
-  // Texture level of the background: a high percentile of its distance from the plane.
-  const texture = ring.length ? ring[Math.min(ring.length - 1, Math.floor(ring.length * 0.97))]! : 0;
-  const threshold = Math.max(24, texture * 1.15 + 8);
-
-  let core = 0;
-  // Histogram of ink distances, for picking the solid (not anti-aliased) ink's colour afterwards.
-  const hist = new Uint32Array(443);
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        const d = distance(img, plane, x, y);
-        const i = y * width + x;
-        if (d > threshold) {
-          if (mask[i] !== 1) {
-            mask[i] = 1;
-            core++;
-          }
-          hist[Math.min(442, Math.round(d))]!++;
-        }
+    const span = 4;
+    for (let x = z.x0 + span; x < z.x1; x++) {
+      const a = (x - span - z.x0) * 3, b = (x - z.x0) * 3;
+      if (col[a]! < 0 || col[b]! < 0) continue;
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(col[b + c]! - col[a + c]!));
+      // One cut per step: the middle of the run of columns that see it.
+      if (d > EDGE) {
+        let e = x;
+        while (e + 1 < z.x1 && (() => { let dd = 0; for (let c = 0; c < 3; c++) dd = Math.max(dd, Math.abs(col[(e + 1 - z.x0) * 3 + c]! - col[(e + 1 - span - z.x0) * 3 + c]!)); return dd > EDGE; })()) e++;
+        edges.push(Math.round((x - span + e) / 2));
+        x = e + span;
       }
     }
+  }
+  return [...new Set(edges)].sort((a, b) => a - b);
+}
+
+/** The closing or opening of a plane computed separately between the given columns. */
+function segmented(plane: Float32Array, w: number, h: number, r: number, dark: boolean, cuts: number[]): Float32Array {
+  const bounds = [0, ...cuts.filter((x) => x > 0 && x < w), w];
+  if (bounds.length === 2) return strokeFreeBackground(plane, w, h, r, dark);
+  const out = new Float32Array(w * h);
+  for (let k = 0; k + 1 < bounds.length; k++) {
+    const x0 = bounds[k]!, sw = bounds[k + 1]! - x0;
+    const part = new Float32Array(sw * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < sw; x++) part[y * sw + x] = plane[y * w + x0 + x]!;
+    const done = strokeFreeBackground(part, sw, h, r, dark);
+    for (let y = 0; y < h; y++) for (let x = 0; x < sw; x++) out[y * w + x0 + x] = done[y * sw + x]!;
+  }
+  return out;
+}
+
+/** Ink found in one zone: pixel indexes and how far each stands out from the background. */
+interface ZoneInk {
+  at: number[];
+  distance: number[];
+}
+
+/**
+ * The glyph pixels of one text zone. The background under the text is estimated per pixel by a
+ * closing (dark text) or opening (light text) of each channel with a window wider than a stroke:
+ * strokes vanish, flat colour, gradients, texture and step edges between two backgrounds stay.
+ * Which way each channel goes is read per tile of the zone from the ring of background around it
+ * (text darker than the ring's darkest pixels, or lighter than its lightest), so red text on blue
+ * or a line crossing from a light into a dark background is still seen. A pixel is ink when it
+ * stands out from that estimate by more than the ring's own pixels do (texture, grain, noise).
+ * The estimate's luma is written to `guide` around the zone: the fill uses it to keep each side
+ * of a background boundary to itself.
+ */
+function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Uint8Array): ZoneInk {
+  const { width, height } = img;
+  if (z.x1 <= z.x0 || z.y1 <= z.y0) return { at: [], distance: [] };
+  const r = Math.max(2, Math.ceil(lh * WINDOW));
+  const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
+  const w = R.x1 - R.x0, h = R.y1 - R.y0;
+  // Only the text zones that touch this rectangle matter (a page may have hundreds).
+  const near = blocked.filter((b) => b.x0 < R.x1 && b.x1 > R.x0 && b.y0 < R.y1 && b.y1 > R.y0);
+  const planes: Float32Array[] = [0, 1, 2].map((c) => {
+    const p = new Float32Array(w * h);
+    for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) p[y * w + x] = img.data[((R.y0 + y) * width + R.x0 + x) * 4 + c]!;
+    return p;
+  });
+  // Tiles: every few line heights, and cut where the background changes along the line (a
+  // boundary the text crosses), so each tile's text is read against one background.
+  const tileW = Math.max(32, Math.round(lh * 3));
+  const edges = backgroundEdges(img, z, r, near);
+  const cuts = [z.x0];
+  for (let x = z.x0 + tileW; x < z.x1; x += tileW) cuts.push(x);
+  const bounds = [...new Set([...cuts, ...edges, z.x1])].sort((a, b) => a - b);
+  const tiles: { x0: number; x1: number; ring: Int32Array; inside: Int32Array; dark: (boolean | null)[] }[] = [];
+  for (let t = 0; t + 1 < bounds.length; t++) {
+    const tx0 = bounds[t]!, tx1 = bounds[t + 1]!;
+    // Ring: pixels of the padded rectangle beside this tile that no text zone covers (never across a background edge).
+    const rx0 = edges.includes(tx0) ? tx0 : tx0 - r, rx1 = edges.includes(tx1) ? tx1 : tx1 + r;
+    // Sampled on a grid (percentiles need no more than a few thousand pixels).
+    const cols = Math.max(1, Math.min(R.x1, rx1) - Math.max(R.x0, rx0));
+    const stride = Math.max(1, Math.floor(Math.sqrt((cols * h) / SAMPLES)));
+    const ring: number[] = [];
+    for (let y = R.y0; y < R.y1; y += stride) {
+      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x += stride) if (!inRects(near, x, y)) ring.push((y - R.y0) * w + x - R.x0);
+    }
+    const inside = new Int32Array((z.y1 - z.y0) * (tx1 - tx0));
+    for (let y = z.y0, k = 0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside[k++] = (y - R.y0) * w + x - R.x0;
+    // Which side of its background the text lies on, per channel: the tile's median colour is its
+    // background (text covers the lesser part of a line; a ring can lie on another background when
+    // a detected "line" spans half the page), the pixels farthest from it are the text. A channel
+    // in which they hardly differ says nothing (null) and is left out.
+    const picked = sampledIndexes(inside);
+    const median = planes.map((p) => percentile(picked.map((i) => p[i]!), 0.5));
+    const far = picked.map((i) => Math.max(...planes.map((p, c) => Math.abs(p[i]! - median[c]!))));
+    const cut = percentile(far.slice(), 0.95);
+    const text = planes.map((p) => {
+      let sum = 0, n = 0;
+      picked.forEach((i, k) => {
+        if (far[k]! < cut) return;
+        sum += p[i]!;
+        n++;
+      });
+      return n ? sum / n : 0;
+    });
+    const dark: (boolean | null)[] = planes.map((_, c) => (Math.abs(text[c]! - median[c]!) < OUTSIDE ? null : text[c]! < median[c]!));
+    if (!dark.some((d) => d !== null)) dark.fill(true);
+    tiles.push({ x0: tx0, x1: tx1, ring: Int32Array.from(ring.length >= 16 ? ring : []), inside, dark });
+  }
+  // Only the estimates some tile needs (usually one per channel), each computed between background
+  // edges: a window reaching across one would fill a stroke beside it with the other side's colour.
+  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c] === true) ? segmented(p, w, h, r, true, edges.map((e) => e - R.x0)) : p));
+  const opened = planes.map((p, c) => (tiles.some((t) => t.dark[c] === false) ? segmented(p, w, h, r, false, edges.map((e) => e - R.x0)) : p));
+  let t = 0;
+  for (let x = 0; x < w; x++) {
+    while (t + 1 < tiles.length && R.x0 + x >= tiles[t]!.x1) t++;
+    const dark = tiles[t]!.dark;
+    for (let y = 0; y < h; y++) {
+      const i = y * w + x;
+      let luma = 0;
+      for (let c = 0; c < 3; c++) luma += (dark[c] === true ? closed[c]![i]! : dark[c] === false ? opened[c]![i]! : planes[c]![i]!) * LUMA[c]!;
+      guide[(R.y0 + y) * width + R.x0 + x] = luma >> 8;
+    }
+  }
+  const out: ZoneInk = { at: [], distance: [] };
+  for (const { ring, inside, dark } of tiles) {
+    const distance = (i: number) => {
+      let d = 0;
+      for (let c = 0; c < 3; c++) {
+        if (dark[c] === true) d = Math.max(d, closed[c]![i]! - planes[c]![i]!);
+        else if (dark[c] === false) d = Math.max(d, planes[c]![i]! - opened[c]![i]!);
+      }
+      return d;
+    };
+    // Texture level of the background: a high percentile of the ring's own distance.
+    const texture = ring.length ? percentile(Array.from(ring, distance), 0.97) : 0;
+    const threshold = Math.max(24, texture * 1.15 + 8);
+    for (const i of inside) {
+      const d = distance(i);
+      if (d <= threshold) continue;
+      out.at.push((R.y0 + Math.floor(i / w)) * width + R.x0 + (i % w));
+      out.distance.push(d);
+    }
+  }
+  return out;
+}
+
+/**
+ * Finds the glyph pixels of one region inside its padded line boxes (see zoneInk) and marks them
+ * in `mask` (1). `blocked` are the text zones of every region on the page: none of them is taken
+ * for background; `guide` receives the luma of the text-free background estimate around them. Also reads the text's colour (the solid ink, not its anti-aliased edge),
+ * approximate weight (stroke thickness against glyph height), alignment and size.
+ */
+export function maskRegion(img: RgbaImage, r: InpaintRegion, mask: Uint8Array, blocked: Rect[], guide: Uint8Array): RegionMask {
+  const { width, height } = img;
+  const lh = lineHeightOf(r);
+  const zones = zonesOf(r, width, height);
+  // Each line is measured at its own height: a heading merged with body text keeps its wider window.
+  const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lh];
+  const inks = zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide));
+  let core = 0;
+  // Histogram of ink distances, for picking the solid (not anti-aliased) ink's colour afterwards.
+  const hist = new Uint32Array(256);
+  for (const ink of inks) {
+    ink.at.forEach((i, k) => {
+      if (mask[i] !== 1) {
+        mask[i] = 1;
+        core++;
+      }
+      hist[Math.min(255, Math.round(ink.distance[k]!))]!++;
+    });
   }
   // Stroke thickness ≈ 2·area / perimeter of the glyph pixels (exact for long thin strokes).
   let edge = 0;
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        const i = y * width + x;
-        if (mask[i] !== 1) continue;
-        if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || mask[i - 1] !== 1 || mask[i + 1] !== 1 || mask[i - width] !== 1 || mask[i + width] !== 1) edge++;
-      }
+  for (const ink of inks) {
+    for (const i of ink.at) {
+      const x = i % width, y = (i - x) / width;
+      if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || mask[i - 1] !== 1 || mask[i + 1] !== 1 || mask[i - width] !== 1 || mask[i + width] !== 1) edge++;
     }
   }
-  const stroke = edge ? (2 * core) / edge : 0;
+  const found = inks.reduce((n, k) => n + k.at.length, 0);
+  const stroke = edge ? (2 * found) / edge : 0;
   const weight = stroke / lh > WEIGHT_SPLIT ? 700 : 400;
   // Colour from the solid ink only: anti-aliased edges mix with the background.
   let seen = 0, p95 = 0;
-  for (let d = 442; d >= 0; d--) {
+  for (let d = 255; d >= 0; d--) {
     seen += hist[d]!;
-    if (seen >= core * 0.05) {
+    if (seen >= found * 0.05) {
       p95 = d;
       break;
     }
   }
   let sr = 0, sg = 0, sb = 0, sw = 0;
-  for (const z of zones) {
-    for (let y = z.y0; y < z.y1; y++) {
-      for (let x = z.x0; x < z.x1; x++) {
-        if (mask[y * width + x] !== 1 || distance(img, plane, x, y) < p95 * 0.85) continue;
-        const j = (y * width + x) * 4;
-        sr += img.data[j]!;
-        sg += img.data[j + 1]!;
-        sb += img.data[j + 2]!;
-        sw++;
-      }
-    }
+  for (const ink of inks) {
+    ink.at.forEach((i, k) => {
+      if (ink.distance[k]! < p95 * 0.85) return;
+      sr += img.data[i * 4]!;
+      sg += img.data[i * 4 + 1]!;
+      sb += img.data[i * 4 + 2]!;
+      sw++;
+    });
   }
   const color = sw ? `#${hex(sr / sw)}${hex(sg / sw)}${hex(sb / sw)}` : "#000000";
-  return { area, zones, core, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
+  return { zones, core, stroke, style: { color, font_weight: weight, align: alignmentOf(r), font_size: Math.round(lh) } };
 }
 
-/** Grows the mask by `radius` pixels inside `area` (square structuring element, two passes). */
-export function dilate(mask: Uint8Array, width: number, area: Rect, radius: number): void {
+/**
+ * Grows the glyph pixels of `src` by `radius` pixels inside `area` (square structuring element,
+ * two passes), marking them in `dst`. Reading the ungrown mask keeps regions that overlap from
+ * growing each other's halo twice.
+ */
+export function dilate(src: Uint8Array, dst: Uint8Array, width: number, area: Rect, radius: number): void {
   if (radius <= 0) return;
   const w = area.x1 - area.x0, h = area.y1 - area.y0;
   const tmp = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     let last = -1e9;
-    for (let x = 0; x < w; x++) if (mask[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (x - last <= radius) tmp[y * w + x] = 1;
+    for (let x = 0; x < w; x++) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (x - last <= radius) tmp[y * w + x] = 1;
     last = 1e9;
-    for (let x = w - 1; x >= 0; x--) if (mask[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (last - x <= radius) tmp[y * w + x] = 1;
+    for (let x = w - 1; x >= 0; x--) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (last - x <= radius) tmp[y * w + x] = 1;
   }
-  for (let i = 0; i < w * h; i++) if (mask[(area.y0 + Math.floor(i / w)) * width + area.x0 + (i % w)] === 1) tmp[i] = 1;
+  for (let i = 0; i < w * h; i++) if (src[(area.y0 + Math.floor(i / w)) * width + area.x0 + (i % w)] === 1) tmp[i] = 1;
   const out = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
     let last = -1e9;
@@ -233,5 +342,5 @@ export function dilate(mask: Uint8Array, width: number, area: Rect, radius: numb
     last = 1e9;
     for (let y = h - 1; y >= 0; y--) if (tmp[y * w + x]) last = y; else if (last - y <= radius) out[y * w + x] = 1;
   }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) mask[(area.y0 + y) * width + area.x0 + x] = 1;
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) dst[(area.y0 + y) * width + area.x0 + x] = 1;
 }

@@ -68,7 +68,8 @@ export function regionSvg(
     const free = Math.max(0, height - blockExtent(layout));
     const top = firstLineTop === null ? free / 2 : Math.min(Math.max(0, firstLineTop), free);
     layout.lines.forEach((line, i) => {
-      const y = top + i * s * LINE_GAP + s * ASCENT;
+      // Lines placed around background edges keep their places (layout.ts).
+      const y = (layout.tops ? layout.tops[i]! : top + i * s * LINE_GAP) + s * ASCENT;
       if (textDirection(line.text) === "rtl") {
         // Right-to-left lines start at the right edge, anchored by the renderer's own shaped width
         // (joined Arabic letters are narrower than their measured isolated forms). resvg lays a line

@@ -61,7 +61,28 @@ export interface Layout {
   vertical: boolean;
   /** Horizontal: lines top to bottom; vertical: columns right to left, each top to bottom. */
   lines: { text: string; width: number }[];
+  /** Horizontal text placed around background edges: each line's top, from the box's top. */
+  tops?: number[];
   fits: boolean;
+}
+
+/** Height of a line's glyphs (ascender to descender) as a multiple of the font size. */
+const LINE_EXTENT = LINE_GAP + BLOCK_EXTRA;
+
+/**
+ * Line tops from `start`, one pitch apart, except that a line that would straddle a background
+ * edge (a y from the box's top) starts just below it instead: no line is drawn across two backgrounds.
+ */
+function placeLines(count: number, size: number, start: number, edges: number[]): number[] {
+  const tops: number[] = [];
+  let y = start;
+  for (let i = 0; i < count; i++) {
+    const crossed = edges.filter((e) => e > y && e < y + size * LINE_EXTENT);
+    if (crossed.length) y = Math.max(...crossed) + size * (LINE_GAP - 1);
+    tops.push(y);
+    y += size * LINE_GAP;
+  }
+  return tops;
 }
 
 /** Greedy line filling at one size; an atom wider than the box is cut between characters. */
@@ -118,7 +139,7 @@ function breakColumns(text: string, size: number, maxH: number): { text: string;
   return cols;
 }
 
-function layoutAt(chain: Face[], text: string, box: Box, size: number, vertical: boolean): Layout {
+function layoutAt(chain: Face[], text: string, box: Box, size: number, vertical: boolean, edges: number[], start: number): Layout {
   if (vertical) {
     const lines = breakColumns(text, size, box.h);
     const w = size * (COLUMN_PITCH * (lines.length - 1) + 1);
@@ -126,6 +147,12 @@ function layoutAt(chain: Face[], text: string, box: Box, size: number, vertical:
     return { size, vertical, lines, fits };
   }
   const lines = breakLines(chain, atomsOf(text), size, box.w);
+  if (edges.length) {
+    // Placed from the original's first line (or the top), stepping over each edge.
+    const tops = placeLines(lines.length, size, Math.max(0, Math.min(start, box.h - size * LINE_EXTENT)), edges);
+    const fits = tops[tops.length - 1]! + size * LINE_EXTENT <= box.h + 0.5 && lines.every((l) => l.width <= box.w + 0.5);
+    return { size, vertical, lines, tops, fits };
+  }
   const h = size * (LINE_GAP * lines.length + BLOCK_EXTRA);
   const fits = h <= box.h + 0.5 && lines.every((l) => l.width <= box.w + 0.5);
   return { size, vertical, lines, fits };
@@ -142,22 +169,24 @@ export const COLUMN_STEP = COLUMN_PITCH;
  * Font size search: the largest whole-pixel size from `target` down to `min` at which the text fits
  * the box (binary search; fitting only gets easier as the size drops). `fitted` at the original
  * size, `shrunk` below it, `overflowing` when even `min` does not fit (laid out at `min`).
+ * `edges` are background edges across the box (y from its top, horizontal text only): lines are
+ * placed from `start` so that none crosses one.
  */
-export function fitText(chain: Face[], text: string, box: Box, target: number, vertical: boolean): { layout: Layout; overflow: TypesetOverflow } {
+export function fitText(chain: Face[], text: string, box: Box, target: number, vertical: boolean, edges: number[] = [], start = 0): { layout: Layout; overflow: TypesetOverflow } {
   const top = Math.max(4, Math.round(target));
   const min = Math.max(6, Math.min(top, Math.ceil(top * 0.45)));
-  const first = layoutAt(chain, text, box, top, vertical);
+  const first = layoutAt(chain, text, box, top, vertical, edges, start);
   if (first.fits) return { layout: first, overflow: "fitted" };
   let lo = min, hi = top - 1;
   let best: Layout | null = null;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const l = layoutAt(chain, text, box, mid, vertical);
+    const l = layoutAt(chain, text, box, mid, vertical, edges, start);
     if (l.fits) {
       best = l;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   if (best) return { layout: best, overflow: "shrunk" };
-  return { layout: layoutAt(chain, text, box, min, vertical), overflow: "overflowing" };
+  return { layout: layoutAt(chain, text, box, min, vertical, edges, start), overflow: "overflowing" };
 }

@@ -1,6 +1,7 @@
 import type { TypesetInput, TypesetRegion, TypesetResult } from "../contract";
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
+import { rowEdges } from "./background-edges";
 import { drawSvg, regionSvg } from "./draw";
 import { fontChain } from "./fonts";
 import { fitText, LINE_GAP } from "./layout";
@@ -22,7 +23,7 @@ function targetSize(r: TypesetRegion): number {
 /**
  * Draws each region's text into its box on the background (the clean plate): the font chain for
  * the weight, the largest size up to the original's that fits, lines broken for the
- * script, aligned and coloured as the original. Reports per region whether it fitted, shrank, or
+ * script, aligned and coloured as the original, none across an edge of the background under the box. Reports per region whether it fitted, shrank, or
  * still overflows. Writes the rendered page as PNG.
  */
 export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: TypesetInput): Promise<TypesetResult> {
@@ -44,10 +45,12 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const w = r.style?.font_weight;
     const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
     const chain = await fontChain(env.MODELS, weight >= 600);
-    const { layout, overflow } = fitText(chain, text, r.box, targetSize(r), !!r.vertical);
+    const first = r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
+    // No line is drawn across a background edge under the box (horizontal text).
+    const edges = r.vertical ? [] : rowEdges(page, r.box);
+    const { layout, overflow } = fitText(chain, text, r.box, targetSize(r), !!r.vertical, edges, first ?? 0);
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
     const align = r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
-    const first = r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
     const { svg } = regionSvg(chain, layout, r.box, { color, align, weight }, first);
     const used = chain.filter((f) => svg.includes(`font-family="${f.metrics.family}"`));
     await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), r.box.x, r.box.y);

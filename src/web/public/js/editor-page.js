@@ -72,7 +72,7 @@ export async function editorPage(main, [projectId]) {
     if (src) frame.append(h("img", { src, alt: `Page ${p.index + 1}${view === "rendered" ? " (rendered)" : ""}`, draggable: "false" }));
     if (view === "original") {
       for (const r of regionsOfPage()) {
-        const box = h("button", { type: "button", class: "box", "aria-pressed": selected.has(r.id) ? "true" : "false", "aria-label": `Region ${r.order + 1}: ${r.user_text ?? r.text}`, "data-flag": r.overflow === "overflowing" || r.leftover_text ? "warn" : null,
+        const box = h("button", { type: "button", class: "box", "aria-pressed": selected.has(r.id) ? "true" : "false", "aria-label": `Region ${r.order + 1}: ${r.user_text ?? r.text}`, "data-flag": r.overflow === "overflowing" || r.leftover_text || r.smear ? "warn" : null,
           onclick: (e) => {
             if (drawing) return;
             if (!(e.ctrlKey || e.metaKey || e.shiftKey)) selected.clear();
@@ -206,6 +206,7 @@ export async function editorPage(main, [projectId]) {
     if (r.overflow === "overflowing") f.push("Translation does not fit its box");
     else if (r.overflow === "shrunk") f.push("Translation shrunk to fit");
     if (r.leftover_text) f.push("Original text may still show after erasing");
+    if (r.smear) f.push("The erased area may look smeared: check the background here");
     return f.length ? h("ul", { class: "flags" }, f.map((x) => h("li", {}, x))) : null;
   }
 

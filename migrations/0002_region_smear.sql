@@ -1,0 +1,1 @@
+ALTER TABLE `regions` ADD `smear` integer DEFAULT false NOT NULL;
