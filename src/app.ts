@@ -4,6 +4,7 @@ import { bodyLimit } from "hono/body-limit";
 import { db } from "./db/client";
 import type { AppEnv } from "./env";
 import { ApiError } from "./http/errors";
+import { utf8JsonOnly } from "./http/json-charset";
 import { notFound, onError } from "./http/on-error";
 import { completeDocument, OPENAPI_INFO } from "./http/openapi-document";
 import { apiRateLimit } from "./http/rate-limit";
@@ -49,6 +50,7 @@ export function createApp() {
     }),
   );
 
+  app.use("/api/*", utf8JsonOnly);
   app.use("/api/v1/*", apiRateLimit);
   registerSystem(app);
   registerAuth(app);

@@ -30,7 +30,7 @@ export const ERROR_CATALOGUE = {
   link_expired: { status: 410, retryable: false, description: "The link or token has expired or was revoked." },
   payload_too_large: { status: 413, retryable: false, description: "The upload or body exceeds the size limit." },
   image_too_large: { status: 413, retryable: false, description: "The image's pixel dimensions exceed the limit (decompression-bomb guard)." },
-  unsupported_media_type: { status: 415, retryable: false, description: "The file's content is not a supported format (sniffed from its bytes)." },
+  unsupported_media_type: { status: 415, retryable: false, description: "The file's content is not a supported format (sniffed from its bytes), or the body's Content-Type is not one the operation accepts (JSON bodies are UTF-8)." },
   validation_error: { status: 422, retryable: false, description: "The request failed validation; details.fields lists each failing field." },
   corrupt_file: { status: 422, retryable: false, description: "The file is truncated or corrupt." },
   encrypted_document: { status: 422, retryable: false, description: "The PDF is protected by a password; remove the protection (save or print it without a password) and upload it again." },

@@ -154,3 +154,53 @@ export const HOSTILE_STRINGS: Record<string, string> = {
   control: "line\r\nbreak\ttab\u0007bell",
   huge_10kb: "A".repeat(10 * 1024),
 };
+
+/** One value of each JSON type (and the edges of numbers and containers), for every field of every body. */
+export const JSON_VALUES: Record<string, unknown> = {
+  null: null,
+  true: true,
+  false: false,
+  zero: 0,
+  negative: -1,
+  fraction: 1.5,
+  huge_number: 1e308,
+  empty_string: "",
+  string: "x",
+  empty_array: [],
+  array_of_null: [null],
+  empty_object: {},
+  nested_object: { a: { b: [1, "2", null] } },
+};
+
+/** Percent-encodings that do not decode (a lone `%`, a cut sequence, an invalid UTF-8 sequence, an encoded NUL). */
+export const BROKEN_PERCENT: Record<string, string> = {
+  cut_utf8: "%E0%A4%A",
+  lone_percent: "%",
+  bad_hex: "%zz",
+  invalid_utf8: "%C0%AF",
+  overlong_nul: "%C0%80",
+};
+
+/** Declared charsets of a JSON body: UTF-8 spellings that must be read, and others that must be refused (415). */
+export const JSON_CHARSETS: { contentType: string; encode: (text: string) => Uint8Array; accepted: boolean }[] = [
+  { contentType: "application/json; charset=utf-8", encode: (t) => new TextEncoder().encode(t), accepted: true },
+  { contentType: 'application/json; charset="UTF-8"', encode: (t) => new TextEncoder().encode(t), accepted: true },
+  { contentType: "application/json;charset=utf8", encode: (t) => new TextEncoder().encode(t), accepted: true },
+  { contentType: "application/json; charset=utf-16", encode: utf16le, accepted: false },
+  { contentType: "application/json; charset=UTF-16BE", encode: (t) => utf16le(t).map((_, i, a) => a[i ^ 1]!), accepted: false },
+  { contentType: "application/json; charset=iso-8859-1", encode: (t) => new TextEncoder().encode(t), accepted: false },
+  { contentType: "application/json; charset=", encode: (t) => new TextEncoder().encode(t), accepted: false },
+];
+
+/** UTF-16LE with its byte-order mark, as a client declaring charset=utf-16 would send. */
+function utf16le(text: string): Uint8Array {
+  const out = new Uint8Array(2 + text.length * 2);
+  out.set([0xff, 0xfe]);
+  for (let i = 0; i < text.length; i++) new DataView(out.buffer).setUint16(2 + i * 2, text.charCodeAt(i), true);
+  return out;
+}
+
+/** A JSON text preceded by the UTF-8 byte-order mark (EF BB BF), as some editors and Windows tools write it. */
+export function withUtf8Bom(text: string): Uint8Array {
+  return concat(new Uint8Array([0xef, 0xbb, 0xbf]), new TextEncoder().encode(text));
+}

@@ -1,11 +1,14 @@
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ErrorCode } from "../../src/http/errors";
+import { ERROR_CATALOGUE, type ErrorCode } from "../../src/http/errors";
 import { LIMITS } from "../../src/lib/limits";
 import { TOOLS } from "../../src/modules/jobs/tools";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
+import { createEndpoint, RECEIVER } from "../webhooks/helpers";
+import { mintApiKey } from "../../src/modules/auth/api-keys";
+import { newId } from "../../src/lib/ids";
 import { seedProject } from "../projects/seed";
-import { blankPdf, encryptedPdf, HOSTILE_STRINGS, jpegHeaderOnly, pngClaiming, scrambled, tiffClaiming, tiffDanglingIfd, truncated, validPng } from "./corpus";
+import { BROKEN_PERCENT, JSON_CHARSETS, JSON_VALUES, withUtf8Bom, blankPdf, encryptedPdf, HOSTILE_STRINGS, jpegHeaderOnly, pngClaiming, scrambled, tiffClaiming, tiffDanglingIfd, truncated, validPng } from "./corpus";
 import { expectHandled, expectRefused, expectWalletMatchesLedger, snapshot, type Snapshot } from "./invariants";
 
 /**
@@ -326,6 +329,8 @@ const IDS: { name: string; path: string; method?: string; codes: ErrorCode[] }[]
   { name: "SQL in a glossary id (DELETE)", path: `/api/v1/account/glossaries/${encodeURIComponent("x' OR '1'='1")}`, method: "DELETE", codes: ["not_found", "validation_error"] },
   { name: "another account's project id", path: "", codes: ["not_found"] },
   { name: "signed file path with ../", path: "/files/..%2F..%2Fuploads%2Fx?exp=9999999999&name=a&sig=00", codes: ["forbidden", "not_found", "validation_error", "link_expired"] },
+  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({ name: `signed file path with broken percent-encoding (${name})`, path: `/files/${bad}?exp=1&sig=a`, codes: ["forbidden", "link_expired"] as ErrorCode[] })),
+  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({ name: `signed file path segment with broken percent-encoding (${name})`, path: `/files/uploads/${bad}/x?exp=9999999999&name=a&sig=00`, codes: ["forbidden"] as ErrorCode[] })),
 ];
 
 describe("path traversal and hostile ids", () => {
@@ -337,6 +342,182 @@ describe("path traversal and hostile ids", () => {
       await expectRefused(res, c.codes, c.name);
       await expectNoTrace(before, c.name);
     });
+  }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Every route of the OpenAPI document, with odd but possible shapes of requests: broken
+// percent-encoding in each path and query parameter, JSON bodies with a UTF-8 byte-order mark or
+// a declared charset, and every field of every JSON body with each JSON type. The answer is a
+// success or a catalogued 4xx (415 for a charset other than UTF-8), never a 5xx. Ids are the
+// fuzzing account's own where it has one of the kind, so handlers run past their lookups.
+
+interface Operation {
+  method: string;
+  path: string;
+  operationId: string;
+  query: string[];
+  /** For a JSON body: the shapes sent (one field at a time as each JSON type, and the whole body as each). */
+  jsonShapes?: { label: string; value: unknown }[];
+}
+
+const ALL_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+const INTERNAL = new Set<ErrorCode>(["internal_error", "ocr_failed"]);
+const HANDLED = ALL_CODES.filter((c) => ERROR_CATALOGUE[c].status < 500);
+
+/** Operations of the document (the OpenAPI path syntax turned into ours); the SSE stream would hold the connection open. */
+async function operations(): Promise<Operation[]> {
+  const doc = await body(await api("/api/v1/openapi.json"));
+  const resolve = (s: any): any => (s?.$ref ? resolve(doc.components.schemas[s.$ref.split("/").pop()]) : s);
+  const ops: Operation[] = [];
+  for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [method, op] of Object.entries<any>(item)) {
+      if (op.operationId === "streamJobEvents") continue;
+      const params = (op.parameters ?? []) as { in: string; name: string }[];
+      const schema = resolve(op.requestBody?.content?.["application/json"]?.schema);
+      ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, query: params.filter((p) => p.in === "query").map((p) => p.name), ...(schema ? { jsonShapes: fieldShapes(schema, resolve) } : {}) });
+    }
+  }
+  // Deleting last keeps the fuzzing account's resources for the operations that need them.
+  return ops.sort((a, b) => Number(a.method === "DELETE") - Number(b.method === "DELETE"));
+}
+
+/** Bodies setting one field (of the body, or of an item of an array body) to each JSON type, plus the whole body as each type. */
+function fieldShapes(schema: any, resolve: (s: any) => any): { label: string; value: unknown }[] {
+  const shapes = Object.entries(JSON_VALUES).map(([t, v]) => ({ label: `body as ${t}`, value: v }));
+  const object = schema?.type === "array" ? resolve(schema.items) : schema;
+  const wrap = (v: unknown) => (schema?.type === "array" ? [v] : v);
+  for (const field of Object.keys(object?.properties ?? {})) {
+    for (const [t, v] of Object.entries(JSON_VALUES)) shapes.push({ label: `${field} = ${t}`, value: wrap({ [field]: v }) });
+  }
+  return shapes;
+}
+
+describe("every route with odd request shapes", () => {
+  let fuzz: Awaited<ReturnType<typeof seedAccount>>;
+  let ids: Record<string, string>;
+  let ops: Operation[];
+
+  beforeAll(async () => {
+    fuzz = await seedAccount({ credits: 50, plan: "pro" });
+    const p = await seedProject(fuzz.userId, { tool: "translate", targetLanguage: "es", pages: [{ regions: [{ text: "Hello world" }] }], table: { page: 0, rows: 1, cols: 1, cells: [{ row: 0, col: 0, text: "a" }] }, export: true });
+    const post = async (path: string, payload: unknown) => body(await api(path, json("POST", payload, fuzz.auth)));
+    const endpoint = await createEndpoint(fuzz.auth, { url: `${RECEIVER}/hook/fuzz`, events: ["*"] });
+    const glossary = await post("/api/v1/account/glossaries", { name: "Fuzz", source_language: "en", target_language: "es" });
+    const folder = await post("/api/v1/folders", { name: "Fuzz" });
+    const share = await post(`/api/v1/projects/${p.projectId}/share`, {});
+    ids = {
+      project_id: p.projectId,
+      region_id: p.regionIds[0]![0]!,
+      table_id: p.tableId!,
+      export_id: p.exportId!,
+      endpoint_id: endpoint.body.id,
+      glossary_id: glossary.id,
+      folder_id: folder.id,
+      share_id: share.id,
+      idp: "localidp",
+      component: "ocr",
+    };
+    for (const [k, v] of Object.entries(ids)) expect(v, `${k}: no id seeded`).toMatch(/\S/);
+    ops = await operations();
+    expect(ops.length).toBeGreaterThan(80);
+  });
+
+  /** The operation's path with its parameters filled: the account's own id, a well-formed unknown one, or `override`. */
+  const pathOf = (op: Operation, override?: { name: string; value: string }) =>
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) => (override?.name === name ? override.value : (ids[name] ?? "zz_00000000000000000000")));
+
+  /**
+   * A new API key of the fuzzing account for each route: the API allows a key 600 requests a
+   * minute, and a route's shapes stay under that, so no answer is a 429 instead of the route's own.
+   */
+  let auth: Record<string, string> = {};
+  async function freshKey(): Promise<void> {
+    const { key, hash, prefix } = await mintApiKey();
+    await env.DB.prepare("INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 'fuzz', ?, ?, '[]', ?)").bind(newId("key"), fuzz.userId, prefix, hash, Date.now()).run();
+    auth = { Authorization: `Bearer ${key}` };
+  }
+
+  async function send(op: Operation, init: { path?: string; body?: BodyInit; contentType?: string }, label: string) {
+    const headers: Record<string, string> = { ...auth };
+    if (init.contentType) headers["Content-Type"] = init.contentType;
+    const res = await api(init.path ?? pathOf(op), { method: op.method, headers, ...(init.body !== undefined && op.method !== "GET" ? { body: init.body } : {}) });
+    if (res.headers.get("Content-Type")?.startsWith("text/event-stream")) await res.body?.cancel();
+    return res;
+  }
+
+  /** A success, a redirect, or a catalogued error whose status is its catalogue status and never 5xx. */
+  async function expectNo5xx(res: Response, label: string): Promise<any> {
+    if (res.status < 400) {
+      await res.body?.cancel();
+      return null;
+    }
+    const b = await expectRefused(res, HANDLED, label);
+    expect(INTERNAL.has(b.error.code), label).toBe(false);
+    expect(b.error.code, `${label}: the route was not reached`).not.toBe("rate_limited");
+    return b;
+  }
+
+  hostile("route shapes", "the document lists every route the shapes are sent to", async () => {
+    expect(ops.map((o) => o.operationId)).toEqual(expect.arrayContaining(["updateWebhook", "deleteWebhook", "retranslateRegion", "updateTableCells", "downloadExport"]));
+  });
+
+  const CASES: { name: string; run: (op: Operation) => Promise<void> }[] = [
+    {
+      name: "every field of the JSON body with each JSON type",
+      run: async (op) => {
+        for (const shape of op.jsonShapes ?? []) {
+          const label = `${op.method} ${op.path} with ${shape.label}`;
+          await expectNo5xx(await send(op, { body: JSON.stringify(shape.value), contentType: "application/json" }, label), label);
+        }
+      },
+    },
+    {
+      name: "broken percent-encoding in each path and query parameter",
+      run: async (op) => {
+        for (const [bad, value] of Object.entries(BROKEN_PERCENT)) {
+          for (const name of [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)) {
+            const label = `${op.method} ${op.path} with ${name} = ${bad}`;
+            await expectNo5xx(await send(op, { path: pathOf(op, { name, value }) }, label), label);
+          }
+          for (const q of op.query) {
+            const label = `${op.method} ${op.path}?${q}=${bad}`;
+            await expectNo5xx(await send(op, { path: `${pathOf(op)}?${q}=${value}` }, label), label);
+          }
+        }
+      },
+    },
+    {
+      name: "JSON bodies with a byte-order mark and with declared charsets",
+      run: async (op) => {
+        if (op.method === "GET") return;
+        // A body of `{}` would delete the account's resources the other cases need: deletions get unknown ids.
+        const path = op.method === "DELETE" ? op.path.replace(/\{\w+\}/g, "zz_00000000000000000000") : undefined;
+        const label = `${op.method} ${op.path} with a UTF-8 BOM`;
+        const bom = await expectNo5xx(await send(op, { path, body: withUtf8Bom("{}"), contentType: "application/json" }, label), label);
+        // The mark is skipped: the body is read as the JSON it precedes, never refused as malformed.
+        if (op.jsonShapes) expect(bom?.error?.code, label).not.toBe("invalid_json");
+        for (const c of JSON_CHARSETS) {
+          const l = `${op.method} ${op.path} as ${c.contentType}`;
+          const b = await expectNo5xx(await send(op, { path, body: c.encode("{}"), contentType: c.contentType }, l), l);
+          // A UTF-8 spelling is read like plain application/json; any other charset is the 415 that names it.
+          const charsetRefusal = b?.error?.code === "unsupported_media_type" && /must be UTF-8/.test(b.error.message);
+          expect(charsetRefusal, `${l}: ${JSON.stringify(b)}`).toBe(!c.accepted && op.path.startsWith("/api/"));
+        }
+      },
+    },
+  ];
+
+  for (const c of CASES) {
+    hostile("route shapes", c.name, async () => {
+      // Every route is tried; the failures are listed together.
+      const failures: string[] = [];
+      for (const op of ops) {
+        await freshKey();
+        await c.run(op).catch((err: unknown) => void failures.push(err instanceof Error ? err.message.split("\n")[0]! : String(err)));
+      }
+      expect(failures).toEqual([]);
+    }, 300_000);
   }
 });
 

@@ -15,9 +15,18 @@ export async function signFileUrl(secret: string, origin: string, key: string, f
   return { url: `${origin}${FILES_PATH}${key.split("/").map(encodeURIComponent).join("/")}?${q}`, expiresAt: new Date(exp * 1000) };
 }
 
+/** The R2 key a signed path names, or null when its percent-encoding is broken (no signed URL has that). */
+function keyOf(url: URL): string | null {
+  try {
+    return url.pathname.slice(FILES_PATH.length).split("/").map(decodeURIComponent).join("/");
+  } catch {
+    return null;
+  }
+}
+
 /** Checks a signed URL; returns the key and filename when valid and unexpired. */
 export async function verifyFileUrl(secret: string, url: URL, now = Date.now()): Promise<{ key: string; filename: string } | "expired" | "invalid"> {
-  const key = url.pathname.slice(FILES_PATH.length).split("/").map(decodeURIComponent).join("/");
+  const key = keyOf(url);
   const exp = Number(url.searchParams.get("exp"));
   const filename = url.searchParams.get("name") ?? "";
   const sig = url.searchParams.get("sig") ?? "";

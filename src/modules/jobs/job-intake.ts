@@ -34,7 +34,8 @@ export function parseOptions(raw: unknown): JobOptionsIn {
   let value: unknown = {};
   if (typeof raw === "string" && raw.trim() !== "") {
     try {
-      value = JSON.parse(raw);
+      // A leading byte-order mark is accepted, as in JSON bodies.
+      value = JSON.parse(raw.replace(/^\uFEFF/, ""));
     } catch {
       throw invalid("options", "not valid JSON", "The `options` field is not valid JSON.");
     }
