@@ -9,9 +9,10 @@
 // (gt/) where they exist, similarity to native elsewhere. Totals: pages with text natively but empty
 // from the service, files where the service is clearly worse than native, median seconds per PDF
 // page (born-digital vs scans). Written to test/bench/real-results.md.
-// CORPUS (default ../shared/corpus/real-scans), ONLY (comma-separated name parts), JOB_TIMEOUT_S (default 300).
+// CORPUS (default ../shared/corpus/real-scans), ONLY (comma-separated name parts), JOB_TIMEOUT_S (default 300),
+// RESUME=1 (continue an interrupted run from test/bench/logs/real-rows.jsonl).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const corpus = path.resolve(root, process.env.CORPUS ?? "../shared/corpus/real-scans");
 const logDir = path.join(root, "test/bench/logs");
 const resultsFile = path.join(root, "test/bench/real-results.md");
+/** One JSON line per file as it finishes; RESUME=1 keeps the rows of an interrupted run and measures the rest. */
+const rowsFile = path.join(logDir, "real-rows.jsonl");
 const JOB_TIMEOUT_S = Number(process.env.JOB_TIMEOUT_S ?? 300);
 const DOCUMENT = /\.(pdf|png|jpe?g|tiff?|bmp|gif|webp|pbm|pgm|ppm)$/i;
 /** Fewer visible characters than this and a page holds no text (as the engine's text-layer rule). */
@@ -98,7 +101,11 @@ function native(file, lang) {
     const prefix = path.join(work, "page");
     const render = run("pdftoppm", ["-r", "300", "-gray", "-png", "-singlefile", "-f", String(p), "-l", String(p), file, prefix]);
     if (!render.ok) return { ok: false, error: render.err.split("\n")[0] || "pdftoppm failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
-    pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
+    try {
+      pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
+    } catch (err) {
+      return { ok: false, error: String(err.message).split("\n").find((l) => l.startsWith("Error")) ?? "tesseract failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
+    }
     kinds.push("ocr");
   }
   return { ok: true, pages, kinds, seconds: (performance.now() - t0) / 1000 };
@@ -180,12 +187,14 @@ async function main() {
 
   const dir = scratchCopy(root, logDir);
   const started = new Date();
-  const rows = [];
+  const rows = process.env.RESUME && existsSync(rowsFile) ? readFileSync(rowsFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  if (!process.env.RESUME) writeFileSync(rowsFile, "");
+  const done = new Set(rows.map((r) => r.name));
   let svc;
   try {
     svc = await startService(dir, path.join(logDir, "real-service.log"));
     const auth = { Authorization: `Bearer ${readFileSync(svc.keyFile, "utf8").trim()}` };
-    for (const name of files) {
+    for (const name of files.filter((f) => !done.has(f))) {
       const file = path.join(corpus, "files", name);
       const lang = languageOf(name);
       // A dropped connection (the local service under load) is tried once more; what fails twice is reported.
@@ -197,6 +206,7 @@ async function main() {
       const m = measure(name, n, s);
       const row = { ...m, status: s.status, codes: s.codes, seconds: s.seconds, nativeSeconds: n.seconds, nativeStatus: n.ok ? "ok" : `error: ${n.error}` };
       rows.push(row);
+      appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       console.log(
         `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}`,
       );
@@ -207,6 +217,7 @@ async function main() {
     rmSync(work, { recursive: true, force: true });
   }
 
+  rows.sort((a, b) => a.name.localeCompare(b.name));
   const perPage = (kind, key) => median(rows.filter((r) => r.kind === kind && r.pages > 0 && /completed/.test(r.status)).map((r) => r[key] / r.pages));
   const statuses = {};
   for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
