@@ -9,9 +9,10 @@
 // (gt/) where they exist, similarity to native elsewhere. Totals: pages with text natively but empty
 // from the service, files where the service is clearly worse than native, median seconds per PDF
 // page (born-digital vs scans). Written to test/bench/real-results.md.
-// CORPUS (default ../shared/corpus/real-scans), ONLY (comma-separated name parts), JOB_TIMEOUT_S (default 300).
+// CORPUS (default ../shared/corpus/real-scans), ONLY (comma-separated name parts), JOB_TIMEOUT_S (default 300),
+// RESUME=1 (continue an interrupted run from test/bench/logs/real-rows.jsonl).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const corpus = path.resolve(root, process.env.CORPUS ?? "../shared/corpus/real-scans");
 const logDir = path.join(root, "test/bench/logs");
 const resultsFile = path.join(root, "test/bench/real-results.md");
+/** One JSON line per file as it finishes; RESUME=1 keeps the rows of an interrupted run and measures the rest. */
+const rowsFile = path.join(logDir, "real-rows.jsonl");
 const JOB_TIMEOUT_S = Number(process.env.JOB_TIMEOUT_S ?? 300);
 const DOCUMENT = /\.(pdf|png|jpe?g|tiff?|bmp|gif|webp|pbm|pgm|ppm)$/i;
 /** Fewer visible characters than this and a page holds no text (as the engine's text-layer rule). */
@@ -98,7 +101,11 @@ function native(file, lang) {
     const prefix = path.join(work, "page");
     const render = run("pdftoppm", ["-r", "300", "-gray", "-png", "-singlefile", "-f", String(p), "-l", String(p), file, prefix]);
     if (!render.ok) return { ok: false, error: render.err.split("\n")[0] || "pdftoppm failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
-    pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
+    try {
+      pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
+    } catch (err) {
+      return { ok: false, error: String(err.message).split("\n").find((l) => l.startsWith("Error")) ?? "tesseract failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
+    }
     kinds.push("ocr");
   }
   return { ok: true, pages, kinds, seconds: (performance.now() - t0) / 1000 };
@@ -169,44 +176,9 @@ function measure(name, nat, svc) {
   return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, emptyPages, worse, nativeHasText };
 }
 
-async function main() {
-  for (const tool of ["tesseract", "pdftoppm", "pdftotext"]) if (spawnSync(tool, ["-v"]).error) throw new Error(`${tool} is missing: apt-get install tesseract-ocr poppler-utils`);
-  mkdirSync(logDir, { recursive: true });
-  nativeTessdata(tessdata);
-  const all = readdirSync(path.join(corpus, "files")).sort();
-  const only = process.env.ONLY?.split(",");
-  const files = all.filter((f) => DOCUMENT.test(f) && (!only || only.some((o) => f.includes(o))));
-  const skipped = all.filter((f) => !DOCUMENT.test(f));
-
-  const dir = scratchCopy("lingoscan-bench-real-", ["test/bench/logs"]);
-  const started = new Date();
-  const rows = [];
-  let svc;
-  try {
-    svc = await startService(dir, { logFile: path.join(logDir, "real-service.log") });
-    const auth = { Authorization: `Bearer ${svc.key}` };
-    for (const name of files) {
-      const file = path.join(corpus, "files", name);
-      const lang = languageOf(name);
-      // A dropped connection (the local service under load) is tried once more; what fails twice is reported.
-      const once = () => service(svc.base, auth, file, lang);
-      const s = await once()
-        .catch(once)
-        .catch((err) => ({ status: "error", codes: [String(err.message)], pages: new Map(), seconds: 0 }));
-      const n = native(file, lang);
-      const m = measure(name, n, s);
-      const row = { ...m, status: s.status, codes: s.codes, seconds: s.seconds, nativeSeconds: n.seconds, nativeStatus: n.ok ? "ok" : `error: ${n.error}` };
-      rows.push(row);
-      console.log(
-        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}`,
-      );
-    }
-  } finally {
-    await svc?.stop();
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(work, { recursive: true, force: true });
-  }
-
+/** The results table and totals of the rows measured so far (`complete` false while the run goes on). */
+function summarise(rows, { started, skipped, total, complete }) {
+  rows = [...rows].sort((a, b) => a.name.localeCompare(b.name));
   const perPage = (kind, key) => median(rows.filter((r) => r.kind === kind && r.pages > 0 && /completed/.test(r.status)).map((r) => r[key] / r.pages));
   const statuses = {};
   for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
@@ -248,6 +220,53 @@ async function main() {
     `| median seconds per PDF page, scans: service vs native | ${secs(totals.scanSecondsPerPage)} vs ${secs(totals.scanNativeSecondsPerPage)} |`,
     "",
   ].join("\n");
+  return { md: complete ? md : md.replace("\n\n", `\n\n**Partial: ${rows.length} of ${total} documents measured so far.**\n\n`), totals };
+}
+
+async function main() {
+  for (const tool of ["tesseract", "pdftoppm", "pdftotext"]) if (spawnSync(tool, ["-v"]).error) throw new Error(`${tool} is missing: apt-get install tesseract-ocr poppler-utils`);
+  mkdirSync(logDir, { recursive: true });
+  nativeTessdata(tessdata);
+  const all = readdirSync(path.join(corpus, "files")).sort();
+  const only = process.env.ONLY?.split(",");
+  const files = all.filter((f) => DOCUMENT.test(f) && (!only || only.some((o) => f.includes(o))));
+  const skipped = all.filter((f) => !DOCUMENT.test(f));
+
+  const dir = scratchCopy("lingoscan-bench-real-", ["test/bench/logs"]);
+  const started = new Date();
+  const rows = process.env.RESUME && existsSync(rowsFile) ? readFileSync(rowsFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  if (!process.env.RESUME) writeFileSync(rowsFile, "");
+  const done = new Set(rows.map((r) => r.name));
+  let svc;
+  try {
+    svc = await startService(dir, { logFile: path.join(logDir, "real-service.log") });
+    const auth = { Authorization: `Bearer ${svc.key}` };
+    for (const name of files.filter((f) => !done.has(f))) {
+      const file = path.join(corpus, "files", name);
+      const lang = languageOf(name);
+      // A dropped connection (the local service under load) is tried once more; what fails twice is reported.
+      const once = () => service(svc.base, auth, file, lang);
+      const s = await once()
+        .catch(once)
+        .catch((err) => ({ status: "error", codes: [String(err.message)], pages: new Map(), seconds: 0 }));
+      const n = native(file, lang);
+      const m = measure(name, n, s);
+      const row = { ...m, status: s.status, codes: s.codes, seconds: s.seconds, nativeSeconds: n.seconds, nativeStatus: n.ok ? "ok" : `error: ${n.error}` };
+      rows.push(row);
+      appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
+      writeFileSync(resultsFile, summarise(rows, { started, skipped, total: files.length, complete: false }).md);
+      console.log(
+        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}`,
+      );
+    }
+  } finally {
+    await svc?.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(work, { recursive: true, force: true });
+  }
+
+  rows.sort((a, b) => a.name.localeCompare(b.name));
+  const { md, totals } = summarise(rows, { started, skipped, total: files.length, complete: true });
   writeFileSync(resultsFile, md);
   console.log(`\n${md}`);
   console.log(`bench: written to ${path.relative(root, resultsFile)}`);
