@@ -2924,6 +2924,8 @@ export interface components {
             /** @enum {string|null} */
             overflow: "fitted" | "shrunk" | "overflowing" | null;
             leftover_text: boolean;
+            /** @description The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage. */
+            smear: boolean;
             created_at: string;
             updated_at: string;
         };
@@ -7935,6 +7937,7 @@ export interface operations {
                      *       "vertical": true,
                      *       "overflow": "fitted",
                      *       "leftover_text": true,
+                     *       "smear": true,
                      *       "created_at": "string",
                      *       "updated_at": "string"
                      *     }
@@ -9060,6 +9063,7 @@ export interface operations {
                      *       "vertical": true,
                      *       "overflow": "fitted",
                      *       "leftover_text": true,
+                     *       "smear": true,
                      *       "created_at": "string",
                      *       "updated_at": "string"
                      *     }
@@ -9168,6 +9172,7 @@ export interface operations {
                      *       "vertical": true,
                      *       "overflow": "fitted",
                      *       "leftover_text": true,
+                     *       "smear": true,
                      *       "created_at": "string",
                      *       "updated_at": "string"
                      *     }
@@ -9351,6 +9356,7 @@ export interface operations {
                      *       "vertical": true,
                      *       "overflow": "fitted",
                      *       "leftover_text": true,
+                     *       "smear": true,
                      *       "created_at": "string",
                      *       "updated_at": "string"
                      *     }
@@ -9457,6 +9463,7 @@ export interface operations {
                      *         "vertical": true,
                      *         "overflow": "fitted",
                      *         "leftover_text": true,
+                     *         "smear": true,
                      *         "created_at": "string",
                      *         "updated_at": "string"
                      *       }
@@ -9565,6 +9572,7 @@ export interface operations {
                      *       "vertical": true,
                      *       "overflow": "fitted",
                      *       "leftover_text": true,
+                     *       "smear": true,
                      *       "created_at": "string",
                      *       "updated_at": "string"
                      *     }
