@@ -106,7 +106,8 @@ describe("POST /api/v1/batch", () => {
 
   it("refuses batches over the file limit, plans without batches, and a file the engine cannot read fails alone at once", { timeout: 90_000 }, async () => {
     const free = await seedAccount({ plan: "free" });
-    const png = await renderTextPng(["x"]);
+    // A page with real text (a lone glyph is ink without readable text: no_text_found).
+    const png = await renderTextPng(["A readable page in a batch."]);
     const refused = await api("/api/v1/batch", { method: "POST", headers: free.auth, body: form([{ bytes: png, name: "a.png" }]) });
     expect(refused.status).toBe(403);
     expect((await body(refused)).error.details).toMatchObject({ plan: "free", feature: "batch" });

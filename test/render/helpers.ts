@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import type { InpaintRegion, PageText } from "../../workers/engine/contract";
+import { type InpaintRegion, type PageText, parseEngineError } from "../../workers/engine/contract";
 import { seedOcrModels } from "../engine/helpers";
 
 const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
@@ -120,9 +120,17 @@ export function upload(bytes: Uint8Array, name: string, options: Record<string, 
   return form;
 }
 
-/** Reads an image with the engine's recogniser (as a user would read the result). */
+/**
+ * Reads an image with the engine's recogniser (as a user would read the result): empty when the
+ * engine finds no text (`no_text_found`: ink, but nothing readable).
+ */
 export async function ocr(bytes: Uint8Array, key: string, languages: string[]): Promise<string> {
   await env.FILES.put(key, bytes);
-  const rec = await env.ENGINE.recognize({ pageKey: key, languages, outKey: `${key}.json` });
-  return ((await (await env.FILES.get(rec.key))!.json()) as { text: string }).text;
+  try {
+    const rec = await env.ENGINE.recognize({ pageKey: key, languages, outKey: `${key}.json` });
+    return ((await (await env.FILES.get(rec.key))!.json()) as { text: string }).text;
+  } catch (err) {
+    if (parseEngineError(err)?.code === "no_text_found") return "";
+    throw err;
+  }
 }

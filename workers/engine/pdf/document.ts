@@ -87,7 +87,15 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
       }
     }
   };
-  const pages = doc.getPages();
+  let pages;
+  try {
+    pages = doc.getPages();
+  } catch (err) {
+    // pdf-lib cannot read an encrypted document's object streams (an owner password only: pdf.js
+    // opens it); pdf.js's own pixel limit (loadPdf) guards its images then.
+    if (doc.isEncrypted) return 0;
+    throw pdfOpenFailure(err);
+  }
   const p = pages[page];
   if (!p) throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${pages.length} page(s).`);
   visit(p.node.Resources(), 0);

@@ -1,4 +1,5 @@
 import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
+import { MAX_IMAGE_PIXELS } from "../image/limits";
 import * as pdfjsWorker from "pdfjs-dist/build/pdf.worker.mjs";
 // pdf.js decodes CCITT and JBIG2 (jbig2.wasm) and JPEG 2000 (openjpeg.wasm) images with wasm.
 // workerd refuses to compile wasm from bytes at run time, so both are imported as compiled
@@ -55,5 +56,8 @@ export function loadPdf(bytes: Uint8Array): Promise<PDFDocumentProxy> {
     useWorkerFetch: false,
     BinaryDataFactory: CompiledWasmFactory,
     verbosity: 0,
+    // Second line of the decompression-bomb guard (assertPageImagesFit checks dictionaries first,
+    // where pdf-lib can read them): pdf.js decodes no image above the engine's pixel limit.
+    maxImageSize: MAX_IMAGE_PIXELS,
   }).promise;
 }

@@ -97,6 +97,8 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     if (composed && (scan || !vectors || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
+      // Images neither decoder could read, drawn blank by the browser too.
+      if (images > 0) assertInk(image, page, "an image");
       return { image, path: "rasterized", rendered: true, rotation };
     } catch (err) {
       // A page with some images still has them when the browser cannot draw the rest.
