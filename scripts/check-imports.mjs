@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Lists the imports in src/ that run back up a floor, and the import cycles between files.
+// Exits 1 when there is either (so it can run as a check); `--quiet` prints only the counts.
+//
+// Floors, lowest first: a file may import from its own floor or any floor below it.
+// Inside modules/, each domain has its own rank: a domain may import only domains ranked below it,
+// so two domains never import each other both ways.
+import fs from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const SRC = path.join(ROOT, "src");
+
+/** Top-level floors of src/ (a folder or a file), lowest first. */
+const FLOORS = ["lib", "db", "env.ts", "http", "providers", "modules", "pipeline", "app.ts", "index.ts"];
+/** Domains under src/modules/, lowest first: the order in which they may depend on each other. */
+const DOMAINS = [
+  "webhooks",
+  "translation-memory",
+  "glossaries",
+  "translation",
+  "billing",
+  "auth",
+  "account",
+  "exports",
+  "jobs",
+  "projects",
+  "regions",
+  "shares",
+  "system",
+];
+/** The engine Worker's RPC contract: plain types and parsing, importable from any floor. */
+const SHARED = [path.join(ROOT, "workers/engine/contract")];
+/** Cycles that may stay: the schema's foreign keys between jobs and projects point both ways. */
+const ALLOWED_CYCLES = [["src/db/schema/jobs.ts", "src/db/schema/projects.ts"]];
+
+function listFiles(dir) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...listFiles(p));
+    else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+function resolve(from, spec) {
+  const base = path.resolve(path.dirname(from), spec);
+  for (const c of [base, `${base}.ts`, `${base}.tsx`, path.join(base, "index.ts")]) {
+    if (fs.existsSync(c) && fs.statSync(c).isFile()) return c;
+  }
+  return base;
+}
+
+const IMPORT = /(?:^|[\n;])\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|(?:^|[\n;])\s*import\s*["']([^"']+)["']/g;
+
+function importsOf(file) {
+  const text = fs.readFileSync(file, "utf8");
+  const out = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2] ?? m[3];
+    if (!spec.startsWith(".")) continue;
+    const line = text.slice(0, m.index + m[0].length).split("\n").length;
+    out.push({ target: resolve(file, spec), line });
+  }
+  return out;
+}
+
+/** [floor index, domain index] of a file in src/, or null outside src/. */
+function placeOf(file) {
+  const rel = path.relative(SRC, file).split(path.sep);
+  if (rel[0] === "..") return null;
+  const floor = FLOORS.indexOf(rel[0]);
+  if (floor < 0) throw new Error(`${path.relative(ROOT, file)}: no floor defined for src/${rel[0]} (add it to FLOORS)`);
+  if (rel[0] !== "modules") return { floor, domain: -1, name: rel[0].replace(/\.ts$/, "") };
+  const domain = DOMAINS.indexOf(rel[1]);
+  if (domain < 0) throw new Error(`${path.relative(ROOT, file)}: no rank defined for modules/${rel[1]} (add it to DOMAINS)`);
+  return { floor, domain, name: `modules/${rel[1]}` };
+}
+
+const files = listFiles(SRC);
+const graph = new Map();
+const backUp = [];
+for (const file of files) {
+  const from = placeOf(file);
+  const edges = importsOf(file);
+  graph.set(file, edges.map((e) => e.target).filter((t) => t.startsWith(SRC)));
+  for (const { target, line } of edges) {
+    if (SHARED.some((s) => target.startsWith(s))) continue;
+    const to = placeOf(target);
+    if (!to) {
+      backUp.push({ file, line, target, why: "outside src/" });
+      continue;
+    }
+    const up = to.floor > from.floor || (to.floor === from.floor && to.domain > from.domain);
+    if (up) backUp.push({ file, line, target, why: `${from.name} imports ${to.name}` });
+  }
+}
+
+// Strongly connected components (Tarjan): every component of more than one file is a cycle.
+function cycles(graph) {
+  let index = 0;
+  const idx = new Map(), low = new Map(), onStack = new Set(), stack = [], out = [];
+  const visit = (v) => {
+    idx.set(v, index); low.set(v, index); index++;
+    stack.push(v); onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const comp = [];
+      let w;
+      do { w = stack.pop(); onStack.delete(w); comp.push(w); } while (w !== v);
+      if (comp.length > 1) out.push(comp.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  const allowed = (c) => ALLOWED_CYCLES.some((a) => a.length === c.length && a.every((f) => c.includes(f)));
+  return out.filter((c) => !allowed(c));
+}
+
+const rel = (f) => path.relative(ROOT, f);
+const circles = cycles(new Map([...graph].map(([f, ts]) => [rel(f), ts.map(rel)])));
+// Two folders (src/http, src/modules/jobs, …) that import each other both ways.
+const folderOf = (f) => placeOf(path.join(ROOT, f)).name;
+const folders = new Map();
+for (const [f, ts] of graph) {
+  const from = folderOf(rel(f));
+  if (!folders.has(from)) folders.set(from, new Set());
+  for (const t of ts) if (folderOf(rel(t)) !== from) folders.get(from).add(folderOf(rel(t)));
+}
+const folderCircles = [];
+for (const [a, tos] of folders) for (const b of tos) if (a < b && folders.get(b)?.has(a)) folderCircles.push([a, b]);
+const quiet = process.argv.includes("--quiet");
+if (!quiet) {
+  for (const b of backUp) console.log(`back-up  ${path.relative(ROOT, b.file)}:${b.line} -> ${path.relative(ROOT, b.target)}  (${b.why})`);
+  for (const c of circles) console.log(`cycle    ${c.join(" <-> ")}`);
+  for (const c of folderCircles) console.log(`folders  ${c.join(" <-> ")}`);
+}
+console.log(`${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ (${files.length} files)`);
+process.exit(backUp.length || circles.length || folderCircles.length ? 1 : 0);
