@@ -5,7 +5,7 @@ import { purgeTrash } from "./modules/projects/projects.service";
 import { consumeDeadLetters, consumeDeliveries, requeueStalledDeliveries } from "./modules/webhooks/webhook-delivery.service";
 import { log } from "./lib/log";
 
-export { JobHub } from "./pipeline/job-hub.do";
+export { JobHub } from "./modules/jobs/job-hub.do";
 export { PipelineWorkflow } from "./pipeline/pipeline.workflow";
 
 const app = createApp();

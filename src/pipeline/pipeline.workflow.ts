@@ -1,13 +1,13 @@
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from "cloudflare:workers";
-import { parseEngineError } from "../../workers/engine/contract";
 import { db as makeDb, type DB } from "../db/client";
-import { ApiError, isErrorCode } from "../http/errors";
+import type { ApiError } from "../http/errors";
+import { stepFailure } from "../modules/jobs/engine-failure";
 import { mapLimit } from "../lib/concurrency";
 import { runningStatuses, stagesOf } from "../modules/jobs/job-state";
 import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage } from "../modules/jobs/tools";
 import { batchArchive, batchOutcome, watchChildren } from "./batch/batch-steps";
-import { advance, finishJob, type JobRef, pageEvent, warn } from "./job-lifecycle";
+import { advance, finishJob, type JobRef, pageEvent, runningPercent, warn } from "../modules/jobs/job-lifecycle";
 import { type JobPlan, type PageStage, planJob, runExports, runPageStage } from "./stages";
 
 export interface PipelineParams {
@@ -44,12 +44,6 @@ function pollDelayMs(n: number): number {
 function pageConcurrency(env: Env): number {
   const n = Number.parseInt(env.PAGE_CONCURRENCY ?? "", 10);
   return Number.isFinite(n) && n >= 1 ? n : 1;
-}
-
-function asApiError(err: unknown): ApiError {
-  const parsed = parseEngineError(err);
-  if (parsed && isErrorCode(parsed.code)) return new ApiError(parsed.code, parsed.message);
-  return new ApiError("internal_error", err instanceof Error ? err.message : String(err));
 }
 
 async function stillCurrent(db: DB, ref: JobRef): Promise<boolean> {
@@ -99,7 +93,7 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
     // Percent over the whole document (as GET /jobs/{id} computes it): pages completed earlier count as done.
     const units = pageStages.length * plan.pages + 1;
     let done = pageStages.length * (plan.pages - toRun.length);
-    const percent = () => Math.min(99, Math.floor((100 * done) / units));
+    const percent = (d = done) => runningPercent(d, units);
     for (const [si, stage] of stages.entries()) {
       if (si > 0) {
         const entered = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, ref, stage, `Started ${stage}`));
@@ -120,14 +114,14 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
           const out = await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
             if (!(await stillCurrent(db, ref))) return { stopped: true };
             const result = await runPageStage({ env: this.env, db, plan, page, stage });
-            await pageEvent(this.env, db, ref, { page, stage, last, percent: Math.min(99, Math.floor((100 * (done + 1)) / units)) });
+            await pageEvent(this.env, db, ref, { page, stage, last, percent: percent(done + 1) });
             for (const w of result.warnings ?? []) await warn(this.env, db, ref, { ...w, page, stage });
             return { stopped: false };
           });
           if (out.stopped) stopped = true;
           else done++;
         } catch (err) {
-          const e = asApiError(err);
+          const e = stepFailure(err);
           failed.set(page, e);
           done++;
           await step.do(STEP.pageFailed(stage, page), DB_STEP, () =>
@@ -153,7 +147,7 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
         return built;
       });
     } catch (err) {
-      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", asApiError(err)));
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", stepFailure(err)));
       return "failed";
     }
     const status = failed.size > 0 ? "partially_completed" : "completed";
@@ -179,7 +173,7 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, outcome.status, outcome.error));
       return outcome.status;
     } catch (err) {
-      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", asApiError(err)));
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", stepFailure(err)));
       return "failed";
     }
   }

@@ -2,7 +2,7 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { projectEditable } from "../../db/project-guard";
 import { ApiError } from "../../http/errors";
-import { cancelAttempt, instanceIdFor, publish } from "../../pipeline/job-lifecycle";
+import { cancelAttempt, instanceIdFor, publish } from "./job-lifecycle";
 import { availableCredits, holdMove, insufficientCredits, moneyStatements, priceOf } from "../billing/wallet.service";
 import { allowedFrom, isTerminal, RETRYABLE_FROM } from "./job-state";
 import * as repo from "./jobs.repo";
@@ -51,13 +51,9 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
   // A job that writes a project claims it as a re-render does: only while the project is editable,
   // marked `processing` in the same transaction, so edits wait for this attempt to finish.
   const projectFree = job.projectId ? projectEditable(job.projectId) : null;
-  const stillRetryable = allOf({ sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${RETRYABLE_FROM.map(() => "?").join(", ")}))`, args: [job.id, job.attempt, ...RETRYABLE_FROM] }, projectFree);
+  const stillRetryable = allOf(repo.jobIsGuard(job.id, job.attempt, RETRYABLE_FROM), projectFree);
   const holdKey = holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold }).dedupeKey;
-  const resetPages = db.$client
-    .prepare(
-      "UPDATE job_pages SET status = 'pending', stage = NULL, error_code = NULL, error_message = NULL, finished_at = NULL, updated_at = ? WHERE job_id = ? AND status != 'completed' AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'queued')",
-    )
-    .bind(Date.now(), job.id, job.id, attempt);
+  const resetPages = repo.resetUnfinishedPagesStatement(db, job.id, attempt);
   const committed = await repo.commitTransition(db, {
     jobId: job.id,
     attempt: job.attempt,
@@ -67,7 +63,7 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
     requireSql: allOf(hold > 0 ? { sql: "EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = ?)", args: [holdKey] } : null, projectFree),
     event: { message: `Retry: attempt ${attempt + 1}`, data: { attempt, retry: true } },
     before: hold > 0 ? moneyStatements(db, holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold, onlyIf: stillRetryable })) : [],
-    after: [resetPages, ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, "processing", { sql: "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'queued')", args: [job.id, attempt] })] : [])],
+    after: [resetPages, ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))] : [])],
   });
   if (!committed) {
     const now = (await repo.getJob(db, job.id))!;

@@ -207,6 +207,27 @@ export function admissionGuard(userId: string, limit: number, running: JobStage[
   };
 }
 
+/** A guard for statements that commit with a transition: the job is at `attempt` in one of `statuses`. */
+export function jobIsGuard(jobId: string, attempt: number, statuses: readonly JobStatus[]): { sql: string; args: unknown[] } {
+  return { sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${statuses.map(() => "?").join(", ")}))`, args: [jobId, attempt, ...statuses] };
+}
+
+/** With a cancel: the attempt's unfinished pages end cancelled (pages it finished are kept). */
+export function cancelOpenPagesStatement(db: DB, jobId: string, attempt: number): D1PreparedStatement {
+  return db.$client
+    .prepare("UPDATE job_pages SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ('pending', 'processing') AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'cancelled')")
+    .bind(Date.now(), jobId, jobId, attempt);
+}
+
+/** With a retry into `attempt`: pages not completed go back to pending. */
+export function resetUnfinishedPagesStatement(db: DB, jobId: string, attempt: number): D1PreparedStatement {
+  return db.$client
+    .prepare(
+      "UPDATE job_pages SET status = 'pending', stage = NULL, error_code = NULL, error_message = NULL, finished_at = NULL, updated_at = ? WHERE job_id = ? AND status != 'completed' AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'queued')",
+    )
+    .bind(Date.now(), jobId, jobId, attempt);
+}
+
 /** Appends a progress event (not a transition) and returns its seq. */
 export async function appendEvent(db: DB, jobId: string, e: { type: string; message: string; page?: number; stage?: JobStage; data?: Record<string, unknown> }): Promise<number> {
   const row = await db.$client

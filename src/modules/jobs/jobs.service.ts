@@ -3,7 +3,7 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import { finishJob, instanceIdFor, publish } from "../../pipeline/job-lifecycle";
+import { batchPercent, finishJob, instanceIdFor, publish, runningPercent } from "./job-lifecycle";
 import { planOf } from "../billing/plans";
 import { availableCredits, holdForJob, priceOf } from "../billing/wallet.service";
 import { checkOptionsServed, checkPageLimit, checkToolOptions, parseOptions, requireFile, storeAndInspect, type JobOptionsIn } from "./job-intake";
@@ -133,7 +133,7 @@ function documentPercent(job: repo.JobRow, rows: { status: string; stage: string
     if (r.status === "completed" || r.status === "failed") done += pageStages.length * r.n;
     else if (r.status === "processing" && r.stage) done += (pageStages.indexOf(r.stage as never) + 1) * r.n;
   }
-  return Math.min(99, Math.floor((100 * done) / units));
+  return runningPercent(done, units);
 }
 
 /** The public views of jobs, loading what they need (exports, page progress, batch children) in few queries. */
@@ -158,7 +158,7 @@ export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<ty
       job.status === "completed" || job.status === "partially_completed" || job.status === "failed"
         ? 100
         : isBatch
-          ? Math.min(99, Math.floor((100 * terminalKids) / (kids.length + 1)))
+          ? batchPercent(terminalKids, kids.length)
           : documentPercent(job, rows);
     return {
       id: job.id,

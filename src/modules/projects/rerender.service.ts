@@ -4,7 +4,7 @@ import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { ocrLanguagesFor } from "../../lib/languages";
-import { instanceIdFor } from "../../pipeline/job-lifecycle";
+import { instanceIdFor } from "../jobs/job-lifecycle";
 import { readyPageIndexes } from "../exports/export-document.repo";
 import { checkToolOptions } from "../jobs/job-intake";
 import * as jobsRepo from "../jobs/jobs.repo";

@@ -4,7 +4,7 @@ import { ApiError, isErrorCode } from "../../http/errors";
 import { keys } from "../../lib/storage";
 import { isTerminal } from "../../modules/jobs/job-state";
 import * as repo from "../../modules/jobs/jobs.repo";
-import { type FinalStatus, type JobRef, publish } from "../job-lifecycle";
+import { batchPercent, type FinalStatus, type JobRef, recordEvent } from "../../modules/jobs/job-lifecycle";
 import type { JobPlan } from "../stages";
 import { batchReportCsv, childFolder } from "./batch-report";
 
@@ -18,11 +18,10 @@ export async function watchChildren(env: Env, db: DB, ref: JobRef, seen: number)
   const children = await repo.childrenOf(db, ref.jobId);
   const finished = children.filter((c) => isTerminal(c.status)).length;
   if (finished > seen) {
-    const percent = Math.min(99, Math.floor((100 * finished) / (children.length + 1)));
+    const percent = batchPercent(finished, children.length);
     const message = `${finished} of ${children.length} files finished`;
     const data = { children_total: children.length, children_finished: finished, percent, attempt: ref.attempt };
-    const seq = await repo.appendEvent(db, ref.jobId, { type: "progress", message, data });
-    await publish(env, ref.jobId, { seq, type: "progress", data: { job_id: ref.jobId, message, ...data } });
+    await recordEvent(env, db, ref.jobId, { type: "progress", message, data });
   }
   return { stopped: false, total: children.length, finished };
 }

@@ -1,5 +1,5 @@
 import { NonRetryableError } from "cloudflare:workflows";
-import { ERROR_CATALOGUE } from "../../http/errors";
+import { type ApiError, ERROR_CATALOGUE } from "../../http/errors";
 import { engineFailure } from "../../modules/jobs/engine-failure";
 
 /**
@@ -10,9 +10,13 @@ export async function engineCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    const e = engineFailure(err);
-    const text = `[${e.code}] ${e.message}`;
-    if (ERROR_CATALOGUE[e.code].retryable) throw new Error(text);
-    throw new NonRetryableError(text);
+    throwForStep(engineFailure(err));
   }
+}
+
+/** `[code] message` for the workflow: retryable failures are retried by the step, others fail the page. */
+export function throwForStep(e: ApiError): never {
+  const text = `[${e.code}] ${e.message}`;
+  if (ERROR_CATALOGUE[e.code].retryable) throw new Error(text);
+  throw new NonRetryableError(text);
 }

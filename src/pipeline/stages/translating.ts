@@ -1,11 +1,12 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
-import { ApiError, ERROR_CATALOGUE } from "../../http/errors";
+import { ApiError } from "../../http/errors";
 import { pageIdOf } from "../../lib/ids";
 import * as jobs from "../../modules/jobs/jobs.repo";
 import * as regions from "../../modules/regions/regions.repo";
 import { rememberMachineTranslations, translateSegments } from "../../modules/translation/translation.service";
-import { publish } from "../job-lifecycle";
+import { recordEvent } from "../../modules/jobs/job-lifecycle";
+import { throwForStep } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
 
 /** Glossaries a job names: `glossary_ids` (array) or `glossary_id` (one). */
@@ -15,15 +16,6 @@ function glossaryIdsOf(options: Record<string, unknown>): string[] {
   return [...new Set([...many, ...one])];
 }
 
-/** `[code] message` for the workflow: retryable failures are retried by the step, others fail the page. */
-function stageFailure(err: unknown): never {
-  if (err instanceof ApiError) {
-    const text = `[${err.code}] ${err.message}`;
-    if (ERROR_CATALOGUE[err.code].retryable) throw new Error(text);
-    throw new NonRetryableError(text);
-  }
-  throw err;
-}
 
 /**
  * Translates a page's regions (the user's corrected text where there is one) into the job's
@@ -59,7 +51,8 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
       result = await translateSegments(env, db, { userId: plan.userId, source, target: plan.targetLanguage, segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })), glossaryIds });
     }
   } catch (err) {
-    stageFailure(err);
+    if (err instanceof ApiError) throwForStep(err);
+    throw err;
   }
 
   await regions.applyRegionChanges(db, plan.projectId, {
@@ -82,8 +75,7 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
     term_hits: hits,
     context_edits: result.context_edits,
   };
-  const seq = await jobs.appendEvent(db, plan.jobId, { type: "progress", page, stage: "translating", message, data });
-  await publish(env, plan.jobId, { seq, type: "progress", data: { job_id: plan.jobId, page, message, ...data } });
+  await recordEvent(env, db, plan.jobId, { type: "progress", page, stage: "translating", message, data });
 
   for (const h of hits.filter((x) => !x.enforced)) {
     warnings.push({ code: "glossary_term_not_enforced", message: `The provider's output could not be made to use "${h.target}" for "${h.source}" on page ${page + 1}.` });

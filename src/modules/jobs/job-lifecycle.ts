@@ -1,14 +1,14 @@
-import type { DB } from "../db/client";
-import { type ApiError, ERROR_CATALOGUE } from "../http/errors";
-import { moneyStatements, priceOf, settleMove } from "../modules/billing/wallet.service";
-import { warnIfLowBalance } from "../modules/billing/balance.service";
-import { recordUsage } from "../modules/billing/usage.service";
-import { allowedFrom, type JobShape } from "../modules/jobs/job-state";
-import * as repo from "../modules/jobs/jobs.repo";
-import type { JobStage, JobStatus } from "../modules/jobs/tools";
-import { emitJobEvent } from "../modules/webhooks/webhooks.service";
+import type { DB } from "../../db/client";
+import { type ApiError, ERROR_CATALOGUE } from "../../http/errors";
+import { moneyStatements, priceOf, settleMove } from "../billing/wallet.service";
+import { warnIfLowBalance } from "../billing/balance.service";
+import { recordUsage } from "../billing/usage.service";
+import { allowedFrom, type JobShape } from "./job-state";
+import * as repo from "./jobs.repo";
+import type { JobStage, JobStatus } from "./tools";
+import { emitJobEvent } from "../webhooks/webhooks.service";
 import type { JobHub, JobHubEvent } from "./job-hub.do";
-import { log, tracing } from "../lib/log";
+import { log, tracing } from "../../lib/log";
 
 /** Who a pipeline call works for: the job and the attempt (a stale attempt's workflow cannot move the job). */
 export interface JobRef extends JobShape {
@@ -31,6 +31,34 @@ export async function publish(env: Env, jobId: string, event: JobHubEvent): Prom
   } catch (err) {
     log.warn("job hub publish failed", { job_id: jobId, error: err });
   }
+}
+
+/** What a timeline event carries besides its type: the page and stage it concerns, the message and its data. */
+export interface JobEventInput {
+  type: "progress" | "warning";
+  message: string;
+  page?: number;
+  stage?: JobStage;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Appends an event to the job's D1 timeline, then pushes it to the job's hub under the same `seq`
+ * (the hub ignores a repeat, so a retried step publishes it once).
+ */
+export async function recordEvent(env: Env, db: DB, jobId: string, e: JobEventInput): Promise<void> {
+  const seq = await repo.appendEvent(db, jobId, e);
+  await publish(env, jobId, { seq, type: e.type, data: { job_id: jobId, ...(e.page !== undefined ? { page: e.page } : {}), message: e.message, ...e.data } });
+}
+
+/** A job's percent while it runs: `done` of `units` of work, held below 100 until the job ends. */
+export function runningPercent(done: number, units: number): number {
+  return Math.min(99, Math.floor((100 * done) / units));
+}
+
+/** A batch parent's percent: its finished children of all of them plus the archive step. */
+export function batchPercent(finishedChildren: number, children: number): number {
+  return runningPercent(finishedChildren, children + 1);
 }
 
 /**
@@ -80,20 +108,18 @@ export async function pageEvent(
   await repo.markPage(db, ref.jobId, p.page, { status: p.failed ? "failed" : p.last ? "completed" : "processing", stage: p.stage, error: p.failed });
   const message = p.failed ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}` : `Page ${p.page + 1} ${p.stage} done`;
   const data = { stage: p.stage, percent: p.percent, attempt: ref.attempt, ...(p.failed ? { error: p.failed } : {}) };
-  const seq = await repo.appendEvent(db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
-  await publish(env, ref.jobId, { seq, type: "progress", data: { job_id: ref.jobId, page: p.page, message, ...data } });
+  await recordEvent(env, db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
 }
 
 /** A warning about the result that does not fail the job (e.g. text left after inpainting). */
 export async function warn(env: Env, db: DB, ref: JobRef, w: { code: string; message: string; page?: number; stage?: JobStage }): Promise<void> {
   const data = { code: w.code, attempt: ref.attempt, ...(w.stage ? { stage: w.stage } : {}) };
-  const seq = await repo.appendEvent(db, ref.jobId, { type: "warning", page: w.page, stage: w.stage, message: w.message, data });
-  await publish(env, ref.jobId, { seq, type: "warning", data: { job_id: ref.jobId, message: w.message, ...(w.page !== undefined ? { page: w.page } : {}), ...data } });
+  await recordEvent(env, db, ref.jobId, { type: "warning", page: w.page, stage: w.stage, message: w.message, data });
 }
 
 /** Guards a settlement on the transition it belongs to having happened (same transaction). */
 function jobNowIs(jobId: string, attempt: number, status: JobStatus) {
-  return { sql: "EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = ?)", args: [jobId, attempt, status] };
+  return repo.jobIsGuard(jobId, attempt, [status]);
 }
 
 /**
@@ -176,9 +202,7 @@ export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "a
  */
 export async function cancelAttempt(env: Env, db: DB, job: repo.JobRow, reason: string): Promise<boolean> {
   const settle = settleMove({ userId: job.userId, jobId: job.id, attempt: job.attempt, reserved: job.creditsReserved, charge: 0, onlyIf: jobNowIs(job.id, job.attempt, "cancelled") });
-  const cancelPages = db.$client
-    .prepare("UPDATE job_pages SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ('pending', 'processing') AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'cancelled')")
-    .bind(Date.now(), job.id, job.id, job.attempt);
+  const cancelPages = repo.cancelOpenPagesStatement(db, job.id, job.attempt);
   const committed = await repo.commitTransition(db, {
     jobId: job.id,
     attempt: job.attempt,
