@@ -6,7 +6,7 @@ import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/crypto";
 import { newId, newToken } from "../../lib/ids";
 import { mailer } from "../../providers/mail/mailer";
-import { applyMove } from "../billing/wallet.repo";
+import { grantSignupCredits } from "../billing/wallet.service";
 import { PLANS } from "../billing/plans";
 import { authMail } from "./auth.mail";
 import {
@@ -121,7 +121,7 @@ export async function createAccount(db: DB, input: { email: string; name: string
   const user = await insertUser(db, { id: newId("usr"), email: input.email, name: input.name, passwordHash: input.passwordHash, emailVerifiedAt: input.emailVerified ? Date.now() : null });
   if (!user) throw new ApiError("email_taken", "An account with this email already exists; sign in, or reset the password.");
   const credits = PLANS.free.monthly_credits;
-  await applyMove(db, { userId: user.id, kind: "grant", amount: credits, reservedDelta: 0, dedupeKey: `signup:${user.id}`, reason: `Sign-up credits (${credits})` });
+  await grantSignupCredits(db, user.id, credits);
   return user;
 }
 

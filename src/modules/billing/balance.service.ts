@@ -3,7 +3,7 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { emitEvent } from "../webhooks/webhooks.service";
 import type { LedgerEntryOut, WalletOut } from "./billing.schemas";
-import { findWallet, latestCredit, listLedger } from "./ledger.repo";
+import { findWallet, latestCredit, listLedger } from "./wallet.repo";
 import { CREDIT_PACKS } from "./packs";
 import { PLANS } from "./plans";
 

@@ -4,7 +4,7 @@ import { paymentEvents, payments } from "../../db/schema";
 import type { PaymentProvider as ProviderId } from "../../db/schema/enums";
 import type { ProviderPayload } from "../../db/schema/types";
 import { newId } from "../../lib/ids";
-import { type PaidCredit, paidCreditStatements } from "./ledger.repo";
+import { type PaidCredit, paidCreditStatements } from "./wallet.repo";
 
 export type PaymentRow = typeof payments.$inferSelect;
 

@@ -1,6 +1,10 @@
+import { and, desc, eq, gt } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { ledgerEntries, wallets } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { rowsWritten } from "../../db/written";
+
+// The only code that writes wallets and ledger_entries: every balance change is a MoneyMove.
 
 /** An extra SQL condition a move requires, evaluated inside the same transaction (e.g. "the job is now cancelled"). */
 export interface MoveGuard {
@@ -10,15 +14,29 @@ export interface MoveGuard {
 
 export interface MoneyMove {
   userId: string;
-  kind: "hold" | "charge" | "release" | "grant";
+  kind: "hold" | "charge" | "release" | "grant" | "purchase" | "subscription";
   amount: number;
   reservedDelta: number;
   dedupeKey: string;
   reason: string;
   jobId?: string;
+  /** The payment a purchased or subscription credit comes from. */
+  paymentId?: string;
+  /** Create the wallet first when the account has none yet (credits paid for). */
+  createWallet?: boolean;
   /** Refuse unless `balance - reserved` is at least this. */
   requireAvailable?: number;
   onlyIf?: MoveGuard;
+}
+
+/** A credit paid for (a pack, a subscription period); `payment_id` links the entry to it. */
+export interface PaidCredit {
+  userId: string;
+  kind: "purchase" | "subscription";
+  amount: number;
+  dedupeKey: string;
+  reason: string;
+  paymentId: string;
 }
 
 /**
@@ -33,6 +51,7 @@ export function moveStatements(db: DB, m: MoneyMove): D1PreparedStatement[] {
   const guard = (m.requireAvailable !== undefined ? " AND balance - reserved >= ?" : "") + (m.onlyIf ? ` AND (${m.onlyIf.sql})` : "");
   const guardArgs = [...(m.requireAvailable !== undefined ? [m.requireAvailable] : []), ...(m.onlyIf?.args ?? [])];
   return [
+    ...(m.createWallet ? [d1.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) VALUES (?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING").bind(m.userId, now)] : []),
     d1
       .prepare(
         `UPDATE wallets SET balance = balance + ?, reserved = reserved + ?, updated_at = ?
@@ -41,17 +60,30 @@ export function moveStatements(db: DB, m: MoneyMove): D1PreparedStatement[] {
       .bind(m.amount, m.reservedDelta, now, m.userId, ...guardArgs, m.dedupeKey),
     d1
       .prepare(
-        `INSERT INTO ledger_entries (id, user_id, kind, amount, reserved_delta, balance_after, reserved_after, reason, job_id, dedupe_key, created_at)
-         SELECT ?, user_id, ?, ?, ?, balance, reserved, ?, ?, ?, ? FROM wallets WHERE user_id = ? AND changes() = 1 RETURNING id`,
+        `INSERT INTO ledger_entries (id, user_id, kind, amount, reserved_delta, balance_after, reserved_after, reason, job_id, payment_id, dedupe_key, created_at)
+         SELECT ?, user_id, ?, ?, ?, balance, reserved, ?, ?, ?, ?, ? FROM wallets WHERE user_id = ? AND changes() = 1 RETURNING id`,
       )
-      .bind(newId("led"), m.kind, m.amount, m.reservedDelta, m.reason, m.jobId ?? null, m.dedupeKey, now, m.userId),
+      .bind(newId("led"), m.kind, m.amount, m.reservedDelta, m.reason, m.jobId ?? null, m.paymentId ?? null, m.dedupeKey, now, m.userId),
   ];
+}
+
+/**
+ * D1 statements crediting the wallet once, for a caller's batch (one transaction): the wallet is
+ * created if missing, and the dedupe key makes a repeated provider event a no-op.
+ */
+export function paidCreditStatements(db: DB, m: PaidCredit): D1PreparedStatement[] {
+  return moveStatements(db, { ...m, reservedDelta: 0, createWallet: true });
 }
 
 /** Applies one move; returns whether it happened now (false: refused by the guard, or already done). */
 export async function applyMove(db: DB, m: MoneyMove): Promise<boolean> {
-  const [, inserted] = await db.$client.batch(moveStatements(db, m));
-  return rowsWritten(inserted) === 1;
+  const results = await db.$client.batch(moveStatements(db, m));
+  return rowsWritten(results[results.length - 1]!) === 1;
+}
+
+/** A guard for a statement in the same batch: the move keyed `dedupeKey` has been made. */
+export function ledgerHasGuard(dedupeKey: string): MoveGuard {
+  return { sql: "EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = ?)", args: [dedupeKey] };
 }
 
 export async function ledgerHas(db: DB, dedupeKey: string): Promise<boolean> {
@@ -63,4 +95,31 @@ export async function ledgerHas(db: DB, dedupeKey: string): Promise<boolean> {
 export async function walletBalance(db: DB, userId: string): Promise<{ balance: number; reserved: number }> {
   const row = await db.$client.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
   return row ?? { balance: 0, reserved: 0 };
+}
+
+export async function findWallet(db: DB, userId: string) {
+  const [row] = await db.select().from(wallets).where(eq(wallets.userId, userId)).limit(1);
+  return row;
+}
+
+/** A page of the ledger, newest first (ties by id). */
+export async function listLedger(db: DB, userId: string, page: { limit: number; offset: number }) {
+  return db
+    .select()
+    .from(ledgerEntries)
+    .where(eq(ledgerEntries.userId, userId))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** The newest entry that added credits (grant, purchase, subscription, refund, positive adjustment). */
+export async function latestCredit(db: DB, userId: string) {
+  const [row] = await db
+    .select({ id: ledgerEntries.id })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.userId, userId), gt(ledgerEntries.amount, 0)))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(1);
+  return row;
 }

@@ -1,16 +1,9 @@
 import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
-import { TOOLS, type JobKind, type Tool } from "../jobs/tools";
-import { applyMove, ledgerHas, type MoneyMove, type MoveGuard, moveStatements, walletBalance } from "./wallet.repo";
+import { RETRANSLATE_CREDITS } from "./pricing";
+import { applyMove, ledgerHas, ledgerHasGuard, type MoneyMove, type MoveGuard, moveStatements, walletBalance } from "./wallet.repo";
 
-/**
- * The price of a job: the one function both `POST /estimate` and the charge use.
- * Re-rendering an edited project is free (no recognition or translation runs).
- */
-export function priceOf(tool: Tool, pages: number, kind: JobKind = "single"): number {
-  if (kind === "rerender") return 0;
-  return TOOLS[tool].credits_per_page * pages;
-}
+export { priceOf } from "./pricing";
 
 /** Credits the account can reserve now (balance minus what running jobs hold). */
 export async function availableCredits(db: DB, userId: string): Promise<number> {
@@ -68,6 +61,38 @@ export function settleMove(j: { userId: string; jobId: string; attempt: number; 
 export async function settleJob(db: DB, j: { userId: string; jobId: string; attempt: number; reserved: number; charge: number }): Promise<void> {
   const move = settleMove(j);
   if (move) await applyMove(db, move);
+}
+
+/** A guard for a statement committed with `move`: the move has been made (in the same transaction). */
+export function moveMadeGuard(move: MoneyMove): MoveGuard {
+  return ledgerHasGuard(move.dedupeKey);
+}
+
+/** The sign-up credits of a new account, once (keyed by the account). */
+export async function grantSignupCredits(db: DB, userId: string, credits: number): Promise<void> {
+  await applyMove(db, { userId, kind: "grant", amount: credits, reservedDelta: 0, dedupeKey: `signup:${userId}`, reason: `Sign-up credits (${credits})` });
+}
+
+/**
+ * Charges RETRANSLATE_CREDITS for a region's re-translation, once per region version (dedupe key
+ * `retranslate:<region>:<updated_at>`); refuses with `insufficient_credits` when the wallet cannot cover it.
+ */
+export async function chargeRetranslation(db: DB, r: { userId: string; regionId: string; regionUpdatedAt: number }): Promise<void> {
+  const dedupeKey = `retranslate:${r.regionId}:${r.regionUpdatedAt}`;
+  const charged = await applyMove(db, {
+    userId: r.userId,
+    kind: "charge",
+    amount: -RETRANSLATE_CREDITS,
+    reservedDelta: 0,
+    requireAvailable: RETRANSLATE_CREDITS,
+    dedupeKey,
+    reason: `Re-translated region ${r.regionId}`,
+  });
+  if (!charged && !(await ledgerHas(db, dedupeKey))) {
+    throw new ApiError("insufficient_credits", `Re-translating a region costs ${RETRANSLATE_CREDITS} credit, more than the wallet has available.`, {
+      details: { required: RETRANSLATE_CREDITS },
+    });
+  }
 }
 
 /** D1 statements of a move, for callers that commit it in one batch with a job transition. */

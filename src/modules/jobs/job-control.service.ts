@@ -3,7 +3,7 @@ import type { AuthContext } from "../../env";
 import { projectEditable } from "../../db/project-guard";
 import { ApiError } from "../../http/errors";
 import { cancelAttempt, instanceIdFor, publish } from "./job-lifecycle";
-import { availableCredits, holdMove, insufficientCredits, moneyStatements, priceOf } from "../billing/wallet.service";
+import { availableCredits, holdMove, insufficientCredits, moneyStatements, moveMadeGuard, priceOf } from "../billing/wallet.service";
 import { allowedFrom, isTerminal, RETRYABLE_FROM } from "./job-state";
 import * as repo from "./jobs.repo";
 import { getOwnJob, launch } from "./jobs.service";
@@ -52,7 +52,6 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
   // marked `processing` in the same transaction, so edits wait for this attempt to finish.
   const projectFree = job.projectId ? projectEditable(job.projectId) : null;
   const stillRetryable = allOf(repo.jobIsGuard(job.id, job.attempt, RETRYABLE_FROM), projectFree);
-  const holdKey = holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold }).dedupeKey;
   const resetPages = repo.resetUnfinishedPagesStatement(db, job.id, attempt);
   const committed = await repo.commitTransition(db, {
     jobId: job.id,
@@ -60,7 +59,7 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
     from: allowedFrom(job, "queued").filter((s) => (RETRYABLE_FROM as readonly string[]).includes(s)),
     to: "queued",
     patch: { attempt, stage: null, error: null, finishedAt: null, pagesFailed: 0, creditsReserved: hold, workflowInstanceId: instanceIdFor(job.id, attempt) },
-    requireSql: allOf(hold > 0 ? { sql: "EXISTS (SELECT 1 FROM ledger_entries WHERE dedupe_key = ?)", args: [holdKey] } : null, projectFree),
+    requireSql: allOf(hold > 0 ? moveMadeGuard(holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold })) : null, projectFree),
     event: { message: `Retry: attempt ${attempt + 1}`, data: { attempt, retry: true } },
     before: hold > 0 ? moneyStatements(db, holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold, onlyIf: stillRetryable })) : [],
     after: [resetPages, ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))] : [])],

@@ -1,3 +1,4 @@
+import { CREDITS_PER_PAGE } from "../billing/pricing";
 import { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type JobStatus, type Tool } from "../../db/schema/enums";
 
 export { JOB_STATUSES, TERMINAL_JOB_STATUSES, type JobKind, type JobStage, type JobStatus, type Tool };
@@ -26,7 +27,7 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     inputs: INPUT_FORMATS,
     export_formats: ["txt", "json", "md", "hocr", "alto", "searchable_pdf", "docx", "zip"],
     default_exports: ["txt", "json"],
-    credits_per_page: 1,
+    credits_per_page: CREDITS_PER_PAGE.ocr,
     needs_target_language: false,
   },
   translate: {
@@ -37,7 +38,7 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     inputs: INPUT_FORMATS,
     export_formats: ["png", "jpg", "webp", "pdf", "txt", "json", "md", "docx", "searchable_pdf", "hocr", "alto", "zip"],
     default_exports: ["png", "json"],
-    credits_per_page: 3,
+    credits_per_page: CREDITS_PER_PAGE.translate,
     needs_target_language: true,
   },
   tables: {
@@ -48,7 +49,7 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     inputs: INPUT_FORMATS,
     export_formats: ["xlsx", "csv", "json", "md", "docx", "zip"],
     default_exports: ["xlsx", "json"],
-    credits_per_page: 2,
+    credits_per_page: CREDITS_PER_PAGE.tables,
     needs_target_language: false,
   },
   erase: {
@@ -59,7 +60,7 @@ export const TOOLS: Record<Tool, ToolSpec> = {
     inputs: INPUT_FORMATS,
     export_formats: ["png", "jpg", "webp", "pdf", "json", "zip"],
     default_exports: ["png"],
-    credits_per_page: 2,
+    credits_per_page: CREDITS_PER_PAGE.erase,
     needs_target_language: false,
   },
 };

@@ -1,18 +1,12 @@
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
-import { applyMove, ledgerHas } from "../billing/wallet.repo";
+import { chargeRetranslation } from "../billing/wallet.service";
 import { editableProject, ownProject, writeProjectContent } from "../projects/project-access";
 import { toRegionOut } from "../projects/projects.views";
 import * as regions from "../regions/regions.repo";
 import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "./translation.service";
 
-/**
- * Price of re-translating one region: 1 credit, whatever its length — never more than the
- * translation of the page it sits on (the `translate` tool's per-page price). Charged only when a
- * provider actually ran: a region that is only glossary terms, or has no letters, is free.
- */
-export const RETRANSLATE_CREDITS = 1;
 
 /** The region and its project; `edit` also requires the project editable (not trashed, not processing). */
 async function placedRegion(db: DB, auth: AuthContext, projectId: string, regionId: string, edit: boolean) {
@@ -58,23 +52,7 @@ export async function retranslateRegion(
   );
   const seg = result.segments[0]!;
 
-  if (seg.origin === "provider") {
-    const dedupeKey = `retranslate:${region.id}:${region.updatedAt}`;
-    const charged = await applyMove(db, {
-      userId: auth.userId,
-      kind: "charge",
-      amount: -RETRANSLATE_CREDITS,
-      reservedDelta: 0,
-      requireAvailable: RETRANSLATE_CREDITS,
-      dedupeKey,
-      reason: `Re-translated region ${region.id}`,
-    });
-    if (!charged && !(await ledgerHas(db, dedupeKey))) {
-      throw new ApiError("insufficient_credits", `Re-translating a region costs ${RETRANSLATE_CREDITS} credit, more than the wallet has available.`, {
-        details: { required: RETRANSLATE_CREDITS },
-      });
-    }
-  }
+  if (seg.origin === "provider") await chargeRetranslation(db, { userId: auth.userId, regionId: region.id, regionUpdatedAt: region.updatedAt });
 
   // A job that claimed the project during the translation refuses this write (409); the charge, keyed
   // by the region's version, is not taken again when the same retranslation is asked for later.
