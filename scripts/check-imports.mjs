@@ -25,7 +25,6 @@ const DOMAINS = [
   "exports",
   "jobs",
   "projects",
-  "regions",
   "shares",
   "system",
 ];

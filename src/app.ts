@@ -13,15 +13,16 @@ import { validationHook } from "./http/validation";
 import { LIMITS } from "./lib/limits";
 import { registerAccount } from "./modules/account/account.handlers";
 import { registerAuth } from "./modules/auth/auth.handlers";
+import { credentialStore } from "./modules/auth/credentials";
 import { registerBilling } from "./modules/billing/billing.handlers";
 import { registerExports } from "./modules/exports/exports.handlers";
 import { registerGlossaries } from "./modules/glossaries/glossaries.handlers";
 import { registerTranslationMemory } from "./modules/translation-memory/translation-memory.handlers";
-import { registerRegionTranslation } from "./modules/translation/regions-translation.handlers";
+import { registerRegionTranslation } from "./modules/projects/regions-translation.handlers";
 import { registerJobs } from "./modules/jobs/jobs.handlers";
 import { registerSystem } from "./modules/system/system.handlers";
 import { registerProjects } from "./modules/projects/projects.handlers";
-import { registerRegions } from "./modules/regions/regions.handlers";
+import { registerRegions } from "./modules/projects/regions.handlers";
 import { registerShares } from "./modules/shares/shares.handlers";
 import { registerWebhooks } from "./modules/webhooks/webhooks.handlers";
 import { VERSION } from "./modules/system/system.service";
@@ -35,6 +36,7 @@ export function createApp() {
   app.use("*", requestId);
   app.use("*", async (c, next) => {
     c.set("db", db(c.env.DB));
+    c.set("credentials", credentialStore);
     await next();
   });
   // Multipart uploads may reach the upload limit plus form overhead; every other body is small.

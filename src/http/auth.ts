@@ -1,9 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../env";
-import { API_KEY_PREFIX, hashApiKey } from "../modules/auth/api-keys";
-import { findApiKeyByHash, findSessionByHash, touchApiKey, touchSession } from "../modules/auth/auth.repo";
-import { hashSessionToken } from "../modules/auth/session-token";
 import { assertCsrf, isUnsafeMethod } from "./csrf";
 import { ApiError } from "./errors";
 
@@ -39,11 +36,12 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 
 async function apiKeyAuth(c: Context<AppEnv>, header: string): Promise<void> {
   const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
-  if (!key || !key.startsWith(API_KEY_PREFIX)) throw new ApiError("invalid_api_key", "The Authorization header does not carry a lik_live_ API key.");
+  const store = c.get("credentials");
+  if (!key || !key.startsWith(store.apiKeyPrefix)) throw new ApiError("invalid_api_key", "The Authorization header does not carry a lik_live_ API key.");
   const now = Date.now();
-  const row = await findApiKeyByHash(c.get("db"), await hashApiKey(key));
+  const row = await store.findApiKey(c.get("db"), key);
   if (!row || (row.expiresAt !== null && row.expiresAt <= now)) throw new ApiError("invalid_api_key", "The API key is unknown, revoked or expired.");
-  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(touchApiKey(c.get("db"), row.id, now));
+  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(store.touchApiKey(c.get("db"), row.id, now));
   c.set("auth", { userId: row.userId, plan: row.plan, via: "api_key", credentialId: row.id });
 }
 
@@ -56,7 +54,8 @@ type Stage = "complete" | "pending" | "any";
  */
 async function sessionAuth(c: Context<AppEnv>, token: string, stage: Stage): Promise<void> {
   const now = Date.now();
-  const row = await findSessionByHash(c.get("db"), await hashSessionToken(token));
+  const store = c.get("credentials");
+  const row = await store.findSession(c.get("db"), token);
   if (!row || row.session.expiresAt <= now) throw new ApiError("unauthorized", "The session has ended or expired; sign in again.");
   const { session } = row;
   if (isUnsafeMethod(c.req.method)) await assertCsrf(c, token);
@@ -64,7 +63,7 @@ async function sessionAuth(c: Context<AppEnv>, token: string, stage: Stage): Pro
     throw new ApiError("two_factor_required", "Sign-in is waiting for the two-factor code: POST /api/v1/auth/2fa/verify.");
   }
   if (stage === "pending" && !session.twoFactorPending) throw new ApiError("conflict", "This session has no two-factor step pending.");
-  if (session.lastSeenAt === null || now - session.lastSeenAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(touchSession(c.get("db"), session.id, now));
+  if (session.lastSeenAt === null || now - session.lastSeenAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(store.touchSession(c.get("db"), session.id, now));
   c.set("auth", { userId: session.userId, plan: row.plan, via: "session", credentialId: session.id });
 }
 

@@ -1,9 +1,21 @@
 import { z } from "@hono/zod-openapi";
 import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "../../db/schema/enums";
-import { PlanOut } from "../system/system.schemas";
 import { PACK_IDS } from "./packs";
 
 const ts = z.string().openapi({ format: "date-time", example: "2026-03-01T12:00:00.000Z" });
+
+export const PlanOut = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    price_cents: z.number().int(),
+    currency: z.string(),
+    monthly_credits: z.number().int(),
+    page_limit: z.number().int(),
+    concurrency: z.number().int(),
+    features: z.array(z.string()),
+  })
+  .openapi("PlanOut");
 
 export const WalletOut = z
   .object({

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
-import type { GlossaryTerm } from "../translation/term-protection";
+import type { GlossaryTerm } from "./term-protection";
 import * as repo from "./glossaries.repo";
 import type { GlossaryCreateRequest, GlossaryOut, GlossaryTermIn } from "./glossaries.schemas";
 

@@ -7,7 +7,7 @@ import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "../exports/export-document.service";
 import { engineFailure } from "../jobs/engine-failure";
-import { regionsOf, tablesOf } from "../regions/regions.service";
+import { regionsOf, tablesOf } from "./regions.service";
 import { fileSigner, pageUrls } from "./page-urls";
 import { editableProject, ownProject } from "./project-access";
 import * as repo from "./projects.repo";

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { JOB_STATUSES } from "../jobs/tools";
+import { PlanOut } from "../billing/billing.schemas";
 
 export const CheckOut = z.object({
   status: z.enum(["ok", "fail", "degraded"]),
@@ -64,19 +65,6 @@ const ToolOut = z.object({
   credits_per_page: z.number().int(),
   needs_target_language: z.boolean(),
 });
-
-export const PlanOut = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    price_cents: z.number().int(),
-    currency: z.string(),
-    monthly_credits: z.number().int(),
-    page_limit: z.number().int(),
-    concurrency: z.number().int(),
-    features: z.array(z.string()),
-  })
-  .openapi("PlanOut");
 
 export const LanguageOut = z
   .object({

@@ -14,10 +14,10 @@ import {
 import * as glossaries from "../glossaries/glossaries.service";
 import * as tm from "../translation-memory/translation-memory.service";
 import { detectLanguage } from "./language-detection";
-import { postEditAll, protectTerms, restoreTerms, termHits, wordRegExp, type GlossaryTerm, type ProtectedText, type TermHit } from "./term-protection";
+import { postEditAll, protectTerms, restoreTerms, termHits, wordRegExp, type GlossaryTerm, type ProtectedText, type TermHit } from "../glossaries/term-protection";
 import { log } from "../../lib/log";
 
-export type { TermHit } from "./term-protection";
+export type { TermHit } from "../glossaries/term-protection";
 
 /** What translation reads from the environment: the translators, the AI binding, the TM threshold. */
 export type TranslationEnv = TranslatorEnv & { TM_FUZZY_THRESHOLD?: string };

@@ -6,7 +6,7 @@ import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as pagesRepo from "../../modules/exports/export-document.repo";
 import * as jobs from "../../modules/jobs/jobs.repo";
-import * as regions from "../../modules/regions/regions.repo";
+import * as regions from "../../modules/projects/regions.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
 

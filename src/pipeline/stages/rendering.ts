@@ -4,7 +4,7 @@ import type { RegionStyle } from "../../db/schema/types";
 import { pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as pagesRepo from "../../modules/exports/export-document.repo";
-import * as regions from "../../modules/regions/regions.repo";
+import * as regions from "../../modules/projects/regions.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
 

@@ -1,4 +1,4 @@
-import type { MailMessage, Mailer } from "./mailer";
+import type { MailMessage, Mailer } from "./mail-message";
 
 /**
  * A transactional-mail HTTP API taking `POST {from, to[], subject, text, html}` with a Bearer key

@@ -1,6 +1,6 @@
 import { newId } from "../../lib/ids";
 import { keys } from "../../lib/storage";
-import type { MailMessage, Mailer } from "./mailer";
+import type { MailMessage, Mailer } from "./mail-message";
 
 export interface OutboxEntry extends MailMessage {
   id: string;

@@ -2,10 +2,10 @@ import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { chargeRetranslation } from "../billing/wallet.service";
-import { editableProject, ownProject, writeProjectContent } from "../projects/project-access";
-import { toRegionOut } from "../projects/projects.views";
-import * as regions from "../regions/regions.repo";
-import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "./translation.service";
+import { editableProject, ownProject, writeProjectContent } from "./project-access";
+import { toRegionOut } from "./projects.views";
+import * as regions from "./regions.repo";
+import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "../translation/translation.service";
 
 
 /** The region and its project; `edit` also requires the project editable (not trashed, not processing). */

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { REGION_KINDS } from "../../db/schema/enums";
-import { Box, RegionStyle } from "../projects/projects.schemas";
+import { Box, RegionStyle } from "./projects.schemas";
 
 const Text = z.string().max(20_000);
 

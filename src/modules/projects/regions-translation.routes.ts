@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { authed, errors, json } from "../../http/openapi";
-import { RegionIdParam, RegionOut } from "../projects/projects.schemas";
-import { AlternativesOut, AlternativesQuery, RetranslateRequest } from "./translation.schemas";
+import { RegionIdParam, RegionOut } from "./projects.schemas";
+import { AlternativesOut, AlternativesQuery, RetranslateRequest } from "../translation/translation.schemas";
 
 export const retranslateRegion = createRoute({
   method: "post",

@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { authed, errors, json } from "../../http/openapi";
-import { ProjectIdParam, RegionIdParam, RegionOut, TableIdParam } from "../projects/projects.schemas";
+import { ProjectIdParam, RegionIdParam, RegionOut, TableIdParam } from "./projects.schemas";
 import { RegionCreate, RegionMergeRequest, RegionSplitRequest, RegionUpdate, ReocrRequest, TableCellsResult, TableCellUpdates } from "./regions.schemas";
 
 const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
