@@ -1,8 +1,47 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
+import { queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { exportFiles } from "../../db/schema";
+
+// The only code that queries export_files (a project's exports and a job's).
+
+export type ExportRow = typeof exportFiles.$inferSelect;
+export type NewExport = typeof exportFiles.$inferInsert;
 
 export async function findExport(db: DB, userId: string, exportId: string) {
   const [row] = await db.select().from(exportFiles).where(and(eq(exportFiles.id, exportId), eq(exportFiles.userId, userId))).limit(1);
   return row;
+}
+
+export async function jobExports(db: DB, jobIds: string[]) {
+  const rows = await queryInChunks(jobIds, (run) => db.select().from(exportFiles).where(inArray(exportFiles.jobId, run)));
+  return rows.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+}
+
+export async function projectExports(db: DB, projectId: string): Promise<ExportRow[]> {
+  return db.select().from(exportFiles).where(eq(exportFiles.projectId, projectId)).orderBy(desc(exportFiles.createdAt), desc(exportFiles.id));
+}
+
+export async function insertExport(db: DB, row: typeof exportFiles.$inferInsert): Promise<ExportRow> {
+  const [inserted] = await db.insert(exportFiles).values(row).returning();
+  return inserted!;
+}
+
+/** Records export files; a rebuilt export (a retried batch) replaces the earlier row. */
+export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInsert)[]) {
+  const [first, ...rest] = rows.map((r) =>
+    db
+      .insert(exportFiles)
+      .values(r)
+      .onConflictDoUpdate({ target: exportFiles.id, set: { key: r.key, bytes: r.bytes, filename: r.filename, contentType: r.contentType, status: r.status, completedAt: r.completedAt } }),
+  );
+  if (first) await db.batch([first, ...rest]);
+}
+
+/** Export rows as D1 statements, for a caller's batch (a project copy). */
+export function exportStatements(db: DB, rows: NewExport[]): D1PreparedStatement[] {
+  return rows.map((e) => {
+    const s = db.insert(exportFiles).values(e).toSQL();
+    return db.$client.prepare(s.sql).bind(...s.params);
+  });
 }

@@ -3,6 +3,9 @@ import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { LIMITS } from "../../lib/limits";
 import { findExport } from "./exports.repo";
+
+/** Export rows, for the domains that produce them (jobs, projects, the pipeline). */
+export { exportStatements, type ExportRow, insertExport, jobExports, type NewExport, projectExports, upsertExports } from "./exports.repo";
 import { signFileUrl, verifyFileUrl } from "./signed-url";
 
 export async function downloadLink(env: Env, db: DB, auth: AuthContext, exportId: string, origin: string) {

@@ -2,7 +2,7 @@ import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { projectEditable } from "../../db/project-guard";
-import { exportFiles, jobEvents, jobPages, jobs, pages, projects, regions, tableCells, tables } from "../../db/schema";
+import { jobEvents, jobPages, jobs, pages, projects, regions, tableCells, tables } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
 
@@ -43,11 +43,6 @@ export async function listJobs(db: DB, userId: string, f: { status?: JobStatus; 
 /** A batch's children in upload order. */
 export async function childrenOf(db: DB, parentJobId: string): Promise<JobRow[]> {
   return db.select().from(jobs).where(eq(jobs.parentJobId, parentJobId)).orderBy(jobs.batchIndex);
-}
-
-export async function jobExports(db: DB, jobIds: string[]) {
-  const rows = await queryInChunks(jobIds, (run) => db.select().from(exportFiles).where(inArray(exportFiles.jobId, run)));
-  return rows.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }
 
 /** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
@@ -295,17 +290,6 @@ export async function savePageRegions(
     ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
     ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
   ]);
-}
-
-/** Records export files; a rebuilt export (a retried batch) replaces the earlier row. */
-export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInsert)[]) {
-  const [first, ...rest] = rows.map((r) =>
-    db
-      .insert(exportFiles)
-      .values(r)
-      .onConflictDoUpdate({ target: exportFiles.id, set: { key: r.key, bytes: r.bytes, filename: r.filename, contentType: r.contentType, status: r.status, completedAt: r.completedAt } }),
-  );
-  if (first) await db.batch([first, ...rest]);
 }
 
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */

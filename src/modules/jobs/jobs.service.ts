@@ -9,6 +9,7 @@ import { availableCredits, holdForJob, priceOf } from "../billing/wallet.service
 import { checkOptionsServed, checkPageLimit, checkToolOptions, parseOptions, requireFile, storeAndInspect, type JobOptionsIn } from "./job-intake";
 import { isTerminal, stagesOf } from "./job-state";
 import type { CostEstimateOut, JobOut } from "./jobs.schemas";
+import { jobExports } from "../exports/exports.service";
 import * as repo from "./jobs.repo";
 import { TOOLS, type JobStatus } from "./tools";
 import { log } from "../../lib/log";
@@ -140,7 +141,7 @@ function documentPercent(job: repo.JobRow, rows: { status: string; stage: string
 export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<typeof JobOut>[]> {
   const finished = jobs.filter((j) => j.status === "completed" || j.status === "partially_completed").map((j) => j.id);
   const [exports, progress, children] = await Promise.all([
-    repo.jobExports(db, finished),
+    jobExports(db, finished),
     repo.pageProgress(
       db,
       jobs.filter((j) => j.kind !== "batch").map((j) => j.id),

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { exportFiles, folders, jobs, pages, projects, tables } from "../../db/schema";
+import { folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
 import { PROJECT_EDITABLE } from "../../db/project-guard";
 import { rowsWritten } from "../../db/written";
@@ -8,7 +8,6 @@ import { rowsWritten } from "../../db/written";
 export type ProjectRow = typeof projects.$inferSelect;
 export type PageRow = typeof pages.$inferSelect;
 export type FolderRow = typeof folders.$inferSelect;
-export type ExportRow = typeof exportFiles.$inferSelect;
 
 export async function findProject(db: DB, userId: string, projectId: string): Promise<ProjectRow | undefined> {
   const [row] = await db.select().from(projects).where(and(eq(projects.id, projectId), eq(projects.userId, userId))).limit(1);
@@ -91,15 +90,6 @@ export async function projectJobIds(db: DB, project: ProjectRow): Promise<string
   return rows.map((r) => r.id);
 }
 
-export async function projectExports(db: DB, projectId: string): Promise<ExportRow[]> {
-  return db.select().from(exportFiles).where(eq(exportFiles.projectId, projectId)).orderBy(desc(exportFiles.createdAt), desc(exportFiles.id));
-}
-
-export async function insertExport(db: DB, row: typeof exportFiles.$inferInsert): Promise<ExportRow> {
-  const [inserted] = await db.insert(exportFiles).values(row).returning();
-  return inserted!;
-}
-
 /** Removes the project row; pages, regions, tables, cells, exports and shares cascade, jobs keep their history. */
 export async function deleteProject(db: DB, projectId: string): Promise<void> {
   await db.delete(projects).where(eq(projects.id, projectId));
@@ -111,7 +101,7 @@ export async function trashedBefore(db: DB, cutoff: number, limit: number): Prom
 
 /**
  * Writes a deep copy of a project's rows in one transaction: the project, its pages (new ids and
- * R2 keys, given), their regions, tables with their cells, and its export rows (given). Region ids
+ * R2 keys, given), their regions, tables with their cells, and its export rows (as statements of the exports repo). Region ids
  * are generated in SQL (`rgn_` + 20 hex characters) so a large project copies in one statement.
  */
 export async function insertProjectCopy(
@@ -120,7 +110,7 @@ export async function insertProjectCopy(
   copy: typeof projects.$inferInsert & { id: string },
   pageRows: (typeof pages.$inferInsert)[],
   tableIds: { from: string; to: string }[],
-  exportRows: (typeof exportFiles.$inferInsert)[],
+  exportStatements: D1PreparedStatement[],
 ): Promise<void> {
   const d1 = db.$client;
   const stmts: D1PreparedStatement[] = [];
@@ -161,11 +151,7 @@ export async function insertProjectCopy(
         .bind(t.to, t.from),
     );
   }
-  for (const e of exportRows) {
-    const s = db.insert(exportFiles).values(e).toSQL();
-    stmts.push(d1.prepare(s.sql).bind(...s.params));
-  }
-  await d1.batch(stmts);
+  await d1.batch([...stmts, ...exportStatements]);
 }
 
 export async function projectTableIds(db: DB, projectId: string): Promise<string[]> {

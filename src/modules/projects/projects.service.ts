@@ -6,6 +6,7 @@ import { ApiError } from "../../http/errors";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "../exports/export-document.service";
+import { exportStatements, type ExportRow, insertExport, projectExports } from "../exports/exports.service";
 import { engineFailure } from "../jobs/engine-failure";
 import { regionsOf, tablesOf } from "./regions.service";
 import { fileSigner, pageUrls } from "./page-urls";
@@ -96,8 +97,8 @@ export async function publicProjectView(env: Env, db: DB, project: repo.ProjectR
 /** Signed URLs of a project's ready exports, the newest of each format (what a share link downloads). */
 export async function publicProjectExports(env: Env, db: DB, project: repo.ProjectRow, origin: string) {
   const signer = fileSigner(env, origin);
-  const newest = new Map<string, repo.ExportRow>();
-  for (const e of await repo.projectExports(db, project.id)) if (e.status === "ready" && e.key && !newest.has(e.format)) newest.set(e.format, e);
+  const newest = new Map<string, ExportRow>();
+  for (const e of await projectExports(db, project.id)) if (e.status === "ready" && e.key && !newest.has(e.format)) newest.set(e.format, e);
   return {
     project: { name: project.name },
     exports: await Promise.all(
@@ -147,7 +148,7 @@ async function listKeys(files: R2Bucket, prefix: string): Promise<string[]> {
 
 /** Every R2 FILES key a project owns: its pages' files, its exports, its jobs' work files and its own copies. */
 async function projectFileKeys(env: Env, db: DB, project: repo.ProjectRow): Promise<string[]> {
-  const [pages, exports, jobIds] = await Promise.all([repo.projectPages(db, project.id), repo.projectExports(db, project.id), repo.projectJobIds(db, project)]);
+  const [pages, exports, jobIds] = await Promise.all([repo.projectPages(db, project.id), projectExports(db, project.id), repo.projectJobIds(db, project)]);
   const u = project.userId;
   const prefixes = [keys.projectPrefix(u, project.id), keys.projectExportsPrefix(u, project.id), ...jobIds.flatMap((j) => [keys.jobPrefix(u, j), keys.exportPrefix(u, j)])];
   const listed = await Promise.all(prefixes.map((p) => listKeys(env.FILES, p)));
@@ -222,7 +223,7 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
   const source = await editableProject(db, auth.userId, projectId);
   const copyId = newId("prj");
   const u = auth.userId;
-  const [pages, exports, tableIds] = await Promise.all([repo.projectPages(db, source.id), repo.projectExports(db, source.id), repo.projectTableIds(db, source.id)]);
+  const [pages, exports, tableIds] = await Promise.all([repo.projectPages(db, source.id), projectExports(db, source.id), repo.projectTableIds(db, source.id)]);
   const moved = new Map<string, string>();
   const plan = (from: string | null, name: string): string | null => {
     if (!from) return null;
@@ -256,7 +257,7 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
       { ...source, id: copyId, name: copyName(source.name), sourceJobId: null, thumbnailKey, createdAt: now, updatedAt: now, trashedAt: null },
       pageRows,
       tableIds.map((from) => ({ from, to: newId("tbl") })),
-      exportRows,
+      exportStatements(db, exportRows),
     );
   } catch (err) {
     await deleteKeys(env.FILES, copied);
@@ -276,7 +277,7 @@ const BUILDABLE: readonly EngineExportFormat[] = ["txt", "json", "md", "hocr", "
 
 export async function listProjectExports(db: DB, auth: AuthContext, projectId: string) {
   const project = await ownProject(db, auth.userId, projectId);
-  return (await repo.projectExports(db, project.id)).map(toExportOut);
+  return (await projectExports(db, project.id)).map(toExportOut);
 }
 
 /**
@@ -314,7 +315,7 @@ export async function createProjectExport(env: Env, db: DB, auth: AuthContext, p
   }
   const b = built[0]!;
   const now = Date.now();
-  const row = await repo.insertExport(db, {
+  const row = await insertExport(db, {
     id: exportId,
     userId: auth.userId,
     projectId: project.id,

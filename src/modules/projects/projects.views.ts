@@ -1,7 +1,8 @@
 import type { z } from "@hono/zod-openapi";
 import type { CellRow, PlacedRegion, TableRow } from "./regions.repo";
 import type { ExportOut, FolderOut, ProjectOut, RegionOut, TableOut } from "./projects.schemas";
-import type { ExportRow, FolderRow, ProjectRow } from "./projects.repo";
+import type { ExportRow } from "../exports/exports.service";
+import type { FolderRow, ProjectRow } from "./projects.repo";
 
 /** Trashed projects are deleted for good this long after they were trashed (scheduled purge). */
 export const TRASH_RETENTION_DAYS = 30;

@@ -3,6 +3,7 @@ import type { DB } from "../../db/client";
 import { ApiError, isErrorCode } from "../../http/errors";
 import { keys } from "../../lib/storage";
 import { isTerminal } from "../../modules/jobs/job-state";
+import { jobExports, upsertExports } from "../../modules/exports/exports.service";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { batchPercent, type FinalStatus, type JobRef, recordEvent } from "../../modules/jobs/job-lifecycle";
 import type { JobPlan } from "../stages";
@@ -40,7 +41,7 @@ export interface BatchCounts {
  */
 export async function batchArchive(env: Env, db: DB, plan: JobPlan): Promise<BatchCounts> {
   const children = await repo.childrenOf(db, plan.jobId);
-  const exports = await repo.jobExports(
+  const exports = await jobExports(
     db,
     children.map((c) => c.id),
   );
@@ -60,7 +61,7 @@ export async function batchArchive(env: Env, db: DB, plan: JobPlan): Promise<Bat
   await env.FILES.put(csvKey, csv, { httpMetadata: { contentType: "text/csv; charset=utf-8" } });
   const now = Date.now();
   const base = { userId: plan.userId, projectId: null, jobId: plan.jobId, status: "ready" as const, createdAt: now, completedAt: now };
-  await repo.upsertExports(db, [
+  await upsertExports(db, [
     { ...base, id: `exp_${plan.jobId.slice(4)}_zip`, format: "zip", key: zipKey, filename: "batch.zip", bytes: zip.byteLength, contentType: "application/zip" },
     { ...base, id: `exp_${plan.jobId.slice(4)}_csv`, format: "csv", key: csvKey, filename: "report.csv", bytes: csv.byteLength, contentType: "text/csv; charset=utf-8" },
   ]);

@@ -2,6 +2,7 @@ import type { BuiltExport, ExportFormat } from "../../../workers/engine/contract
 import type { DB } from "../../db/client";
 import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "../../modules/exports/export-document.service";
+import { upsertExports } from "../../modules/exports/exports.service";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan } from "./types";
@@ -31,7 +32,7 @@ export async function runExports(env: Env, db: DB, plan: JobPlan, okPages: numbe
       : env.ENGINE.buildExports({ pageTextKeys: okPages.map((p) => keys.pageText(plan.userId, plan.jobId, p)), formats, outPrefix, baseName: plan.baseName }),
   );
   const now = Date.now();
-  await repo.upsertExports(
+  await upsertExports(
     db,
     built.map((b) => ({
       id: `exp_${plan.jobId.slice(4)}_${b.format}`,
