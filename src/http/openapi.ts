@@ -40,6 +40,9 @@ export function errors(...statuses: number[]) {
 /** Security requirement for routes that accept an API key or a session cookie. */
 export const authed: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
 
+/** Security of routes that take the web session cookie only (credential management). */
+export const sessionOnly: Record<string, string[]>[] = [{ cookieAuth: [] }];
+
 /** Standard paging query: limit (1..100, default 20) and offset (default 0). */
 export const Paging = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ param: { name: "limit", in: "query" }, example: 20 }),

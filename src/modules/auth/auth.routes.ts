@@ -19,11 +19,12 @@ import {
   TwoFactorRequest,
   UserOut,
 } from "./auth.schemas";
+import { authedRoutes, sessionRoutes, jsonBody } from "../../http/route";
 
-/** Security of routes that take the web session cookie only (credential management). */
-export const sessionOnly: Record<string, string[]>[] = [{ cookieAuth: [] }];
 const publicRoute: Record<string, string[]>[] = [];
 const tags = ["Authentication"];
+const authedRoute = authedRoutes("Authentication");
+const sessionRoute = sessionRoutes("Authentication");
 
 /** RL_AUTH's period in wrangler.toml. */
 const AUTH_PERIOD_SECONDS = 60;
@@ -51,7 +52,6 @@ const twoFactorLimit = rateLimit({
   key: (c) => [`2fa:${c.get("auth").userId}`],
 });
 
-const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
 const noContent = (description: string) => ({ 204: { description } });
 
 export const register = createRoute({
@@ -62,7 +62,7 @@ export const register = createRoute({
   summary: "Create an account with email and password; signs in (session cookie) and mails a verification link",
   security: publicRoute,
   middleware: [authLimit("register")] as const,
-  request: body(RegisterRequest),
+  request: jsonBody(RegisterRequest),
   responses: { 201: json(AuthResponse, "Signed in"), ...errors(409, 422, 429) },
 });
 
@@ -74,62 +74,50 @@ export const login = createRoute({
   summary: "Sign in with email and password; with two-factor on, the answer is `two_factor_required`",
   security: publicRoute,
   middleware: [authLimit("login")] as const,
-  request: body(LoginRequest),
+  request: jsonBody(LoginRequest),
   responses: { 200: json(AuthResponse, "Signed in, or waiting for the two-factor code"), ...errors(401, 422, 429) },
 });
 
-export const verifyTwoFactor = createRoute({
+export const verifyTwoFactor = sessionRoute({
   method: "post",
   path: "/api/v1/auth/2fa/verify",
   operationId: "verifyTwoFactor",
-  tags,
   summary: "Complete a pending sign-in with a TOTP or recovery code (session cookie of the pending state)",
-  security: sessionOnly,
   middleware: [requirePendingSession, twoFactorLimit] as const,
-  request: body(TwoFactorRequest),
+  request: jsonBody(TwoFactorRequest),
   responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 401, 403, 409, 422, 429) },
 });
 
-export const logout = createRoute({
+export const logout = sessionRoute({
   method: "post",
   path: "/api/v1/auth/logout",
   operationId: "logout",
-  tags,
   summary: "End this session",
-  security: sessionOnly,
   middleware: [requireAnySession] as const,
   responses: { ...noContent("Signed out"), ...errors(401, 403) },
 });
 
-export const logoutAll = createRoute({
+export const logoutAll = sessionRoute({
   method: "post",
   path: "/api/v1/auth/logout-all",
   operationId: "logoutAll",
-  tags,
   summary: "End every session of the account (API keys stay valid)",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
   responses: { ...noContent("Every session ended"), ...errors(401, 403) },
 });
 
-export const getMe = createRoute({
+export const getMe = authedRoute({
   method: "get",
   path: "/api/v1/auth/me",
   operationId: "getMe",
-  tags,
   summary: "The signed-in user",
-  security: authed,
-  middleware: [requireAuth] as const,
   responses: { 200: json(UserOut, "The user"), ...errors(401) },
 });
 
-export const getCsrf = createRoute({
+export const getCsrf = sessionRoute({
   method: "get",
   path: "/api/v1/auth/csrf",
   operationId: "getCsrfToken",
-  tags,
   summary: "The CSRF value to send as X-CSRF-Token on unsafe cookie-authenticated requests",
-  security: sessionOnly,
   middleware: [requireAnySession] as const,
   responses: { 200: json(StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"), ...errors(401) },
 });
@@ -141,18 +129,15 @@ export const verifyEmail = createRoute({
   tags,
   summary: "Confirm the email address with the mailed token",
   security: publicRoute,
-  request: body(TokenRequest),
+  request: jsonBody(TokenRequest),
   responses: { 200: json(UserOut, "Address confirmed"), ...errors(400, 410, 422) },
 });
 
-export const resendVerification = createRoute({
+export const resendVerification = authedRoute({
   method: "post",
   path: "/api/v1/auth/resend-verification",
   operationId: "resendVerification",
-  tags,
   summary: "Mail a new verification link",
-  security: authed,
-  middleware: [requireAuth] as const,
   responses: { 202: json(Accepted, "Mail queued"), ...errors(401, 403, 409) },
 });
 
@@ -164,7 +149,7 @@ export const requestMagicLink = createRoute({
   summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
   security: publicRoute,
   middleware: [authLimit("magic")] as const,
-  request: body(MagicLinkRequest),
+  request: jsonBody(MagicLinkRequest),
   responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
 });
 
@@ -175,7 +160,7 @@ export const verifyMagicLink = createRoute({
   tags,
   summary: "Sign in with a mailed link's token (creates the account for a new address)",
   security: publicRoute,
-  request: body(TokenRequest),
+  request: jsonBody(TokenRequest),
   responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 410, 422) },
 });
 
@@ -187,7 +172,7 @@ export const forgotPassword = createRoute({
   summary: "Mail a password reset link; always the same answer, whether or not an account exists",
   security: publicRoute,
   middleware: [authLimit("forgot")] as const,
-  request: body(MagicLinkRequest),
+  request: jsonBody(MagicLinkRequest),
   responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
 });
 
@@ -198,77 +183,59 @@ export const resetPassword = createRoute({
   tags,
   summary: "Set a new password with a mailed token; ends every session",
   security: publicRoute,
-  request: body(PasswordResetRequest),
+  request: jsonBody(PasswordResetRequest),
   responses: { 200: json(UserOut, "Password changed"), ...errors(400, 410, 422) },
 });
 
-export const changePassword = createRoute({
+export const changePassword = sessionRoute({
   method: "post",
   path: "/api/v1/auth/change-password",
   operationId: "changePassword",
-  tags,
   summary: "Change (or set a first) password; ends the other sessions",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
-  request: body(ChangePasswordRequest),
+  request: jsonBody(ChangePasswordRequest),
   responses: { ...noContent("Password changed"), ...errors(401, 403, 422) },
 });
 
-export const listSessions = createRoute({
+export const listSessions = sessionRoute({
   method: "get",
   path: "/api/v1/auth/sessions",
   operationId: "listSessions",
-  tags,
   summary: "Live sessions, newest first",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
   responses: { 200: json(z.array(SessionOut), "Sessions"), ...errors(401, 403) },
 });
 
-export const revokeSession = createRoute({
+export const revokeSession = sessionRoute({
   method: "delete",
   path: "/api/v1/auth/sessions/{session_id}",
   operationId: "revokeSession",
-  tags,
   summary: "End one session",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
   request: { params: SessionIdParam },
   responses: { ...noContent("Session ended"), ...errors(401, 403, 404, 422) },
 });
 
-export const startTwoFactor = createRoute({
+export const startTwoFactor = sessionRoute({
   method: "post",
   path: "/api/v1/auth/2fa/start",
   operationId: "startTwoFactor",
-  tags,
   summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
   responses: { 200: json(z.record(z.string(), z.unknown()), "Secret, URI and recovery codes"), ...errors(401, 403, 409) },
 });
 
-export const confirmTwoFactor = createRoute({
+export const confirmTwoFactor = sessionRoute({
   method: "post",
   path: "/api/v1/auth/2fa/confirm",
   operationId: "confirmTwoFactor",
-  tags,
   summary: "Turn two-factor sign-in on with a code from the app",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
-  request: body(TwoFactorRequest),
+  request: jsonBody(TwoFactorRequest),
   responses: { ...noContent("Two-factor enabled"), ...errors(400, 401, 403, 409, 422) },
 });
 
-export const disableTwoFactor = createRoute({
+export const disableTwoFactor = sessionRoute({
   method: "delete",
   path: "/api/v1/auth/2fa",
   operationId: "disableTwoFactor",
-  tags,
   summary: "Turn two-factor sign-in off with a valid code or recovery code",
-  security: sessionOnly,
-  middleware: [requireSession] as const,
-  request: body(TwoFactorRequest),
+  request: jsonBody(TwoFactorRequest),
   responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
 });
 

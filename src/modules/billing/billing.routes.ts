@@ -1,13 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { idempotent } from "../../http/idempotency";
-import { authed, errors, json, Paging } from "../../http/openapi";
+import { errors, json, Paging } from "../../http/openapi";
 import { CheckoutOut, CheckoutRequest, LedgerEntryOut, PaymentOut, PlansOut, StripeWebhookOut, SubscriptionOut, UsageOut, UsageQuery, WalletOut } from "./billing.schemas";
+import { authedRoutes, jsonBody } from "../../http/route";
 
-export const getWallet = createRoute({
-  tags: ["Account"],
-  security: authed,
-  middleware: [requireAuth] as const,
+const accountRoute = authedRoutes("Account");
+const billingRoute = authedRoutes("Billing");
+
+export const getWallet = accountRoute({
   method: "get",
   path: "/api/v1/account/wallet",
   operationId: "getWallet",
@@ -15,10 +16,7 @@ export const getWallet = createRoute({
   responses: { 200: json(WalletOut, "Wallet"), ...errors(401) },
 });
 
-export const listLedger = createRoute({
-  tags: ["Account"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const listLedger = accountRoute({
   method: "get",
   path: "/api/v1/account/wallet/ledger",
   operationId: "listLedger",
@@ -27,10 +25,7 @@ export const listLedger = createRoute({
   responses: { 200: json(z.array(LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
 });
 
-export const getUsage = createRoute({
-  tags: ["Account"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const getUsage = accountRoute({
   method: "get",
   path: "/api/v1/account/usage",
   operationId: "getUsage",
@@ -48,9 +43,7 @@ export const listPlans = createRoute({
   responses: { 200: json(PlansOut, "Plans and credit packs") },
 });
 
-export const checkout = createRoute({
-  tags: ["Billing"],
-  security: authed,
+export const checkout = billingRoute({
   middleware: [requireAuth, idempotent()] as const,
   method: "post",
   path: "/api/v1/billing/checkout",
@@ -58,15 +51,12 @@ export const checkout = createRoute({
   summary: "Open a checkout for a credit pack or a plan; send the buyer to the returned URL",
   request: {
     headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
-    body: { content: { "application/json": { schema: CheckoutRequest } }, required: true },
+    ...jsonBody(CheckoutRequest),
   },
   responses: { 200: json(CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
 });
 
-export const getSubscription = createRoute({
-  tags: ["Billing"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const getSubscription = billingRoute({
   method: "get",
   path: "/api/v1/billing/subscription",
   operationId: "getSubscription",
@@ -74,10 +64,7 @@ export const getSubscription = createRoute({
   responses: { 200: json(SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
 });
 
-export const cancelSubscription = createRoute({
-  tags: ["Billing"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const cancelSubscription = billingRoute({
   method: "post",
   path: "/api/v1/billing/subscription/cancel",
   operationId: "cancelSubscription",
@@ -85,10 +72,7 @@ export const cancelSubscription = createRoute({
   responses: { 200: json(SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
 });
 
-export const listPayments = createRoute({
-  tags: ["Billing"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const listPayments = billingRoute({
   method: "get",
   path: "/api/v1/billing/payments",
   operationId: "listPayments",

@@ -1,6 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { requireAuth } from "../../http/auth";
-import { authed, errors, json } from "../../http/openapi";
+import { z } from "@hono/zod-openapi";
+import { errors, json } from "../../http/openapi";
+import { authedRoutes } from "../../http/route";
+
+const exportsRoute = authedRoutes("Exports");
 
 export const DownloadOut = z
   .object({
@@ -11,14 +13,11 @@ export const DownloadOut = z
   })
   .openapi("DownloadOut");
 
-export const downloadExport = createRoute({
+export const downloadExport = exportsRoute({
   method: "get",
   path: "/api/v1/exports/{export_id}/download",
   operationId: "downloadExport",
-  tags: ["Exports"],
   summary: "A short-lived signed URL for an export file",
-  security: authed,
-  middleware: [requireAuth] as const,
   request: { params: z.object({ export_id: z.string().min(1).max(64).openapi({ param: { name: "export_id", in: "path" } }) }) },
   responses: { 200: json(DownloadOut, "Signed URL"), ...errors(401, 404, 422) },
 });

@@ -1,8 +1,8 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { JobOut } from "../jobs/jobs.schemas";
-import { authed, errors, json, Paging } from "../../http/openapi";
+import { errors, json, Paging } from "../../http/openapi";
 import {
   DeleteProjectQuery,
   ExportOut,
@@ -18,12 +18,12 @@ import {
   RenameProjectRequest,
   RerenderRequest,
 } from "./projects.schemas";
+import { authedRoutes, jsonBody } from "../../http/route";
 
-const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
-const common = { tags: ["Projects"], security: authed, middleware: [requireAuth] };
+const projectsRoute = authedRoutes("Projects");
+const foldersRoute = authedRoutes("Folders");
 
-export const listProjects = createRoute({
-  ...common,
+export const listProjects = projectsRoute({
   method: "get",
   path: "/api/v1/projects",
   operationId: "listProjects",
@@ -32,8 +32,7 @@ export const listProjects = createRoute({
   responses: { 200: json(ProjectListOut, "A page of projects"), ...errors(401, 422) },
 });
 
-export const getProject = createRoute({
-  ...common,
+export const getProject = projectsRoute({
   method: "get",
   path: "/api/v1/projects/{project_id}",
   operationId: "getProject",
@@ -42,18 +41,16 @@ export const getProject = createRoute({
   responses: { 200: json(ProjectDetailOut, "The project"), ...errors(401, 404, 422) },
 });
 
-export const renameProject = createRoute({
-  ...common,
+export const renameProject = projectsRoute({
   method: "patch",
   path: "/api/v1/projects/{project_id}",
   operationId: "renameProject",
   summary: "Rename a project and/or move it to a folder",
-  request: { params: ProjectIdParam, ...body(RenameProjectRequest) },
+  request: { params: ProjectIdParam, ...jsonBody(RenameProjectRequest) },
   responses: { 200: json(ProjectOut, "The project"), ...errors(401, 404, 409, 422) },
 });
 
-export const deleteProject = createRoute({
-  ...common,
+export const deleteProject = projectsRoute({
   method: "delete",
   path: "/api/v1/projects/{project_id}",
   operationId: "deleteProject",
@@ -62,8 +59,7 @@ export const deleteProject = createRoute({
   responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
 });
 
-export const duplicateProject = createRoute({
-  ...common,
+export const duplicateProject = projectsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/duplicate",
   operationId: "duplicateProject",
@@ -72,8 +68,7 @@ export const duplicateProject = createRoute({
   responses: { 200: json(ProjectOut, "The copy"), ...errors(401, 404, 409, 422) },
 });
 
-export const restoreProject = createRoute({
-  ...common,
+export const restoreProject = projectsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/restore",
   operationId: "restoreProject",
@@ -82,8 +77,7 @@ export const restoreProject = createRoute({
   responses: { 200: json(ProjectOut, "The project"), ...errors(401, 404, 422) },
 });
 
-export const rerenderProject = createRoute({
-  ...common,
+export const rerenderProject = projectsRoute({
   middleware: [requireAuth, idempotent()] as const,
   method: "post",
   path: "/api/v1/projects/{project_id}/rerender",
@@ -91,22 +85,20 @@ export const rerenderProject = createRoute({
   summary: "Redraw pages from the edited regions and rebuild the exports; free",
   description:
     "Starts a job of kind `rerender` (follow it like any job): text removal, typesetting and exports run again from the regions as stored and edited; recognition and translation do not, and nothing is charged. While it runs the project is `processing` and edits are refused (409).",
-  request: { params: ProjectIdParam, headers: IdempotencyHeader, ...body(RerenderRequest) },
+  request: { params: ProjectIdParam, headers: IdempotencyHeader, ...jsonBody(RerenderRequest) },
   responses: { 202: json(JobOut, "Re-render accepted"), ...errors(401, 404, 409, 422, 429, 503) },
 });
 
-export const createProjectExport = createRoute({
-  ...common,
+export const createProjectExport = projectsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/exports",
   operationId: "createProjectExport",
   summary: "Build an export from the project as edited now (no recognition, no translation)",
-  request: { params: ProjectIdParam, ...body(ExportRequest) },
+  request: { params: ProjectIdParam, ...jsonBody(ExportRequest) },
   responses: { 201: json(ExportOut, "The export, ready to download"), ...errors(401, 404, 409, 422, 503) },
 });
 
-export const listProjectExports = createRoute({
-  ...common,
+export const listProjectExports = projectsRoute({
   method: "get",
   path: "/api/v1/projects/{project_id}/exports",
   operationId: "listProjectExports",
@@ -115,10 +107,7 @@ export const listProjectExports = createRoute({
   responses: { 200: json(z.array(ExportOut), "Exports"), ...errors(401, 404, 422) },
 });
 
-const folders = { tags: ["Folders"], security: authed, middleware: [requireAuth] };
-
-export const listFolders = createRoute({
-  ...folders,
+export const listFolders = foldersRoute({
   method: "get",
   path: "/api/v1/folders",
   operationId: "listFolders",
@@ -126,18 +115,16 @@ export const listFolders = createRoute({
   responses: { 200: json(z.array(FolderOut), "Folders"), ...errors(401) },
 });
 
-export const createFolder = createRoute({
-  ...folders,
+export const createFolder = foldersRoute({
   method: "post",
   path: "/api/v1/folders",
   operationId: "createFolder",
   summary: "Create a folder (move projects into it with PATCH /projects/{id})",
-  request: body(FolderCreateRequest),
+  request: jsonBody(FolderCreateRequest),
   responses: { 201: json(FolderOut, "The folder"), ...errors(401, 422) },
 });
 
-export const deleteFolder = createRoute({
-  ...folders,
+export const deleteFolder = foldersRoute({
   method: "delete",
   path: "/api/v1/folders/{folder_id}",
   operationId: "deleteFolder",

@@ -1,34 +1,31 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { requireAuth } from "../../http/auth";
-import { authed, errors, json } from "../../http/openapi";
+import { z } from "@hono/zod-openapi";
+import { errors, json } from "../../http/openapi";
 import { ProjectIdParam, RegionIdParam, RegionOut, TableIdParam } from "./projects.schemas";
 import { RegionCreate, RegionMergeRequest, RegionSplitRequest, RegionUpdate, ReocrRequest, TableCellsResult, TableCellUpdates } from "./regions.schemas";
+import { authedRoutes, jsonBody } from "../../http/route";
 
-const body = <T extends z.ZodType>(schema: T) => ({ body: { content: { "application/json": { schema } }, required: true } });
-const common = { tags: ["Regions"], security: authed, middleware: [requireAuth] };
+const regionsRoute = authedRoutes("Regions");
+const tablesRoute = authedRoutes("Tables");
 
-export const createRegion = createRoute({
-  ...common,
+export const createRegion = regionsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/regions",
   operationId: "createRegion",
   summary: "Add a region (for instance a box the recogniser missed)",
-  request: { params: ProjectIdParam, ...body(RegionCreate) },
+  request: { params: ProjectIdParam, ...jsonBody(RegionCreate) },
   responses: { 201: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
 });
 
-export const updateRegion = createRoute({
-  ...common,
+export const updateRegion = regionsRoute({
   method: "patch",
   path: "/api/v1/projects/{project_id}/regions/{region_id}",
   operationId: "updateRegion",
   summary: "Edit a region's text, translation, box, style or reading order",
-  request: { params: RegionIdParam, ...body(RegionUpdate) },
+  request: { params: RegionIdParam, ...jsonBody(RegionUpdate) },
   responses: { 200: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
 });
 
-export const deleteRegion = createRoute({
-  ...common,
+export const deleteRegion = regionsRoute({
   method: "delete",
   path: "/api/v1/projects/{project_id}/regions/{region_id}",
   operationId: "deleteRegion",
@@ -37,44 +34,38 @@ export const deleteRegion = createRoute({
   responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
 });
 
-export const mergeRegions = createRoute({
-  ...common,
+export const mergeRegions = regionsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/regions/merge",
   operationId: "mergeRegions",
   summary: "Merge regions of one page into one: boxes united, texts joined in reading order",
-  request: { params: ProjectIdParam, ...body(RegionMergeRequest) },
+  request: { params: ProjectIdParam, ...jsonBody(RegionMergeRequest) },
   responses: { 200: json(RegionOut, "The merged region"), ...errors(401, 404, 409, 422) },
 });
 
-export const splitRegion = createRoute({
-  ...common,
+export const splitRegion = regionsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/regions/{region_id}/split",
   operationId: "splitRegion",
   summary: "Split a region by line, at a character offset or at a point; the box is divided accordingly",
-  request: { params: RegionIdParam, ...body(RegionSplitRequest) },
+  request: { params: RegionIdParam, ...jsonBody(RegionSplitRequest) },
   responses: { 200: json(z.array(RegionOut), "The pieces, in reading order (the first keeps the id)"), ...errors(401, 404, 409, 422) },
 });
 
-export const reocrRegion = createRoute({
-  ...common,
+export const reocrRegion = regionsRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/regions/{region_id}/reocr",
   operationId: "reocrRegion",
   summary: "Recognise the region's rectangle again, at full resolution from the original (free)",
-  request: { params: RegionIdParam, ...body(ReocrRequest) },
+  request: { params: RegionIdParam, ...jsonBody(ReocrRequest) },
   responses: { 200: json(RegionOut, "The region with its new recognised text"), ...errors(401, 404, 409, 422, 500, 503) },
 });
 
-export const updateTableCells = createRoute({
-  tags: ["Tables"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const updateTableCells = tablesRoute({
   method: "patch",
   path: "/api/v1/projects/{project_id}/tables/{table_id}/cells",
   operationId: "updateTableCells",
   summary: "Write cell texts; all or nothing (invalid coordinates are listed in a 422)",
-  request: { params: TableIdParam, ...body(TableCellUpdates) },
+  request: { params: TableIdParam, ...jsonBody(TableCellUpdates) },
   responses: { 200: json(TableCellsResult, "Counts"), ...errors(401, 404, 409, 422) },
 });

@@ -1,10 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { requireAuth } from "../../http/auth";
-import { authed, errors, json } from "../../http/openapi";
+import { errors, json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
 import { sha256Hex } from "../../lib/crypto";
 import { ProjectIdParam } from "../projects/projects.schemas";
 import { ShareCreateRequest, ShareDownloadOut, ShareIdParam, ShareOut, SharePasswordQuery, ShareTokenParam, ShareViewOut } from "./shares.schemas";
+import { authedRoutes, jsonBody } from "../../http/route";
+
+const sharesRoute = authedRoutes("Shares");
 
 /** RL_SHARE's period (wrangler.toml): password attempts per link per minute. */
 const SHARE_RL_PERIOD_SECONDS = 60;
@@ -16,21 +18,18 @@ const passwordAttempts = rateLimit({
   periodSeconds: SHARE_RL_PERIOD_SECONDS,
 });
 
-const owner = { tags: ["Shares"], security: authed, middleware: [requireAuth] };
 const publicLink = { tags: ["Public"], security: [] as Record<string, string[]>[], middleware: [passwordAttempts] };
 
-export const createShare = createRoute({
-  ...owner,
+export const createShare = sharesRoute({
   method: "post",
   path: "/api/v1/projects/{project_id}/share",
   operationId: "createShare",
   summary: "Create a public link to a project (optional password, expiry, downloads); the token is shown once",
-  request: { params: ProjectIdParam, body: { content: { "application/json": { schema: ShareCreateRequest } }, required: true } },
+  request: { params: ProjectIdParam, ...jsonBody(ShareCreateRequest) },
   responses: { 201: json(ShareOut, "The share, with its token"), ...errors(401, 404, 409, 422) },
 });
 
-export const listShares = createRoute({
-  ...owner,
+export const listShares = sharesRoute({
   method: "get",
   path: "/api/v1/projects/{project_id}/share",
   operationId: "listShares",
@@ -39,8 +38,7 @@ export const listShares = createRoute({
   responses: { 200: json(z.array(ShareOut), "Shares"), ...errors(401, 404, 422) },
 });
 
-export const revokeShare = createRoute({
-  ...owner,
+export const revokeShare = sharesRoute({
   method: "delete",
   path: "/api/v1/share/{share_id}",
   operationId: "revokeShare",

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
 import { AppConfigOut, HealthOut, StatusOut, StatusOverrideIn, StatusOverrideOut } from "./system.schemas";
+import { jsonBody } from "../../http/route";
 
 const FreeForm = z.record(z.string(), z.unknown());
 
@@ -65,7 +66,7 @@ export const setOverride = createRoute({
   tags: ["Admin"],
   summary: "Set a manual status for a component (administrators only)",
   security: [{ adminToken: [] }],
-  request: { body: { content: { "application/json": { schema: StatusOverrideIn } }, required: true } },
+  request: { ...jsonBody(StatusOverrideIn) },
   responses: { 201: json(StatusOverrideOut, "Override stored"), ...errors(401, 403, 422) },
 });
 

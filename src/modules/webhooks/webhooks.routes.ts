@@ -1,6 +1,5 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { requireAuth } from "../../http/auth";
-import { authed, errors, json, Paging } from "../../http/openapi";
+import { z } from "@hono/zod-openapi";
+import { errors, json, Paging } from "../../http/openapi";
 import {
   DeliveryIdParam,
   DeliveryListQuery,
@@ -12,11 +11,11 @@ import {
   WebhookRotateOut,
   WebhookUpdateRequest,
 } from "./webhooks.schemas";
+import { authedRoutes, jsonBody } from "../../http/route";
 
-export const listWebhooks = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+const webhooksRoute = authedRoutes("Webhooks");
+
+export const listWebhooks = webhooksRoute({
   method: "get",
   path: "/api/v1/account/webhooks",
   operationId: "listWebhooks",
@@ -24,22 +23,16 @@ export const listWebhooks = createRoute({
   responses: { 200: json(z.array(WebhookOut), "Endpoints"), ...errors(401) },
 });
 
-export const createWebhook = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const createWebhook = webhooksRoute({
   method: "post",
   path: "/api/v1/account/webhooks",
   operationId: "createWebhook",
   summary: "Register an endpoint; the answer carries its signing secret, shown only once",
-  request: { body: { content: { "application/json": { schema: WebhookCreateRequest } }, required: true } },
+  request: { ...jsonBody(WebhookCreateRequest) },
   responses: { 201: json(WebhookCreatedOut, "Endpoint created"), ...errors(400, 401, 409, 422, 503) },
 });
 
-export const getWebhook = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const getWebhook = webhooksRoute({
   method: "get",
   path: "/api/v1/account/webhooks/{endpoint_id}",
   operationId: "getWebhook",
@@ -48,22 +41,16 @@ export const getWebhook = createRoute({
   responses: { 200: json(WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
 });
 
-export const updateWebhook = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const updateWebhook = webhooksRoute({
   method: "patch",
   path: "/api/v1/account/webhooks/{endpoint_id}",
   operationId: "updateWebhook",
   summary: "Change an endpoint's URL, events, description or enabled flag",
-  request: { params: EndpointIdParam, body: { content: { "application/json": { schema: WebhookUpdateRequest } }, required: true } },
+  request: { params: EndpointIdParam, ...jsonBody(WebhookUpdateRequest) },
   responses: { 200: json(WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
 });
 
-export const deleteWebhook = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const deleteWebhook = webhooksRoute({
   method: "delete",
   path: "/api/v1/account/webhooks/{endpoint_id}",
   operationId: "deleteWebhook",
@@ -72,10 +59,7 @@ export const deleteWebhook = createRoute({
   responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
 });
 
-export const rotateWebhookSecret = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const rotateWebhookSecret = webhooksRoute({
   method: "post",
   path: "/api/v1/account/webhooks/{endpoint_id}/rotate",
   operationId: "rotateWebhookSecret",
@@ -84,10 +68,7 @@ export const rotateWebhookSecret = createRoute({
   responses: { 200: json(WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
 });
 
-export const listWebhookDeliveries = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const listWebhookDeliveries = webhooksRoute({
   method: "get",
   path: "/api/v1/account/webhooks/{endpoint_id}/deliveries",
   operationId: "listWebhookDeliveries",
@@ -96,10 +77,7 @@ export const listWebhookDeliveries = createRoute({
   responses: { 200: json(z.array(WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
 });
 
-export const replayWebhookDelivery = createRoute({
-  tags: ["Webhooks"],
-  security: authed,
-  middleware: [requireAuth] as const,
+export const replayWebhookDelivery = webhooksRoute({
   method: "post",
   path: "/api/v1/account/webhooks/deliveries/{delivery_id}/replay",
   operationId: "replayWebhookDelivery",

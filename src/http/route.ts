@@ -1,0 +1,29 @@
+import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import { requireAuth, requireSession } from "./auth";
+import { authed, sessionOnly } from "./openapi";
+
+/** A required JSON request body: `request: { params, ...jsonBody(Schema) }`. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { body: { content: { "application/json": { schema } }, required: true } };
+}
+
+type RouteInput = Omit<RouteConfig, "tags" | "security">;
+
+/** Route config with `defaults` beneath it: what the route names itself wins (its own middleware, say). */
+function withDefaults<D extends object>(defaults: D) {
+  return <R extends RouteInput>(config: R) => createRoute({ ...defaults, ...config } as Omit<D, keyof R> & R);
+}
+
+/**
+ * The route factory for authenticated routes (in the manner of Unkey's createAuthenticatedRoute):
+ * a tag's routes declare their tag, security (an API key or the session cookie) and the auth
+ * middleware once. A route may name other middleware (idempotent creation, say).
+ */
+export function authedRoutes(tag: string) {
+  return withDefaults({ tags: [tag], security: authed, middleware: [requireAuth] as [typeof requireAuth] });
+}
+
+/** The same for credential management: the web session cookie only (a route may name which sessions it takes). */
+export function sessionRoutes(tag: string) {
+  return withDefaults({ tags: [tag], security: sessionOnly, middleware: [requireSession] as [typeof requireSession] });
+}
