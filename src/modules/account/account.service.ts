@@ -9,11 +9,10 @@ import type { UserOut } from "../auth/auth.schemas";
 import { toUserOut } from "../auth/auth.service";
 import type { ApiKeyCreateRequest, ApiKeyOut, ApiKeyCreatedOut, ProfileUpdate } from "./account.schemas";
 import { closeAccount, eraseAccountRows, readAccountData } from "./account.repo";
+import { iso } from "../../lib/time";
 
 /** Live keys an account may hold at once. */
 export const MAX_API_KEYS = 50;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function toApiKeyOut(k: ApiKeyRow): z.infer<typeof ApiKeyOut> {
   return { id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt)!, expires_at: iso(k.expiresAt), last_used_at: iso(k.lastUsedAt) };

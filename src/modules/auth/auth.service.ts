@@ -28,6 +28,7 @@ import type { AuthResponse, SessionOut, UserOut } from "./auth.schemas";
 import { hashSessionToken } from "./session-token";
 import { decoyHash, hashPassword, needsRehash, passwordProblem, verifyPassword } from "./password";
 import { log } from "../../lib/log";
+import { iso } from "../../lib/time";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 /** A sign-in waiting for its two-factor code lives this long. */
@@ -46,8 +47,6 @@ export interface SignIn {
   token: string;
   expiresAt: number;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function toUserOut(u: UserRow): z.infer<typeof UserOut> {
   return {

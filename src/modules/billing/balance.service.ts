@@ -6,11 +6,10 @@ import type { LedgerEntryOut, WalletOut } from "./billing.schemas";
 import { findWallet, latestCredit, listLedger } from "./wallet.repo";
 import { CREDIT_PACKS } from "./packs";
 import { PLANS } from "./plans";
+import { iso } from "../../lib/time";
 
 /** Below this many available credits, `wallet.low_balance` is emitted (once per top-up). */
 export const LOW_BALANCE_THRESHOLD = 20;
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** GET /account/wallet. */
 export async function walletOf(db: DB, auth: AuthContext): Promise<z.infer<typeof WalletOut>> {

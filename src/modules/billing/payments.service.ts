@@ -12,8 +12,7 @@ import { PLANS } from "./plans";
 import { activateSubscription, endSubscription, onInvoicePaid, onSubscriptionUpdated } from "./subscriptions.service";
 import * as subs from "./subscriptions.repo";
 import { log } from "../../lib/log";
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from "../../lib/time";
 
 function checkoutOut(p: payments.PaymentRow, expiresAt: number | null): z.infer<typeof CheckoutOut> {
   return {

@@ -9,8 +9,7 @@ import * as payments from "./payments.repo";
 import { planOf } from "./plans";
 import * as repo from "./subscriptions.repo";
 import { log } from "../../lib/log";
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+import { iso } from "../../lib/time";
 
 /** The same day of the next month (clamped to its last day), in UTC. */
 export function addMonth(ms: number): number {

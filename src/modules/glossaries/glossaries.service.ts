@@ -5,6 +5,7 @@ import { newId } from "../../lib/ids";
 import type { GlossaryTerm } from "./term-protection";
 import * as repo from "./glossaries.repo";
 import type { GlossaryCreateRequest, GlossaryOut, GlossaryTermIn } from "./glossaries.schemas";
+import { iso } from "../../lib/time";
 
 type TermIn = z.infer<typeof GlossaryTermIn>;
 
@@ -16,8 +17,8 @@ function toOut(g: repo.GlossaryRow, terms: readonly repo.TermRow[]): z.infer<typ
     target_language: g.targetLanguage,
     term_count: terms.length,
     terms: terms.map((t) => ({ source: t.source, target: t.target, case_sensitive: t.caseSensitive })),
-    created_at: new Date(g.createdAt).toISOString(),
-    updated_at: new Date(g.updatedAt).toISOString(),
+    created_at: iso(g.createdAt),
+    updated_at: iso(g.updatedAt),
   };
 }
 

@@ -13,6 +13,7 @@ import { jobExports } from "../exports/exports.service";
 import * as repo from "./jobs.repo";
 import { TOOLS, type JobStatus } from "./tools";
 import { log } from "../../lib/log";
+import { iso } from "../../lib/time";
 
 type Event = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
 
@@ -119,10 +120,6 @@ export async function estimate(db: DB, auth: AuthContext, options: JobOptionsIn,
     available_credits: available,
     sufficient_credits: available >= credits,
   };
-}
-
-function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /** Percent of a document job from its pages' (status, stage) counts: each page passes each page stage, then exporting. */
@@ -247,7 +244,7 @@ export async function timelineOf(db: DB, job: repo.JobRow) {
       page: e.page,
       message: e.message,
       data: e.data ?? {},
-      at: new Date(e.createdAt).toISOString(),
+      at: iso(e.createdAt),
     })),
   };
 }

@@ -13,7 +13,8 @@ import { fileSigner, pageUrls } from "./page-urls";
 import { editableProject, ownProject } from "./project-access";
 import * as repo from "./projects.repo";
 import type { ExportRequest, FolderCreateRequest, ProjectListQuery, RenameProjectRequest } from "./projects.schemas";
-import { TRASH_RETENTION_MS, iso, toExportOut, toFolderOut, toProjectOut } from "./projects.views";
+import { TRASH_RETENTION_MS, toExportOut, toFolderOut, toProjectOut } from "./projects.views";
+import { iso } from "../../lib/time";
 import { log } from "../../lib/log";
 
 /** Lists the caller's projects (live or trash) with filters, a stable order and a total. */

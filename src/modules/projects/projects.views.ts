@@ -3,16 +3,11 @@ import type { CellRow, PlacedRegion, TableRow } from "./regions.repo";
 import type { ExportOut, FolderOut, ProjectOut, RegionOut, TableOut } from "./projects.schemas";
 import type { ExportRow } from "../exports/exports.service";
 import type { FolderRow, ProjectRow } from "./projects.repo";
+import { iso } from "../../lib/time";
 
 /** Trashed projects are deleted for good this long after they were trashed (scheduled purge). */
 export const TRASH_RETENTION_DAYS = 30;
 export const TRASH_RETENTION_MS = TRASH_RETENTION_DAYS * 24 * 60 * 60 * 1000;
-
-export function iso(ms: number): string;
-export function iso(ms: number | null): string | null;
-export function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
 
 export function toProjectOut(p: ProjectRow): z.infer<typeof ProjectOut> {
   return {

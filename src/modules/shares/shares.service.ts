@@ -9,13 +9,10 @@ import { ownProject } from "../projects/project-access";
 import { publicProjectExports, publicProjectView } from "../projects/projects.service";
 import * as repo from "./shares.repo";
 import type { ShareCreateRequest, ShareOut } from "./shares.schemas";
+import { iso } from "../../lib/time";
 
 const MAX_LIFETIME_MS = 366 * 24 * 60 * 60 * 1000;
 const PREFIX_LENGTH = 8;
-
-function iso(ms: number | null): string | null {
-  return ms === null ? null : new Date(ms).toISOString();
-}
 
 function statusOf(s: repo.ShareRow, now: number): "active" | "expired" | "revoked" {
   if (s.revokedAt !== null) return "revoked";

@@ -5,6 +5,7 @@ import { sha256Hex } from "../../lib/crypto";
 import * as repo from "./translation-memory.repo";
 import type { TranslationMemoryOut } from "./translation-memory.schemas";
 import { similarity } from "./similarity";
+import { iso } from "../../lib/time";
 
 /** Default fuzzy-match threshold: 75 % similar. */
 export const DEFAULT_FUZZY_THRESHOLD = 0.75;
@@ -42,9 +43,9 @@ function toOut(e: repo.EntryRow): z.infer<typeof TranslationMemoryOut> {
     source_text: e.sourceText,
     target_text: e.targetText,
     uses: e.uses,
-    created_at: new Date(e.createdAt).toISOString(),
-    updated_at: new Date(e.updatedAt).toISOString(),
-    last_used_at: e.lastUsedAt === null ? null : new Date(e.lastUsedAt).toISOString(),
+    created_at: iso(e.createdAt),
+    updated_at: iso(e.updatedAt),
+    last_used_at: iso(e.lastUsedAt),
   };
 }
 

@@ -11,6 +11,7 @@ import { checkWebhookUrl, urlPolicy } from "./url-guard";
 import * as repo from "./webhooks.repo";
 import type { WebhookCreateRequest, WebhookDeliveryOut, WebhookOut, WebhookUpdateRequest } from "./webhooks.schemas";
 import { log } from "../../lib/log";
+import { iso } from "../../lib/time";
 
 /** Endpoints an account may register. */
 export const MAX_ENDPOINTS = 10;
@@ -19,8 +20,6 @@ export const MAX_ENDPOINTS = 10;
 export interface DeliveryMessage {
   delivery_id: string;
 }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 function newSecret(): string {
   return `whsec_${newToken()}`;
