@@ -129,13 +129,15 @@ function gridOf(cells) {
 
 // ---- scoring -----------------------------------------------------------------------------------
 function score(name, truth, predicted, sizes, run) {
-  if (process.env.TABLES_DUMP) {
-    mkdirSync(process.env.TABLES_DUMP, { recursive: true });
-    writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(predicted.map((t) => ({ page: t.page, box: t.box, grid: gridOf(t.cells) })), null, 1));
-  }
   const rel = matchRelations(predicted.flatMap((t) => relations(t.cells)), truth.flatMap((t) => relations(t.cells)));
   const boxes = predicted.map((t) => ({ page: t.page + 1, box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]) }));
-  return { name, ...rel, ...detection(truth, boxes) };
+  const { isFalse, ...found } = detection(truth, boxes);
+  if (process.env.TABLES_DUMP) {
+    mkdirSync(process.env.TABLES_DUMP, { recursive: true });
+    const dump = predicted.map((t, i) => ({ page: t.page, box: t.box, ...(isFalse[i] ? { false: true } : {}), grid: gridOf(t.cells) }));
+    writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(dump, null, 1));
+  }
+  return { name, ...rel, ...found };
 }
 
 function total(rows, seconds) {

@@ -3,7 +3,7 @@ import type { GrayImage } from "../image/gray";
 import { assertInk } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../image/limits";
 import type { SourcePage } from "../image/source-page";
-import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
+import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
 import { drawnRules } from "./drawn-rules";
 import { composePageImages, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
@@ -18,6 +18,22 @@ function pdfScale(size: { width: number; height: number }): number {
 
 /** Images covering at least this share of the page make it a scan (its raster is the images). */
 const SCAN_COVERAGE = 0.5;
+
+/** Images (one, or several composed) covering this share of the page: the page is a scanned sheet. */
+const FULL_PAGE = 0.9;
+
+/**
+ * A visible text layer on a full-page scan whose runs cover less than this share of the page is
+ * text put on the scan (a stamp, a typed header or number), not the page's own text. A page of
+ * running text covers a quarter or more; a sparse title page a few percent.
+ */
+const STAMP_TEXT_SHARE = 0.02;
+
+/** Share of the page area the text runs cover (their advance width times their height, in points). */
+function textShare(items: PdfTextItem[], size: { width: number; height: number }): number {
+  const area = items.reduce((n, i) => n + Math.abs(i.width) * Math.abs(i.height), 0);
+  return area / Math.max(1, size.width * size.height);
+}
 
 const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
@@ -78,13 +94,15 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     if (useLayer) {
       const viewport = viewportTransform(p, scale);
       const textLayer = { ...textLayerPage(items, viewport, width, height), rules: await drawnRules(p, viewport, width, height) };
-      // A scan with visible text on it (a stamp, a typed header): the scan is recognised and the
-      // text merged with what OCR reads (the layer's words win where both read the same place).
-      if (scan && !invisible) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
+      // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
+      // recognised and the text merged with what OCR reads (the layer's words win where both read
+      // the same place). Pages with images beside their real text (figures, decorative bands, a
+      // background) are read from their layer.
+      if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
-      if (scan) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
