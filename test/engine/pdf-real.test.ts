@@ -116,3 +116,25 @@ describe("page rotation", { timeout: 240_000 }, () => {
     expect(characterErrorRate(realText("ocrmypdf_linn.txt"), page.text.text), page.text.text).toBeLessThan(0.05);
   });
 });
+
+describe("page images of text-layer pages", { timeout: 240_000 }, () => {
+  it("are drawn in the background when the job reads only the text layer (ICDAR 2013 eu-011 p. 3)", async () => {
+    const key = await put("uploads/layers/eu-011-p3.pdf", realFixture("icdar2013_eu-011-p3.pdf"));
+    const outKey = "work/layers/eu-011-p3-background.png";
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey, pageImage: "background" });
+    expect(pre.path).toBe("text_layer");
+    // The call answers with a blank canvas of the page's size: the browser has not drawn it yet.
+    const canvas = await decodePngToGray(new Uint8Array(await (await env.FILES.get(outKey))!.arrayBuffer()));
+    expect([canvas!.width, canvas!.height]).toEqual([pre.width, pre.height]);
+    expect(await inkShare(outKey)).toBe(0);
+    // The drawing replaces it when ready: text and image bands, at the same size.
+    let ink = 0;
+    for (let waited = 0; ink === 0 && waited < 120_000; waited += 500) {
+      await new Promise((r) => setTimeout(r, 500));
+      ink = await inkShare(outKey);
+    }
+    expect(ink).toBeGreaterThan(0.01);
+    const drawn = await decodePngToGray(new Uint8Array(await (await env.FILES.get(outKey))!.arrayBuffer()));
+    expect([drawn!.width, drawn!.height]).toEqual([pre.width, pre.height]);
+  });
+});

@@ -234,4 +234,20 @@ describe("tables of real born-digital documents (ICDAR 2013, test/fixtures/real)
       ["Q1 2010", "0.64", "0.72", "0.56", "0.43", "0.25"],
     ]);
   });
+
+  it("a pie chart's labels beside three tables make no table (eu-015 p. 2)", async () => {
+    const { page } = await tablesOf("eu-015-p2.pdf", realFixture("icdar2013_eu-015-p2.pdf"));
+    expect(page.path).toBe("text_layer");
+    expect(page.tables.map((t) => grid(t)[0]), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([
+      ["Air passengers rights", "Enquiries"],
+      ["Free movement of persons / workers", "Enquiries"],
+      ["Treaty reform / IGC / Lisbon Treaty", "Enquiries"],
+    ]);
+    expect(page.tables.map((t) => grid(t)[1])).toEqual([
+      ["Spain", "268"],
+      ["Spain", "153"],
+      ["Germany", "91"],
+    ]);
+  });
 });
+

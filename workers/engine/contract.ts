@@ -46,6 +46,12 @@ export interface PreprocessInput {
    * recognises every page, `redo` replaces invisible text (an earlier OCR) by a new recognition.
    */
   ocrMode?: OcrMode;
+  /**
+   * Text-layer PDF pages drawn by Browser Rendering: `now` (default) waits for the drawing;
+   * `background` writes a blank canvas of the page's size at once and the drawing over it when it
+   * is ready, for jobs whose later stages and exports read the text layer only.
+   */
+  pageImage?: "now" | "background";
 }
 
 export type OcrMode = "auto" | "force" | "redo";
@@ -178,6 +184,11 @@ export interface PageText {
    * coordinates, each as its thin bounding box. Table detection reads the ruling from them.
    */
   rules?: Box[];
+  /**
+   * Text-layer pages: areas the PDF draws as pictures with vector paths (charts, diagrams: slanted
+   * strokes, curves, filled shapes), in page coordinates. Their labels are no table.
+   */
+  figures?: Box[];
 }
 
 export interface ExtractTablesInput {

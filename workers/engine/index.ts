@@ -32,6 +32,7 @@ import { typesetPage } from "./typeset/typeset-page";
 import { probeRaster } from "./image/headers";
 import { inkFraction, TEXT_INK_FROM } from "./image/ink";
 import { normalisePage, normaliseSource } from "./image/preprocess";
+import { encodeGrayPng } from "./image/png";
 import { sniffFormat } from "./image/sniff";
 import { loadSourcePage } from "./image/source-page";
 import { detectLayout, layoutOfText } from "./layout/detect";
@@ -121,10 +122,23 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return guarded("internal_error", "Preprocessing the page failed", async () => {
       const { bytes, format } = await this.source(sourceKey);
       const seeded = await seededLanguages(this.env.MODELS);
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
+      const drawLater = input.pageImage === "background";
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode), drawLater } });
       const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
       if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
-      await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));
+      const metadata = pageMetadata(out.path, out.transform, textLayerKey);
+      await writeObject(this.env.FILES, outKey, out.png, "image/png", metadata);
+      // The page as drawn replaces its blank canvas when ready; the job does not wait for it (its
+      // stages read the text layer). A drawing that fails leaves the canvas, as without a browser.
+      const draw = out.draw;
+      if (draw) {
+        const { width, height } = out.image;
+        const later = async () => {
+          const image = await draw();
+          if (image.width === width && image.height === height) await writeObject(this.env.FILES, outKey, await encodeGrayPng(image), "image/png", metadata);
+        };
+        this.ctx.waitUntil(later().catch(() => {}));
+      }
       return {
         key: outKey,
         width: out.image.width,

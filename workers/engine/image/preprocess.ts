@@ -14,6 +14,8 @@ export interface NormalisedPage {
   transform: PageTransform;
   /** `text_layer` pages: the exact text in the normalised page's coordinates. */
   textLayer?: PageText;
+  /** Text-layer pages whose image is a blank canvas for now: the page drawn, at the normalised size. */
+  draw?: () => Promise<GrayImage>;
 }
 
 export interface PreprocessContext {
@@ -22,7 +24,7 @@ export interface PreprocessContext {
   /** OCR model used for the orientation trial readings. */
   language: string;
   /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
-  pdf?: { languages?: string[]; ocrMode?: OcrMode };
+  pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
 }
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
@@ -40,6 +42,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
     width,
     height,
     ...(page.rules ? { rules: page.rules.map(box) } : {}),
+    ...(page.figures ? { figures: page.figures.map(box) } : {}),
     regions: page.regions.map((r) => ({
       ...r,
       box: box(r.box),
@@ -57,7 +60,10 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
-  return { ...out, png: await encodeGrayPng(out.image) };
+  const draw = source.draw;
+  // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
+  const later = draw ? { draw: async () => downscaleGray(await draw(), out.transform.scale) } : {};
+  return { ...out, png: await encodeGrayPng(out.image), ...later };
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */

@@ -4,7 +4,7 @@ import { assertInk } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../image/limits";
 import type { SourcePage } from "../image/source-page";
 import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
-import { drawnRules } from "./drawn-rules";
+import { drawnMarks } from "./drawn-rules";
 import { composePageImages, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage } from "./rasterize";
@@ -61,6 +61,8 @@ export interface PdfPageOptions {
   browser: unknown;
   languages?: string[];
   ocrMode?: OcrMode;
+  /** Text-layer pages: leave the browser's drawing of the page for later (`SourcePage.draw`). */
+  drawLater?: boolean;
 }
 
 /**
@@ -93,7 +95,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const viewport = viewportTransform(p, scale);
-      const textLayer = { ...textLayerPage(items, viewport, width, height), rules: await drawnRules(p, viewport, width, height) };
+      const textLayer = { ...textLayerPage(items, viewport, width, height), ...(await drawnMarks(p, viewport, width, height)) };
       // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
       // recognised and the text merged with what OCR reads (the layer's words win where both read
       // the same place). Pages with images beside their real text (figures, decorative bands, a
@@ -103,6 +105,8 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
       if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      const browser = opts.browser;
+      if (browser && opts.drawLater) return { image: blank(), path: "text_layer", textLayer, rendered: false, rotation, draw: async () => rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale) };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
