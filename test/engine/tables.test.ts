@@ -249,5 +249,11 @@ describe("tables of real born-digital documents (ICDAR 2013, test/fixtures/real)
       ["Germany", "91"],
     ]);
   });
+
+  it("small-multiple line charts with nearly flat series and their labels make no table (eu-017 p. 1)", async () => {
+    const { page } = await tablesOf("eu-017-p1.pdf", realFixture("icdar2013_eu-017-p1.pdf"));
+    expect(page.path).toBe("text_layer");
+    expect(page.tables.map((t) => grid(t)), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([]);
+  });
 });
 

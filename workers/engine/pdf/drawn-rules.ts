@@ -29,13 +29,18 @@ export interface DrawnMarks {
 
 /** Figure marks closer than this (points) belong to one figure. */
 const FIGURE_GAP_PT = 10;
-/** A figure smaller than this (points) on either side is an ornament: a rounded corner, an arrow head, a bullet. */
+/**
+ * A figure is at least this long (points) on both sides, or on one side when drawn with several
+ * marks (a chart's nearly flat series); smaller ones are ornaments: rounded corners, arrow heads,
+ * bullets.
+ */
 const FIGURE_MIN_PT = 36;
+const SERIES_MARKS = 3;
 
 const near = (a: Box, b: Box, gap: number) => a.x - gap <= b.x + b.w && b.x - gap <= a.x + a.w && a.y - gap <= b.y + b.h && b.y - gap <= a.y + a.h;
 
-/** Connected groups of boxes (two are connected when within `gap` of each other), each as its union. */
-function clusters(boxes: Box[], gap: number): Box[] {
+/** Connected groups of boxes (two are connected when within `gap` of each other), each as its union and its number of boxes. */
+function clusters(boxes: Box[], gap: number): { box: Box; n: number }[] {
   const order = boxes.map((_, i) => i).sort((a, b) => boxes[a]!.x - boxes[b]!.x);
   const parent = boxes.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
@@ -45,11 +50,11 @@ function clusters(boxes: Box[], gap: number): Box[] {
       if (near(p, boxes[order[b]!]!, gap)) parent[root(order[b]!)] = root(order[a]!);
     }
   }
-  const groups = new Map<number, Box>();
+  const groups = new Map<number, { box: Box; n: number }>();
   boxes.forEach((b, i) => {
     const r = root(i);
     const u = groups.get(r);
-    groups.set(r, u ? unionBox(u, b) : b);
+    groups.set(r, u ? { box: unionBox(u.box, b), n: u.n + 1 } : { box: b, n: 1 });
   });
   return [...groups.values()];
 }
@@ -138,6 +143,10 @@ export async function drawnMarks(page: PdfPageProxy, viewport: Matrix, width: nu
       }
     }
   }
-  const figures = clusters(marks, FIGURE_GAP_PT * scale).filter((b) => Math.min(b.w, b.h) >= FIGURE_MIN_PT * scale && b.x < width && b.y < height && b.x + b.w > 0 && b.y + b.h > 0);
+  const min = FIGURE_MIN_PT * scale;
+  const figures = clusters(marks, FIGURE_GAP_PT * scale)
+    .filter(({ box: b, n }) => Math.max(b.w, b.h) >= min && (Math.min(b.w, b.h) >= min || n >= SERIES_MARKS))
+    .map((c) => c.box)
+    .filter((b) => b.x < width && b.y < height && b.x + b.w > 0 && b.y + b.h > 0);
   return { rules, figures };
 }
