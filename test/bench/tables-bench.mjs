@@ -102,7 +102,7 @@ async function serviceTables(name, bytes, run) {
   const project = await (await fetch(`${BASE}/api/v1/projects/${job.project_id}`, { headers: auth() })).json();
   jobTimes[run].push(seconds / Math.max(1, project.pages.length));
   if (run === "scanned" && process.env.TABLES_OCR_BASELINE !== "0") jobTimes.ocr.push((await serviceJob(name, bytes, "ocr", ["txt"])).seconds);
-  const widths = Object.fromEntries(project.pages.map((p) => [p.page_index, p.width]));
+  const widths = Object.fromEntries(project.pages.map((p) => [p.index, p.width]));
   return project.tables.map((t) => ({
     page: t.page_index,
     width: widths[t.page_index],
