@@ -6,9 +6,11 @@
 //
 //   npm run bench:tables                       through the engine (preprocess → extractTables) under wrangler dev
 //   TABLES_PATH=service npm run bench:tables   through the service as a user: upload → tables job → project
-//                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs)
+//                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs); also
+//                                              times each job upload → completed, per page, and runs a plain
+//                                              `ocr` job on each scanned PNG to compare (TABLES_OCR_BASELINE=0 skips it)
 //   TABLES_ONLY=eu-001,eu-002  TABLES_MODES=born,scanned  TABLES_PEER=0 (skip tabula-java)
-//   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json), to look at
+//   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json, false tables marked), to look at
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -235,7 +237,9 @@ for (const [run, { rows, seconds }] of Object.entries(runs)) {
 const med = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1] * 100) / 100 : null);
 if (PATH === "service") {
   figures.jobs = { bornSecondsPerPage: med(jobTimes.born), scannedSecondsPerPage: med(jobTimes.scanned), ocrSecondsPerPage: med(jobTimes.ocr) };
-  console.log(`\nJobs, upload → completed, median per page: born-digital tables ${figures.jobs.bornSecondsPerPage} s (${jobTimes.born.length} documents)`);
-  if (jobTimes.scanned.length) console.log(`scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s (${jobTimes.scanned.length} pages)`);
+  console.log("\nJobs, upload → completed, median per page:");
+  if (jobTimes.born.length) console.log(`born-digital tables ${figures.jobs.bornSecondsPerPage} s (${jobTimes.born.length} documents)`);
+  if (jobTimes.ocr.length) figures.jobs.scannedOverOcr = Math.round((figures.jobs.scannedSecondsPerPage / figures.jobs.ocrSecondsPerPage) * 100) / 100;
+  if (jobTimes.scanned.length) console.log(`scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s: ${figures.jobs.scannedOverOcr ?? "–"}x (${jobTimes.scanned.length} pages)`);
 }
 reportResult("tables", { path: PATH, documents: docs.length, ...figures });
