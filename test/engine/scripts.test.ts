@@ -8,10 +8,24 @@ import { failure, fixture, put, readPage, seedOcrModels } from "./helpers";
 const texts = TEXTS as Record<string, string[]>;
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 
+/**
+ * The words of each line, punctuation aside: of the text pdftotext extracts from a PDF (without
+ * the bidi marks it adds around right-to-left runs), or of the lines read. pdftotext moves a comma
+ * or full stop at the edge of a right-to-left word to the other side of the space (on the PDF
+ * native tesseract writes of the same page alike), so punctuation is left out of the comparison;
+ * the letters of every word and the order of the words must match.
+ */
+const wordsOf = (lines: string[]) => lines.map((l) => squash(l.replace(/\p{P}/gu, " "))).filter(Boolean);
+async function layerLines(pdf: Uint8Array): Promise<string[]> {
+  const out = await read("pdftotext", pdf);
+  expect(out.code, out.stderr).toBe(0);
+  return wordsOf(out.stdout.replace(/[\u202a-\u202e]/g, "").split("\n"));
+}
+
 /** Right-to-left pages, vertical columns, two languages on a page, `auto` across scripts. */
 describe("scripts and directions", () => {
   beforeAll(async () => {
-    await seedOcrModels(["deu", "rus", "ara", "heb", "kor", "jpn", "jpn_vert"]);
+    await seedOcrModels(["eng", "deu", "rus", "ara", "heb", "kor", "jpn", "jpn_vert", "chi_sim_vert", "kor_vert"]);
   });
 
   for (const lang of ["ara", "heb"]) {
@@ -28,7 +42,7 @@ describe("scripts and directions", () => {
       // The first word read is the first word written.
       expect(lines[0]!.words[0]!.text).toBe(texts[lang]![0]!.split(" ")[0]);
 
-      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
+      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx", "searchable_pdf"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
       const file = async (f: string) => stored(built.find((b) => b.format === f)!.key);
       const txt = new TextDecoder().decode(await file("txt"));
       expect(characterErrorRate(squash(texts[lang]!.join(" ")), squash(txt)), txt).toBeLessThanOrEqual(0.05);
@@ -41,24 +55,28 @@ describe("scripts and directions", () => {
       for (const m of alto.matchAll(/<SP HPOS="(\d+)" VPOS="\d+" WIDTH="(\d+)"\/>/g)) expect(Number(m[2])).toBeGreaterThan(0);
       const docx = unzip(await file("docx"))["word/document.xml"]!;
       expect(docx).toMatch(/<w:pPr><w:bidi\/><\/w:pPr><w:r><w:rPr><w:rtl\/><\/w:rPr>/);
+      // The searchable PDF's invisible layer extracts in reading order: the lines read, letter for letter.
+      expect(await layerLines(await file("searchable_pdf"))).toEqual(wordsOf(lines.map((l) => l.text)));
     });
   }
 
-  it("jpn_vert: columns read right to left, vertical boxes", async () => {
-    const key = await put("uploads/vert/jpn.png", fixture("lang_jpn_vert"));
-    const { text, rec } = await readPage("vert-jpn", key, 0, ["jpn_vert"]);
-    expect(rec.languages).toEqual(["jpn_vert"]);
-    const lines = text.regions.flatMap((r) => r.lines);
-    expect(lines.length, text.text).toBe(texts.jpn_vert!.length);
-    for (const l of lines) {
-      expect(l.vertical, l.text).toBe(true);
-      expect(l.box.h).toBeGreaterThan(2 * l.box.w);
-    }
-    // First column on the right.
-    for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.x).toBeLessThan(lines[i - 1]!.box.x);
-    const expected = texts.jpn_vert!.join("").normalize("NFKC");
-    expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
-  });
+  for (const lang of ["jpn_vert", "chi_sim_vert", "kor_vert"]) {
+    it(`${lang}: columns read right to left, vertical boxes`, async () => {
+      const key = await put(`uploads/vert/${lang}.png`, fixture(`lang_${lang}`));
+      const { text, rec } = await readPage(`vert-${lang}`, key, 0, [lang]);
+      expect(rec.languages).toEqual([lang]);
+      const lines = text.regions.flatMap((r) => r.lines);
+      expect(lines.length, text.text).toBe(texts[lang]!.length);
+      for (const l of lines) {
+        expect(l.vertical, l.text).toBe(true);
+        expect(l.box.h).toBeGreaterThan(2 * l.box.w);
+      }
+      // First column on the right.
+      for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.x).toBeLessThan(lines[i - 1]!.box.x);
+      const expected = texts[lang]!.join("").replace(/\s+/g, "").normalize("NFKC");
+      expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
+    });
+  }
 
   it("a page in English and Arabic read with eng+ara keeps both", async () => {
     const key = await put("uploads/mixed/eng-ara.png", fixture("mixed_eng_ara"));
@@ -68,6 +86,8 @@ describe("scripts and directions", () => {
     const expected = [...texts.eng!.slice(0, 2), ...texts.ara!.slice(0, 2)];
     expect(lines, text.text).toHaveLength(4);
     lines.forEach((l, i) => expect(characterErrorRate(expected[i]!, l), `${i}: ${l}`).toBeLessThanOrEqual(0.05));
+    const [pdf] = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["searchable_pdf"], outPrefix: "exports/mixed/", baseName: "mixed" });
+    expect(await layerLines(await stored(pdf!.key))).toEqual(wordsOf(lines));
   });
 
   for (const lang of ["deu", "rus", "ara", "heb", "kor", "jpn"]) {
