@@ -98,6 +98,14 @@ describe("scripts and directions", () => {
     });
   }
 
+  it("auto keeps a Hebrew page upright: the language is chosen before orientation trials", async () => {
+    const key = await put("uploads/auto-script/heb-300.png", fixture("lang_heb_300"));
+    const { text, rec } = await readPage("auto-script-heb-300", key, 0, ["auto"]);
+    expect(rec.languages).toEqual(["heb"]);
+    expect(rec.rotation).toBe(0);
+    expect(characterErrorRate(texts.heb!.join(" "), squash(text.text)), text.text).toBeLessThanOrEqual(0.05);
+  });
+
   it("refuses a language that names no model, and a model that is not installed", async () => {
     const key = await put("uploads/unknown/eng.png", fixture("lang_eng"));
     const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/unknown/page.png", languages: ["eng"] });

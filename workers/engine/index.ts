@@ -36,7 +36,7 @@ import { sniffFormat } from "./image/sniff";
 import { loadSourcePage } from "./image/source-page";
 import { detectLayout, layoutOfText } from "./layout/detect";
 import { extractPageTables } from "./layout/tables";
-import { resolveLanguages, trialLanguage } from "./ocr/languages";
+import { autoOrTrialLanguage, resolveLanguages, trialLanguage } from "./ocr/languages";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
 import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
 import { countChars, countWords } from "./ocr/page-text";
@@ -121,10 +121,10 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return guarded("internal_error", "Preprocessing the page failed", async () => {
       const { bytes, format } = await this.source(sourceKey);
       const seeded = await seededLanguages(this.env.MODELS);
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: autoOrTrialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
       const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
       if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
-      await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));
+      await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage));
       return {
         key: outKey,
         width: out.image.width,
@@ -171,7 +171,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       if (meta.path === "text_layer") page = { ...(await readTextLayer(this.env.FILES, meta)), languages };
       else {
         const gray = await loadPageGray(this.env.FILES, pageKey);
-        const langs = await resolveLanguages(this.env.MODELS, languages, gray);
+        const langs = await resolveLanguages(this.env.MODELS, languages, gray, meta.autoLanguage);
         page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
         // A scan with visible text on it: the layer's exact words join what OCR read.
         if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
