@@ -2,6 +2,7 @@
 // same images, in the same run, with the same best_int models; the engine's wasm heap per page.
 //   npm run bench:ocr            (needs Debian's tesseract-ocr: apt-get install tesseract-ocr)
 //   OCR_BENCH=scripts npm run bench:ocr   only the scripts sections (other scripts, directions, auto)
+//   OCR_BENCH_LANGS=kor,ara               only these languages' pages in the scripts sections
 // The corpus is generated here: public-domain text in 8 languages rendered at 300/200/150 dpi in
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
@@ -23,6 +24,15 @@ const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert", "chi_sim_ve
 /** Pages `auto` is measured on: one language per script it tells apart, and several Latin and CJK ones. */
 const AUTO_PAGES = ["eng", "fra", "deu", "spa", "ita", "por", "rus", "ara", "heb", "hin", "kor", "jpn", "chi_sim"];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
+const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
+const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
+
+/**
+ * Native tesseract's page segmentation for a page: a page of columns as one block of vertical
+ * text (PSM 5; with automatic layout it loses Hangul columns altogether), Hangul lines as the
+ * engine reads them (PSM 4: automatic layout drops most of them), else automatic layout.
+ */
+const nativeMode = (lang) => (ocrModel(lang)?.vertical ? ["--psm", "5"] : ocrModel(lang)?.script === "Hangul" ? ["--psm", "4"] : []);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
@@ -166,9 +176,9 @@ async function main() {
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
   const pages = SCRIPTS_ONLY ? [] : corpus();
   const scriptPages = [];
-  for (const lang of SCRIPT_PAGES) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
+  for (const lang of SCRIPT_PAGES.filter(measured)) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
   const autoPages = [];
-  for (const lang of AUTO_PAGES) autoPages.push({ lang, bytes: await scriptPage(lang, 300) });
+  for (const lang of AUTO_PAGES.filter(measured)) autoPages.push({ lang, bytes: await scriptPage(lang, 300) });
   const engine = await startEngine();
   try {
     console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
@@ -180,9 +190,7 @@ async function main() {
       writeFileSync(file, p.bytes);
       const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
       const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
-      // A page of columns is read by native tesseract as one (PSM 5: a block of vertical text);
-      // with automatic layout it loses Hangul columns altogether.
-      const n = runNative(file, p.lang, tessdata, ocrModel(p.lang)?.vertical ? ["--psm", "5"] : []);
+      const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
       const cjk = CJK.test(TEXTS[p.lang][0]) || !!ocrModel(p.lang)?.vertical;
       const expected = TEXTS[p.lang].join("\n");
       const er = errorRates(expected, e.text, cjk);

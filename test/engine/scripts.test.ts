@@ -31,7 +31,7 @@ describe("scripts and directions", () => {
   for (const lang of ["ara", "heb"]) {
     it(`${lang}: lines in reading order (right to left), words from the right, exports marked right to left`, async () => {
       const key = await put(`uploads/rtl/${lang}.png`, fixture(`lang_${lang}`));
-      const { text, rec } = await readPage(`rtl-${lang}`, key, 0, [lang]);
+      const { text, rec, pre } = await readPage(`rtl-${lang}`, key, 0, [lang]);
       const lines = text.regions.flatMap((r) => r.lines);
       expect(lines.map((l) => l.text), text.text).toHaveLength(texts[lang]!.length);
       lines.forEach((l, i) => {
@@ -56,7 +56,21 @@ describe("scripts and directions", () => {
       const docx = unzip(await file("docx"))["word/document.xml"]!;
       expect(docx).toMatch(/<w:pPr><w:bidi\/><\/w:pPr><w:r><w:rPr><w:rtl\/><\/w:rPr>/);
       // The searchable PDF's invisible layer extracts in reading order: the lines read, letter for letter.
-      expect(await layerLines(await file("searchable_pdf"))).toEqual(wordsOf(lines.map((l) => l.text)));
+      const pdf = await file("searchable_pdf");
+      expect(await layerLines(pdf)).toEqual(wordsOf(lines.map((l) => l.text)));
+      // …and each word's text starts at the word's right edge. pdftotext -bbox gives right-to-left
+      // text one character at a time (native tesseract's PDF alike): each word's first letter is looked for.
+      const bbox = await read("pdftotext-bbox", pdf);
+      const chars = [...bbox.stdout.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({ y: Number(m[1]), xMax: Number(m[2]), text: m[3]! }));
+      // Page pixels → PDF points, as the export sizes its pages.
+      const k = 72 / Math.max(72, Math.max(pre.width, pre.height) / 11.69);
+      const off = lines.flatMap((l) =>
+        l.words.map((w) => {
+          const first = chars.filter((c) => c.text === [...w.text][0] && c.y > (l.box.y - 5) * k && c.y < (l.box.y + l.box.h) * k);
+          return Math.min(...first.map((c) => Math.abs(c.xMax - (w.box.x + w.box.w) * k)));
+        }),
+      );
+      expect(off.filter((d) => d < 1).length / off.length, JSON.stringify(off)).toBeGreaterThan(0.9);
     });
   }
 
