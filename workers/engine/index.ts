@@ -37,7 +37,7 @@ import { sniffFormat } from "./image/sniff";
 import { loadSourcePage } from "./image/source-page";
 import { detectLayout, layoutOfText } from "./layout/detect";
 import { extractPageTables } from "./layout/tables";
-import { resolveLanguages, trialLanguage } from "./ocr/languages";
+import { autoOrTrialLanguage, resolveLanguages, trialLanguage } from "./ocr/languages";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
 import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
 import { countChars, countWords } from "./ocr/page-text";
@@ -123,10 +123,10 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const { bytes, format } = await this.source(sourceKey);
       const seeded = await seededLanguages(this.env.MODELS);
       const drawLater = input.pageImage === "background";
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode), drawLater } });
+      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: autoOrTrialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode), drawLater } });
       const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
       if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
-      const metadata = pageMetadata(out.path, out.transform, textLayerKey);
+      const metadata = pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage);
       await writeObject(this.env.FILES, outKey, out.png, "image/png", metadata);
       // The page as drawn replaces its blank canvas when ready; the job does not wait for it (its
       // stages read the text layer). A drawing that fails leaves the canvas, as without a browser.
@@ -185,7 +185,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       if (meta.path === "text_layer") page = { ...(await readTextLayer(this.env.FILES, meta)), languages };
       else {
         const gray = await loadPageGray(this.env.FILES, pageKey);
-        const langs = await resolveLanguages(this.env.MODELS, languages, gray);
+        const langs = await resolveLanguages(this.env.MODELS, languages, gray, meta.autoLanguage);
         page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
         // A scan with visible text on it: the layer's exact words join what OCR read.
         if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));

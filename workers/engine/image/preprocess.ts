@@ -1,4 +1,6 @@
 import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "../contract";
+import { chooseLanguage } from "../ocr/auto-language";
+import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
 import { rotateQuarter, rotateSmall } from "./geometry";
@@ -16,12 +18,18 @@ export interface NormalisedPage {
   textLayer?: PageText;
   /** Text-layer pages whose image is a blank canvas for now: the page drawn, at the normalised size. */
   draw?: () => Promise<GrayImage>;
+  /** The language `auto` chose on the page as it was, kept when the page was not turned. */
+  autoLanguage?: string;
 }
 
 export interface PreprocessContext {
   models: R2Bucket;
   browser: unknown;
-  /** OCR model used for the orientation trial readings. */
+  /**
+   * OCR model used for the orientation trial readings, or `auto`: the language is chosen on the
+   * page as it is first, and its model tried (a Latin model reads upside-down Hebrew more
+   * confidently than upright Hebrew, and would turn the page over).
+   */
   language: string;
   /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
   pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
@@ -74,9 +82,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
   let rotation: PageTransform["rotation"] = 0;
   let skew = 0;
+  let chosen: string | undefined;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
-    rotation = await detectOrientation(ctx.models, image, ctx.language);
+    if (ctx.language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
+    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language);
     image = rotateQuarter(image, rotation);
     skew = estimateSkew(inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
@@ -84,5 +94,5 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     image = normaliseContrast(image);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
-  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}) };
+  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}), ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}) };
 }

@@ -11,10 +11,12 @@ import { ocrModel } from "../../../src/lib/ocr-models";
  * The page segmentation mode a model reads pages with: automatic layout (3), except for Hangul,
  * whose lines tesseract's automatic layout mostly drops (native tesseract alike: 1 line of 8 on
  * clean pages at 150–300 dpi); those pages are read as one column of text (4), which reads them whole.
+ * kor_vert too: its columns are read turned into lines, which automatic layout drops all of
+ * (native tesseract on the turned page: nothing with 3, every column with 4).
  */
 export function pageSegmentation(language: string): string {
   const m = ocrModel(language);
-  return m?.script === "Hangul" && !m.vertical ? "4" : "3";
+  return m?.script === "Hangul" ? "4" : "3";
 }
 
 /** A tesseract instance with one language loaded (loading a second model corrupts results). */

@@ -11,14 +11,16 @@ export interface PageMeta {
   path: PagePath;
   transform: PageTransform | null;
   textLayerKey: string | null;
+  /** The language `auto` chose while turning the page upright (absent when the page was turned, or a language was named). */
+  autoLanguage?: string;
 }
 
 export function textLayerKeyFor(pageKey: string): string {
   return `${pageKey}.text-layer.json`;
 }
 
-export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null): Record<string, string> {
-  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}) };
+export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null, autoLanguage?: string): Record<string, string> {
+  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}), ...(autoLanguage ? { autoLanguage } : {}) };
 }
 
 /** The page's metadata; images not written by preprocess are plain `ocr` pages. */
@@ -33,7 +35,7 @@ export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<Pa
   } catch {
     transform = null;
   }
-  return { path, transform, textLayerKey: m.textLayerKey ?? null };
+  return { path, transform, textLayerKey: m.textLayerKey ?? null, ...(m.autoLanguage ? { autoLanguage: m.autoLanguage } : {}) };
 }
 
 export async function readTextLayer(files: R2Bucket, meta: PageMeta): Promise<PageText> {
