@@ -1,5 +1,5 @@
 import { cropGray, rotateQuarter, type QuarterTurn } from "../image/geometry";
-import { inkSample, lineAxisRatio } from "../image/enhance";
+import { inkSample, lineAxisRatio, otsuThreshold } from "../image/enhance";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { ocrRasterFromGray } from "./page-raster";
@@ -33,6 +33,52 @@ export function textSample(img: GrayImage): GrayImage {
   const x = Math.max(0, Math.min(small.width - w, Math.round(cx - w / 2)));
   const y = Math.max(0, Math.min(small.height - h, Math.round(cy - h / 2)));
   return cropGray(small, { x, y, w, h });
+}
+
+/** Height of the band of whole lines an orientation reading looks at (~150 dpi): six to eight lines of body text. */
+const BAND_H = 200;
+
+/**
+ * A band of whole text lines across the page's ink, at about 150 dpi, centred on the ink: lines
+ * are not cut at the sides (a word cut in half reads as a low-confidence fragment and keeps a
+ * trial reading from being conclusive), and edges are moved to the emptiest rows nearby so
+ * that no line is cut across. `vertical`: the lines run down the page; the band is a column.
+ */
+export function lineBand(img: GrayImage, vertical: boolean): GrayImage {
+  const page = downscaleGray(img, fitScale(img.width, img.height, SAMPLE_PAGE_SIDE));
+  const small = vertical ? rotateQuarter(page, 90) : page;
+  const { width, height, data } = small;
+  const t = Math.min(otsuThreshold(small), 199);
+  const rows = new Int32Array(height);
+  const cols = new Int32Array(width);
+  let total = 0;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      if (data[y * width + x]! <= t) {
+        rows[y]!++;
+        cols[x]!++;
+        total++;
+      }
+    }
+  }
+  // Ink extent across (1st to 99th percentile of the ink's columns) and the ink's median row.
+  const at = (profile: Int32Array, share: number) => {
+    let n = 0;
+    for (let i = 0; i < profile.length; i++) if ((n += profile[i]!) > share * total) return i;
+    return profile.length - 1;
+  };
+  const x0 = Math.max(0, at(cols, 0.01) - 8);
+  const x1 = Math.min(width, at(cols, 0.99) + 8);
+  const h = Math.min(BAND_H, height);
+  const emptiest = (around: number) => {
+    let best = Math.max(0, Math.min(height - 1, around));
+    for (let y = Math.max(0, around - 20); y <= Math.min(height - 1, around + 20); y++) if (rows[y]! < rows[best]!) best = y;
+    return best;
+  };
+  const top = emptiest(Math.max(0, Math.min(height - h, at(rows, 0.5) - (h >> 1))));
+  const bottom = Math.max(top + 1, emptiest(top + h));
+  const band = cropGray(small, { x: x0, y: top, w: Math.max(1, x1 - x0), h: bottom - top });
+  return vertical ? rotateQuarter(band, 270) : band;
 }
 
 const CJK_LANGUAGES = /^(jpn|chi_sim|chi_tra|kor)/;
@@ -74,7 +120,8 @@ export async function detectOrientation(models: R2Bucket, img: GrayImage, langua
   const cjk = CJK_LANGUAGES.test(language);
   const candidates: QuarterTurn[] =
     ratio <= 1 / 3 && !cjk ? [90, 270] : ratio <= 1 / 1.5 ? [0, 90, 270] : ratio >= 1.5 ? [0, 180] : [0, 180, 90, 270];
-  const sample = textSample(img);
+  // Lines clearly across or down the page: a band of whole lines; otherwise a window.
+  const sample = ratio >= 1.5 || ratio <= 1 / 1.5 ? lineBand(img, ratio <= 1 / 1.5) : textSample(img);
   let best: QuarterTurn = 0;
   let bestScore = -1;
   let uprightAsIs = 0;
