@@ -46,7 +46,7 @@ import { recognizeWith } from "./ocr/recognize";
 import { largestHeap } from "./ocr/tesseract";
 import { clampBox, normalisedSize, reocrRect, textLayerIn } from "./ocr/reocr";
 import { pdfPageCount } from "./pdf/pages";
-import { pageMetadata, readPageMeta, readTextLayer, textLayerKeyFor } from "./storage/page-meta";
+import { keptReading, pageMetadata, readingKeyFor, readPageMeta, readTextLayer, textLayerKeyFor, type KeptReading, type PageMeta } from "./storage/page-meta";
 import { readBytes, writeJson, writeObject } from "./storage/r2";
 
 function requireKey(value: unknown, field: string): string {
@@ -151,15 +151,29 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     });
   }
 
+  /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
+  private async read(pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
+    const gray = await loadPageGray(this.env.FILES, pageKey);
+    const langs = await resolveLanguages(this.env.MODELS, languages, gray, meta.autoLanguage);
+    const page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+    return { etag: meta.etag, requested: languages, languages: langs, page };
+  }
+
   /** Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. */
   async detect(input: DetectInput): Promise<DetectResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
+    const languages = input?.languages === undefined ? undefined : await requireLanguages(this.env.MODELS, input.languages);
     const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
     return guarded("ocr_failed", "Layout analysis failed", async () => {
       let layout;
       if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(this.env.FILES, meta));
-      else {
+      else if (languages) {
+        // Recognition follows: read the page once, the layout from the reading's own analysis.
+        const reading = await this.read(pageKey, meta, languages);
+        await writeJson(this.env.FILES, readingKeyFor(pageKey), reading);
+        layout = { ...layoutOfText(reading.page), path: meta.path };
+      } else {
         const seeded = await seededLanguages(this.env.MODELS);
         if (seeded.length === 0) throw engineError("unsupported_language", "No OCR model is installed.");
         const raster = ocrRasterFromGray(await loadPageGray(this.env.FILES, pageKey));
@@ -184,12 +198,12 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       let page: PageText;
       if (meta.path === "text_layer") page = { ...(await readTextLayer(this.env.FILES, meta)), languages };
       else {
-        const gray = await loadPageGray(this.env.FILES, pageKey);
-        const langs = await resolveLanguages(this.env.MODELS, languages, gray, meta.autoLanguage);
-        page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+        const reading = (await keptReading(this.env.FILES, pageKey, meta, languages)) ?? (await this.read(pageKey, meta, languages));
+        const langs = reading.languages;
+        page = reading.page;
         // A scan with visible text on it: the layer's exact words join what OCR read.
         if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
-        if (countChars(page) === 0 && inkFraction(gray) >= TEXT_INK_FROM) {
+        if (countChars(page) === 0 && inkFraction(await loadPageGray(this.env.FILES, pageKey)) >= TEXT_INK_FROM) {
           throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${langs.join("+")}). The page is not charged.`);
         }
       }
