@@ -171,8 +171,12 @@ try {
     const boxes = lineBoxes(rgba(png(p.page)), truth, p.lines);
     const after = meanDiff(clean, truth, boxes), before = meanDiff(page, truth, boxes);
     // Independent leftover check: OCR of the whole clean plate.
-    const again = await engine.call("recognize", { pageKey: cleaned.cleanKey, languages: ["eng"], outKey: `b/${i}/again.json` });
-    const againText = (await (await engine.files.get(again.key)).json()).text.replace(/\s+/g, "");
+    // A plate with ink but nothing readable answers no_text_found: nothing read back.
+    const again = await engine.call("recognize", { pageKey: cleaned.cleanKey, languages: ["eng"], outKey: `b/${i}/again.json` }).catch((err) => {
+      if (String(err.message).includes("[no_text_found]")) return null;
+      throw err;
+    });
+    const againText = again ? (await (await engine.files.get(again.key)).json()).text.replace(/\s+/g, "") : "";
     const k = (kinds[kind] ??= { pages: 0, regions: 0, lines: 0, leftover: 0, smear: 0, readable: 0, after: [], before: [] });
     k.pages++;
     k.regions += cleaned.regions.length;
