@@ -133,7 +133,8 @@ function translation(lines, ratio, seed) {
 
 const RATIOS = [0.8, 1.0, 1.3, 1.6];
 const only = process.env.RENDER_KINDS?.split(",").map((k) => k.trim());
-const set = pages().filter(([kind]) => !only || only.some((k) => kind.startsWith(k)));
+const pick = process.env.RENDER_PAGES?.split(",").map(Number);
+const set = pages().filter(([kind], i) => (!only || only.some((k) => kind.startsWith(k))) && (!pick || pick.includes(i)));
 const engine = await startEngine();
 const rows = [];
 const kinds = {};
@@ -194,7 +195,7 @@ try {
     writeFileSync(path.join(out, `${name}-page.${p.jpeg ? "jpg" : "png"}`), bytes);
     writeFileSync(path.join(out, `${name}-clean.png`), cleanBytes);
     writeFileSync(path.join(out, `${name}-render.png`), new Uint8Array(await (await engine.files.get(typeset.key)).arrayBuffer()));
-    console.log(`${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  inpaint ${cleaned.ms.inpaint} ms${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`);
+    console.log(`${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  inpaint ${cleaned.ms.inpaint} ms  zones read ${cleaned.textCheck.zones} (no text ${cleaned.textCheck.rejected})${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`);
   }
 } finally {
   engine.dispose();

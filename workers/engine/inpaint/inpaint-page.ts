@@ -34,7 +34,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const inks = input.regions.map((r) => regionInk(img, r, blocked, guide));
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
-  const evidence = await confirmText(env.MODELS, { width, height, data: lumaOf(img) }, input.regions, inks, languages);
+  const evidence = await confirmText(env.MODELS, { width, height, data: lumaOf(img) }, inks, languages);
   const found = input.regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
   const pad = (z: Rect, by: number): Rect => {
@@ -70,7 +70,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const checked = Date.now();
   const gray = { width, height, data: lumaOf(img) };
   const leftovers: string[] = [];
-  for (const r of input.regions) leftovers.push(languages.length ? await leftoverText(env.MODELS, gray, r.box, languages) : "");
+  for (const [i, r] of input.regions.entries()) leftovers.push(languages.length ? await leftoverText(env.MODELS, gray, r.box, languages, evidence.checked ? evidence.text[i] : undefined) : "");
   return {
     maskKey: input.maskKey,
     cleanKey: input.cleanKey,

@@ -251,8 +251,12 @@ function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Ui
       }
       return d;
     };
-    // Texture level of the background: a high percentile of the ring's own distance.
-    const texture = ring.length ? percentile(Array.from(ring, distance), 0.97) : 0;
+    // Texture level of the background: a high percentile of the ring's own distance, or read off
+    // the tile's own pixels when that says more (a detected "line" as tall as the picture has
+    // little ring, and that at its edges): text covers the lesser part of a line, so their
+    // median distance is the background's, about a third of its high percentile for grain.
+    const own = 3 * percentile(Array.from(sampledIndexes(inside), distance), 0.5);
+    const texture = Math.max(own, ring.length ? percentile(Array.from(ring, distance), 0.97) : 0);
     out.texture = Math.max(out.texture, texture);
     const threshold = Math.max(24, texture * 1.15 + 8);
     for (const i of inside) {

@@ -1,7 +1,7 @@
-import type { InpaintRegion } from "../contract";
+import type { Box } from "../contract";
 import type { GrayImage } from "../image/gray";
-import { readable, wordsIn } from "./leftover";
-import { keepInkIn, lineHeightOf, rectOf, type RegionInk } from "./mask";
+import { readable, wordsIn, type ReadWord } from "./leftover";
+import { keepInkIn, rectOf, type RegionInk } from "./mask";
 
 /**
  * Texture level (mask.ts `ZoneInk.texture`) above which a zone's background stands out from its
@@ -14,6 +14,35 @@ const WORD_CONFIDENCE = 0.5;
 /** Letters or digits: a word of any length qualifies once its line holds one readable word. */
 const ALNUM = /[\p{L}\p{N}]/u;
 
+/** Vertical overlap of two boxes over the smaller height (0..1). */
+function rowOverlap(a: Box, b: Box): number {
+  return Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y)) / Math.min(a.h, b.h);
+}
+
+/**
+ * The words of a zone taken for text: those read surely (WORD_CONFIDENCE, letters or digits),
+ * once one of them is a readable word; then, by text-line shape, their unsure neighbours — words
+ * on the same row (overlapping it by half), of a like height, at most a word space or two away —
+ * chained outwards: text on a busy picture reads unevenly, and a line is removed whole.
+ */
+function textWords(words: ReadWord[]): ReadWord[] {
+  if (!words.some((w) => readable(w, WORD_CONFIDENCE))) return [];
+  const taken = words.map((w) => w.confidence >= WORD_CONFIDENCE && ALNUM.test(w.text));
+  for (let grew = true; grew; ) {
+    grew = false;
+    words.forEach((w, i) => {
+      if (taken[i]) return;
+      const near = words.some((t, k) => {
+        if (!taken[k] || rowOverlap(w.box, t.box) < 0.5 || w.box.h > t.box.h * 1.6 || w.box.h < t.box.h * 0.4) return false;
+        const gap = Math.max(t.box.x - (w.box.x + w.box.w), w.box.x - (t.box.x + t.box.w));
+        return gap <= t.box.h * 1.5;
+      });
+      if (near) taken[i] = grew = true;
+    });
+  }
+  return words.filter((_, i) => taken[i]);
+}
+
 /** What the text check decided for a page. */
 export interface TextEvidence {
   /** Whether zones were checked at all (a textured page with OCR models). */
@@ -21,6 +50,8 @@ export interface TextEvidence {
   /** Zones checked and zones in which nothing was read as text (their ink is left alone). */
   zones: number;
   rejected: number;
+  /** Per region, the boxes of the words taken for text (what a leftover reading must fall on). */
+  text: Box[][];
 }
 
 /**
@@ -28,25 +59,26 @@ export interface TextEvidence {
  * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
  * There every zone is read (tesseract, one block) and its ink is kept only inside words read as
  * text: at least one word of two letters or digits (or one CJK character) read with
- * WORD_CONFIDENCE on the line, and then the line's confident words. A zone with no such word
+ * WORD_CONFIDENCE, and then the words beside it that textWords takes. A zone with no such word
  * keeps no ink, so the picture under it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
-export async function confirmText(models: R2Bucket, gray: GrayImage, regions: InpaintRegion[], found: RegionInk[], languages: string[]): Promise<TextEvidence> {
-  const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED && k.at.length > 0));
-  const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0 };
+export async function confirmText(models: R2Bucket, gray: GrayImage, found: RegionInk[], languages: string[]): Promise<TextEvidence> {
+  const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
+  const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
   if (!textured || !languages.length) return evidence;
   evidence.checked = true;
   for (const [i, f] of found.entries()) {
-    const pad = Math.max(2, Math.round(lineHeightOf(regions[i]!) * 0.15));
     for (const [k, z] of f.zones.entries()) {
       const ink = f.inks[k]!;
       if (!ink.at.length) continue;
       evidence.zones++;
-      const words = await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages);
-      const text = words.some((w) => readable(w, WORD_CONFIDENCE)) ? words.filter((w) => w.confidence >= WORD_CONFIDENCE && ALNUM.test(w.text)) : [];
+      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter((w) => w.box.w > 0 && w.box.h > 0);
+      const text = textWords(words);
       if (!text.length) evidence.rejected++;
-      keepInkIn(ink, gray.width, text.map((w) => rectOf(w.box, pad, gray.width, gray.height)));
+      evidence.text[i]!.push(...text.map((w) => w.box));
+      // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
+      keepInkIn(ink, gray.width, text.map((w) => rectOf(w.box, Math.max(2, Math.round(w.box.h * 0.15)), gray.width, gray.height)));
     }
   }
   return evidence;
