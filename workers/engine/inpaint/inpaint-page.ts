@@ -34,7 +34,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const inks = input.regions.map((r) => regionInk(img, r, blocked, guide));
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
-  const evidence = await confirmText(env.MODELS, { width, height, data: lumaOf(img) }, inks, languages);
+  const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide);
   const found = input.regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
   const pad = (z: Rect, by: number): Rect => {
@@ -55,7 +55,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const lh = lineHeightOf(r);
     found[i]!.zones.forEach((z, k) => {
       const textured = inks[i]!.inks[k]!.texture > TEXTURED;
-      fillHoles(img, hole, pad(z, lh), textured ? Math.max(3, Math.round(lh * 0.08)) : 3, guide, textured);
+      fillHoles(img, hole, pad(z, lh), textured ? Math.min(6, Math.max(3, Math.round(lh * 0.08))) : 3, guide, textured);
     });
   });
   // A hole's middle lies half its width from real background: the check looks as far as a whole

@@ -173,7 +173,7 @@ export interface ZoneInk {
  * The estimate's luma is written to `guide` around the zone: the fill uses it to keep each side
  * of a background boundary to itself.
  */
-function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Uint8Array): ZoneInk {
+export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], guide: Uint8Array): ZoneInk {
   const { width, height } = img;
   if (z.x1 <= z.x0 || z.y1 <= z.y0) return { at: [], distance: [], texture: 0 };
   const r = Math.max(2, Math.ceil(lh * WINDOW));
@@ -285,19 +285,6 @@ export function regionInk(img: RgbaImage, r: InpaintRegion, blocked: Rect[], gui
   // Each line is measured at its own height: a heading merged with body text keeps its wider window.
   const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lineHeightOf(r)];
   return { zones, inks: zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide)) };
-}
-
-/** Keeps only the ink inside the given boxes (words confirmed as text), in place. */
-export function keepInkIn(ink: ZoneInk, width: number, boxes: Rect[]): void {
-  const at: number[] = [], distance: number[] = [];
-  ink.at.forEach((i, k) => {
-    const x = i % width, y = (i - x) / width;
-    if (!inRects(boxes, x, y)) return;
-    at.push(i);
-    distance.push(ink.distance[k]!);
-  });
-  ink.at = at;
-  ink.distance = distance;
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Box } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { readable, wordsIn, type ReadWord } from "./leftover";
-import { keepInkIn, rectOf, type RegionInk } from "./mask";
+import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
+import type { RgbaImage } from "./rgba";
 
 /**
  * Texture level (mask.ts `ZoneInk.texture`) above which a zone's background stands out from its
@@ -57,29 +58,42 @@ export interface TextEvidence {
 /**
  * On a page where any text zone lies on texture (a photograph, patterned paper), layout analysis
  * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
- * There every zone is read (tesseract, one block) and its ink is kept only inside words read as
- * text: at least one word of two letters or digits (or one CJK character) read with
- * WORD_CONFIDENCE, and then the words beside it that textWords takes. A zone with no such word
- * keeps no ink, so the picture under it is not touched. Pages on flat colour, gradients or
+ * There every zone is read (tesseract, one block) and only words read as text are removed: at
+ * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
+ * then the words beside it that textWords takes. Those words become the region's zones (`found`
+ * is rewritten): their ink is found again against the background around each word (a "line" as
+ * tall as the picture measured its texture over the whole picture), and a zone with no such
+ * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
-export async function confirmText(models: R2Bucket, gray: GrayImage, found: RegionInk[], languages: string[]): Promise<TextEvidence> {
+export async function confirmText(models: R2Bucket, img: RgbaImage, gray: GrayImage, found: RegionInk[], languages: string[], guide: Uint8Array): Promise<TextEvidence> {
   const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
   const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
   if (!textured || !languages.length) return evidence;
   evidence.checked = true;
   for (const [i, f] of found.entries()) {
     for (const [k, z] of f.zones.entries()) {
-      const ink = f.inks[k]!;
-      if (!ink.at.length) continue;
+      if (!f.inks[k]!.at.length) continue;
       evidence.zones++;
       const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter((w) => w.box.w > 0 && w.box.h > 0);
       const text = textWords(words);
       if (!text.length) evidence.rejected++;
-      evidence.text[i]!.push(...text.map((w) => w.box));
-      // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
-      keepInkIn(ink, gray.width, text.map((w) => rectOf(w.box, Math.max(2, Math.round(w.box.h * 0.15)), gray.width, gray.height)));
+      // A word read twice (zones overlap) is kept once.
+      for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
     }
   }
+  // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
+  const zones = evidence.text.map((boxes) => boxes.map((b) => rectOf(b, Math.max(2, Math.round(b.h * 0.15)), img.width, img.height)));
+  const blocked: Rect[] = zones.flat();
+  found.forEach((f, i) => {
+    f.zones = zones[i]!;
+    f.inks = zones[i]!.map((z, k) => zoneInk(img, z, evidence.text[i]![k]!.h, blocked, guide));
+  });
   return evidence;
+}
+
+/** Overlap of two boxes over the smaller one's area (0..1). */
+function overlap(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x), h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? (w * h) / Math.min(a.w * a.h, b.w * b.h) : 0;
 }
