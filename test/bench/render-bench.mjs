@@ -189,7 +189,13 @@ try {
     k.before.push(before);
     for (const r of cleaned.regions.filter((x) => x.leftover)) flaggedText.push(`page ${i} (${kind}${p.photo ? `, ${p.photo}` : ""}): "${r.leftoverText}"`);
     for (const r of typeset.regions) overflow[r.overflow]++;
-    if (kind.startsWith("two-tone (")) splitMs = cleaned.ms.inpaint;
+    if (kind.startsWith("two-tone (")) {
+      // The first page also pays for the isolate's warm-up (wasm compilation, JIT): the report page
+      // is erased three times more and the median of those is its time.
+      const again = [];
+      for (let k = 0; k < 3; k++) again.push((await engine.call("inpaint", { pageKey: pre.key, sourceKey: `uploads/b/${i}`, page: 0, regions, maskKey: `b/${i}/mask-${k}.png`, cleanKey: `b/${i}/clean-${k}.png`, languages: ["eng"] })).ms.inpaint);
+      splitMs = again.sort((a, b) => a - b)[1];
+    }
     rows.push({ i, kind, inpaint: cleaned.ms.inpaint, check: cleaned.ms.check, inpaintWall, typeset: typeset.ms, typesetWall });
     const name = `${String(i).padStart(2, "0")}-${kind.split(" ")[0]}`;
     writeFileSync(path.join(out, `${name}-page.${p.jpeg ? "jpg" : "png"}`), bytes);
@@ -212,7 +218,7 @@ for (const [kind, k] of Object.entries(kinds)) {
 console.log("\n| per page (mean) | ms |");
 console.log("|---|---|");
 console.log(`| inpaint (mask + fill + checks + encode, engine) | ${avg(rows.map((r) => r.inpaint)).toFixed(0)} |`);
-console.log(`| inpaint of the report page (1400x760, flat over gradient) | ${splitMs} |`);
+console.log(`| inpaint of the report page (1400x760, flat over gradient; warm, median of 3) | ${splitMs} |`);
 console.log(`| leftover check (re-OCR of each region) | ${avg(rows.map((r) => r.check)).toFixed(0)} |`);
 console.log(`| inpaint call, wall | ${avg(rows.map((r) => r.inpaintWall)).toFixed(0)} |`);
 console.log(`| typeset (engine) | ${avg(rows.map((r) => r.typeset)).toFixed(0)} |`);
