@@ -4,6 +4,7 @@
 //
 //   npm run bench:render                  (prints a table; sample images go to $TMPDIR/lingoscan-render-bench)
 //   RENDER_KINDS=photo npm run bench:render  (only the pages of the named kinds, comma-separated)
+//   RENDER_PAGES=0,17 npm run bench:render   (only the pages of these indexes; 0 is the report page)
 //
 // Backgrounds by kind: real photographs nobody drew for this project (Debian's mate-backgrounds or
 // gnome-backgrounds JPEGs, cropped; `apt-get install mate-backgrounds`), flat, gradient, paper
