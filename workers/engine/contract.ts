@@ -409,6 +409,11 @@ export interface InpaintResult {
   regions: InpaintRegionResult[];
   /** Milliseconds spent clearing and checking. */
   ms: { inpaint: number; check: number };
+  /**
+   * On a textured page (photograph, patterned paper) every text zone is read before its ink is
+   * removed: zones read, and zones left untouched because nothing in them read as text.
+   */
+  textCheck: { zones: number; rejected: number };
 }
 
 export interface TypesetRegion {
