@@ -30,7 +30,7 @@ import { loadDocument } from "./exports/document";
 import { inpaintPage } from "./inpaint/inpaint-page";
 import { typesetPage } from "./typeset/typeset-page";
 import { probeRaster } from "./image/headers";
-import { inkFraction, TEXT_INK_FROM } from "./image/ink";
+import { canHoldText, inkFraction, TEXT_INK_FROM } from "./image/ink";
 import { normalisePage, normaliseSource } from "./image/preprocess";
 import { encodeGrayPng } from "./image/png";
 import { sniffFormat } from "./image/sniff";
@@ -203,7 +203,9 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
         page = reading.page;
         // A scan with visible text on it: the layer's exact words join what OCR read.
         if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
-        if (countChars(page) === 0 && inkFraction(await loadPageGray(this.env.FILES, pageKey)) >= TEXT_INK_FROM) {
+        // An icon-sized source cannot hold legible text: nothing read there is an empty page.
+        const legible = !meta.transform || canHoldText(meta.transform.sourceWidth, meta.transform.sourceHeight);
+        if (countChars(page) === 0 && legible && inkFraction(await loadPageGray(this.env.FILES, pageKey)) >= TEXT_INK_FROM) {
           throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${langs.join("+")}). The page is not charged.`);
         }
       }

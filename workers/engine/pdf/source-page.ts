@@ -5,7 +5,7 @@ import { MAX_PAGE_SIDE } from "../image/limits";
 import type { SourcePage } from "../image/source-page";
 import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
 import { drawnMarks } from "./drawn-rules";
-import { composePageImages, type PdfOperatorList } from "./page-compose";
+import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage } from "./rasterize";
 import { textLayerPage } from "./text-layer";
@@ -35,7 +35,6 @@ function textShare(items: PdfTextItem[], size: { width: number; height: number }
   return area / Math.max(1, size.width * size.height);
 }
 
-const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
 const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
 const IMAGE = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
 
@@ -86,11 +85,14 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const images = await assertPageImagesFit(bytes, page);
     const ops = await p.getOperatorList();
     const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
-    const scan = composed !== null && composed.coverage >= SCAN_COVERAGE;
+    // Images painted through text outlines (colour separations, lettering filled with a picture)
+    // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
+    const faithful = composed !== null && composed.clipped === 0;
+    const scan = faithful && composed.coverage >= SCAN_COVERAGE;
     const vectors = ops.fnArray.some((f) => VECTOR.has(f));
     // A page that is its images, composed white: no decoder could read them. A failure, never a
     // blank page passed as read.
-    if (composed && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
+    if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
     const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
@@ -116,7 +118,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
     // Pages that draw only images need no browser; images beside vector drawing do.
-    if (composed && (scan || !vectors || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    if (composed && (scan || (faithful && !vectors) || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
       // Images neither decoder could read, drawn blank by the browser too.
