@@ -1,6 +1,6 @@
 import type { InpaintInput, InpaintResult } from "../contract";
 import { encodeGrayPng } from "../image/png";
-import { releaseEngines } from "../ocr/tesseract";
+import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
 import { fillHoles } from "./fill";
 import { checkLanguages, leftoverText } from "./leftover";
@@ -11,9 +11,6 @@ import { confirmText, TEXTURED } from "./text-evidence";
 
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
-
-/** Above this many pixels, cached OCR engines are dropped before photon work (isolate memory). */
-const ROOMY_PIXELS = 4_000_000;
 
 /**
  * Removes the text of the given regions from a page: glyph masks (not whole boxes, see mask.ts)
@@ -26,7 +23,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const started = Date.now();
   const img = await loadPageBase(env.FILES, input.pageKey, input.sourceKey, input.page);
   const { width, height } = img;
-  if (width * height > ROOMY_PIXELS) releaseEngines();
+  makeRoomFor(width * height);
   const mask = new Uint8Array(width * height);
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.
   const guide = new Uint8Array(width * height);

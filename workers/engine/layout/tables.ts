@@ -6,7 +6,7 @@ import { ocrRasterFromGray } from "../ocr/page-raster";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
-import { unionBox } from "./group-lines";
+import { unionBox } from "../ocr/group-lines";
 import { eraseRules, pageRules } from "./page-rules";
 import { ruledGrids, type RuledGrid } from "./ruled-tables";
 

@@ -1,6 +1,6 @@
 import { OPS } from "pdfjs-dist";
 import type { Box } from "../contract";
-import { unionBox } from "../layout/group-lines";
+import { unionBox } from "../ocr/group-lines";
 import type { PdfPageProxy } from "./document";
 import { mul, type Matrix } from "./matrix";
 

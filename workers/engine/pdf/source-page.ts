@@ -1,7 +1,7 @@
 import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { assertInk } from "../image/ink";
-import { MAX_PAGE_SIDE } from "../image/limits";
+import { MAX_PAGE_SIDE } from "../memory";
 import type { SourcePage } from "../image/source-page";
 import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
 import { drawnMarks } from "./drawn-rules";

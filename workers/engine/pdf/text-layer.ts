@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, WordText } from "../contract";
-import { groupLines, unionBox } from "../layout/group-lines";
+import { groupLines, unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { xyCut } from "../layout/xy-cut";
 import type { PdfTextItem } from "./document";

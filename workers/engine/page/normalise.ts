@@ -2,12 +2,14 @@ import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "..
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
-import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
-import { rotateQuarter, rotateSmall } from "./geometry";
-import { downscaleGray, type GrayImage } from "./gray";
-import { fitScale, MAX_PAGE_SIDE } from "./limits";
-import { encodeGrayPng } from "./png";
-import { loadSourcePage, type SourcePage } from "./source-page";
+import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
+import { rotateQuarter, rotateSmall } from "../image/geometry";
+import { downscaleGray, type GrayImage } from "../image/gray";
+import { MAX_PAGE_SIDE } from "../memory";
+import { fitScale } from "../image/limits";
+import { encodeGrayPng } from "../image/png";
+import type { SourcePage } from "../image/source-page";
+import { loadSourcePage } from "./source";
 
 export interface NormalisedPage {
   image: GrayImage;
