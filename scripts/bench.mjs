@@ -1,8 +1,9 @@
 // Runs every benchmark one after another and writes their figures as one Markdown table:
 //   npm run bench                      (results in test/bench/results.md, each run's output in test/bench/logs/)
-//   BENCH_ONLY=ocr,load npm run bench  (a subset: ocr, translate, render, jobs, load)
+//   BENCH_ONLY=ocr,load npm run bench  (a subset: ocr, speed, translate, render, jobs, load)
 //
 // recognition  test/bench/ocr-bench.mjs            engine under wrangler dev vs native tesseract (Debian tesseract-ocr)
+// page speed   test/bench/page-speed.mjs           every engine call of an ocr page vs native tesseract, A4 and real scans
 // translation  test/bench/translate-throughput.mjs Workers runtime in the test pool, Apertium on loopback
 // rendering    test/bench/render-bench.mjs         engine under wrangler dev
 // job latency  test/bench/jobs-latency.mjs         against `npm run dev`
@@ -29,6 +30,7 @@ const logDir = path.join(benchDir, "logs");
 /** The benchmarks in the order they run; `service` ones run against `npm run dev`. */
 const BENCHES = [
   { name: "ocr", title: "recognition", args: ["test/bench/ocr-bench.mjs"], minutes: 30 },
+  { name: "speed", title: "page speed", args: ["test/bench/page-speed.mjs"], minutes: 30 },
   { name: "translate", title: "translation", args: ["test/bench/translate-throughput.mjs"], minutes: 10 },
   { name: "render", title: "rendering", args: ["test/bench/render-bench.mjs"], minutes: 20 },
   { name: "jobs", title: "job latency", args: ["test/bench/jobs-latency.mjs", "3"], minutes: 15, service: true },

@@ -19,6 +19,11 @@ const UNSHAPED: [script: string, re: RegExp][] = [
   ["Tibetan", /\p{Script=Tibetan}/u],
 ];
 
+/** Whether typesetting refuses text in the named Unicode script (as the catalogue names scripts). */
+export function isUnshapedScript(script: string): boolean {
+  return UNSHAPED.some(([name]) => name === script);
+}
+
 /** The first script in `text` that typesetting cannot draw correctly, or null. */
 export function unshapedScript(text: string): string | null {
   return UNSHAPED.find(([, re]) => re.test(text))?.[0] ?? null;

@@ -1,11 +1,13 @@
 // OCR benchmark: accuracy (CER/WER) and speed of the engine Worker against native tesseract on the
 // same images, in the same run, with the same best_int models; the engine's wasm heap per page.
 //   npm run bench:ocr            (needs Debian's tesseract-ocr: apt-get install tesseract-ocr)
+//   OCR_BENCH=scripts npm run bench:ocr   only the scripts sections (other scripts, directions, auto)
+//   OCR_BENCH_LANGS=kor,ara               only these languages' pages in the scripts sections
 // The corpus is generated here: public-domain text in 8 languages rendered at 300/200/150 dpi in
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
@@ -14,10 +16,23 @@ import { startEngine } from "./ocr-harness.mjs";
 import { CJK_FONT, LATIN_FONTS, languagePageSvg, renderHtmlPng, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
 import { errorRates } from "./text-metrics.mjs";
 import { fontFiles } from "../../scripts/models.mjs";
+import { ocrModel } from "../../src/lib/ocr-models.ts";
 
 const DPIS = [300, 200, 150];
 /** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */
-const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert"];
+const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert", "chi_sim_vert", "kor_vert"];
+/** Pages `auto` is measured on: one language per script it tells apart, and several Latin and CJK ones. */
+const AUTO_PAGES = ["eng", "fra", "deu", "spa", "ita", "por", "rus", "ara", "heb", "hin", "kor", "jpn", "chi_sim"];
+const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
+const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
+const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
+
+/**
+ * Native tesseract's page segmentation for a page: a page of columns as one block of vertical
+ * text (PSM 5; with automatic layout it loses Hangul columns altogether), Hangul lines as the
+ * engine reads them (PSM 4: automatic layout drops most of them), else automatic layout.
+ */
+const nativeMode = (lang) => (ocrModel(lang)?.vertical ? ["--psm", "5"] : ocrModel(lang)?.script === "Hangul" ? ["--psm", "4"] : []);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
 const tessdata = path.join(work, "tessdata");
@@ -120,6 +135,29 @@ function orderExact(expectedLines, actual) {
   });
 }
 
+/** Lines of words, punctuation aside (pdftotext moves punctuation at the edge of right-to-left words across the space, for both engines' PDFs). */
+const wordLines = (text) => text.replace(/[\u202a-\u202e]/g, "").split("\n").map((l) => l.replace(/\p{P}/gu, " ").replace(/\s+/g, " ").trim()).filter(Boolean);
+
+/** The text layer of a PDF, as pdftotext extracts it. */
+function pdfText(file) {
+  const r = spawnSync("pdftotext", ["-enc", "UTF-8", file, "-"], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`pdftotext failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** The engine's searchable PDF of a page read before (`id` as given to runEngine), written to `file`. */
+async function enginePdf(engine, id, file) {
+  const [built] = await engine.call("buildExports", { pageTextKeys: [`bench/${id}.json`], formats: ["searchable_pdf"], outPrefix: `bench/${id}-pdf/`, baseName: "page" });
+  writeFileSync(file, new Uint8Array(await (await engine.files.get(built.key)).arrayBuffer()));
+}
+
+/** Native tesseract's searchable PDF of the same page (its `pdf` output config, same model), written to `<base>.pdf`. */
+function nativePdf(image, lang, base) {
+  const r = spawnSync("tesseract", [image, base, "-l", lang, "--tessdata-dir", tessdata, "pdf"], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+  if (r.status !== 0) throw new Error(`tesseract pdf failed: ${r.stderr}`);
+  return `${base}.pdf`;
+}
+
 /** A scripts page: resvg with the language's face, Chromium for Devanagari (resvg cannot shape it). */
 async function scriptPage(lang, dpi) {
   if (RESVG_LANGUAGES.includes(lang)) return renderPng(languagePageSvg(lang, TEXTS[lang], { dpi }).svg);
@@ -133,32 +171,60 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 async function main() {
   if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
   nativeTessdata(tessdata, Object.keys(TEXTS));
+  // tesseract's pdf output wants its glyph-less font and output configs in the tessdata directory.
+  for (const f of ["pdf.ttf", "configs"]) cpSync(path.join("/usr/share/tesseract-ocr/5/tessdata", f), path.join(tessdata, f), { recursive: true });
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
-  const pages = corpus();
+  const pages = SCRIPTS_ONLY ? [] : corpus();
   const scriptPages = [];
-  for (const lang of SCRIPT_PAGES) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
+  for (const lang of SCRIPT_PAGES.filter(measured)) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
+  const autoPages = [];
+  for (const lang of AUTO_PAGES.filter(measured)) autoPages.push({ lang, bytes: await scriptPage(lang, 300) });
   const engine = await startEngine();
   try {
     console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
-    console.log("| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | first use s | warm s | heap MB |");
-    console.log("|---|---|---|---|---|---|---|---|---|");
+    console.log("| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | PDF layer order (engine / native) | first use s | warm s | heap MB |");
+    console.log("|---|---|---|---|---|---|---|---|---|---|");
     const scripts = [];
     for (const [i, p] of scriptPages.entries()) {
       const file = path.join(work, `s${i}.png`);
       writeFileSync(file, p.bytes);
       const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
       const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
-      const n = runNative(file, p.lang, tessdata);
-      const cjk = CJK.test(TEXTS[p.lang][0]);
+      const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
+      const cjk = CJK.test(TEXTS[p.lang][0]) || !!ocrModel(p.lang)?.vertical;
       const expected = TEXTS[p.lang].join("\n");
       const er = errorRates(expected, e.text, cjk);
       const nr = errorRates(expected, n.text, cjk);
-      const rtl = p.lang === "ara" || p.lang === "heb";
+      const rtl = ocrModel(p.lang)?.direction === "rtl";
       const order = rtl ? `${orderExact(TEXTS[p.lang], e.text) ? "exact" : "wrong"} / ${orderExact(TEXTS[p.lang], n.text) ? "exact" : "wrong"}` : "–";
+      let pdfOrder = "–";
+      if (rtl) {
+        await enginePdf(engine, `s${i}.png`, path.join(work, `s${i}-engine.pdf`));
+        const ok = (pdf, text) => JSON.stringify(wordLines(pdfText(pdf))) === JSON.stringify(wordLines(text));
+        pdfOrder = `${ok(path.join(work, `s${i}-engine.pdf`), e.text) ? "exact" : "wrong"} / ${ok(nativePdf(file, p.lang, path.join(work, `s${i}-native`)), n.text) ? "exact" : "wrong"}`;
+      }
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
-      scripts.push({ lang: p.lang, dpi: p.dpi, engineCer: er.cer, nativeCer: nr.cer, ratio, order, firstMs: first.ms, warmMs: e.ms, heapMB: e.heap / 2 ** 20 });
-      console.log(`| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`);
+      scripts.push({ lang: p.lang, dpi: p.dpi, engineCer: er.cer, nativeCer: nr.cer, ratio, order, pdfOrder, firstMs: first.ms, warmMs: e.ms, heapMB: e.heap / 2 ** 20 });
+      console.log(`| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${pdfOrder} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`);
     }
+
+    console.log("\n## auto: the language chosen for a page (300 dpi) from every model seeded here\n");
+    console.log("| page | chosen | right | s |");
+    console.log("|---|---|---|---|");
+    const auto = [];
+    for (const [i, p] of autoPages.entries()) {
+      const id = `auto${i}.png`;
+      await engine.files.put(`bench/${id}`, p.bytes);
+      const t0 = performance.now();
+      const pre = await engine.call("preprocess", { sourceKey: `bench/${id}`, page: 0, outKey: `bench/${id}.page.png`, languages: ["auto"] });
+      const rec = await engine.call("recognize", { pageKey: pre.key, languages: ["auto"], outKey: `bench/${id}.json` });
+      const ms = performance.now() - t0;
+      const chosen = rec.languages.join("+");
+      auto.push({ lang: p.lang, chosen, right: chosen === p.lang, ms });
+      console.log(`| ${p.lang} | ${chosen} | ${chosen === p.lang ? "yes" : "no"} | ${(ms / 1000).toFixed(2)} |`);
+    }
+    console.log(`\nauto chose the page's language on ${auto.filter((a) => a.right).length} of ${auto.length} pages; mean ${(mean(auto.map((a) => a.ms)) / 1000).toFixed(2)} s a page`);
+    if (SCRIPTS_ONLY) return;
 
     // Warm both engines' models once (first-use model loading is not what the speed figures measure).
     const warm = pages.filter((p) => p.kind === "clean" && p.dpi === 150);
@@ -237,7 +303,7 @@ async function main() {
     const nPps = 1000 / mean(nTimes);
     console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
     console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
-    reportResult("ocr", { subsets, scripts, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
+    reportResult("ocr", { subsets, scripts, auto, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
   } finally {
     await engine.dispose();
   }

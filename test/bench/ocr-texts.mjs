@@ -45,6 +45,10 @@ export const TEXTS = {
   chi_sim: ["学而时习之，不亦说乎？", "有朋自远方来，不亦乐乎？", "人不知而不愠，不亦君子乎？", "温故而知新，可以为师矣。"],
   // Natsume's opening again, set in columns (top to bottom, right to left).
   jpn_vert: ["吾輩は猫である。名前はまだ無い。", "どこで生れたかとんと見当がつかぬ。", "何でも薄暗いじめじめした所で", "ニャーニャー泣いていた事だけは記憶している。"],
+  // Lu Xun, 狂人日记 (A Madman's Diary, 1918; public domain), its opening, set in columns.
+  chi_sim_vert: ["今天晚上，很好的月光。", "我不见他，已是三十多年；", "今天见了，精神分外爽快。", "才知道以前的三十多年，全是发昏；"],
+  // Yun Dong-ju, 서시 (Prologue, 1941; public domain), set in columns.
+  kor_vert: ["죽는 날까지 하늘을 우러러", "한 점 부끄럼이 없기를,", "잎새에 이는 바람에도", "나는 괴로워했다."],
   rus: [
     "Все счастливые семьи похожи друг на друга,",
     "каждая несчастливая семья несчастлива по-своему.",

@@ -26,6 +26,18 @@ const ROWS = {
     rows.push(["peak tesseract wasm heap, A4 300 dpi page", `${num(r.heapMB, 1)} MB`, `${ratio(r.heapMB, 100)} the 100 MB budget`]);
     return rows;
   },
+  speed(r) {
+    const rows = [];
+    for (const [label, sel, key] of [["A4 300 dpi English", (x) => x.a4, "a4Ratio"], ["real scans (tesseract / OCRmyPDF test pages)", (x) => !x.a4, "realRatio"]]) {
+      const rs = r.rows.filter(sel);
+      if (!rs.length) continue;
+      const mean = (k) => rs.reduce((n, x) => n + x[k], 0) / rs.length;
+      rows.push([`${label}: seconds a page, engine (preprocess + detect + recognize) vs native (one thread)`, `${seconds(mean("total"))} vs ${seconds(mean("native"))}`, `${num(r[key], 2)}× native pages/s (target 0.9×)`]);
+      rows.push([`${label}: CER engine vs native`, `${pct(mean("engineCer"))} vs ${pct(mean("nativeCer"))}`, mean("nativeCer") > 0 ? `${ratio(mean("engineCer"), mean("nativeCer"))} native's errors` : "both 0"]);
+    }
+    rows.push(["A4 300 dpi: preprocessing time ÷ OCR time (detect + recognize)", pct(r.preprocessShare), `target ≤ 15 %`]);
+    return rows;
+  },
   translate(r) {
     return [
       [`segments/s, Apertium provider alone (${r.segments} sentences en→es)`, num(r.provider), "1.00×"],

@@ -95,6 +95,6 @@ const intersection = (a, b) => area([Math.max(a[0], b[0]), Math.max(a[1], b[1]),
  */
 export function detection(truth, predicted) {
   const found = truth.filter((t) => t.box && predicted.some((p) => p.page === t.page && intersection(p.box, t.box) >= 0.5 * area(t.box))).length;
-  const falseTables = predicted.filter((p) => !truth.some((t) => t.box && t.page === p.page && intersection(p.box, t.box) >= 0.5 * area(p.box))).length;
-  return { expected: truth.length, found, tables: predicted.length, falseTables };
+  const isFalse = predicted.map((p) => !truth.some((t) => t.box && t.page === p.page && intersection(p.box, t.box) >= 0.5 * area(p.box)));
+  return { expected: truth.length, found, tables: predicted.length, falseTables: isFalse.filter(Boolean).length, isFalse };
 }

@@ -6,9 +6,11 @@
 //
 //   npm run bench:tables                       through the engine (preprocess → extractTables) under wrangler dev
 //   TABLES_PATH=service npm run bench:tables   through the service as a user: upload → tables job → project
-//                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs)
+//                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs); also
+//                                              times each job upload → completed, per page, and runs a plain
+//                                              `ocr` job on each scanned PNG to compare (TABLES_OCR_BASELINE=0 skips it)
 //   TABLES_ONLY=eu-001,eu-002  TABLES_MODES=born,scanned  TABLES_PEER=0 (skip tabula-java)
-//   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json), to look at
+//   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json, false tables marked), to look at
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -75,10 +77,12 @@ async function engineTables(name, bytes, ext, pages) {
 const BASE = process.env.BASE ?? "http://127.0.0.1:8787";
 const auth = () => ({ Authorization: `Bearer ${process.env.KEY ?? readFileSync(path.join(root, ".wrangler/dev-api-key"), "utf8").trim()}` });
 
-async function serviceTables(name, bytes) {
+/** Runs one job on an upload; answers the job and its upload → completed seconds as the client sees them. */
+async function serviceJob(name, bytes, tool, formats) {
   const form = new FormData();
   form.append("file", new File([bytes], name));
-  form.append("options", JSON.stringify({ tool: "tables", export_formats: ["json"] }));
+  form.append("options", JSON.stringify({ tool, export_formats: formats }));
+  const t0 = performance.now();
   const res = await fetch(`${BASE}/api/v1/process`, { method: "POST", headers: auth(), body: form });
   const created = await res.json();
   if (res.status !== 202) throw new Error(`${name}: ${res.status} ${JSON.stringify(created)}`);
@@ -86,11 +90,21 @@ async function serviceTables(name, bytes) {
   for (;;) {
     job = await (await fetch(`${BASE}/api/v1/jobs/${created.id}`, { headers: auth() })).json();
     if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) break;
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 50));
   }
+  return { job, seconds: (performance.now() - t0) / 1000 };
+}
+
+/** Job seconds of the service path, per page: `tables` jobs, and (scanned) a plain `ocr` job of the same page. */
+const jobTimes = { born: [], scanned: [], ocr: [] };
+
+async function serviceTables(name, bytes, run) {
+  const { job, seconds } = await serviceJob(name, bytes, "tables", ["json"]);
   if (!job.project_id) throw new Error(`${name}: job ${job.status} ${JSON.stringify(job.error)}`);
   const project = await (await fetch(`${BASE}/api/v1/projects/${job.project_id}`, { headers: auth() })).json();
-  const widths = Object.fromEntries(project.pages.map((p) => [p.page_index, p.width]));
+  jobTimes[run].push(seconds / Math.max(1, project.pages.length));
+  if (run === "scanned" && process.env.TABLES_OCR_BASELINE !== "0") jobTimes.ocr.push((await serviceJob(name, bytes, "ocr", ["txt"])).seconds);
+  const widths = Object.fromEntries(project.pages.map((p) => [p.index, p.width]));
   return project.tables.map((t) => ({
     page: t.page_index,
     width: widths[t.page_index],
@@ -129,13 +143,15 @@ function gridOf(cells) {
 
 // ---- scoring -----------------------------------------------------------------------------------
 function score(name, truth, predicted, sizes, run) {
-  if (process.env.TABLES_DUMP) {
-    mkdirSync(process.env.TABLES_DUMP, { recursive: true });
-    writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(predicted.map((t) => ({ page: t.page, box: t.box, grid: gridOf(t.cells) })), null, 1));
-  }
   const rel = matchRelations(predicted.flatMap((t) => relations(t.cells)), truth.flatMap((t) => relations(t.cells)));
   const boxes = predicted.map((t) => ({ page: t.page + 1, box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]) }));
-  return { name, ...rel, ...detection(truth, boxes) };
+  const { isFalse, ...found } = detection(truth, boxes);
+  if (process.env.TABLES_DUMP) {
+    mkdirSync(process.env.TABLES_DUMP, { recursive: true });
+    const dump = predicted.map((t, i) => ({ page: t.page, box: t.box, ...(isFalse[i] ? { false: true } : {}), grid: gridOf(t.cells) }));
+    writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(dump, null, 1));
+  }
+  return { name, ...rel, ...found };
 }
 
 function total(rows, seconds) {
@@ -174,7 +190,7 @@ try {
     const line = [];
     if (MODES.includes("born")) {
       const t0 = performance.now();
-      const predicted = PATH === "service" ? await serviceTables(`${name}.pdf`, readFileSync(pdf)) : await engineTables(name, readFileSync(pdf), "pdf", allPages);
+      const predicted = PATH === "service" ? await serviceTables(`${name}.pdf`, readFileSync(pdf), "born") : await engineTables(name, readFileSync(pdf), "pdf", allPages);
       const s = (performance.now() - t0) / 1000;
       const row = score(name, truth, predicted, sizes, "born");
       add("born-digital", row, s);
@@ -187,7 +203,7 @@ try {
         const prefix = path.join(work, `${name}-${page + 1}`);
         spawnSync("pdftoppm", ["-r", "200", "-png", "-singlefile", "-f", String(page + 1), "-l", String(page + 1), pdf, prefix]);
         const png = readFileSync(`${prefix}.png`);
-        const found = PATH === "service" ? await serviceTables(`${name}-${page + 1}.png`, png) : await engineTables(`${name}-p${page + 1}`, png, "png", [0]);
+        const found = PATH === "service" ? await serviceTables(`${name}-${page + 1}.png`, png, "scanned") : await engineTables(`${name}-p${page + 1}`, png, "png", [0]);
         predicted.push(...found.map((t) => ({ ...t, page })));
       }
       const s = (performance.now() - t0) / 1000;
@@ -217,5 +233,13 @@ for (const [run, { rows, seconds }] of Object.entries(runs)) {
   const t = total(rows, seconds);
   figures[run] = t;
   console.log(`| ${run} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${t.falseTables} | ${t.secondsPerDocument} |`);
+}
+const med = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1] * 100) / 100 : null);
+if (PATH === "service") {
+  figures.jobs = { bornSecondsPerPage: med(jobTimes.born), scannedSecondsPerPage: med(jobTimes.scanned), ocrSecondsPerPage: med(jobTimes.ocr) };
+  console.log("\nJobs, upload → completed, median per page:");
+  if (jobTimes.born.length) console.log(`born-digital tables ${figures.jobs.bornSecondsPerPage} s (${jobTimes.born.length} documents)`);
+  if (jobTimes.ocr.length) figures.jobs.scannedOverOcr = Math.round((figures.jobs.scannedSecondsPerPage / figures.jobs.ocrSecondsPerPage) * 100) / 100;
+  if (jobTimes.scanned.length) console.log(`scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s: ${figures.jobs.scannedOverOcr ?? "–"}x (${jobTimes.scanned.length} pages)`);
 }
 reportResult("tables", { path: PATH, documents: docs.length, ...figures });

@@ -121,6 +121,35 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
     expect(json.pages[0]!.regions[0]!.lines[0]!.words[0]!.box.w).toBeGreaterThan(0);
   });
 
+  it("detect with the languages reads the page once: the layout and recognize's text come from that reading", async () => {
+    await env.FILES.put("uploads/ocr/once.png", await renderTextPng(TEXT));
+    const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/ocr/once.png", page: 0, outKey: "work/ocr/once.png" });
+    const det = await env.ENGINE.detect({ pageKey: pre.key, outKey: "work/ocr/once-layout.json", languages: ["eng"] });
+    expect(det).toMatchObject({ lines: 5, regions: 2, path: "ocr" });
+    const layout = (await (await env.FILES.get(det.key))!.json()) as PageLayout;
+    const kept = await env.FILES.get(`${pre.key}.reading.json`);
+    expect(kept).not.toBeNull();
+    const reading = (await kept!.json()) as { page: PageText; languages: string[] };
+    expect(reading.languages).toEqual(["eng"]);
+    // The layout's lines are the reading's lines.
+    expect(layout.blocks.flatMap((b) => b.lines)).toEqual(reading.page.regions.flatMap((r) => r.lines.map((l) => l.box)));
+
+    // recognize takes the kept reading: altered, the change shows, proving no second reading ran.
+    const marked = { ...reading, page: { ...reading.page, regions: reading.page.regions.map((r, i) => (i === 0 ? { ...r, text: `${r.text} [kept]` } : r)) } };
+    await env.FILES.put(`${pre.key}.reading.json`, JSON.stringify(marked));
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/ocr/once-text.json" });
+    const page = (await (await env.FILES.get(rec.key))!.json()) as PageText;
+    expect(page.regions[0]!.text.endsWith("[kept]")).toBe(true);
+    expect(characterErrorRate(TEXT.filter(Boolean).join(" "), page.regions.map((r) => r.text.replace(" [kept]", "")).join(" "))).toBeLessThanOrEqual(0.02);
+
+    // Other languages, or a page image written again, are read afresh.
+    const other = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng", "eng"], outKey: "work/ocr/once-other.json" });
+    expect(((await (await env.FILES.get(other.key))!.json()) as PageText).text).not.toContain("[kept]");
+    await env.ENGINE.preprocess({ sourceKey: "uploads/ocr/once.png", page: 0, outKey: "work/ocr/once.png" });
+    const again = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/ocr/once-again.json" });
+    expect(((await (await env.FILES.get(again.key))!.json()) as PageText).text).not.toContain("[kept]");
+  });
+
   it("downscales a large page and maps boxes back to page coordinates", async () => {
     // ~4200 px wide: preprocess fits it to 3508 px, OCR then works at ≤ 2500 px.
     const lines = ["Large scans are scaled down before recognition.", "Boxes must still land on the words."];

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
 import { characterErrorRate } from "./cer";
-import { pageText, put, readPage, realFixture, realText } from "./helpers";
+import { failure, pageText, put, readPage, realFixture, realText } from "./helpers";
 
 /** Share of dark pixels of a stored page image. */
 async function inkShare(key: string): Promise<number> {
@@ -114,5 +114,58 @@ describe("page rotation", { timeout: 240_000 }, () => {
     expect(page.pre.rotation).toBe(0);
     expect(page.rec.rotation).toBe(90);
     expect(characterErrorRate(realText("ocrmypdf_linn.txt"), page.text.text), page.text.text).toBeLessThan(0.05);
+  });
+});
+
+describe("page images of text-layer pages", { timeout: 240_000 }, () => {
+  it("are drawn in the background when the job reads only the text layer (ICDAR 2013 eu-011 p. 3)", async () => {
+    const key = await put("uploads/layers/eu-011-p3.pdf", realFixture("icdar2013_eu-011-p3.pdf"));
+    const outKey = "work/layers/eu-011-p3-background.png";
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey, pageImage: "background" });
+    expect(pre.path).toBe("text_layer");
+    // The call answers with a blank canvas of the page's size: the browser has not drawn it yet.
+    const canvas = await decodePngToGray(new Uint8Array(await (await env.FILES.get(outKey))!.arrayBuffer()));
+    expect([canvas!.width, canvas!.height]).toEqual([pre.width, pre.height]);
+    expect(await inkShare(outKey)).toBe(0);
+    // The drawing replaces it when ready: text and image bands, at the same size.
+    let ink = 0;
+    for (let waited = 0; ink === 0 && waited < 120_000; waited += 500) {
+      await new Promise((r) => setTimeout(r, 500));
+      ink = await inkShare(outKey);
+    }
+    expect(ink).toBeGreaterThan(0.01);
+    const drawn = await decodePngToGray(new Uint8Array(await (await env.FILES.get(outKey))!.arrayBuffer()));
+    expect([drawn!.width, drawn!.height]).toEqual([pre.width, pre.height]);
+  });
+});
+
+describe("images painted through text outlines (OCRmyPDF's cmyk.pdf)", { timeout: 240_000 }, () => {
+  it("draws the page whole instead of composing the unclipped CMYK separations blank, and reads the lettering", async () => {
+    const key = await put("uploads/scans/cmyk.pdf", realFixture("ocrmypdf_cmyk.pdf"));
+    const page = await readPage("cmyk", key, 0, ["eng"]);
+    // Its text layer is mojibake (refused); the six CMYK JPEGs are only visible through the glyphs.
+    expect(page.pre.path).toBe("rasterized");
+    expect(await inkShare(page.pre.key)).toBeGreaterThan(0.002);
+    for (const word of ["Black", "Magenta", "Cyan"]) expect(page.text.text, page.text.text).toContain(word);
+  });
+});
+
+describe("pictures without text (py-pdf's sample files)", { timeout: 240_000 }, () => {
+  it.each([
+    ["a 16x16 CCITT icon on a 3.84 pt PDF page", "pypdf_imagemagick-CCITTFaxDecode.pdf"],
+    ["a 16x16 TIFF icon", "pypdf_smile-lzw.tiff"],
+  ])("%s holds no legible text: an empty page, not a failure", async (_, name) => {
+    const key = await put(`uploads/icons/${name}`, realFixture(name));
+    const page = await readPage(name, key, 0, ["eng"]);
+    expect(page.pre.transform.sourceWidth).toBeLessThan(32);
+    expect(page.rec.chars).toBe(0);
+    expect(page.text.regions).toHaveLength(0);
+  });
+
+  it("a drawing large enough to hold text but with none fails as no_text_found (not charged)", async () => {
+    const key = await put("uploads/icons/grayscale-image.pdf", realFixture("pypdf_grayscale-image.pdf"));
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/icons/gray.png", languages: ["eng"] });
+    const err = await failure(env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/icons/gray.json" }));
+    expect(err.code).toBe("no_text_found");
   });
 });

@@ -8,16 +8,30 @@ import { failure, fixture, put, readPage, seedOcrModels } from "./helpers";
 const texts = TEXTS as Record<string, string[]>;
 const squash = (s: string) => s.replace(/\s+/g, " ").trim();
 
+/**
+ * The words of each line, punctuation aside: of the text pdftotext extracts from a PDF (without
+ * the bidi marks it adds around right-to-left runs), or of the lines read. pdftotext moves a comma
+ * or full stop at the edge of a right-to-left word to the other side of the space (on the PDF
+ * native tesseract writes of the same page alike), so punctuation is left out of the comparison;
+ * the letters of every word and the order of the words must match.
+ */
+const wordsOf = (lines: string[]) => lines.map((l) => squash(l.replace(/\p{P}/gu, " "))).filter(Boolean);
+async function layerLines(pdf: Uint8Array): Promise<string[]> {
+  const out = await read("pdftotext", pdf);
+  expect(out.code, out.stderr).toBe(0);
+  return wordsOf(out.stdout.replace(/[\u202a-\u202e]/g, "").split("\n"));
+}
+
 /** Right-to-left pages, vertical columns, two languages on a page, `auto` across scripts. */
 describe("scripts and directions", () => {
   beforeAll(async () => {
-    await seedOcrModels(["deu", "rus", "ara", "heb", "kor", "jpn", "jpn_vert"]);
+    await seedOcrModels(["eng", "deu", "rus", "ara", "heb", "kor", "jpn", "jpn_vert", "chi_sim_vert", "kor_vert"]);
   });
 
   for (const lang of ["ara", "heb"]) {
     it(`${lang}: lines in reading order (right to left), words from the right, exports marked right to left`, async () => {
       const key = await put(`uploads/rtl/${lang}.png`, fixture(`lang_${lang}`));
-      const { text, rec } = await readPage(`rtl-${lang}`, key, 0, [lang]);
+      const { text, rec, pre } = await readPage(`rtl-${lang}`, key, 0, [lang]);
       const lines = text.regions.flatMap((r) => r.lines);
       expect(lines.map((l) => l.text), text.text).toHaveLength(texts[lang]!.length);
       lines.forEach((l, i) => {
@@ -28,7 +42,7 @@ describe("scripts and directions", () => {
       // The first word read is the first word written.
       expect(lines[0]!.words[0]!.text).toBe(texts[lang]![0]!.split(" ")[0]);
 
-      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
+      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx", "searchable_pdf"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
       const file = async (f: string) => stored(built.find((b) => b.format === f)!.key);
       const txt = new TextDecoder().decode(await file("txt"));
       expect(characterErrorRate(squash(texts[lang]!.join(" ")), squash(txt)), txt).toBeLessThanOrEqual(0.05);
@@ -41,24 +55,42 @@ describe("scripts and directions", () => {
       for (const m of alto.matchAll(/<SP HPOS="(\d+)" VPOS="\d+" WIDTH="(\d+)"\/>/g)) expect(Number(m[2])).toBeGreaterThan(0);
       const docx = unzip(await file("docx"))["word/document.xml"]!;
       expect(docx).toMatch(/<w:pPr><w:bidi\/><\/w:pPr><w:r><w:rPr><w:rtl\/><\/w:rPr>/);
+      // The searchable PDF's invisible layer extracts in reading order: the lines read, letter for letter.
+      const pdf = await file("searchable_pdf");
+      expect(await layerLines(pdf)).toEqual(wordsOf(lines.map((l) => l.text)));
+      // …and each word's text starts at the word's right edge. pdftotext -bbox gives right-to-left
+      // text one character at a time (native tesseract's PDF alike): each word's first letter is looked for.
+      const bbox = await read("pdftotext-bbox", pdf);
+      const chars = [...bbox.stdout.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({ y: Number(m[1]), xMax: Number(m[2]), text: m[3]! }));
+      // Page pixels → PDF points, as the export sizes its pages.
+      const k = 72 / Math.max(72, Math.max(pre.width, pre.height) / 11.69);
+      const off = lines.flatMap((l) =>
+        l.words.map((w) => {
+          const first = chars.filter((c) => c.text === [...w.text][0] && c.y > (l.box.y - 5) * k && c.y < (l.box.y + l.box.h) * k);
+          return Math.min(...first.map((c) => Math.abs(c.xMax - (w.box.x + w.box.w) * k)));
+        }),
+      );
+      expect(off.filter((d) => d < 1).length / off.length, JSON.stringify(off)).toBeGreaterThan(0.9);
     });
   }
 
-  it("jpn_vert: columns read right to left, vertical boxes", async () => {
-    const key = await put("uploads/vert/jpn.png", fixture("lang_jpn_vert"));
-    const { text, rec } = await readPage("vert-jpn", key, 0, ["jpn_vert"]);
-    expect(rec.languages).toEqual(["jpn_vert"]);
-    const lines = text.regions.flatMap((r) => r.lines);
-    expect(lines.length, text.text).toBe(texts.jpn_vert!.length);
-    for (const l of lines) {
-      expect(l.vertical, l.text).toBe(true);
-      expect(l.box.h).toBeGreaterThan(2 * l.box.w);
-    }
-    // First column on the right.
-    for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.x).toBeLessThan(lines[i - 1]!.box.x);
-    const expected = texts.jpn_vert!.join("").normalize("NFKC");
-    expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
-  });
+  for (const lang of ["jpn_vert", "chi_sim_vert", "kor_vert"]) {
+    it(`${lang}: columns read right to left, vertical boxes`, async () => {
+      const key = await put(`uploads/vert/${lang}.png`, fixture(`lang_${lang}`));
+      const { text, rec } = await readPage(`vert-${lang}`, key, 0, [lang]);
+      expect(rec.languages).toEqual([lang]);
+      const lines = text.regions.flatMap((r) => r.lines);
+      expect(lines.length, text.text).toBe(texts[lang]!.length);
+      for (const l of lines) {
+        expect(l.vertical, l.text).toBe(true);
+        expect(l.box.h).toBeGreaterThan(2 * l.box.w);
+      }
+      // First column on the right.
+      for (let i = 1; i < lines.length; i++) expect(lines[i]!.box.x).toBeLessThan(lines[i - 1]!.box.x);
+      const expected = texts[lang]!.join("").replace(/\s+/g, "").normalize("NFKC");
+      expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
+    });
+  }
 
   it("a page in English and Arabic read with eng+ara keeps both", async () => {
     const key = await put("uploads/mixed/eng-ara.png", fixture("mixed_eng_ara"));
@@ -68,6 +100,8 @@ describe("scripts and directions", () => {
     const expected = [...texts.eng!.slice(0, 2), ...texts.ara!.slice(0, 2)];
     expect(lines, text.text).toHaveLength(4);
     lines.forEach((l, i) => expect(characterErrorRate(expected[i]!, l), `${i}: ${l}`).toBeLessThanOrEqual(0.05));
+    const [pdf] = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["searchable_pdf"], outPrefix: "exports/mixed/", baseName: "mixed" });
+    expect(await layerLines(await stored(pdf!.key))).toEqual(wordsOf(lines));
   });
 
   for (const lang of ["deu", "rus", "ara", "heb", "kor", "jpn"]) {
@@ -77,6 +111,14 @@ describe("scripts and directions", () => {
       expect(rec.languages).toEqual([lang]);
     });
   }
+
+  it("auto keeps a Hebrew page upright: the language is chosen before orientation trials", async () => {
+    const key = await put("uploads/auto-script/heb-300.png", fixture("lang_heb_300"));
+    const { text, rec } = await readPage("auto-script-heb-300", key, 0, ["auto"]);
+    expect(rec.languages).toEqual(["heb"]);
+    expect(rec.rotation).toBe(0);
+    expect(characterErrorRate(texts.heb!.join(" "), squash(text.text)), text.text).toBeLessThanOrEqual(0.05);
+  });
 
   it("refuses a language that names no model, and a model that is not installed", async () => {
     const key = await put("uploads/unknown/eng.png", fixture("lang_eng"));

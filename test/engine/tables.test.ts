@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { PageTables, PageText } from "../../workers/engine/contract";
 import { gridCells, tablePdf, type DrawnTable } from "../helpers/table-pdf";
-import { fixture, pageText, put } from "./helpers";
+import { fixture, pageText, put, realFixture } from "./helpers";
 
 async function tablesOf(name: string, bytes: Uint8Array): Promise<{ page: PageTables; text: PageText }> {
   const key = await put(`uploads/tables/${name}`, bytes);
@@ -218,3 +218,42 @@ describe("tables from born-digital pages (text layer and drawn rules)", () => {
     expect(page.tables, JSON.stringify(page.tables)).toEqual([]);
   });
 });
+
+describe("tables of real born-digital documents (ICDAR 2013, test/fixtures/real)", () => {
+  it("a page with decorative images beside its text is read from its text layer, and its table found (eu-011 p. 3)", async () => {
+    const { page } = await tablesOf("eu-011-p3.pdf", realFixture("icdar2013_eu-011-p3.pdf"));
+    // Image bands across the page are no scan: the text layer is the page's text.
+    expect(page.path).toBe("text_layer");
+    const table = page.tables.find((t) => t.cells.some((c) => c.text === "Portugal"));
+    expect(table, JSON.stringify(page.tables)).toBeDefined();
+    expect(grid(table!).slice(-5), JSON.stringify(grid(table!))).toEqual([
+      ["Differences with respect to Germany", "Portugal", "Greece", "Spain", "Italy", "France"],
+      ["Q2 2006 – Q1 2010**", "0.33", "0.51", "0.31", "0.18", "0.05"],
+      ["Q1 2009 – Q4 2009", "-0.01", "0.45", "0.21", "0.18", "0.05"],
+      ["Q4 2009", "0.17", "0.70", "0.26", "0.09", "-0.01"],
+      ["Q1 2010", "0.64", "0.72", "0.56", "0.43", "0.25"],
+    ]);
+  });
+
+  it("a pie chart's labels beside three tables make no table (eu-015 p. 2)", async () => {
+    const { page } = await tablesOf("eu-015-p2.pdf", realFixture("icdar2013_eu-015-p2.pdf"));
+    expect(page.path).toBe("text_layer");
+    expect(page.tables.map((t) => grid(t)[0]), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([
+      ["Air passengers rights", "Enquiries"],
+      ["Free movement of persons / workers", "Enquiries"],
+      ["Treaty reform / IGC / Lisbon Treaty", "Enquiries"],
+    ]);
+    expect(page.tables.map((t) => grid(t)[1])).toEqual([
+      ["Spain", "268"],
+      ["Spain", "153"],
+      ["Germany", "91"],
+    ]);
+  });
+
+  it("small-multiple line charts with nearly flat series and their labels make no table (eu-017 p. 1)", async () => {
+    const { page } = await tablesOf("eu-017-p1.pdf", realFixture("icdar2013_eu-017-p1.pdf"));
+    expect(page.path).toBe("text_layer");
+    expect(page.tables.map((t) => grid(t)), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([]);
+  });
+});
+

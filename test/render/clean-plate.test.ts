@@ -66,6 +66,21 @@ describe("clean plates on every kind of background", () => {
     expect((again.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => words.has(w)), again).toEqual([]);
   });
 
+  it("leaves a picture untouched where layout analysis took its texture for lines of text", async () => {
+    // The photograph-like background alone, uploaded as a page, with "lines" where there is no text.
+    const s = plate("photo");
+    await env.FILES.put("uploads/plates/photo-only", s.background);
+    const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/plates/photo-only", page: 0, outKey: "work/plates/photo-only/page.png", languages: ["eng"] });
+    const lines = [{ x: 60, y: 60, w: 700, h: 56 }, { x: 60, y: 140, w: 640, h: 44 }, { x: 120, y: 260, w: 600, h: 60 }];
+    const regions: InpaintRegion[] = [{ box: { x: 60, y: 60, w: 700, h: 200 }, lines: lines.slice(0, 2) }, { box: lines[2]!, lines: [lines[2]!] }];
+    const out = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: "uploads/plates/photo-only", page: 0, regions, maskKey: "work/plates/photo-only/mask.png", cleanKey: "work/plates/photo-only/clean.png", languages: ["eng"] });
+    expect(out.textCheck.zones, JSON.stringify(out)).toBeGreaterThan(0);
+    expect(out.textCheck.rejected, JSON.stringify(out)).toBe(out.textCheck.zones);
+    expect(out.regions.map((r) => r.masked), JSON.stringify(out.regions)).toEqual([0, 0]);
+    const clean = await decodeKey(out.cleanKey), truth = decode(s.background);
+    expect(difference(clean, truth, [{ x: 0, y: 0, w: truth.width, h: truth.height }]).mean).toBe(0);
+  });
+
   it("keeps each side of a background boundary its own colour where a line crosses it", async () => {
     const s = plate("two-tone");
     const { pageKey, sourceKey, regions } = await detectedRegions("two-tone-edge", s.page);

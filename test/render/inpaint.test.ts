@@ -37,10 +37,10 @@ describe("text removal (inpainting)", () => {
     // The colour base is the original's: the clean plate is not the gray page image.
     const i = (Math.round(text.regions[0]!.box.y) * clean.width + 20) * 4;
     expect([clean.data[i], clean.data[i + 1], clean.data[i + 2]]).toEqual([...decode(s.background).data.subarray(i, i + 3)]);
-    // Re-OCR of the whole clean plate reads no word (two or more letters or digits): on striped paper
-    // the fill can leave a mark that reads as one stray character, which is not text left behind.
+    // Re-OCR of the whole clean plate reads nothing at all, not even a stray character (striped
+    // paper is filled by patch matching, which carries the stripes through).
     const again = await ocr(await (await env.FILES.get(out.cleanKey))!.bytes(), `work/${name}/clean-again.png`, ["eng"]);
-    expect(again.match(/[\p{L}\p{N}]{2,}/gu) ?? [], again).toEqual([]);
+    expect(again.replace(/\s+/g, ""), again).toBe("");
   });
 
   it("masks glyph pixels only, not whole boxes", async () => {

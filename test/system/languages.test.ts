@@ -58,6 +58,22 @@ describe("OCR languages", () => {
     expect(err.details.missing).toEqual(missing);
   });
 
+  it.each([
+    ["hi", "Devanagari"],
+    ["bn", "Bengali"],
+    ["ta", "Tamil"],
+  ])("a translation into %s (%s) is refused before anything is stored: its pages cannot be drawn", async (target, script) => {
+    const { auth } = await seedAccount();
+    const form = new FormData();
+    form.set("file", new File([await renderTextPng(["x"])], "a.png", { type: "image/png" }));
+    form.set("options", JSON.stringify({ tool: "translate", source_language: "ar", target_language: target }));
+    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: form });
+    const b = await body(res);
+    expect(res.status, JSON.stringify(b)).toBe(422);
+    expect(b.error).toMatchObject({ code: "unsupported_language", details: { language: target, script } });
+    expect(b.error.message).toContain(script);
+  });
+
   it("a job in a language whose model is not installed is refused with the catalogued error", async () => {
     const { auth } = await seedAccount();
     const form = new FormData();

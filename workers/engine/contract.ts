@@ -46,6 +46,12 @@ export interface PreprocessInput {
    * recognises every page, `redo` replaces invisible text (an earlier OCR) by a new recognition.
    */
   ocrMode?: OcrMode;
+  /**
+   * Text-layer PDF pages drawn by Browser Rendering: `now` (default) waits for the drawing;
+   * `background` writes a blank canvas of the page's size at once and the drawing over it when it
+   * is ready, for jobs whose later stages and exports read the text layer only.
+   */
+  pageImage?: "now" | "background";
 }
 
 export type OcrMode = "auto" | "force" | "redo";
@@ -84,6 +90,13 @@ export interface DetectInput {
   pageKey: string;
   /** R2 FILES key where the layout (JSON `PageLayout`) is written. */
   outKey: string;
+  /**
+   * The languages the page will be recognised in, when `recognize` follows. The page is then read
+   * once, here: the layout comes from the same layout analysis as the text, and the reading is
+   * kept beside the page image for `recognize` with the same languages (tesseract's layout
+   * analysis is a sizeable share of a page's OCR; done twice it was ~15 % of the page).
+   */
+  languages?: string[];
 }
 
 export interface DetectResult {
@@ -178,6 +191,11 @@ export interface PageText {
    * coordinates, each as its thin bounding box. Table detection reads the ruling from them.
    */
   rules?: Box[];
+  /**
+   * Text-layer pages: areas the PDF draws as pictures with vector paths (charts, diagrams: slanted
+   * strokes, curves, filled shapes), in page coordinates. Their labels are no table.
+   */
+  figures?: Box[];
 }
 
 export interface ExtractTablesInput {
@@ -391,6 +409,11 @@ export interface InpaintResult {
   regions: InpaintRegionResult[];
   /** Milliseconds spent clearing and checking. */
   ms: { inpaint: number; check: number };
+  /**
+   * On a textured page (photograph, patterned paper) every text zone is read before its ink is
+   * removed: zones read, and zones left untouched because nothing in them read as text.
+   */
+  textCheck: { zones: number; rejected: number };
 }
 
 export interface TypesetRegion {

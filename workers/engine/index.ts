@@ -13,7 +13,6 @@ import type {
   InspectInput,
   InspectResult,
   OcrMode,
-  PageText,
   PreprocessInput,
   PreprocessResult,
   RecognizeInput,
@@ -27,26 +26,18 @@ import type { EngineEnv } from "./env";
 import { engineError, guarded } from "./errors";
 import { buildAll, isExportFormat } from "./exports/build";
 import { loadDocument } from "./exports/document";
-import { inpaintPage } from "./inpaint/inpaint-page";
-import { typesetPage } from "./typeset/typeset-page";
 import { probeRaster } from "./image/headers";
-import { inkFraction, TEXT_INK_FROM } from "./image/ink";
-import { normalisePage, normaliseSource } from "./image/preprocess";
 import { sniffFormat } from "./image/sniff";
-import { loadSourcePage } from "./image/source-page";
-import { detectLayout, layoutOfText } from "./layout/detect";
-import { extractPageTables } from "./layout/tables";
-import { resolveLanguages, trialLanguage } from "./ocr/languages";
+import { inpaintPage } from "./inpaint/inpaint-page";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
-import { loadPageGray, ocrRasterFromGray } from "./ocr/page-raster";
-import { countChars, countWords } from "./ocr/page-text";
-import { mergeTextLayer } from "./ocr/merge-layer";
-import { recognizeWith } from "./ocr/recognize";
-import { largestHeap } from "./ocr/tesseract";
-import { clampBox, normalisedSize, reocrRect, textLayerIn } from "./ocr/reocr";
+import { preprocessPage } from "./page/preprocess";
+import { detectPage, recognizePage } from "./page/read";
+import { reocrPage } from "./page/reocr";
+import { extractTables } from "./page/tables";
 import { pdfPageCount } from "./pdf/pages";
-import { pageMetadata, readPageMeta, readTextLayer, textLayerKeyFor } from "./storage/page-meta";
-import { readBytes, writeJson, writeObject } from "./storage/r2";
+import { readPageMeta, type PageMeta } from "./storage/page-meta";
+import { readBytes } from "./storage/r2";
+import { typesetPage } from "./typeset/typeset-page";
 
 function requireKey(value: unknown, field: string): string {
   if (typeof value !== "string" || value.length === 0 || value.length > 1024) {
@@ -101,153 +92,56 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     });
   }
 
-  /** Reads a source file and sniffs it; unreadable formats are `[unsupported_media_type]`. */
-  private async source(sourceKey: string) {
-    const bytes = await readBytes(this.env.FILES, sourceKey);
-    const format = sniffFormat(bytes);
-    if (!format) throw engineError("unsupported_media_type", "The file is not an image or PDF the engine reads.");
-    return { bytes, format };
-  }
-
-  /**
-   * Reads one page (raster decode, PDF text layer / scan / rendering), turns it upright, deskews
-   * it, normalises contrast, fits it within 3508 px and stores it as PNG at outKey. The page's
-   * path and transform travel with the image (R2 metadata); a text layer is stored beside it.
-   */
+  /** One page read into a normalised page image (page/preprocess.ts). */
   async preprocess(input: PreprocessInput): Promise<PreprocessResult> {
     const sourceKey = requireKey(input?.sourceKey, "sourceKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const page = requirePage(input?.page);
-    return guarded("internal_error", "Preprocessing the page failed", async () => {
-      const { bytes, format } = await this.source(sourceKey);
-      const seeded = await seededLanguages(this.env.MODELS);
-      const out = await normalisePage(bytes, format, page, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(input.languages, seeded), pdf: { languages: input.languages, ocrMode: requireOcrMode(input.ocrMode) } });
-      const textLayerKey = out.textLayer ? textLayerKeyFor(outKey) : null;
-      if (out.textLayer && textLayerKey) await writeJson(this.env.FILES, textLayerKey, out.textLayer);
-      await writeObject(this.env.FILES, outKey, out.png, "image/png", pageMetadata(out.path, out.transform, textLayerKey));
-      return {
-        key: outKey,
-        width: out.image.width,
-        height: out.image.height,
-        rotation: out.transform.rotation,
-        path: out.path,
-        skew: out.transform.skew,
-        transform: out.transform,
-      };
-    });
+    const ocrMode = requireOcrMode(input?.ocrMode);
+    const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage };
+    return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req, (work) => this.ctx.waitUntil(work)));
   }
 
-  /** Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. */
+  /** A page image's record (path, transform, text layer), read before any work on the page. */
+  private meta(pageKey: string): Promise<PageMeta> {
+    return guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
+  }
+
+  /** Layout analysis of a page image (page/read.ts). */
   async detect(input: DetectInput): Promise<DetectResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
-    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
-    return guarded("ocr_failed", "Layout analysis failed", async () => {
-      let layout;
-      if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(this.env.FILES, meta));
-      else {
-        const seeded = await seededLanguages(this.env.MODELS);
-        if (seeded.length === 0) throw engineError("unsupported_language", "No OCR model is installed.");
-        const raster = ocrRasterFromGray(await loadPageGray(this.env.FILES, pageKey));
-        layout = { ...(await detectLayout(this.env.MODELS, raster, trialLanguage(undefined, seeded))), path: meta.path };
-      }
-      await writeJson(this.env.FILES, outKey, layout);
-      const lines = layout.blocks.flatMap((b) => b.items);
-      return { key: outKey, regions: layout.blocks.length, lines: lines.length, words: lines.reduce((n, l) => n + l.words.length, 0), path: layout.path };
-    });
+    const languages = input?.languages === undefined ? undefined : await requireLanguages(this.env.MODELS, input.languages);
+    const meta = await this.meta(pageKey);
+    return guarded("ocr_failed", "Layout analysis failed", () => detectPage(this.env, pageKey, meta, outKey, languages));
   }
 
-  /**
-   * Recognises a page's text (or takes its text layer), written as `PageText` JSON. A page with
-   * ink on it where recognition finds nothing fails as `[no_text_found]` rather than passing empty.
-   */
+  /** A page's text, recognised or from its text layer (page/read.ts). */
   async recognize(input: RecognizeInput): Promise<RecognizeResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
-    return guarded("ocr_failed", "Recognition failed", async () => {
-      let page: PageText;
-      if (meta.path === "text_layer") page = { ...(await readTextLayer(this.env.FILES, meta)), languages };
-      else {
-        const gray = await loadPageGray(this.env.FILES, pageKey);
-        const langs = await resolveLanguages(this.env.MODELS, languages, gray);
-        page = { ...(await recognizeWith(this.env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
-        // A scan with visible text on it: the layer's exact words join what OCR read.
-        if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(this.env.FILES, meta));
-        if (countChars(page) === 0 && inkFraction(gray) >= TEXT_INK_FROM) {
-          throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${langs.join("+")}). The page is not charged.`);
-        }
-      }
-      await writeJson(this.env.FILES, outKey, page);
-      return {
-        key: outKey,
-        regions: page.regions.length,
-        words: countWords(page),
-        chars: countChars(page),
-        confidence: page.confidence,
-        path: page.path ?? "ocr",
-        languages: page.languages,
-        heapBytes: meta.path === "text_layer" ? 0 : largestHeap(),
-        rotation: (((meta.transform?.sourceRotation ?? 0) + (meta.transform?.rotation ?? 0)) % 360) as RecognizeResult["rotation"],
-      };
-    });
+    const meta = await this.meta(pageKey);
+    return guarded("ocr_failed", "Recognition failed", () => recognizePage(this.env, pageKey, meta, outKey, languages));
   }
 
-  /**
-   * Tables of a page (ruled, rule-framed and borderless), each cell's text, written as `PageTables`
-   * JSON; with `textOutKey`, the page text the tables were read from is written too (`PageText`).
-   */
+  /** A page's tables and their cells' text (page/tables.ts). */
   async extractTables(input: ExtractTablesInput): Promise<ExtractTablesResult> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const textOutKey = input?.textOutKey === undefined ? undefined : requireKey(input.textOutKey, "textOutKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const meta = await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, pageKey));
-    return guarded("ocr_failed", "Table extraction failed", async () => {
-      const gray = await loadPageGray(this.env.FILES, pageKey);
-      const textLayer = meta.path === "text_layer" ? { ...(await readTextLayer(this.env.FILES, meta)), languages } : null;
-      const langs = textLayer ? languages : await resolveLanguages(this.env.MODELS, languages, gray);
-      const { tables, text } = await extractPageTables(this.env.MODELS, gray, meta.path, textLayer, langs);
-      await writeJson(this.env.FILES, outKey, tables);
-      if (textOutKey) await writeJson(this.env.FILES, textOutKey, text);
-      return {
-        key: outKey,
-        tables: tables.tables.length,
-        cells: tables.tables.reduce((n, t) => n + t.cells.length, 0),
-        ...(textOutKey ? { textKey: textOutKey } : {}),
-        regions: text.regions.length,
-        path: meta.path,
-        languages: text.languages,
-      };
-    });
+    const meta = await this.meta(pageKey);
+    return guarded("ocr_failed", "Table extraction failed", () => extractTables(this.env, pageKey, meta, outKey, textOutKey, languages));
   }
 
-  /**
-   * Recognises one rectangle (normalised page coordinates) from the original upload at full
-   * resolution. Pages read from a text layer answer with the layer's words in the rectangle.
-   */
+  /** One rectangle read again from the original upload at full resolution (page/reocr.ts). */
   async reocr(input: ReocrInput): Promise<ReocrResult> {
     const sourceKey = requireKey(input?.sourceKey, "sourceKey");
     const page = requirePage(input?.page);
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const meta = input?.pageKey ? await guarded("internal_error", "Reading the page image failed", () => readPageMeta(this.env.FILES, requireKey(input.pageKey, "pageKey"))) : null;
-    return guarded("ocr_failed", "Re-recognition failed", async () => {
-      if (meta?.path === "text_layer" && meta.transform) {
-        const size = normalisedSize(meta.transform);
-        return textLayerIn(await readTextLayer(this.env.FILES, meta), clampBox(input.box, size.width, size.height));
-      }
-      const { bytes, format } = await this.source(sourceKey);
-      const source = await loadSourcePage(bytes, format, page, this.env.BROWSER);
-      const seeded = await seededLanguages(this.env.MODELS);
-      // Without the page image's record, orientation and skew are found again (same result, more work).
-      const fresh = meta?.transform ? null : await normaliseSource(source, { models: this.env.MODELS, browser: this.env.BROWSER, language: trialLanguage(languages, seeded) });
-      const transform = meta?.transform ?? fresh!.transform;
-      const size = normalisedSize(transform);
-      const box = clampBox(input.box, size.width, size.height);
-      if (fresh?.textLayer && fresh.path === "text_layer") return textLayerIn(fresh.textLayer, box);
-      return reocrRect(this.env.MODELS, source, transform, box, languages);
-    });
+    const meta = input?.pageKey ? await this.meta(requireKey(input.pageKey, "pageKey")) : null;
+    return guarded("ocr_failed", "Re-recognition failed", () => reocrPage(this.env, sourceKey, page, meta, input.box, languages));
   }
 
   /**

@@ -7,6 +7,8 @@ import { namedGlossaries } from "../glossaries/glossaries.service";
 import { assertPairServed } from "../translation/translation.service";
 import { AUTO_LANGUAGE, ocrLanguagesFor } from "../../lib/languages";
 import { LIMITS } from "../../lib/limits";
+import { ocrModel } from "../../lib/ocr-models";
+import { isUnshapedScript } from "../../lib/shaping";
 import { keys } from "../../lib/storage";
 import { planOf } from "../billing/plans";
 import { engineFailure } from "./engine-failure";
@@ -77,7 +79,16 @@ export async function ocrLanguagesOf(env: Env, options: JobOptionsIn): Promise<s
 export async function checkOptionsServed(env: Env, db: DB, userId: string, options: JobOptionsIn): Promise<string[]> {
   const ocrLanguages = await ocrLanguagesOf(env, options);
   const source = options.source_language.includes("+") ? AUTO_LANGUAGE : options.source_language;
-  if (options.tool === "translate") await assertPairServed(env, source, options.target_language ?? "");
+  if (options.tool === "translate") {
+    // Translated pages are drawn: refused now rather than failing at the rendering stage.
+    const script = ocrModel(options.target_language ?? "")?.script;
+    if (script && isUnshapedScript(script)) {
+      throw new ApiError("unsupported_language", `Translated pages cannot be drawn in ${script} script: the renderer does not shape it correctly. Use the ocr tool and translate the exported text instead.`, {
+        details: { language: options.target_language, script },
+      });
+    }
+    await assertPairServed(env, source, options.target_language ?? "");
+  }
   if (options.glossary_ids?.length) await namedGlossaries(db, userId, options.glossary_ids);
   return ocrLanguages;
 }

@@ -36,9 +36,9 @@ export async function readiness(env: Env): Promise<{ ok: boolean; checks: Record
       await env.FILES.head("health/probe");
     }),
     check("models", async () => {
-      const listed = await env.MODELS.list({ prefix: "tessdata/", limit: 100 });
-      if (listed.objects.length === 0) throw new Error("no OCR model is seeded in MODELS (run npm run seed:models)");
-      return `${listed.objects.length} OCR models`;
+      const count = (await modelKeys(env)).length;
+      if (count === 0) throw new Error("no OCR model is seeded in MODELS (run npm run seed:models)");
+      return `${count} OCR models`;
     }),
     check("engine", async () => {
       const h = await env.ENGINE.health();
@@ -74,14 +74,25 @@ export async function providers(env: Env) {
   };
 }
 
+/** Keys of the OCR models in MODELS, every page of the listing (production seeds over a hundred). */
+async function modelKeys(env: Env): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await env.MODELS.list({ prefix: "tessdata/", cursor });
+    keys.push(...page.objects.map((o) => o.key));
+    cursor = page.truncated ? page.cursor : undefined;
+  } while (cursor);
+  return keys;
+}
+
 /**
  * The OCR models seeded in MODELS, described by the catalogue. `code` is what `source_language`
  * takes to select the model: its ISO 639-1 code for a language's main model, else its tesseract code.
  */
 async function ocrLanguages(env: Env): Promise<z.infer<typeof LanguageOut>[]> {
-  const listed = await env.MODELS.list({ prefix: "tessdata/", limit: 1000 });
-  return listed.objects
-    .map((o) => /^tessdata\/(.+)\.traineddata(\.gz)?$/.exec(o.key)?.[1])
+  return (await modelKeys(env))
+    .map((key) => /^tessdata\/(.+)\.traineddata(\.gz)?$/.exec(key)?.[1])
     .map((c) => (c ? ocrModel(c) : undefined))
     .filter((m) => m !== undefined)
     .map((m) => ({

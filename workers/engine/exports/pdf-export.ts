@@ -5,6 +5,7 @@ import { readBytes } from "../storage/r2";
 import { type ExportContent, linesOf } from "./document";
 import { transcode } from "../inpaint/rgba";
 import { joinWords } from "../ocr/page-text";
+import { textDirection } from "../../../src/lib/text-direction";
 
 /**
  * PDFs of page images with an invisible text layer. The layer is written with low-level text
@@ -69,9 +70,14 @@ const fixed = (v: number) => Number(v.toFixed(2));
 
 /**
  * One text object per line (keeps the reading order), each word placed on its own box: its own
- * matrix at the word's left edge and horizontal scaling that stretches the word and the space
- * after it to where the next word starts (the last word to its own right edge). Selecting or
- * searching a word then highlights that word, also on lines with wide gaps (tables, forms).
+ * matrix at the word's starting edge and horizontal scaling that stretches the word and the space
+ * after it to where the next word starts (the last word to its own edge). Selecting or searching a
+ * word then highlights that word, also on lines with wide gaps (tables, forms).
+ *
+ * Right-to-left words (Arabic, Hebrew…) are written in logical order with a mirrored matrix at
+ * their right edge, so their characters advance leftwards as they are seen, as tesseract's own PDF
+ * renderer does: extractors (pdftotext, pdf.js) then give the letters and words in reading order.
+ * Written left to right, each word comes out reversed.
  */
 function textLayer(lines: LineText[], k: number, pageH: number, fontKey: PDFName): PDFOperator[] {
   const ops: PDFOperator[] = [pushGraphicsState()];
@@ -85,11 +91,15 @@ function textLayer(lines: LineText[], k: number, pageH: number, fontKey: PDFName
       const next = words[i + 1];
       // A space after the word unless its script writes none (CJK), as in the line's text.
       const text = next && joinWords([w.text, next.text]).length > w.text.length + next.text.length ? `${w.text} ` : w.text;
-      const span = next && next.box.x > w.box.x + w.box.w ? next.box.x - w.box.x : w.box.w;
+      const rtl = textDirection(w.text) === "rtl";
+      const right = w.box.x + w.box.w;
+      // Right to left, the next word starts at its right edge, left of this one.
+      const nextStart = next && (rtl ? next.box.x + next.box.w : next.box.x);
+      const span = nextStart === undefined ? w.box.w : rtl ? (nextStart < w.box.x ? right - nextStart : w.box.w) : nextStart > right ? nextStart - w.box.x : w.box.w;
       const scale = Math.max(1, Math.min(1000, (100 * span * k) / (text.length * 0.5 * size)));
       ops.push(
         PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(fixed(scale))]),
-        setTextMatrix(1, 0, 0, 1, fixed(w.box.x * k), fixed(baseline)),
+        rtl ? setTextMatrix(-1, 0, 0, 1, fixed(right * k), fixed(baseline)) : setTextMatrix(1, 0, 0, 1, fixed(w.box.x * k), fixed(baseline)),
         showText(PDFHexString.of(utf16Hex(text))),
       );
     });

@@ -51,18 +51,31 @@ function sample(img: GrayImage, x: number, y: number): number {
  */
 export function rotateSmall(img: GrayImage, degrees: number): GrayImage {
   if (degrees === 0) return img;
-  const { width: w, height: h } = img;
+  const { width: w, height: h, data } = img;
   const a = (degrees * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);
   const cx = (w - 1) / 2;
   const cy = (h - 1) / 2;
   const out = new Uint8Array(w * h);
+  // The bilinear sample of `sample`, inlined: the source point moves by (cos, sin) per output
+  // pixel, and only samples at the image's edge need the white-background checks.
   for (let y = 0; y < h; y++) {
     const v = y - cy;
-    for (let x = 0; x < w; x++) {
-      const u = x - cx;
-      out[y * w + x] = sample(img, cx + u * cos - v * sin, cy + u * sin + v * cos);
+    let sx = cx - cx * cos - v * sin;
+    let sy = cy - cx * sin + v * cos;
+    const row = y * w;
+    for (let x = 0; x < w; x++, sx += cos, sy += sin) {
+      const x0 = Math.floor(sx);
+      const y0 = Math.floor(sy);
+      if (x0 >= 0 && y0 >= 0 && x0 + 1 < w && y0 + 1 < h) {
+        const fx = sx - x0;
+        const fy = sy - y0;
+        const i = y0 * w + x0;
+        const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
+        const bottom = data[i + w]! + (data[i + w + 1]! - data[i + w]!) * fx;
+        out[row + x] = top + (bottom - top) * fy;
+      } else out[row + x] = sample(img, sx, sy);
     }
   }
   return { width: w, height: h, data: out };

@@ -1,6 +1,7 @@
 import type { InputFormat } from "../contract";
 import { engineError } from "../errors";
-import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
+import { MAX_PHOTON_PIXELS } from "../memory";
+import { assertDimensions } from "./limits";
 import { readPnmHeader } from "./pnm";
 
 /** What the headers of a raster file say, read without decoding pixels. */

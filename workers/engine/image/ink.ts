@@ -22,6 +22,20 @@ export const BLANK_BELOW = 1e-5;
  */
 export const TEXT_INK_FROM = 5e-4;
 
+/**
+ * Below this many source pixels on its longer side, an image holds no legible word: recognition
+ * needs glyphs about 10 px tall and a margin around them, so a 16x16 icon or a 24x24 emblem carries
+ * at most a mark or two, not text anyone could read. Such a page with nothing recognised is
+ * empty (completed, with the blank-page warning), not `no_text_found`; larger pictures without
+ * text still fail, since there the ink may be handwriting or a script not asked for.
+ */
+export const LEGIBLE_FROM_PX = 32;
+
+/** True when a source raster of this size can hold legible text at all. */
+export function canHoldText(width: number, height: number): boolean {
+  return Math.max(width, height) >= LEGIBLE_FROM_PX;
+}
+
 /** Share of the page's pixels (0..1) that are ink. */
 export function inkFraction(img: GrayImage): number {
   const { width, height, data } = img;

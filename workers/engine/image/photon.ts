@@ -1,17 +1,14 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { engineError, isEngineError } from "../errors";
-import { releaseEngines } from "../ocr/tesseract";
+import { makeRoomFor } from "../memory";
 import { rgbaToGray, type GrayImage } from "./gray";
-
-/** Above this many pixels, cached OCR engines are dropped before a photon decode (see limits.ts). */
-const PHOTON_ROOMY_PIXELS = 4_000_000;
 
 /**
  * Decodes with photon (image-rs in wasm), copying the pixels out and freeing the wasm image at once.
  * `pixels` is the size its header declares, already checked against MAX_PHOTON_PIXELS.
  */
 export function decodeWithPhoton(bytes: Uint8Array, what: string, pixels: number): GrayImage {
-  if (pixels > PHOTON_ROOMY_PIXELS) releaseEngines();
+  makeRoomFor(pixels);
   let img: PhotonImage | undefined;
   try {
     img = PhotonImage.new_from_byteslice(bytes);

@@ -1,7 +1,4 @@
-import type { InputFormat, OcrMode, PagePath, PageText } from "../contract";
-import { engineError } from "../errors";
-import { pdfSourcePage } from "../pdf/source-page";
-import { decodeToGray } from "./decode";
+import type { PagePath, PageText } from "../contract";
 import type { GrayImage } from "./gray";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */
@@ -17,14 +14,6 @@ export interface SourcePage {
   rendered: boolean;
   /** PDF pages: the page's /Rotate, applied when it was drawn. */
   rotation?: 0 | 90 | 180 | 270;
-}
-
-/**
- * Reads page `page` of an upload: raster formats are decoded (TIFF page by page); PDF pages use
- * their text layer, else their images composed, else a browser rendering (`pdf/source-page.ts`).
- */
-export async function loadSourcePage(bytes: Uint8Array, format: InputFormat, page: number, browser: unknown, pdf: { languages?: string[]; ocrMode?: OcrMode } = {}): Promise<SourcePage> {
-  if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
-  if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
-  return { image: await decodeToGray(bytes, format, page), path: "ocr", rendered: true };
+  /** Text-layer pages whose drawing was left for later (`image` is a blank canvas of its size): draws it. */
+  draw?: () => Promise<GrayImage>;
 }

@@ -1,7 +1,8 @@
 import { engineError } from "../errors";
 import type { GrayImage } from "./gray";
 import { decodeCcitt, type CcittMode } from "./ccitt";
-import { assertDimensions, MAX_PHOTON_PIXELS } from "./limits";
+import { MAX_PHOTON_PIXELS } from "../memory";
+import { assertDimensions } from "./limits";
 import { applyOrientation, asOrientation } from "./orientation";
 import { decodeWithPhoton } from "./photon";
 import { concat, pipeThroughStream } from "./streams";

@@ -52,23 +52,34 @@ class Heap {
   }
 }
 
+/** The order in which a hole is filled: its pixels by distance from its edge (fast marching). */
+interface March {
+  /** Work rectangle: the holes' bounding box in `rect`, grown by what the fill reads around them. */
+  rect: Rect;
+  /** Hole pixels (work-rectangle offsets) in order of arrival. */
+  order: Int32Array;
+  /** Arrival time (distance from the hole's edge) of every work pixel; 0 outside the hole. */
+  T: Float32Array;
+}
+
 /**
- * Fills the hole pixels (`hole` = 1, page-sized) inside `rect` in place by fast-marching
- * inpainting (Telea 2004): first the distance of every hole pixel from the hole's edge (fast
- * marching), then the pixels in order of that distance, each from the pixels within `radius`
- * already known — the original ones extrapolated along their own gradient (so gradients continue
- * exactly) — weighted towards those close by, along the marching direction and at the same
- * distance from the edge, and with a luma like the background estimated under the hole (`guide`,
- * mask.ts), so where a stroke crossed the boundary of two backgrounds each side is filled from its
- * own. The result is clamped to the range of the values it came from, so noise
- * or texture never overshoots into a colour the neighbourhood does not have. Only the close
- * neighbourhood is read: a fill never carries a colour across the page. Filled pixels leave
- * `hole`. Returns the count filled.
+ * Fast marching (first-order upwind solution of |∇T| = 1) from the edge of the hole pixels of
+ * `rect` inwards. Null when there is no hole there.
  */
-export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: number, guide: Uint8Array): number {
-  const W = img.width;
+function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March | null {
+  let bx0 = Infinity, by0 = Infinity, bx1 = -1, by1 = -1;
+  for (let y = outer.y0; y < outer.y1; y++) {
+    for (let x = outer.x0; x < outer.x1; x++) {
+      if (!hole[y * W + x]) continue;
+      if (x < bx0) bx0 = x;
+      if (x > bx1) bx1 = x;
+      if (y < by0) by0 = y;
+      if (y > by1) by1 = y;
+    }
+  }
+  if (bx1 < 0) return null;
+  const rect = { x0: Math.max(outer.x0, bx0 - margin), y0: Math.max(outer.y0, by0 - margin), x1: Math.min(outer.x1, bx1 + margin + 1), y1: Math.min(outer.y1, by1 + margin + 1) };
   const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
-  if (w <= 0 || h <= 0) return 0;
   const flag = new Uint8Array(w * h);
   const T = new Float32Array(w * h);
   const heap = new Heap();
@@ -82,7 +93,6 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
       }
     }
   }
-  if (!holes) return 0;
   // The band starts as the known pixels touching a hole.
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -94,10 +104,9 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
       }
     }
   }
-  const known = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && flag[y * w + x] === KNOWN;
-  // Arrival time from two orthogonal neighbours (first-order upwind solution of |∇T| = 1).
-  const solve = (x1: number, y1: number, x2: number, y2: number) => {
-    const a = known(x1, y1) ? T[y1 * w + x1]! : -1, b = known(x2, y2) ? T[y2 * w + x2]! : -1;
+  // Known arrival time of a neighbour, or -1.
+  const known = (x: number, y: number) => (x >= 0 && y >= 0 && x < w && y < h && flag[y * w + x] === KNOWN ? T[y * w + x]! : -1);
+  const solve = (a: number, b: number) => {
     if (a >= 0 && b >= 0) {
       const d = 2 - (a - b) * (a - b);
       if (d > 0) {
@@ -115,102 +124,257 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
   };
   const order = new Int32Array(holes);
   let n = 0;
+  const visit = (q: number, nx: number, ny: number) => {
+    if (flag[q] === KNOWN) return;
+    const l = known(nx - 1, ny), r = known(nx + 1, ny), u = known(nx, ny - 1), d = known(nx, ny + 1);
+    const t = Math.min(solve(l, u), solve(r, u), solve(l, d), solve(r, d));
+    if (flag[q] === INSIDE || t < T[q]!) {
+      T[q] = t;
+      flag[q] = BAND;
+      heap.push(t, q);
+    }
+  };
   while (heap.size) {
     const o = heap.pop();
     if (flag[o] === KNOWN) continue;
     if (T[o]! > 0) order[n++] = o;
     flag[o] = KNOWN;
     const x = o % w, y = (o - x) / w;
-    for (const [nx, ny] of [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]] as const) {
-      if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
-      const q = ny * w + nx;
-      if (flag[q] === KNOWN) continue;
-      const t = Math.min(solve(nx - 1, ny, nx, ny - 1), solve(nx + 1, ny, nx, ny - 1), solve(nx - 1, ny, nx, ny + 1), solve(nx + 1, ny, nx, ny + 1));
-      if (flag[q] === INSIDE || t < T[q]!) {
-        T[q] = t;
-        flag[q] = BAND;
-        heap.push(t, q);
-      }
-    }
+    if (x > 0) visit(o - 1, x - 1, y);
+    if (x < w - 1) visit(o + 1, x + 1, y);
+    if (y > 0) visit(o - w, x, y - 1);
+    if (y < h - 1) visit(o + w, x, y + 1);
   }
+  return { rect, order: order.subarray(0, n), T };
+}
 
-  // Gradients of the original pixels (from original neighbours only); filled pixels count as flat.
+/**
+ * Fills the hole pixels (`hole` = 1, page-sized) inside `rect` in place, from the close
+ * neighbourhood only (a fill never carries a colour across the page), in order of distance from
+ * the hole's edge (fast marching). `textured` backgrounds (grain, stripes, foliage; see
+ * text-evidence.ts) are filled by copying pixels whose surrounding patch matches
+ * (fillTexture): an average would blur them into a smooth smear; smooth ones (flat colour,
+ * gradients, two-tone) by fast-marching inpainting (fillSmooth), which continues gradients
+ * exactly. Filled pixels leave `hole`. Returns the count filled.
+ */
+export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: number, guide: Uint8Array, textured = false): number {
+  const reach = textured ? PATCH + SEARCH_MIN : radius + 1;
+  const m = march(hole, img.width, rect, reach);
+  if (!m) return 0;
+  const W = img.width;
+  if (textured) {
+    fillTexture(img, hole, m, Math.max(SEARCH_MIN, radius * 4), guide);
+    // Pixels with no source in reach (rare: deep inside a wide hole) are filled smoothly.
+    const rest = march(hole, W, rect, radius + 1);
+    if (rest) fillSmooth(img, hole, rest, radius, guide);
+  } else fillSmooth(img, hole, m, radius, guide);
+  const { x0, y0, x1, y1 } = m.rect;
+  for (let y = y0; y < y1; y++) hole.fill(0, y * W + x0, y * W + x1);
+  return m.order.length;
+}
+
+/**
+ * Fast-marching inpainting (Telea 2004): the pixels in order of distance, each from the pixels
+ * within `radius` already known — the original ones extrapolated along their own gradient (so
+ * gradients continue exactly) — weighted towards those close by, along the marching direction and
+ * at the same distance from the edge, and with a luma like the background estimated under the
+ * hole (`guide`, mask.ts), so where a stroke crossed the boundary of two backgrounds each side is
+ * filled from its own. The result is clamped to the range of the values it came from, so noise
+ * never overshoots into a colour the neighbourhood does not have.
+ */
+function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, guide: Uint8Array): void {
+  const W = img.width, { rect, order, T } = m;
+  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
   const data = img.data;
   const at = (x: number, y: number) => ((rect.y0 + y) * W + rect.x0 + x) * 4;
-  const orig = (x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h && !hole[(rect.y0 + y) * W + rect.x0 + x];
+  const done = new Uint8Array(w * h);
+  const luma = new Uint8Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      const j = at(x, y);
+      done[y * w + x] = hole[(rect.y0 + y) * W + rect.x0 + x] ? 0 : 1;
+      luma[y * w + x] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
+    }
+  }
+  // Gradients of the original pixels (from original neighbours only); filled pixels count as flat.
   const gradAt = new Float32Array(w * h * 6);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
-      if (!orig(x, y)) continue;
+      const o = y * w + x;
+      if (!done[o]) continue;
       const j = at(x, y);
-      for (const [dx, dy, slot] of [[1, 0, 0], [0, 1, 3]] as const) {
-        const f = orig(x + dx, y + dy), b = orig(x - dx, y - dy);
+      for (let axis = 0; axis < 2; axis++) {
+        const dx = axis === 0 ? 1 : 0, dy = 1 - dx;
+        const f = x + dx < w && y + dy < h && done[o + dx + dy * w] === 1;
+        const b = x - dx >= 0 && y - dy >= 0 && done[o - dx - dy * w] === 1;
         if (!f && !b) continue;
         const jf = f ? at(x + dx, y + dy) : j, jb = b ? at(x - dx, y - dy) : j;
         const span = f && b ? 2 : 1;
-        for (let c = 0; c < 3; c++) gradAt[(y * w + x) * 6 + slot + c] = (data[jf + c]! - data[jb + c]!) / span;
+        for (let c = 0; c < 3; c++) gradAt[o * 6 + axis * 3 + c] = (data[jf + c]! - data[jb + c]!) / span;
       }
     }
   }
-  const done = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) done[y * w + x] = orig(x, y) ? 1 : 0;
-  const r2 = radius * radius;
-  const sum = new Float64Array(3), lo = new Float64Array(3), hi = new Float64Array(3);
-  const window = (2 * radius + 1) ** 2;
-  const nIdx = new Int32Array(window), nWt = new Float64Array(window), nOff = new Float64Array(window);
-  for (let k = 0; k < n; k++) {
-    const o = order[k]!;
+  // The disc of neighbours: offsets and the distance terms of their weights.
+  const dxs: number[] = [], dys: number[] = [], invD: number[] = [], invD2: number[] = [];
+  for (let dy = -radius; dy <= radius; dy++) {
+    for (let dx = -radius; dx <= radius; dx++) {
+      if ((!dx && !dy) || dx * dx + dy * dy > radius * radius) continue;
+      dxs.push(dx);
+      dys.push(dy);
+      invD.push(1 / Math.hypot(dx, dy));
+      invD2.push(1 / (dx * dx + dy * dy));
+    }
+  }
+  const nIdx = new Int32Array(dxs.length), nWt = new Float64Array(dxs.length), nOff = new Float64Array(dxs.length);
+  for (const o of order) {
     const x = o % w, y = (o - x) / w;
     const t = T[o]!;
     const gq = guide[(rect.y0 + y) * W + rect.x0 + x]!;
     const tl = x > 0 ? T[o - 1]! : t, tr = x < w - 1 ? T[o + 1]! : t, tu = y > 0 ? T[o - w]! : t, td = y < h - 1 ? T[o + w]! : t;
     const gx = (tr - tl) / 2, gy = (td - tu) / 2;
-    const gn = Math.hypot(gx, gy);
+    const gn = Math.hypot(gx, gy), ign = gn > 0 ? 1 / gn : 0;
     // Neighbours already known, with their weight and how far their luma is from the guide.
-    let m = 0, closest = Infinity;
-    for (let ky = Math.max(0, y - radius); ky <= Math.min(h - 1, y + radius); ky++) {
-      for (let kx = Math.max(0, x - radius); kx <= Math.min(w - 1, x + radius); kx++) {
-        const ko = ky * w + kx;
-        if (!done[ko]) continue;
-        const rx = x - kx, ry = y - ky;
-        const d2 = rx * rx + ry * ry;
-        if (d2 > r2) continue;
-        const d = Math.sqrt(d2);
-        const dir = gn > 0 ? Math.max(0.05, Math.abs(rx * gx + ry * gy) / (d * gn)) : 1;
-        const j = at(kx, ky);
-        const off = Math.abs(((data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8) - gq);
-        nIdx[m] = ko;
-        nWt[m] = dir / d2 / (1 + Math.abs(T[ko]! - t)) / (1 + (off / GUIDE_SCALE) ** 2);
-        nOff[m] = off;
-        if (off < closest) closest = off;
-        m++;
-      }
+    let k = 0, closest = Infinity;
+    for (let q = 0; q < dxs.length; q++) {
+      const kx = x - dxs[q]!, ky = y - dys[q]!;
+      if (kx < 0 || ky < 0 || kx >= w || ky >= h) continue;
+      const ko = ky * w + kx;
+      if (!done[ko]) continue;
+      const cos = (dxs[q]! * gx + dys[q]! * gy) * invD[q]! * ign;
+      const dir = gn > 0 ? Math.max(0.05, cos < 0 ? -cos : cos) : 1;
+      const off = Math.abs(luma[ko]! - gq);
+      const dt = T[ko]! - t, g = off / GUIDE_SCALE;
+      nIdx[k] = ko;
+      nWt[k] = (dir * invD2[q]!) / ((1 + (dt < 0 ? -dt : dt)) * (1 + g * g));
+      nOff[k] = off;
+      if (off < closest) closest = off;
+      k++;
     }
     // Only the neighbours on the guide's side of a background edge, when there are any.
-    let ws = 0;
-    sum.fill(0);
-    lo.fill(255);
-    hi.fill(0);
-    for (let k = 0; k < m; k++) {
-      if (nOff[k]! > closest + GUIDE_GATE) continue;
-      const ko = nIdx[k]!, wt = nWt[k]!;
+    let ws = 0, s0 = 0, s1 = 0, s2 = 0, lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
+    for (let q = 0; q < k; q++) {
+      if (nOff[q]! > closest + GUIDE_GATE) continue;
+      const ko = nIdx[q]!, wt = nWt[q]!;
       const kx = ko % w, ky = (ko - kx) / w;
       const rx = x - kx, ry = y - ky;
       const j = at(kx, ky), g = ko * 6;
-      for (let c = 0; c < 3; c++) {
-        const v = data[j + c]!;
-        sum[c]! += wt * (v + gradAt[g + c]! * rx + gradAt[g + 3 + c]! * ry);
-        if (v < lo[c]!) lo[c] = v;
-        if (v > hi[c]!) hi[c] = v;
-      }
+      const v0 = data[j]!, v1 = data[j + 1]!, v2 = data[j + 2]!;
+      s0 += wt * (v0 + gradAt[g]! * rx + gradAt[g + 3]! * ry);
+      s1 += wt * (v1 + gradAt[g + 1]! * rx + gradAt[g + 4]! * ry);
+      s2 += wt * (v2 + gradAt[g + 2]! * rx + gradAt[g + 5]! * ry);
+      if (v0 < lo0) lo0 = v0;
+      if (v0 > hi0) hi0 = v0;
+      if (v1 < lo1) lo1 = v1;
+      if (v1 > hi1) hi1 = v1;
+      if (v2 < lo2) lo2 = v2;
+      if (v2 > hi2) hi2 = v2;
       ws += wt;
     }
     if (ws === 0) continue;
     const j = at(x, y);
-    for (let c = 0; c < 3; c++) data[j + c] = Math.round(Math.min(hi[c]!, Math.max(lo[c]!, sum[c]! / ws)));
+    data[j] = Math.round(Math.min(hi0, Math.max(lo0, s0 / ws)));
+    data[j + 1] = Math.round(Math.min(hi1, Math.max(lo1, s1 / ws)));
+    data[j + 2] = Math.round(Math.min(hi2, Math.max(lo2, s2 / ws)));
     data[j + 3] = 255;
     done[o] = 1;
+    luma[o] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
   }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) hole[(rect.y0 + y) * W + rect.x0 + x] = 0;
-  return holes;
+}
+
+/** Half-size of the patches compared by the texture fill (7×7: grain smaller than that does not decide the match alone). */
+const PATCH = 3;
+/** Smallest distance the texture fill looks for a source at. */
+const SEARCH_MIN = 12;
+/** Random sources tried for each pixel, besides the coherent ones its neighbours suggest. */
+const TRIES = 8;
+
+/**
+ * Texture fill by coherent patch matching (in the spirit of Efros–Leung and Ashikhmin's
+ * synthesis, with PatchMatch's propagation): the hole pixels in order of distance from the edge,
+ * each copied from the original pixel (within `search` of it, never a hole) whose 7×7
+ * surroundings best match its own known ones. Candidates are those its filled neighbours'
+ * sources suggest (keeping a stripe or grain running on) and a few random ones close by; the
+ * match also weighs the background luma estimated under the hole (`guide`), so each side of a
+ * background boundary keeps to its own.
+ */
+function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number, guide: Uint8Array): void {
+  const W = img.width, { rect, order } = m;
+  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
+  const data = img.data;
+  const page = (o: number) => (rect.y0 + ((o / w) | 0)) * W + rect.x0 + (o % w);
+  // 0 = hole not yet filled, 1 = original, 2 = filled.
+  const state = new Uint8Array(w * h);
+  for (let o = 0; o < w * h; o++) state[o] = hole[page(o)] ? 0 : 1;
+  const source = new Int32Array(w * h).fill(-1);
+  let seed = 0x9e3779b9 ^ (rect.x0 * 73856093) ^ (rect.y0 * 19349663);
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  const cands = new Int32Array(8 + TRIES);
+  for (const o of order) {
+    const x = o % w, y = (o - x) / w;
+    const gq = guide[page(o)]!;
+    let n = 0;
+    // Coherent candidates: a filled neighbour's source, shifted back by the step to it.
+    for (let dy = -1; dy <= 1; dy++) {
+      for (let dx = -1; dx <= 1; dx++) {
+        if (!dx && !dy) continue;
+        const nx = x + dx, ny = y + dy;
+        if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
+        const s = source[ny * w + nx]!;
+        if (s < 0) continue;
+        const sx = (s % w) - dx, sy = ((s / w) | 0) - dy;
+        if (sx >= 0 && sy >= 0 && sx < w && sy < h && state[sy * w + sx] === 1) cands[n++] = sy * w + sx;
+      }
+    }
+    for (let k = 0; k < TRIES; k++) {
+      const sx = x + Math.round((random() * 2 - 1) * search), sy = y + Math.round((random() * 2 - 1) * search);
+      if (sx >= 0 && sy >= 0 && sx < w && sy < h && state[sy * w + sx] === 1) cands[n++] = sy * w + sx;
+    }
+    let best = -1, bestCost = Infinity;
+    for (let k = 0; k < n; k++) {
+      const c = cands[k]!;
+      if (c === best) continue;
+      const cx = c % w, cy = (c - cx) / w;
+      let cost = 0, count = 0;
+      for (let py = -PATCH; py <= PATCH; py++) {
+        const ay = y + py, by = cy + py;
+        if (ay < 0 || by < 0 || ay >= h || by >= h) continue;
+        for (let px = -PATCH; px <= PATCH; px++) {
+          const ax = x + px, bx = cx + px;
+          if (ax < 0 || bx < 0 || ax >= w || bx >= w) continue;
+          const a = ay * w + ax, b = by * w + bx;
+          if (!state[a] || !state[b]) continue;
+          const ja = page(a) * 4, jb = page(b) * 4;
+          const dr = data[ja]! - data[jb]!, dg = data[ja + 1]! - data[jb + 1]!, db = data[ja + 2]! - data[jb + 2]!;
+          cost += dr * dr + dg * dg + db * db;
+          count++;
+        }
+      }
+      if (!count) continue;
+      const jc = page(c) * 4;
+      const off = ((data[jc]! * 77 + data[jc + 1]! * 150 + data[jc + 2]! * 29) >> 8) - gq;
+      // Mean squared difference a pixel, plus how far the source lies beyond the guide's range: a
+      // source on the other side of a background edge is far from it whatever its patch (within
+      // GUIDE_GATE the guide says nothing: on texture it follows the grain's extremes).
+      const beyond = Math.max(0, Math.abs(off) - GUIDE_GATE);
+      cost = cost / count + beyond * beyond;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = c;
+      }
+    }
+    if (best < 0) continue;
+    const j = page(o) * 4, jb = page(best) * 4;
+    data[j] = data[jb]!;
+    data[j + 1] = data[jb + 1]!;
+    data[j + 2] = data[jb + 2]!;
+    data[j + 3] = 255;
+    state[o] = 2;
+    source[o] = best;
+    hole[page(o)] = 0;
+  }
 }

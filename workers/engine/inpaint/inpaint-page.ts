@@ -1,18 +1,16 @@
 import type { InpaintInput, InpaintResult } from "../contract";
 import { encodeGrayPng } from "../image/png";
-import { releaseEngines } from "../ocr/tesseract";
+import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
 import { fillHoles } from "./fill";
 import { checkLanguages, leftoverText } from "./leftover";
-import { dilate, lineHeightOf, maskRegion, zonesOf, type Rect } from "./mask";
+import { dilate, lineHeightOf, maskRegion, regionInk, zonesOf, type Rect } from "./mask";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
+import { confirmText, TEXTURED } from "./text-evidence";
 
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
-
-/** Above this many pixels, cached OCR engines are dropped before photon work (isolate memory). */
-const ROOMY_PIXELS = 4_000_000;
 
 /**
  * Removes the text of the given regions from a page: glyph masks (not whole boxes, see mask.ts)
@@ -25,13 +23,21 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const started = Date.now();
   const img = await loadPageBase(env.FILES, input.pageKey, input.sourceKey, input.page);
   const { width, height } = img;
-  if (width * height > ROOMY_PIXELS) releaseEngines();
+  makeRoomFor(width * height);
   const mask = new Uint8Array(width * height);
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.
   const guide = new Uint8Array(width * height);
   const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
-  const found = input.regions.map((r) => maskRegion(img, r, mask, blocked, guide));
-  const pad = (z: Rect, by: number): Rect => ({ x0: Math.max(0, z.x0 - by), y0: Math.max(0, z.y0 - by), x1: Math.min(width, z.x1 + by), y1: Math.min(height, z.y1 + by) });
+  const inks = input.regions.map((r) => regionInk(img, r, blocked, guide));
+  // On textured pages only ink inside words read as text is removed (text-evidence.ts).
+  const languages = await checkLanguages(env.MODELS, input.languages);
+  const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide);
+  const found = input.regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
+  // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
+  const pad = (z: Rect, by: number): Rect => {
+    const b = Math.ceil(by);
+    return { x0: Math.max(0, z.x0 - b), y0: Math.max(0, z.y0 - b), x1: Math.min(width, z.x1 + b), y1: Math.min(height, z.y1 + b) };
+  };
   // The halo (anti-aliasing, JPEG ringing) grows with the stroke, not with the line box: a block
   // detected as one tall "line" would otherwise swallow its glyphs' surroundings.
   const halos = found.map((f) => haloOf(f.stroke));
@@ -40,9 +46,14 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     for (const z of found[i]!.zones) dilate(glyphs, mask, width, pad(z, halos[i]!), halos[i]!);
   });
   const hole = mask.slice();
+  // Smooth backgrounds from a radius of 3 (gradients continue exactly whatever the radius; a
+  // larger one costs its square), textured ones by patches searched a few line heights' worth.
   input.regions.forEach((r, i) => {
-    const radius = Math.min(6, Math.max(3, Math.round(lineHeightOf(r) * 0.08)));
-    for (const z of found[i]!.zones) fillHoles(img, hole, pad(z, lineHeightOf(r)), radius, guide);
+    const lh = lineHeightOf(r);
+    found[i]!.zones.forEach((z, k) => {
+      const textured = inks[i]!.inks[k]!.texture > TEXTURED;
+      fillHoles(img, hole, pad(z, lh), textured ? Math.min(6, Math.max(3, Math.round(lh * 0.08))) : 3, guide, textured);
+    });
   });
   // A hole's middle lies half its width from real background: the check looks as far as a whole
   // stroke with the widest halo (another region's may cover the same glyphs).
@@ -54,10 +65,9 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const inpaintMs = Date.now() - started;
 
   const checked = Date.now();
-  const languages = await checkLanguages(env.MODELS, input.languages);
   const gray = { width, height, data: lumaOf(img) };
   const leftovers: string[] = [];
-  for (const r of input.regions) leftovers.push(languages.length ? await leftoverText(env.MODELS, gray, r.box, languages) : "");
+  for (const [i, r] of input.regions.entries()) leftovers.push(languages.length ? await leftoverText(env.MODELS, gray, r.box, languages, evidence.checked ? evidence.text[i] : undefined) : "");
   return {
     maskKey: input.maskKey,
     cleanKey: input.cleanKey,
@@ -72,5 +82,6 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
       style: found[i]!.style,
     })),
     ms: { inpaint: inpaintMs, check: Date.now() - checked },
+    textCheck: { zones: evidence.zones, rejected: evidence.rejected },
   };
 }

@@ -19,20 +19,41 @@ export async function checkLanguages(models: R2Bucket, languages: string[] | und
   return seeded.includes("eng") ? ["eng"] : seeded.slice(0, 1);
 }
 
-/**
- * Reads a cleaned region again (tesseract, one uniform block) and reports the confident words
- * found there: anything readable means source glyphs survived the inpainting.
- */
-export async function leftoverText(models: R2Bucket, clean: GrayImage, box: Box, languages: string[]): Promise<string> {
+/** A word read in a crop: text, confidence (0..1) and page box. */
+export interface ReadWord {
+  text: string;
+  confidence: number;
+  box: Box;
+}
+
+/** Reads the words of a box of a gray page (tesseract, one uniform block), in page coordinates. */
+export async function wordsIn(models: R2Bucket, gray: GrayImage, box: Box, languages: string[]): Promise<ReadWord[]> {
   const pad = Math.max(4, Math.round(Math.min(box.w, box.h) * 0.1));
   const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
-  const crop = cropGray(clean, rect);
-  if (crop.width < 4 || crop.height < 4) return "";
-  const raster = ocrRasterFromGray(crop, { width: clean.width, height: clean.height, offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) }, scale: 1 });
+  const crop = cropGray(gray, rect);
+  if (crop.width < 4 || crop.height < 4) return [];
+  const raster = ocrRasterFromGray(crop, { width: gray.width, height: gray.height, offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) }, scale: 1 });
   const page = await recognizeWith(models, raster, languages, "block");
-  const words = page.regions.flatMap((r) => r.lines.flatMap((l) => l.words));
-  return words
-    .filter((w) => w.confidence >= MIN_CONFIDENCE && READABLE.test(w.text))
+  return page.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.box }))));
+}
+
+/** Whether a word read with this confidence is text (two letters or digits, or one CJK character). */
+export const readable = (w: ReadWord, minConfidence = MIN_CONFIDENCE) => w.confidence >= minConfidence && READABLE.test(w.text);
+
+/**
+ * Reads a cleaned region again (tesseract, one uniform block) and reports the confident words
+ * found there: anything readable means source glyphs survived the inpainting. `sources`, when
+ * given (textured pages, text-evidence.ts), are the boxes of the words taken for text before
+ * removal: only a word read on one of them counts, since foliage or grain reads as stray
+ * "words" on the true background too.
+ */
+export async function leftoverText(models: R2Bucket, clean: GrayImage, box: Box, languages: string[], sources?: Box[]): Promise<string> {
+  const on = (w: ReadWord) => {
+    const cx = w.box.x + w.box.w / 2, cy = w.box.y + w.box.h / 2;
+    return sources!.some((b) => cx >= b.x && cx <= b.x + b.w && cy >= b.y && cy <= b.y + b.h);
+  };
+  return (await wordsIn(models, clean, box, languages))
+    .filter((w) => readable(w) && (!sources || on(w)))
     .map((w) => w.text)
     .join(" ");
 }

@@ -1,7 +1,7 @@
 import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import { engineError } from "../errors";
 import { probeRaster } from "../image/headers";
-import { MAX_PHOTON_PIXELS } from "../image/limits";
+import { MAX_PHOTON_PIXELS } from "../memory";
 import { jpegOrientation } from "../image/orientation";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";

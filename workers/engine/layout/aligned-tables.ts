@@ -1,6 +1,6 @@
 import type { Box, PageTable, TableCell, WordText } from "../contract";
 import { joinWords } from "../ocr/page-text";
-import { unionBox } from "./group-lines";
+import { unionBox } from "../ocr/group-lines";
 import { splitRules } from "./ruled-tables";
 
 interface Segment {

@@ -3,7 +3,7 @@ import type { OcrRaster } from "../ocr/page-raster";
 import { toPageBox } from "../ocr/page-text";
 import { withEngine } from "../ocr/recognize";
 import { anyCachedEngine } from "../ocr/tesseract";
-import { groupLines, unionBox } from "./group-lines";
+import { groupLines, unionBox } from "../ocr/group-lines";
 
 const center = (b: Box) => ({ x: b.x + b.w / 2, y: b.y + b.h / 2 });
 const contains = (b: Box, p: { x: number; y: number }) => p.x >= b.x && p.x <= b.x + b.w && p.y >= b.y && p.y <= b.y + b.h;

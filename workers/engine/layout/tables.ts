@@ -6,7 +6,7 @@ import { ocrRasterFromGray } from "../ocr/page-raster";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
-import { unionBox } from "./group-lines";
+import { unionBox } from "../ocr/group-lines";
 import { eraseRules, pageRules } from "./page-rules";
 import { ruledGrids, type RuledGrid } from "./ruled-tables";
 
@@ -148,14 +148,28 @@ function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolea
   return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
 }
 
-/** Tables found from words and ruling lines, before any cell is read again. */
-export function tablesFromWords(words: WordText[], rules: Box[], tol: number): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
+const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+
+/** A ruled grid this much covered by a figure is the figure's gridlines (a chart's plot area). */
+const FIGURE_SHARE = 0.3;
+/** Labels of a figure (axis ticks and titles, legends) sit within this many text heights of its drawing. */
+const FIGURE_LABELS = 2;
+
+/**
+ * Tables found from words and ruling lines, before any cell is read again. `figures` (text-layer
+ * pages) are areas drawn as charts or diagrams: grids they mostly cover are their gridlines, and
+ * the words on and around them are labels, not cells.
+ */
+export function tablesFromWords(words: WordText[], rules: Box[], tol: number, figures: Box[] = []): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
   const heights = words.map((w) => w.box.h).sort((a, b) => a - b);
   const textH = heights[heights.length >> 1] ?? 0;
   const grids = ruledGrids(rules, tol, 0.6 * textH)
+    .filter((grid) => !figures.some((f) => overlap(f, grid.box) >= FIGURE_SHARE * grid.box.w * grid.box.h))
     .map((grid) => ({ grid, cells: fillCells(grid, words) }))
     .filter((g) => isTable(g.grid, g.cells, words));
-  return { grids, aligned: findAlignedTables(words, grids.map((g) => g.grid.box), rules) };
+  const m = FIGURE_LABELS * textH;
+  const labelled = figures.map((f) => ({ x: f.x - m, y: f.y - m, w: f.w + 2 * m, h: f.h + 2 * m }));
+  return { grids, aligned: findAlignedTables(words, [...grids.map((g) => g.grid.box), ...labelled], rules) };
 }
 
 /** Tables and the text they were read from. */
@@ -184,7 +198,7 @@ export async function extractPageTables(models: R2Bucket, page: GrayImage, path:
     text = { ...(await recognizeWith(models, ocrRasterFromGray(clean), languages)), path };
   }
   const tol = Math.max(4, Math.round(Math.max(page.width, page.height) / 700));
-  const found = tablesFromWords(allWords(text), rules, tol);
+  const found = tablesFromWords(allWords(text), rules, tol, textLayer?.figures);
   const tables: PageTable[] = [];
   const reads: CropRead[] = [];
   // Grids read cell by cell: their cells' readings replace the page reading inside them.

@@ -2,10 +2,19 @@ import type { GrayImage } from "../image/gray";
 import { chooseLanguage } from "./auto-language";
 import { AUTO, seededLanguages } from "./models";
 
-/** The languages to read `image` in: the requested ones, or the one `auto` chooses for it. */
-export async function resolveLanguages(models: R2Bucket, languages: string[], image: GrayImage): Promise<string[]> {
+/**
+ * The languages to read `image` in: the requested ones, or the one `auto` chooses for it (`chosen`:
+ * already chosen when the page was preprocessed, and still seeded).
+ */
+export async function resolveLanguages(models: R2Bucket, languages: string[], image: GrayImage, chosen?: string): Promise<string[]> {
   if (languages.length !== 1 || languages[0] !== AUTO) return languages;
-  return [await chooseLanguage(models, image, await seededLanguages(models))];
+  const seeded = await seededLanguages(models);
+  return [chosen && seeded.includes(chosen) ? chosen : await chooseLanguage(models, image, seeded)];
+}
+
+/** Preprocessing's orientation trials: with `auto`, the language is chosen on the page first (see PreprocessContext). */
+export function autoOrTrialLanguage(languages: string[] | undefined, seeded: string[]): string {
+  return languages?.length === 1 && languages[0] === AUTO ? AUTO : trialLanguage(languages, seeded);
 }
 
 /** The model used for language-independent trials (orientation): the first named language, else eng. */

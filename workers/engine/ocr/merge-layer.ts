@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, RegionText } from "../contract";
-import { unionBox } from "../layout/group-lines";
+import { unionBox } from "./group-lines";
 import { joinWords } from "./page-text";
 
 function overlapArea(a: Box, b: Box): number {

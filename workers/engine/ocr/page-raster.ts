@@ -1,7 +1,8 @@
 import { engineError } from "../errors";
 import { decodeToGray } from "../image/decode";
 import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
-import { fitScale, MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../image/limits";
+import { fitScale } from "../image/limits";
+import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 

@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../contract";
-import { groupLines, unionBox } from "../layout/group-lines";
+import { groupLines, unionBox } from "./group-lines";
 import type { HocrBlock, HocrBox } from "./hocr";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;

@@ -2,7 +2,7 @@ import type { Box, LineText, PageText, PageTransform, ReocrResult } from "../con
 import { engineError } from "../errors";
 import { normaliseContrast } from "../image/enhance";
 import { cropFromSource } from "../image/geometry";
-import { MAX_OCR_PIXELS } from "../image/limits";
+import { MAX_OCR_PIXELS } from "../memory";
 import type { SourcePage } from "../image/source-page";
 import { ocrRasterFromGray } from "./page-raster";
 import { joinWords } from "./page-text";

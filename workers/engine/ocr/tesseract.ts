@@ -4,6 +4,7 @@ import { createOCREngine, type OCREngine } from "tesseract-wasm";
 // wasm from bytes at run time). workerd supports SIMD, so the fallback build is not shipped.
 import tesseractWasm from "../../../node_modules/tesseract-wasm/dist/tesseract-core.wasm";
 import { engineError } from "../errors";
+import { MAX_OCR_ENGINES, OCR_HEAP_BUDGET, OCR_PAGE_HEAP_ESTIMATE, registerCache } from "../memory";
 import { modelKey } from "./models";
 import { ocrModel } from "../../../src/lib/ocr-models";
 
@@ -11,10 +12,12 @@ import { ocrModel } from "../../../src/lib/ocr-models";
  * The page segmentation mode a model reads pages with: automatic layout (3), except for Hangul,
  * whose lines tesseract's automatic layout mostly drops (native tesseract alike: 1 line of 8 on
  * clean pages at 150–300 dpi); those pages are read as one column of text (4), which reads them whole.
+ * kor_vert too: its columns are read turned into lines, which automatic layout drops all of
+ * (native tesseract on the turned page: nothing with 3, every column with 4).
  */
 export function pageSegmentation(language: string): string {
   const m = ocrModel(language);
-  return m?.script === "Hangul" && !m.vertical ? "4" : "3";
+  return m?.script === "Hangul" ? "4" : "3";
 }
 
 /** A tesseract instance with one language loaded (loading a second model corrupts results). */
@@ -26,15 +29,10 @@ export interface CachedEngine {
 }
 
 /**
- * Memory policy. Each engine has its own wasm heap, which never shrinks: ~28 MB with the eng
- * model loaded, ~62 MB after an A4 page at the working resolution. The isolate has 128 MB, and
- * the page rasters live in JS memory beside it. Engines are kept per isolate while the heaps,
- * plus room for one page's growth in the engine about to run, fit HEAP_BUDGET; least recently
- * used ones are evicted first. In practice one large engine stays warm; two only while small.
+ * Engines are kept per isolate while the heaps, plus room for one page's growth in the engine
+ * about to run, fit the OCR heap budget (memory.ts); least recently used ones are evicted first.
+ * In practice one large engine stays warm; two only while small.
  */
-const HEAP_BUDGET = 80 * 1024 * 1024;
-const PAGE_HEAP_ESTIMATE = 64 * 1024 * 1024;
-const MAX_ENGINES = 2;
 
 const engines = new Map<string, CachedEngine>();
 const pending = new Map<string, Promise<CachedEngine>>();
@@ -92,10 +90,10 @@ function evict(language: string): void {
   }
 }
 
-/** Drops every cached engine, making room in the isolate for a large decode. */
-export function releaseEngines(): void {
+// Every cached engine is dropped when a large decode or fill needs the room.
+registerCache(() => {
   for (const language of [...engines.keys()]) evict(language);
-}
+});
 
 /** Drops an engine that failed mid-recognition: its heap may be inconsistent. */
 export function discardEngine(language: string): void {
@@ -104,17 +102,17 @@ export function discardEngine(language: string): void {
 
 /**
  * Evicts least recently used engines other than `keep` (null: an engine about to be created)
- * until, counting `keep`, at most MAX_ENGINES remain and the others' heaps plus `keep`'s heap
+ * until, counting `keep`, at most MAX_OCR_ENGINES remain and the others' heaps plus `keep`'s heap
  * after a page fit the budget.
  */
 function trim(keep: string | null): void {
   const kept = keep ? engines.get(keep) : undefined;
-  const running = Math.max(kept ? heapBytes(kept) : 0, PAGE_HEAP_ESTIMATE);
+  const running = Math.max(kept ? heapBytes(kept) : 0, OCR_PAGE_HEAP_ESTIMATE);
   const others = [...engines.values()].filter((e) => e.language !== keep).sort((a, b) => a.lastUsed - b.lastUsed);
   let total = others.reduce((n, e) => n + heapBytes(e), 0);
   let count = others.length;
   for (const e of others) {
-    if (count + 1 <= MAX_ENGINES && total + running <= HEAP_BUDGET) break;
+    if (count + 1 <= MAX_OCR_ENGINES && total + running <= OCR_HEAP_BUDGET) break;
     evict(e.language);
     total -= heapBytes(e);
     count--;

@@ -16,6 +16,23 @@ export interface PdfTextItem {
   hasEOL: boolean;
 }
 
+/**
+ * The last document pdf-lib parsed in this isolate, by content digest. The pages of a job come
+ * here one call each, and parsing a large document takes a second or more (117 pages, 1.8 MB:
+ * 0.7–1.6 s) that every page would otherwise pay again, twice (the image-size guard and the
+ * single-page copy for the rasteriser). Only the parsed document is kept, never a pending
+ * promise (it would belong to another request). Nothing modifies it: pages are copied out of it.
+ */
+let parsed: { digest: string; doc: PDFDocument } | null = null;
+
+async function pdfLibDocument(bytes: Uint8Array): Promise<PDFDocument> {
+  const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  if (parsed?.digest === digest) return parsed.doc;
+  const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  parsed = { digest, doc };
+  return doc;
+}
+
 /** Opens a PDF with pdf.js; see pdfOpenFailure for what unreadable files answer. */
 export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
   try {
@@ -63,7 +80,7 @@ export function hasTextLayer(items: PdfTextItem[]): boolean {
 export async function assertPageImagesFit(bytes: Uint8Array, page: number): Promise<number> {
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    doc = await pdfLibDocument(bytes);
   } catch (err) {
     throw pdfOpenFailure(err);
   }
@@ -115,7 +132,7 @@ export function viewportTransform(page: PdfPageProxy, scale: number): number[] {
 
 /** One page of the document as a PDF of its own (for the rasteriser: less to send). */
 export async function singlePagePdf(bytes: Uint8Array, page: number): Promise<Uint8Array> {
-  const src = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+  const src = await pdfLibDocument(bytes);
   const out = await PDFDocument.create();
   const [copied] = await out.copyPages(src, [page]);
   out.addPage(copied!);

@@ -21,6 +21,9 @@ const mul = (m: Matrix, n: number[]): Matrix => [
   m[1] * n[4]! + m[3] * n[5]! + m[5],
 ];
 
+/** pdf.js operators that show text. */
+export const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+
 export type PdfOperatorList = Awaited<ReturnType<PDFPageProxy["getOperatorList"]>>;
 
 /** A page raster in progress: gray pixels on white, plus the area images covered. */
@@ -30,50 +33,66 @@ export interface ComposedPage {
   images: number;
   /** Fraction of the page area covered by images (0–1, overlaps counted once per pixel). */
   coverage: number;
+  /** Image draws clipped by text, drawn here without the clip. */
+  clipped: number;
 }
 
-/** Gray value and opacity of image pixel (u, v), or null when it is transparent. */
-type Sampler = (u: number, v: number) => number;
+/** An image as 8-bit gray, with the pixels it leaves transparent (null: none). */
+interface GrayPixels {
+  width: number;
+  height: number;
+  gray: Uint8Array;
+  opaque: Uint8Array | null;
+}
 
-const TRANSPARENT = -1;
-
-function sampler(img: PdfImage, mask: boolean, fill: number): Sampler | null {
-  const { width: w, kind, data } = img;
-  if (!data) return null;
-  if (mask) {
-    // Stencil masks (1 bit, Decode already applied by pdf.js): 0 paints the fill colour.
+/**
+ * Converts what pdf.js decoded to gray once, so drawing reads plain arrays. Stencil masks
+ * (1 bit, Decode already applied by pdf.js): 0 paints the fill colour, 1 leaves the page. RGBA
+ * (soft masks arrive applied as alpha): mostly transparent pixels let the page show.
+ */
+function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | null {
+  const { width: w, height: h, kind, data } = img;
+  if (!data || w < 1 || h < 1) return null;
+  const n = w * h;
+  const gray = new Uint8Array(n);
+  let opaque: Uint8Array | null = null;
+  if (mask || kind === 1) {
     const row = (w + 7) >> 3;
-    return (u, v) => ((data[v * row + (u >> 3)]! >> (7 - (u & 7))) & 1 ? TRANSPARENT : fill);
+    if (mask) opaque = new Uint8Array(n);
+    for (let v = 0; v < h; v++) {
+      for (let u = 0; u < w; u++) {
+        const bit = (data[v * row + (u >> 3)]! >> (7 - (u & 7))) & 1;
+        const o = v * w + u;
+        if (!mask) gray[o] = bit ? 255 : 0;
+        else if (!bit) {
+          gray[o] = fill;
+          opaque![o] = 1;
+        }
+      }
+    }
+  } else if (kind === 2) {
+    for (let o = 0, i = 0; o < n; o++, i += 3) gray[o] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
+  } else {
+    opaque = new Uint8Array(n);
+    for (let o = 0, i = 0; o < n; o++, i += 4) {
+      gray[o] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
+      opaque[o] = data[i + 3]! >= 128 ? 1 : 0;
+    }
   }
-  if (kind === 1) {
-    const row = (w + 7) >> 3;
-    return (u, v) => ((data[v * row + (u >> 3)]! >> (7 - (u & 7))) & 1 ? 255 : 0);
-  }
-  if (kind === 2) {
-    return (u, v) => {
-      const i = (v * w + u) * 3;
-      return (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
-    };
-  }
-  // RGBA: soft masks (SMask) arrive applied as alpha; mostly transparent pixels let the page show.
-  return (u, v) => {
-    const i = (v * w + u) * 4;
-    const a = data[i + 3]!;
-    if (a < 128) return TRANSPARENT;
-    return (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
-  };
+  return { width: w, height: h, gray, opaque };
 }
 
 /**
  * Draws an image into `out` through `ctm` (image space: the unit square, row 0 at the top, as
  * PDF draws images). Each output pixel takes the mean of up to 4×4 image samples, so scans stored
- * at a higher resolution than the raster keep thin strokes.
+ * at a higher resolution than the raster keep thin strokes. The inverse transform is split into
+ * per-column and per-row terms computed once, so the inner loop only adds and reads arrays.
  */
-function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: PdfImage, sample: Sampler): void {
+function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPixels): void {
   const { width: W, height: H } = out;
   const [a, b, c, d, e, f] = ctm;
   const det = a * d - b * c;
-  if (!det || img.width < 1 || img.height < 1) return;
+  if (!det) return;
   const corners = [[e, f], [a + e, b + f], [c + e, d + f], [a + c + e, b + d + f]];
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0]!))));
   const x1 = Math.min(W, Math.ceil(Math.max(...corners.map((p) => p[0]!))));
@@ -83,24 +102,39 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: PdfIma
   // Inverse of ctm: device → unit square.
   const ia = d / det, ib = -b / det, ic = -c / det, id = a / det;
   const ie = -(ia * e + ic * f), iff = -(ib * e + id * f);
-  const iw = img.width, ih = img.height;
+  const { width: iw, height: ih, gray, opaque } = img;
   // Image pixels per device pixel along each axis decide the supersampling.
   const n = Math.max(1, Math.min(4, Math.round(Math.max(iw / Math.hypot(a, b), ih / Math.hypot(c, d)))));
-  const step = 1 / n;
+  const cols = (x1 - x0) * n, rows = (y1 - y0) * n;
+  const sX = new Float64Array(cols), tX = new Float64Array(cols), sY = new Float64Array(rows), tY = new Float64Array(rows);
+  for (let k = 0; k < cols; k++) {
+    const px = x0 + (k + 0.5) / n;
+    sX[k] = ia * px;
+    tX[k] = ib * px;
+  }
+  for (let k = 0; k < rows; k++) {
+    const py = y0 + (k + 0.5) / n;
+    sY[k] = ic * py + ie;
+    tY[k] = id * py + iff;
+  }
+  const data = out.data;
   for (let y = y0; y < y1; y++) {
+    const ky = (y - y0) * n;
     for (let x = x0; x < x1; x++) {
+      const kx = (x - x0) * n;
       let sum = 0, count = 0, seen = 0;
       for (let sy = 0; sy < n; sy++) {
-        const py = y + (sy + 0.5) * step;
+        const rs = sY[ky + sy]!, rt = tY[ky + sy]!;
         for (let sx = 0; sx < n; sx++) {
-          const px = x + (sx + 0.5) * step;
-          const s = ia * px + ic * py + ie;
-          const t = ib * px + id * py + iff;
+          const s = sX[kx + sx]! + rs;
+          const t = tX[kx + sx]! + rt;
           if (s < 0 || s >= 1 || t < 0 || t >= 1) continue;
           seen++;
-          const g = sample(Math.min(iw - 1, Math.floor(s * iw)), Math.min(ih - 1, Math.floor((1 - t) * ih)));
-          if (g === TRANSPARENT) continue;
-          sum += g;
+          const u = Math.min(iw - 1, (s * iw) | 0);
+          const v = Math.min(ih - 1, ((1 - t) * ih) | 0);
+          const i = v * iw + u;
+          if (opaque && !opaque[i]) continue;
+          sum += gray[i]!;
           count++;
         }
       }
@@ -108,7 +142,7 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: PdfIma
       const o = y * W + x;
       covered[o] = 1;
       // Partly transparent samples blend with what lies under them.
-      if (count) out.data[o] = Math.round((sum + out.data[o]! * (seen - count)) / seen);
+      if (count) data[o] = Math.round((sum + data[o]! * (seen - count)) / seen);
     }
   }
 }
@@ -136,7 +170,10 @@ function resolveObject(page: PDFPageProxy, id: string): Promise<PdfImage | null>
  * Composes every image the page draws (scans, several strips, stencil masks, images with soft
  * masks, images inside form XObjects) onto a white gray raster, at `scale` pixels per PDF point
  * with the page's /Rotate applied, as a viewer would show them. Vector paths and text are not
- * drawn: a page's text comes from its text layer. Null when the page draws no image.
+ * drawn: a page's text comes from its text layer. Images painted through text used as a clipping
+ * path (text rendering modes 4–7: lettering filled with a picture or colour separations) are
+ * counted in `clipped`: this raster shows them unclipped, not as a viewer does. Null when the
+ * page draws no image.
  */
 export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList, scale: number): Promise<ComposedPage | null> {
   const viewport = page.getViewport({ scale });
@@ -146,35 +183,52 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
   let covered: Uint8Array | null = null;
   let ctm = viewport.transform.slice(0, 6) as Matrix;
   let fill = 0;
-  const stack: { ctm: Matrix; fill: number }[] = [];
-  let images = 0;
+  // Text clipping: the rendering mode inside BT/ET, whether text was shown in it, and whether a
+  // text clip is in force (set at ET, undone by the enclosing restore).
+  let mode = 0, shown = false, textClip = false;
+  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean }[] = [];
+  let images = 0, clipped = 0;
   const draw = (m: Matrix, img: PdfImage | null, mask: boolean) => {
-    const s = img && sampler(img, mask, fill);
-    if (!img || !s) return;
+    const px = img && grayPixels(img, mask, fill);
+    if (!px) return;
     out ??= { width: W, height: H, data: new Uint8Array(W * H).fill(255) };
     covered ??= new Uint8Array(W * H);
-    drawImage(out, covered, m, img, s);
+    drawImage(out, covered, m, px);
     images++;
+    if (textClip) clipped++;
   };
   for (let i = 0; i < ops.fnArray.length; i++) {
-    const fn = ops.fnArray[i];
+    const fn = ops.fnArray[i]!;
     const args = (ops.argsArray[i] ?? []) as unknown[];
+    if (SHOW_TEXT.has(fn)) {
+      shown = true;
+      continue;
+    }
     switch (fn) {
       case OPS.save:
-        stack.push({ ctm, fill });
+        stack.push({ ctm, fill, mode, textClip });
         break;
       case OPS.restore:
-        ({ ctm, fill } = stack.pop() ?? { ctm, fill });
+        ({ ctm, fill, mode, textClip } = stack.pop() ?? { ctm, fill, mode, textClip });
         break;
       case OPS.transform:
         ctm = mul(ctm, args as number[]);
         break;
       case OPS.paintFormXObjectBegin:
-        stack.push({ ctm, fill });
+        stack.push({ ctm, fill, mode, textClip });
         if (Array.isArray(args[0])) ctm = mul(ctm, args[0] as number[]);
         break;
       case OPS.paintFormXObjectEnd:
-        ({ ctm, fill } = stack.pop() ?? { ctm, fill });
+        ({ ctm, fill, mode, textClip } = stack.pop() ?? { ctm, fill, mode, textClip });
+        break;
+      case OPS.setTextRenderingMode:
+        mode = Number(args[0]);
+        break;
+      case OPS.beginText:
+        shown = false;
+        break;
+      case OPS.endText:
+        if (shown && mode >= 4) textClip = true;
         break;
       case OPS.setFillRGBColor:
       case OPS.setFillGray:
@@ -203,5 +257,5 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
   if (!out || !covered) return null;
   let n = 0;
   for (const v of covered as Uint8Array) n += v;
-  return { image: out, images, coverage: n / (W * H) };
+  return { image: out, images, clipped, coverage: n / (W * H) };
 }

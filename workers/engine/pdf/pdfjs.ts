@@ -1,5 +1,5 @@
 import { getDocument, type PDFDocumentProxy } from "pdfjs-dist";
-import { MAX_IMAGE_PIXELS } from "../image/limits";
+import { MAX_IMAGE_PIXELS } from "../memory";
 import * as pdfjsWorker from "pdfjs-dist/build/pdf.worker.mjs";
 // pdf.js decodes CCITT and JBIG2 (jbig2.wasm) and JPEG 2000 (openjpeg.wasm) images with wasm.
 // workerd refuses to compile wasm from bytes at run time, so both are imported as compiled

@@ -1,11 +1,11 @@
 import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { assertInk } from "../image/ink";
-import { MAX_PAGE_SIDE } from "../image/limits";
+import { MAX_PAGE_SIDE } from "../memory";
 import type { SourcePage } from "../image/source-page";
-import { assertPageImagesFit, hasTextLayer, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
-import { drawnRules } from "./drawn-rules";
-import { composePageImages, type PdfOperatorList } from "./page-compose";
+import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
+import { drawnMarks } from "./drawn-rules";
+import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage } from "./rasterize";
 import { textLayerPage } from "./text-layer";
@@ -19,7 +19,22 @@ function pdfScale(size: { width: number; height: number }): number {
 /** Images covering at least this share of the page make it a scan (its raster is the images). */
 const SCAN_COVERAGE = 0.5;
 
-const SHOW_TEXT = new Set<number>([OPS.showText, OPS.showSpacedText, OPS.nextLineShowText, OPS.nextLineSetSpacingShowText]);
+/** Images (one, or several composed) covering this share of the page: the page is a scanned sheet. */
+const FULL_PAGE = 0.9;
+
+/**
+ * A visible text layer on a full-page scan whose runs cover less than this share of the page is
+ * text put on the scan (a stamp, a typed header or number), not the page's own text. A page of
+ * running text covers a quarter or more; a sparse title page a few percent.
+ */
+const STAMP_TEXT_SHARE = 0.02;
+
+/** Share of the page area the text runs cover (their advance width times their height, in points). */
+function textShare(items: PdfTextItem[], size: { width: number; height: number }): number {
+  const area = items.reduce((n, i) => n + Math.abs(i.width) * Math.abs(i.height), 0);
+  return area / Math.max(1, size.width * size.height);
+}
+
 const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
 const IMAGE = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
 
@@ -45,6 +60,8 @@ export interface PdfPageOptions {
   browser: unknown;
   languages?: string[];
   ocrMode?: OcrMode;
+  /** Text-layer pages: leave the browser's drawing of the page for later (`SourcePage.draw`). */
+  drawLater?: boolean;
 }
 
 /**
@@ -68,23 +85,30 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const images = await assertPageImagesFit(bytes, page);
     const ops = await p.getOperatorList();
     const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
-    const scan = composed !== null && composed.coverage >= SCAN_COVERAGE;
+    // Images painted through text outlines (colour separations, lettering filled with a picture)
+    // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
+    const faithful = composed !== null && composed.clipped === 0;
+    const scan = faithful && composed.coverage >= SCAN_COVERAGE;
     const vectors = ops.fnArray.some((f) => VECTOR.has(f));
     // A page that is its images, composed white: no decoder could read them. A failure, never a
     // blank page passed as read.
-    if (composed && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
+    if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
     const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const viewport = viewportTransform(p, scale);
-      const textLayer = { ...textLayerPage(items, viewport, width, height), rules: await drawnRules(p, viewport, width, height) };
-      // A scan with visible text on it (a stamp, a typed header): the scan is recognised and the
-      // text merged with what OCR reads (the layer's words win where both read the same place).
-      if (scan && !invisible) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
+      const textLayer = { ...textLayerPage(items, viewport, width, height), ...(await drawnMarks(p, viewport, width, height)) };
+      // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
+      // recognised and the text merged with what OCR reads (the layer's words win where both read
+      // the same place). Pages with images beside their real text (figures, decorative bands, a
+      // background) are read from their layer.
+      if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
-      if (scan) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      const browser = opts.browser;
+      if (browser && opts.drawLater) return { image: blank(), path: "text_layer", textLayer, rendered: false, rotation, draw: async () => rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale) };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
@@ -94,7 +118,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
     // Pages that draw only images need no browser; images beside vector drawing do.
-    if (composed && (scan || !vectors || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    if (composed && (scan || (faithful && !vectors) || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
       // Images neither decoder could read, drawn blank by the browser too.

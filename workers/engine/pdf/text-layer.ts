@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, WordText } from "../contract";
-import { groupLines, unionBox } from "../layout/group-lines";
+import { groupLines, unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { xyCut } from "../layout/xy-cut";
 import type { PdfTextItem } from "./document";
@@ -23,16 +23,38 @@ function clampBox(b: Box, width: number, height: number): Box {
   return { x: round1(x), y: round1(y), w: round1(Math.max(1, Math.min(width - x, b.w + (b.x - x)))), h: round1(Math.max(1, Math.min(height - y, b.h + (b.y - y)))) };
 }
 
-/** Splits a run into words, sharing its width by character count (the text layer gives no glyph boxes). */
+/**
+ * Advance widths of printable ASCII (code 32–126) in a typical proportional text face
+ * (Helvetica's metrics, 1/1000 em). The text layer gives a run's width but no glyph boxes; shares
+ * of these widths place words inside a run far closer than shares by character count ("ill" is
+ * narrower than "mww"). Other characters count as an average letter, wide (CJK) ones as 1 em.
+ */
+const ASCII_WIDTHS = [
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
+  1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
+  333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+];
+
+function advance(ch: string): number {
+  const c = ch.codePointAt(0)!;
+  if (c >= 32 && c <= 126) return ASCII_WIDTHS[c - 32]!;
+  // East Asian wide characters (CJK, kana, Hangul, full-width forms) take a full em.
+  return c >= 0x1100 && /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(ch) ? 1000 : 556;
+}
+
+/** Splits a run into words, sharing its width by the characters' usual advance widths. */
 function runWords(run: Run): { box: Box; text: string }[] {
   const words: { box: Box; text: string }[] = [];
   const chars = [...run.str];
-  const per = run.width / Math.max(1, chars.length);
+  // Offsets of each character's left edge, in the run's width.
+  const edges = [0];
+  for (const ch of chars) edges.push(edges[edges.length - 1]! + advance(ch));
+  const per = run.width / Math.max(1, edges[chars.length]!);
   const { y: top, h } = runBox(run);
   for (const m of run.str.matchAll(/\S+/gu)) {
     const start = [...run.str.slice(0, m.index)].length;
-    const len = [...m[0]].length;
-    words.push({ box: { x: run.x + start * per, y: top, w: len * per, h }, text: m[0] });
+    const end = start + [...m[0]].length;
+    words.push({ box: { x: run.x + edges[start]! * per, y: top, w: (edges[end]! - edges[start]!) * per, h }, text: m[0] });
   }
   return words;
 }

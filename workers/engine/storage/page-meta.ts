@@ -11,14 +11,39 @@ export interface PageMeta {
   path: PagePath;
   transform: PageTransform | null;
   textLayerKey: string | null;
+  /** The language `auto` chose while turning the page upright (absent when the page was turned, or a language was named). */
+  autoLanguage?: string;
+  /** The page image's etag: what a reading kept beside it was made from. */
+  etag: string;
+}
+
+/** A page's text read by `detect`, kept for `recognize`: valid for the same image and languages. */
+export interface KeptReading {
+  etag: string;
+  /** The languages asked for, and those read (`auto` resolved). */
+  requested: string[];
+  languages: string[];
+  page: PageText;
+}
+
+export function readingKeyFor(pageKey: string): string {
+  return `${pageKey}.reading.json`;
+}
+
+/** The reading `detect` kept for this page image and these languages, if any. */
+export async function keptReading(files: R2Bucket, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading | null> {
+  const obj = await files.get(readingKeyFor(pageKey));
+  if (!obj) return null;
+  const kept = await obj.json<KeptReading>();
+  return kept.etag === meta.etag && kept.requested.join("+") === languages.join("+") ? kept : null;
 }
 
 export function textLayerKeyFor(pageKey: string): string {
   return `${pageKey}.text-layer.json`;
 }
 
-export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null): Record<string, string> {
-  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}) };
+export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null, autoLanguage?: string): Record<string, string> {
+  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}), ...(autoLanguage ? { autoLanguage } : {}) };
 }
 
 /** The page's metadata; images not written by preprocess are plain `ocr` pages. */
@@ -33,7 +58,7 @@ export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<Pa
   } catch {
     transform = null;
   }
-  return { path, transform, textLayerKey: m.textLayerKey ?? null };
+  return { path, transform, textLayerKey: m.textLayerKey ?? null, etag: head.etag, ...(m.autoLanguage ? { autoLanguage: m.autoLanguage } : {}) };
 }
 
 export async function readTextLayer(files: R2Bucket, meta: PageMeta): Promise<PageText> {

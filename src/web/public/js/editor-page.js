@@ -48,6 +48,10 @@ export async function editorPage(main, [projectId]) {
   const page = () => project.pages.find((p) => p.index === pageIndex) || project.pages[0];
   const regionsOfPage = () => project.regions.filter((r) => r.page_index === pageIndex);
   const pct = (v, total) => `${(v / total) * 100}%`;
+  // Text in a right-to-left language (Arabic, Hebrew, Persian, Urdu…) is edited right to left even
+  // where it starts with digits or a Latin word; other text (auto, several languages) takes the
+  // direction of its first letter.
+  const dirOf = (lang) => (config.languages.ocr.some((l) => (l.code === lang || l.ocr_code === lang) && l.direction === "rtl") ? "rtl" : "auto");
 
   function showMeta() {
     meta.textContent = `${project.tool} · ${project.status} · ${project.page_count} page(s)` + (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "");
@@ -143,7 +147,7 @@ export async function editorPage(main, [projectId]) {
     if (ids.length === 0) {
       const list = regionsOfPage();
       return render(panel, h("h2", {}, "Regions"), list.length
-        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", dir: "auto", onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
+        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", dir: dirOf(project.source_language), onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
         : h("p", { class: "empty" }, "No text was found on this page. Draw a rectangle to read a part of it."));
     }
     if (ids.length > 1) {
@@ -157,10 +161,9 @@ export async function editorPage(main, [projectId]) {
       return render(panel, h("h2", {}, `${ids.length} regions selected`), mergeBtn, h("button", { type: "button", class: "secondary", onclick: () => { selected.clear(); draw(); } }, "Clear selection"));
     }
     const r = project.regions.find((x) => x.id === ids[0]);
-    // dir="auto": Arabic, Hebrew, Persian or Urdu text reads from the right, as its first letter says.
-    const text = h("textarea", { rows: 4, maxlength: 20000, dir: "auto" });
+    const text = h("textarea", { rows: 4, maxlength: 20000, dir: dirOf(project.source_language) });
     text.value = r.user_text ?? r.text;
-    const translation = h("textarea", { rows: 4, maxlength: 20000, dir: "auto" });
+    const translation = h("textarea", { rows: 4, maxlength: 20000, dir: dirOf(project.target_language) });
     translation.value = r.user_translation ?? r.translation ?? "";
     const save = h("button", { type: "submit" }, "Save");
     const alts = h("div", {});

@@ -1,11 +1,15 @@
 import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "../contract";
+import { chooseLanguage } from "../ocr/auto-language";
+import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
-import { estimateSkew, inkSample, normaliseContrast } from "./enhance";
-import { rotateQuarter, rotateSmall } from "./geometry";
-import { downscaleGray, type GrayImage } from "./gray";
-import { fitScale, MAX_PAGE_SIDE } from "./limits";
-import { encodeGrayPng } from "./png";
-import { loadSourcePage, type SourcePage } from "./source-page";
+import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
+import { rotateQuarter, rotateSmall } from "../image/geometry";
+import { downscaleGray, type GrayImage } from "../image/gray";
+import { MAX_PAGE_SIDE } from "../memory";
+import { fitScale } from "../image/limits";
+import { encodeGrayPng } from "../image/png";
+import type { SourcePage } from "../image/source-page";
+import { loadSourcePage } from "./source";
 
 export interface NormalisedPage {
   image: GrayImage;
@@ -14,15 +18,23 @@ export interface NormalisedPage {
   transform: PageTransform;
   /** `text_layer` pages: the exact text in the normalised page's coordinates. */
   textLayer?: PageText;
+  /** Text-layer pages whose image is a blank canvas for now: the page drawn, at the normalised size. */
+  draw?: () => Promise<GrayImage>;
+  /** The language `auto` chose on the page as it was, kept when the page was not turned. */
+  autoLanguage?: string;
 }
 
 export interface PreprocessContext {
   models: R2Bucket;
   browser: unknown;
-  /** OCR model used for the orientation trial readings. */
+  /**
+   * OCR model used for the orientation trial readings, or `auto`: the language is chosen on the
+   * page as it is first, and its model tried (a Latin model reads upside-down Hebrew more
+   * confidently than upright Hebrew, and would turn the page over).
+   */
   language: string;
   /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
-  pdf?: { languages?: string[]; ocrMode?: OcrMode };
+  pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
 }
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
@@ -40,6 +52,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
     width,
     height,
     ...(page.rules ? { rules: page.rules.map(box) } : {}),
+    ...(page.figures ? { figures: page.figures.map(box) } : {}),
     regions: page.regions.map((r) => ({
       ...r,
       box: box(r.box),
@@ -57,7 +70,10 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
-  return { ...out, png: await encodeGrayPng(out.image) };
+  const draw = source.draw;
+  // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
+  const later = draw ? { draw: async () => downscaleGray(await draw(), out.transform.scale) } : {};
+  return { ...out, png: await encodeGrayPng(out.image), ...later };
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */
@@ -68,9 +84,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
   let rotation: PageTransform["rotation"] = 0;
   let skew = 0;
+  let chosen: string | undefined;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
-    rotation = await detectOrientation(ctx.models, image, ctx.language);
+    if (ctx.language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
+    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language);
     image = rotateQuarter(image, rotation);
     skew = estimateSkew(inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
@@ -78,5 +96,5 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     image = normaliseContrast(image);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
-  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}) };
+  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}), ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}) };
 }

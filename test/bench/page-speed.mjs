@@ -1,0 +1,154 @@
+// Page speed: every engine call an `ocr` page goes through (preprocess → detect → recognize), per
+// call, against native tesseract (one thread, same best_int model) on the same files in the same
+// run; CER of both against the reference text. Synthetic A4 pages at 300 dpi and real scans from
+// other projects' test suites (../shared/corpus/real-scans).
+// Then the CER/time curve of recognition against the working resolution: each normalised page
+// image is scaled to several longest sides and read as it is (recognize on the scaled image, so the
+// engine's own cap does not apply), beside native tesseract on the same scaled file.
+//   node test/bench/page-speed.mjs [runs=1]       (CURVE=0 skips the curve)
+import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon/node";
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { reportResult } from "./bench-result.mjs";
+import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { startEngine } from "./ocr-harness.mjs";
+import { LATIN_FONTS, renderPng, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { errorRates } from "./text-metrics.mjs";
+import { root } from "../../scripts/models.mjs";
+
+const RUNS = Number(process.argv[2] ?? 1);
+const work = path.join(os.tmpdir(), "lingoscan-page-speed");
+const tessdata = path.join(work, "tessdata");
+mkdirSync(tessdata, { recursive: true });
+const corpus = path.join(root, "../shared/corpus/real-scans");
+
+function pages() {
+  const out = [0, 1, 2].map((k) => {
+    const lines = Array.from({ length: 46 }, (_, i) => TEXTS.eng[(i + k) % TEXTS.eng.length]);
+    return { name: `A4 300 dpi ${LATIN_FONTS[k]}`, a4: true, ext: "png", bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg), text: lines.join("\n") };
+  });
+  // Real scans with the reference text their projects ship.
+  const real = [
+    ["tess_8087_054.3B.tif", "tess_8087_054.3B.txt"],
+    ["tess_8071_093.3B.tif", "tess_8071_093.3B.txt"],
+    ["tess_phototest.tif", "tess_phototest.gold.txt"],
+    ["tess_eurotext.tif", "tess_eurotext.txt"],
+    ["ocrmypdf_linn.png", "ocrmypdf_linn.txt"],
+  ];
+  for (const [file, gt] of real) {
+    const f = path.join(corpus, "files", file);
+    if (!existsSync(f)) continue;
+    out.push({ name: file, a4: false, ext: path.extname(file).slice(1), bytes: readFileSync(f), text: readFileSync(path.join(corpus, "gt", gt), "utf8") });
+  }
+  return out;
+}
+
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const s = (ms) => (ms / 1000).toFixed(2);
+const pct = (x) => `${(x * 100).toFixed(2)} %`;
+
+async function enginePage(engine, id, bytes) {
+  await engine.files.put(`speed/${id}`, bytes);
+  const t = {};
+  let t0 = performance.now();
+  const pre = await engine.call("preprocess", { sourceKey: `speed/${id}`, page: 0, outKey: `speed/${id}.page.png`, languages: ["eng"] });
+  t.preprocess = performance.now() - t0;
+  t0 = performance.now();
+  await engine.call("detect", { pageKey: pre.key, outKey: `speed/${id}.layout.json`, languages: ["eng"] });
+  t.detect = performance.now() - t0;
+  t0 = performance.now();
+  const rec = await engine.call("recognize", { pageKey: pre.key, languages: ["eng"], outKey: `speed/${id}.json` });
+  t.recognize = performance.now() - t0;
+  t.total = t.preprocess + t.detect + t.recognize;
+  const page = await (await engine.files.get(rec.key)).json();
+  return { t, text: page.regions.map((r) => r.text).join("\n") };
+}
+
+/** Longest sides the curve reads pages at (an A4 page at 300 dpi is 3508 px long). */
+const CURVE_SIDES = [3508, 2500, 2100, 1800, 1500, 1250];
+
+/** The PNG scaled so that its longest side is at most `side` (Lanczos), or null when already smaller. */
+function scaledPng(png, side) {
+  const img = PhotonImage.new_from_byteslice(png);
+  try {
+    const s = side / Math.max(img.get_width(), img.get_height());
+    if (s >= 1) return s === 1 ? png : null;
+    const out = resize(img, Math.round(img.get_width() * s), Math.round(img.get_height() * s), SamplingFilter.Lanczos3);
+    try {
+      return out.get_bytes();
+    } finally {
+      out.free();
+    }
+  } finally {
+    img.free();
+  }
+}
+
+async function curve(engine, list) {
+  console.log("\n## Recognition time and CER against the working resolution (longest side), engine and native on the same scaled image\n");
+  console.log("| page | side px | engine recognize s | engine CER | native s | native CER |");
+  console.log("|---|---|---|---|---|---|");
+  const points = [];
+  for (const [i, p] of list.entries()) {
+    const page = new Uint8Array(await (await engine.files.get(`speed/p${i}-0.${p.ext}.page.png`)).arrayBuffer());
+    for (const side of CURVE_SIDES) {
+      const png = scaledPng(page, side);
+      if (!png) continue;
+      const key = `curve/p${i}-${side}.png`;
+      await engine.files.put(key, png);
+      const t0 = performance.now();
+      const rec = await engine.call("recognize", { pageKey: key, languages: ["eng"], outKey: `${key}.json` });
+      const ms = performance.now() - t0;
+      const text = (await (await engine.files.get(rec.key)).json()).regions.map((r) => r.text).join("\n");
+      const file = path.join(work, `curve-${i}-${side}.png`);
+      writeFileSync(file, png);
+      const n = runNative(file, "eng", tessdata);
+      const row = { page: p.name, side, ms, cer: errorRates(p.text, text, false).cer, nativeMs: n.ms, nativeCer: errorRates(p.text, n.text, false).cer };
+      points.push(row);
+      console.log(`| ${p.name} | ${side} | ${s(ms)} | ${pct(row.cer)} | ${s(n.ms)} | ${pct(row.nativeCer)} |`);
+    }
+  }
+  return points;
+}
+
+async function main() {
+  nativeTessdata(tessdata, ["eng"]);
+  const list = pages();
+  const engine = await startEngine({ browser: false });
+  try {
+    await enginePage(engine, "warm.png", list[0].bytes); // first use: model load, engine creation
+    console.log("| page | preprocess s | detect s | recognize s | engine s | native s | engine/native pages/s | engine CER | native CER |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    const rows = [];
+    for (const [i, p] of list.entries()) {
+      const file = path.join(work, `p${i}.${p.ext}`);
+      writeFileSync(file, p.bytes);
+      const e = [];
+      const n = [];
+      for (let r = 0; r < RUNS; r++) {
+        e.push(await enginePage(engine, `p${i}-${r}.${p.ext}`, p.bytes));
+        n.push(runNative(file, "eng", tessdata));
+      }
+      const et = { preprocess: mean(e.map((x) => x.t.preprocess)), detect: mean(e.map((x) => x.t.detect)), recognize: mean(e.map((x) => x.t.recognize)), total: mean(e.map((x) => x.t.total)) };
+      const nt = mean(n.map((x) => x.ms));
+      const ec = errorRates(p.text, e[0].text, false).cer;
+      const nc = errorRates(p.text, n[0].text, false).cer;
+      rows.push({ name: p.name, a4: p.a4, ...et, native: nt, ratio: nt / et.total, engineCer: ec, nativeCer: nc });
+      console.log(`| ${p.name} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${pct(ec)} | ${pct(nc)} |`);
+    }
+    const a4 = rows.filter((r) => r.a4);
+    const real = rows.filter((r) => !r.a4);
+    const sum = (rs, k) => rs.reduce((a, r) => a + r[k], 0);
+    for (const [label, rs] of [["A4 300 dpi", a4], ["real scans", real]]) {
+      if (!rs.length) continue;
+      console.log(`\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}`);
+    }
+    const points = process.env.CURVE === "0" ? [] : await curve(engine, list);
+    reportResult("page-speed", { points, rows, a4Ratio: sum(a4, "native") / sum(a4, "total"), realRatio: real.length ? sum(real, "native") / sum(real, "total") : null, preprocessShare: sum(a4, "preprocess") / (sum(a4, "detect") + sum(a4, "recognize")) });
+  } finally {
+    engine.dispose();
+  }
+}
+
+await main();

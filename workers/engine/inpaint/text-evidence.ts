@@ -1,0 +1,99 @@
+import type { Box } from "../contract";
+import type { GrayImage } from "../image/gray";
+import { readable, wordsIn, type ReadWord } from "./leftover";
+import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
+import type { RgbaImage } from "./rgba";
+
+/**
+ * Texture level (mask.ts `ZoneInk.texture`) above which a zone's background stands out from its
+ * stroke-free estimate about as much as ink does: the ink threshold there (max(24, 1.15·t + 8))
+ * has left its floor, so contrast alone no longer tells glyphs from foliage, grain or stripes.
+ */
+export const TEXTURED = 14;
+/** Words read at least this sure are text worth removing (a little below the leftover check's 0.6: text on a photograph reads less surely). */
+const WORD_CONFIDENCE = 0.5;
+/** Letters or digits: a word of any length qualifies once its line holds one readable word. */
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/** Vertical overlap of two boxes over the smaller height (0..1). */
+function rowOverlap(a: Box, b: Box): number {
+  return Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y)) / Math.min(a.h, b.h);
+}
+
+/**
+ * The words of a zone taken for text: those read surely (WORD_CONFIDENCE, letters or digits),
+ * once one of them is a readable word; then, by text-line shape, their unsure neighbours — words
+ * on the same row (overlapping it by half), of a like height, at most a word space or two away —
+ * chained outwards: text on a busy picture reads unevenly, and a line is removed whole.
+ */
+function textWords(words: ReadWord[]): ReadWord[] {
+  if (!words.some((w) => readable(w, WORD_CONFIDENCE))) return [];
+  const taken = words.map((w) => w.confidence >= WORD_CONFIDENCE && ALNUM.test(w.text));
+  for (let grew = true; grew; ) {
+    grew = false;
+    words.forEach((w, i) => {
+      if (taken[i]) return;
+      const near = words.some((t, k) => {
+        if (!taken[k] || rowOverlap(w.box, t.box) < 0.5 || w.box.h > t.box.h * 1.6 || w.box.h < t.box.h * 0.4) return false;
+        const gap = Math.max(t.box.x - (w.box.x + w.box.w), w.box.x - (t.box.x + t.box.w));
+        return gap <= t.box.h * 1.5;
+      });
+      if (near) taken[i] = grew = true;
+    });
+  }
+  return words.filter((_, i) => taken[i]);
+}
+
+/** What the text check decided for a page. */
+export interface TextEvidence {
+  /** Whether zones were checked at all (a textured page with OCR models). */
+  checked: boolean;
+  /** Zones checked and zones in which nothing was read as text (their ink is left alone). */
+  zones: number;
+  rejected: number;
+  /** Per region, the boxes of the words taken for text (what a leftover reading must fall on). */
+  text: Box[][];
+}
+
+/**
+ * On a page where any text zone lies on texture (a photograph, patterned paper), layout analysis
+ * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
+ * There every zone is read (tesseract, one block) and only words read as text are removed: at
+ * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
+ * then the words beside it that textWords takes. Those words become the region's zones (`found`
+ * is rewritten): their ink is found again against the background around each word (a "line" as
+ * tall as the picture measured its texture over the whole picture), and a zone with no such
+ * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
+ * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
+ */
+export async function confirmText(models: R2Bucket, img: RgbaImage, gray: GrayImage, found: RegionInk[], languages: string[], guide: Uint8Array): Promise<TextEvidence> {
+  const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
+  const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
+  if (!textured || !languages.length) return evidence;
+  evidence.checked = true;
+  for (const [i, f] of found.entries()) {
+    for (const [k, z] of f.zones.entries()) {
+      if (!f.inks[k]!.at.length) continue;
+      evidence.zones++;
+      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter((w) => w.box.w > 0 && w.box.h > 0);
+      const text = textWords(words);
+      if (!text.length) evidence.rejected++;
+      // A word read twice (zones overlap) is kept once.
+      for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
+    }
+  }
+  // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
+  const zones = evidence.text.map((boxes) => boxes.map((b) => rectOf(b, Math.max(2, Math.round(b.h * 0.15)), img.width, img.height)));
+  const blocked: Rect[] = zones.flat();
+  found.forEach((f, i) => {
+    f.zones = zones[i]!;
+    f.inks = zones[i]!.map((z, k) => zoneInk(img, z, evidence.text[i]![k]!.h, blocked, guide));
+  });
+  return evidence;
+}
+
+/** Overlap of two boxes over the smaller one's area (0..1). */
+function overlap(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x), h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? (w * h) / Math.min(a.w * a.h, b.w * b.h) : 0;
+}

@@ -1,0 +1,26 @@
+import type { InputFormat, OcrMode } from "../contract";
+import type { EngineEnv } from "../env";
+import { engineError } from "../errors";
+import { decodeToGray } from "../image/decode";
+import { sniffFormat } from "../image/sniff";
+import type { SourcePage } from "../image/source-page";
+import { pdfSourcePage } from "../pdf/source-page";
+import { readBytes } from "../storage/r2";
+
+/** Reads an upload and sniffs it; unreadable formats are `[unsupported_media_type]`. */
+export async function readSource(env: EngineEnv, sourceKey: string): Promise<{ bytes: Uint8Array; format: InputFormat }> {
+  const bytes = await readBytes(env.FILES, sourceKey);
+  const format = sniffFormat(bytes);
+  if (!format) throw engineError("unsupported_media_type", "The file is not an image or PDF the engine reads.");
+  return { bytes, format };
+}
+
+/**
+ * Reads page `page` of an upload: raster formats are decoded (TIFF page by page); PDF pages use
+ * their text layer, else their images composed, else a browser rendering (`pdf/source-page.ts`).
+ */
+export async function loadSourcePage(bytes: Uint8Array, format: InputFormat, page: number, browser: unknown, pdf: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean } = {}): Promise<SourcePage> {
+  if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
+  if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
+  return { image: await decodeToGray(bytes, format, page), path: "ocr", rendered: true };
+}
