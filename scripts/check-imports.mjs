@@ -1,35 +1,50 @@
 #!/usr/bin/env node
-// Lists the imports in src/ that run back up a floor, and the import cycles between files.
-// Exits 1 when there is either (so it can run as a check); `--quiet` prints only the counts.
+// Lists the imports that run back up a floor, and the import cycles between files, in both
+// Workers: the api (src/) and the engine (workers/engine/). Exits 1 when there is either (so it
+// can run as a check); `--quiet` prints only the counts.
 //
 // Floors, lowest first: a file may import from its own floor or any floor below it.
-// Inside modules/, each domain has its own rank: a domain may import only domains ranked below it,
-// so two domains never import each other both ways.
+// Inside src/modules/, each domain has its own rank: a domain may import only domains ranked
+// below it, so two domains never import each other both ways.
 import fs from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const SRC = path.join(ROOT, "src");
 
-/** Top-level floors of src/ (a folder or a file), lowest first. */
-const FLOORS = ["lib", "db", "env.ts", "http", "providers", "modules", "pipeline", "app.ts", "index.ts"];
-/** Domains under src/modules/, lowest first: the order in which they may depend on each other. */
-const DOMAINS = [
-  "webhooks",
-  "translation-memory",
-  "glossaries",
-  "translation",
-  "billing",
-  "auth",
-  "account",
-  "exports",
-  "jobs",
-  "projects",
-  "shares",
-  "system",
+const TREES = [
+  {
+    dir: path.join(ROOT, "src"),
+    /** Top-level floors (a folder or a file, or several on one floor), lowest first. */
+    floors: ["lib", "db", "env.ts", "http", "providers", "modules", "pipeline", "app.ts", "index.ts"],
+    /** Domains under modules/, lowest first: the order in which they may depend on each other. */
+    domains: [
+      "webhooks",
+      "translation-memory",
+      "glossaries",
+      "translation",
+      "billing",
+      "auth",
+      "account",
+      "exports",
+      "jobs",
+      "projects",
+      "shares",
+      "system",
+    ],
+    /** The engine Worker's RPC contract: plain types and parsing, importable from any floor. */
+    shared: [path.join(ROOT, "workers/engine/contract")],
+  },
+  {
+    dir: path.join(ROOT, "workers/engine"),
+    // The RPC contract, errors, bindings and memory budget; stored pages; pixels; reading text;
+    // page layout and tables; PDF pages; text removal; typesetting; export files; one page's
+    // orchestration (page/); the RPC surface.
+    floors: [["types", "contract.ts", "errors.ts", "env.ts", "memory.ts"], "storage", "image", "ocr", "layout", "pdf", "inpaint", "typeset", "exports", "page", "index.ts"],
+    domains: [],
+    /** Pure helpers both Workers share (language catalogue, text direction, shaping), and wasm packages imported by path. */
+    shared: [path.join(ROOT, "src/lib"), path.join(ROOT, "node_modules")],
+  },
 ];
-/** The engine Worker's RPC contract: plain types and parsing, importable from any floor. */
-const SHARED = [path.join(ROOT, "workers/engine/contract")];
 /** Cycles that may stay: the schema's foreign keys between jobs and projects point both ways. */
 const ALLOWED_CYCLES = [["src/db/schema/jobs.ts", "src/db/schema/projects.ts"]];
 
@@ -65,30 +80,32 @@ function importsOf(file) {
   return out;
 }
 
-/** [floor index, domain index] of a file in src/, or null outside src/. */
+/** The tree a file belongs to, and its [floor, domain] there; null outside both trees. */
 function placeOf(file) {
-  const rel = path.relative(SRC, file).split(path.sep);
-  if (rel[0] === "..") return null;
-  const floor = FLOORS.indexOf(rel[0]);
-  if (floor < 0) throw new Error(`${path.relative(ROOT, file)}: no floor defined for src/${rel[0]} (add it to FLOORS)`);
-  if (rel[0] !== "modules") return { floor, domain: -1, name: rel[0].replace(/\.ts$/, "") };
-  const domain = DOMAINS.indexOf(rel[1]);
-  if (domain < 0) throw new Error(`${path.relative(ROOT, file)}: no rank defined for modules/${rel[1]} (add it to DOMAINS)`);
-  return { floor, domain, name: `modules/${rel[1]}` };
+  const tree = TREES.find((t) => !path.relative(t.dir, file).startsWith(".."));
+  if (!tree) return null;
+  const rel = path.relative(tree.dir, file).split(path.sep);
+  const floor = tree.floors.findIndex((f) => (Array.isArray(f) ? f.includes(rel[0]) : f === rel[0]));
+  const where = `${path.relative(ROOT, tree.dir)}/${rel[0]}`;
+  if (floor < 0) throw new Error(`${path.relative(ROOT, file)}: no floor defined for ${where} (add it to the floors)`);
+  if (rel[0] !== "modules" || tree.domains.length === 0) return { tree, floor, domain: -1, name: where.replace(/\.ts$/, "") };
+  const domain = tree.domains.indexOf(rel[1]);
+  if (domain < 0) throw new Error(`${path.relative(ROOT, file)}: no rank defined for modules/${rel[1]} (add it to the domains)`);
+  return { tree, floor, domain, name: `${where}/${rel[1]}` };
 }
 
-const files = listFiles(SRC);
+const files = TREES.flatMap((t) => listFiles(t.dir));
 const graph = new Map();
 const backUp = [];
 for (const file of files) {
   const from = placeOf(file);
   const edges = importsOf(file);
-  graph.set(file, edges.map((e) => e.target).filter((t) => t.startsWith(SRC)));
+  graph.set(file, edges.map((e) => e.target).filter((t) => placeOf(t)?.tree === from.tree));
   for (const { target, line } of edges) {
-    if (SHARED.some((s) => target.startsWith(s))) continue;
+    if (from.tree.shared.some((s) => target.startsWith(s))) continue;
     const to = placeOf(target);
-    if (!to) {
-      backUp.push({ file, line, target, why: "outside src/" });
+    if (to?.tree !== from.tree) {
+      backUp.push({ file, line, target, why: `outside ${path.relative(ROOT, from.tree.dir)}/` });
       continue;
     }
     const up = to.floor > from.floor || (to.floor === from.floor && to.domain > from.domain);
@@ -122,7 +139,7 @@ function cycles(graph) {
 
 const rel = (f) => path.relative(ROOT, f);
 const circles = cycles(new Map([...graph].map(([f, ts]) => [rel(f), ts.map(rel)])));
-// Two folders (src/http, src/modules/jobs, …) that import each other both ways.
+// Two folders (src/http, src/modules/jobs, workers/engine/ocr, …) that import each other both ways.
 const folderOf = (f) => placeOf(path.join(ROOT, f)).name;
 const folders = new Map();
 for (const [f, ts] of graph) {
@@ -138,5 +155,5 @@ if (!quiet) {
   for (const c of circles) console.log(`cycle    ${c.join(" <-> ")}`);
   for (const c of folderCircles) console.log(`folders  ${c.join(" <-> ")}`);
 }
-console.log(`${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ (${files.length} files)`);
+console.log(`${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ and workers/engine/ (${files.length} files)`);
 process.exit(backUp.length || circles.length || folderCircles.length ? 1 : 0);
