@@ -16,7 +16,7 @@ const bin = (name) => path.join(root, "node_modules/.bin", name);
 run("migrations match the schema", process.execPath, ["scripts/check-migrations.mjs"]);
 run("generated binding types are current", bin("wrangler"), ["types", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--include-runtime=false", "--strict-vars=false", "--check", "worker-configuration.d.ts"]);
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
-run("imports run downward in src/ (no back-up imports, no cycles)", process.execPath, ["scripts/check-imports.mjs"]);
+run("imports run downward in src/ and workers/engine/ (no back-up imports, no cycles)", process.execPath, ["scripts/check-imports.mjs"]);
 run("OpenAPI document and SDK types are current", process.execPath, ["scripts/openapi.mjs", "--check"]);
 run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), ["lint", "--ruleset", ".spectral.yaml", "--fail-severity", "warn", "sdk/openapi.json"]);
 run("SDK and CLI build", "npm", ["run", "--silent", "sdk:build"]);
