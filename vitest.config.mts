@@ -22,7 +22,13 @@ export default defineConfig({
       miniflare: {
         // Tests translate for real through Apertium on loopback, started by the global setup; every
         // multi-page job runs two pages at a time, as production fans pages out.
-        bindings: { PAGE_CONCURRENCY: "2", TEST_MIGRATIONS: await readD1Migrations("./migrations"), APERTIUM_URL: inject("apertiumUrl"), ...inject("oidcBindings"), ...inject("webhookBindings") },
+        bindings: {
+          PAGE_CONCURRENCY: "2",
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          APERTIUM_URL: inject("apertiumUrl"),
+          ...inject("oidcBindings"),
+          ...inject("webhookBindings"),
+        },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {
@@ -40,7 +46,15 @@ export default defineConfig({
     })),
   ],
   test: {
-    globalSetup: ["./test/global-setup.ts", "./test/providers/apertium-global-setup.ts", "./test/engine/fixtures-global-setup.ts", "./test/auth/oidc-global-setup.ts", "./test/webhooks/receiver-global-setup.ts", "./test/render/fixtures-global-setup.ts", "./test/exports/tools-global-setup.ts"],
+    globalSetup: [
+      "./test/global-setup.ts",
+      "./test/providers/apertium-global-setup.ts",
+      "./test/engine/fixtures-global-setup.ts",
+      "./test/auth/oidc-global-setup.ts",
+      "./test/webhooks/receiver-global-setup.ts",
+      "./test/render/fixtures-global-setup.ts",
+      "./test/exports/tools-global-setup.ts",
+    ],
     setupFiles: ["./test/setup.ts"],
     // Benchmarks that need the Workers runtime run only when asked (BENCH=1), never as tests.
     include: process.env.BENCH ? ["test/bench/**/*.workers.ts"] : ["test/**/*.test.ts"],

@@ -114,7 +114,9 @@ export async function startApertium({ port = DEFAULT_PORT, stdio = "pipe", timeo
   const deadline = Date.now() + timeoutMs;
   while (!(await apertiumAnswers(url, 500))) {
     if (exited) {
-      throw new Error(`apertium-apy exited (${exited.code ?? exited.signal}) before answering on ${url}:\n${log.join("\n")}\nIf it is missing pieces, ${INSTALL_HINT}`);
+      throw new Error(
+        `apertium-apy exited (${exited.code ?? exited.signal}) before answering on ${url}:\n${log.join("\n")}\nIf it is missing pieces, ${INSTALL_HINT}`,
+      );
     }
     if (Date.now() > deadline) {
       await stop();

@@ -50,7 +50,12 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
   const logFile = path.join(logDir, `${bench.name}.log`);
   const log = createWriteStream(logFile);
   const t0 = performance.now();
-  const child = spawn(process.execPath, bench.args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, bench.args, {
+    cwd,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   let result;
   let pending = "";
@@ -75,8 +80,17 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
   await new Promise((r) => log.end(r));
   const seconds = (performance.now() - t0) / 1000;
   const outcome = timedOut ? `stopped after the ${minutes}-minute limit` : code === 0 && result ? "ok" : `failed (exit ${code ?? signal})`;
-  console.log(`bench: ${bench.title.padEnd(12)} ${outcome.padEnd(10)} ${seconds.toFixed(0).padStart(5)} s   log: ${path.relative(root, logFile)}`);
-  return { bench: bench.name, title: bench.title, outcome, seconds, result: outcome === "ok" ? result : undefined, log: path.relative(root, logFile) };
+  console.log(
+    `bench: ${bench.title.padEnd(12)} ${outcome.padEnd(10)} ${seconds.toFixed(0).padStart(5)} s   log: ${path.relative(root, logFile)}`,
+  );
+  return {
+    bench: bench.name,
+    title: bench.title,
+    outcome,
+    seconds,
+    result: outcome === "ok" ? result : undefined,
+    log: path.relative(root, logFile),
+  };
 }
 
 async function main() {
@@ -95,7 +109,8 @@ async function main() {
       console.log(`bench: service     ready at ${service.base} (npm run dev in ${dir})`);
     } catch (err) {
       console.error(`bench: ${err.message}`);
-      for (const b of serviceBenches) runs.push({ bench: b.name, title: b.title, outcome: "not run (the service did not start)", seconds: 0 });
+      for (const b of serviceBenches)
+        runs.push({ bench: b.name, title: b.title, outcome: "not run (the service did not start)", seconds: 0 });
     }
     if (service) {
       try {

@@ -9,7 +9,15 @@ export const ENGINE_OUT = path.join(root, ".build/engine");
 export function buildEngine() {
   const r = spawnSync(
     process.execPath,
-    [path.join(root, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", ENGINE_OUT, "-c", "workers/engine/wrangler.toml"],
+    [
+      path.join(root, "node_modules/wrangler/bin/wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      ENGINE_OUT,
+      "-c",
+      "workers/engine/wrangler.toml",
+    ],
     { cwd: root, encoding: "utf8" },
   );
   if (r.status !== 0) throw new Error(`engine build failed:\n${r.stdout}\n${r.stderr}`);

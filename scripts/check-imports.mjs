@@ -39,7 +39,19 @@ const TREES = [
     // The RPC contract, errors, bindings and memory budget; stored pages; pixels; reading text;
     // page layout and tables; PDF pages; text removal; typesetting; export files; one page's
     // orchestration (page/); the RPC surface.
-    floors: [["types", "contract.ts", "errors.ts", "env.ts", "memory.ts"], "storage", "image", "ocr", "layout", "pdf", "inpaint", "typeset", "exports", "page", "index.ts"],
+    floors: [
+      ["types", "contract.ts", "errors.ts", "env.ts", "memory.ts"],
+      "storage",
+      "image",
+      "ocr",
+      "layout",
+      "pdf",
+      "inpaint",
+      "typeset",
+      "exports",
+      "page",
+      "index.ts",
+    ],
     domains: [],
     /** Pure helpers both Workers share (language catalogue, text direction, shaping), and wasm packages imported by path. */
     shared: [path.join(ROOT, "src/lib"), path.join(ROOT, "node_modules")],
@@ -66,7 +78,8 @@ function resolve(from, spec) {
   return base;
 }
 
-const IMPORT = /(?:^|[\n;])\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|(?:^|[\n;])\s*import\s*["']([^"']+)["']/g;
+const IMPORT =
+  /(?:^|[\n;])\s*(?:import|export)\s[^;]*?\sfrom\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|(?:^|[\n;])\s*import\s*["']([^"']+)["']/g;
 
 function importsOf(file) {
   const text = fs.readFileSync(file, "utf8");
@@ -100,7 +113,10 @@ const backUp = [];
 for (const file of files) {
   const from = placeOf(file);
   const edges = importsOf(file);
-  graph.set(file, edges.map((e) => e.target).filter((t) => placeOf(t)?.tree === from.tree));
+  graph.set(
+    file,
+    edges.map((e) => e.target).filter((t) => placeOf(t)?.tree === from.tree),
+  );
   for (const { target, line } of edges) {
     if (from.tree.shared.some((s) => target.startsWith(s))) continue;
     const to = placeOf(target);
@@ -116,19 +132,32 @@ for (const file of files) {
 // Strongly connected components (Tarjan): every component of more than one file is a cycle.
 function cycles(graph) {
   let index = 0;
-  const idx = new Map(), low = new Map(), onStack = new Set(), stack = [], out = [];
+  const idx = new Map(),
+    low = new Map(),
+    onStack = new Set(),
+    stack = [],
+    out = [];
   const visit = (v) => {
-    idx.set(v, index); low.set(v, index); index++;
-    stack.push(v); onStack.add(v);
+    idx.set(v, index);
+    low.set(v, index);
+    index++;
+    stack.push(v);
+    onStack.add(v);
     for (const w of graph.get(v) ?? []) {
       if (!graph.has(w)) continue;
-      if (!idx.has(w)) { visit(w); low.set(v, Math.min(low.get(v), low.get(w))); }
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
     }
     if (low.get(v) === idx.get(v)) {
       const comp = [];
       let w;
-      do { w = stack.pop(); onStack.delete(w); comp.push(w); } while (w !== v);
+      do {
+        w = stack.pop();
+        onStack.delete(w);
+        comp.push(w);
+      } while (w !== v);
       if (comp.length > 1) out.push(comp.sort());
     }
   };
@@ -155,5 +184,7 @@ if (!quiet) {
   for (const c of circles) console.log(`cycle    ${c.join(" <-> ")}`);
   for (const c of folderCircles) console.log(`folders  ${c.join(" <-> ")}`);
 }
-console.log(`${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ and workers/engine/ (${files.length} files)`);
+console.log(
+  `${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ and workers/engine/ (${files.length} files)`,
+);
 process.exit(backUp.length || circles.length || folderCircles.length ? 1 : 0);

@@ -19,7 +19,11 @@ function fail(message) {
 }
 
 function sqlFiles(dir) {
-  return existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".sql")).sort() : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.endsWith(".sql"))
+        .sort()
+    : [];
 }
 
 // 1. The journal and the SQL files agree.

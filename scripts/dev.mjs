@@ -62,7 +62,10 @@ async function startDevIdentityProvider() {
   });
   const providers = { devidp: { issuer: idp.issuer, client_id: clientId, scope: "openid email", name: "Local ID (development only)" } };
   console.log(`dev: identity provider "Local ID (development only)" at ${idp.issuer}`);
-  return { vars: ["--var", `OAUTH_PROVIDERS:${JSON.stringify(providers)}`, "--var", `OAUTH_CLIENT_SECRET_DEVIDP:${secret}`], stop: () => idp.close() };
+  return {
+    vars: ["--var", `OAUTH_PROVIDERS:${JSON.stringify(providers)}`, "--var", `OAUTH_CLIENT_SECRET_DEVIDP:${secret}`],
+    stop: () => idp.close(),
+  };
 }
 
 async function main() {
@@ -84,8 +87,24 @@ async function main() {
   } catch (err) {
     console.warn(`dev: identity-provider sign-in unavailable: ${err.message}`);
   }
-  const dev = wranglerLive(["dev", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--ip", "127.0.0.1", "--port", String(PORT), "--show-interactive-dev-session=false", "--var", `PUBLIC_BASE_URL:${BASE_URL}`, ...idp.vars]);
-  console.log(`\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`);
+  const dev = wranglerLive([
+    "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    "workers/engine/wrangler.toml",
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(PORT),
+    "--show-interactive-dev-session=false",
+    "--var",
+    `PUBLIC_BASE_URL:${BASE_URL}`,
+    ...idp.vars,
+  ]);
+  console.log(
+    `\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`,
+  );
   const stop = () => {
     dev.kill("SIGINT");
     apertium?.stop();

@@ -18,7 +18,11 @@ export async function freePort() {
 
 /** Ends a process group this script started (SIGINT, then SIGTERM, then SIGKILL). */
 export async function stopGroup(child, exited) {
-  for (const [signal, waitMs] of [["SIGINT", 15_000], ["SIGTERM", 10_000], ["SIGKILL", 5_000]]) {
+  for (const [signal, waitMs] of [
+    ["SIGINT", 15_000],
+    ["SIGTERM", 10_000],
+    ["SIGKILL", 5_000],
+  ]) {
     if (child.exitCode !== null || child.signalCode !== null) return;
     try {
       process.kill(-child.pid, signal);
@@ -49,7 +53,17 @@ export async function startService(dir, { logFile, minutes = 5, env = {} }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const log = createWriteStream(logFile);
-  const child = spawn(process.execPath, ["scripts/dev.mjs"], { cwd: dir, detached: true, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`, ...env, PORT: String(port) } });
+  const child = spawn(process.execPath, ["scripts/dev.mjs"], {
+    cwd: dir,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PATH: `${path.join(root, "node_modules/.bin")}${path.delimiter}${process.env.PATH}`,
+      ...env,
+      PORT: String(port),
+    },
+  });
   child.stdout.pipe(log);
   child.stderr.pipe(log);
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));

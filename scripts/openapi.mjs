@@ -49,7 +49,9 @@ if (process.argv.includes("--check")) {
     [TYPES, typesText],
   ].filter(([file, text]) => !existsSync(file) || readFileSync(file, "utf8") !== text);
   if (stale.length) {
-    console.error(`${stale.map(([f]) => path.relative(root, f)).join(" and ")} differ from the API's document: run \`node scripts/openapi.mjs\` and commit the result.`);
+    console.error(
+      `${stale.map(([f]) => path.relative(root, f)).join(" and ")} differ from the API's document: run \`node scripts/openapi.mjs\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log("sdk/openapi.json and sdk/src/schema.ts match the API's document");

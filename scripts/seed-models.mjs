@@ -39,7 +39,19 @@ export async function seedModels({ remote = false } = {}) {
   const files = modelFiles(seedLanguages({ remote }));
   if (!remote) return seedLocal(files);
   for (const { key, file } of files) {
-    wrangler(["r2", "object", "put", `${BUCKET}/${key}`, "--file", file, "--content-type", contentType(key), "--remote", "-c", "wrangler.toml"]);
+    wrangler([
+      "r2",
+      "object",
+      "put",
+      `${BUCKET}/${key}`,
+      "--file",
+      file,
+      "--content-type",
+      contentType(key),
+      "--remote",
+      "-c",
+      "wrangler.toml",
+    ]);
     console.log(`models: ${key} (${statSync(file).size} bytes)`);
   }
 }

@@ -14,11 +14,29 @@ function run(label, cmd, args) {
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
 run("migrations match the schema", process.execPath, ["scripts/check-migrations.mjs"]);
-run("generated binding types are current", bin("wrangler"), ["types", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", "--include-runtime=false", "--strict-vars=false", "--check", "worker-configuration.d.ts"]);
+run("generated binding types are current", bin("wrangler"), [
+  "types",
+  "-c",
+  "wrangler.toml",
+  "-c",
+  "workers/engine/wrangler.toml",
+  "--include-runtime=false",
+  "--strict-vars=false",
+  "--check",
+  "worker-configuration.d.ts",
+]);
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
+run("formatting (Prettier; `npm run format` fixes it)", bin("prettier"), ["--check", "--log-level", "warn", "**/*.{ts,mts,js,mjs}"]);
 run("imports run downward in src/ and workers/engine/ (no back-up imports, no cycles)", process.execPath, ["scripts/check-imports.mjs"]);
 run("OpenAPI document and SDK types are current", process.execPath, ["scripts/openapi.mjs", "--check"]);
-run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), ["lint", "--ruleset", ".spectral.yaml", "--fail-severity", "warn", "sdk/openapi.json"]);
+run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), [
+  "lint",
+  "--ruleset",
+  ".spectral.yaml",
+  "--fail-severity",
+  "warn",
+  "sdk/openapi.json",
+]);
 run("SDK and CLI build", "npm", ["run", "--silent", "sdk:build"]);
 run("SDK tests typecheck", bin("tsc"), ["-p", "sdk/test"]);
 run("deployable bundles (wrangler deploy --dry-run, production and staging)", "npm", ["run", "--silent", "build"]);

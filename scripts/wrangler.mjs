@@ -7,7 +7,12 @@ const bin = path.join(root, "node_modules/wrangler/bin/wrangler.js");
 
 /** Runs a wrangler command to completion; throws with its output when it fails. */
 export function wrangler(args, opts = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false" }, ...opts });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+    ...opts,
+  });
   if (r.status !== 0) throw new Error(`wrangler ${args.join(" ")} failed:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
 }

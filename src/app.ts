@@ -79,11 +79,17 @@ export function createApp() {
     name: "__Host-session",
     description: "Web app session cookie; unsafe requests also send the CSRF value from GET /api/v1/auth/csrf.",
   });
-  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", { type: "http", scheme: "bearer", description: "Administrator token" });
+  app.openAPIRegistry.registerComponent("securitySchemes", "adminToken", {
+    type: "http",
+    scheme: "bearer",
+    description: "Administrator token",
+  });
   // Built once per isolate: the routes do not change while it runs.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   app.get(OPENAPI_PATH, (c) => {
-    document ??= completeDocument(app.getOpenAPI31Document({ openapi: "3.1.0", info: { ...OPENAPI_INFO, version: VERSION }, servers: [{ url: "/" }] }));
+    document ??= completeDocument(
+      app.getOpenAPI31Document({ openapi: "3.1.0", info: { ...OPENAPI_INFO, version: VERSION }, servers: [{ url: "/" }] }),
+    );
     return c.json(document);
   });
   app.get("/docs", swaggerUI({ url: OPENAPI_PATH, title: "Lingoscan API reference" }));

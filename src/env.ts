@@ -14,8 +14,17 @@ export interface AuthContext {
  */
 export interface CredentialStore {
   apiKeyPrefix: string;
-  findApiKey(db: DB, key: string): Promise<{ id: string; userId: string; plan: string; expiresAt: number | null; lastUsedAt: number | null } | undefined>;
-  findSession(db: DB, token: string): Promise<{ session: { id: string; userId: string; expiresAt: number; twoFactorPending: boolean; lastSeenAt: number | null }; plan: string } | undefined>;
+  findApiKey(
+    db: DB,
+    key: string,
+  ): Promise<{ id: string; userId: string; plan: string; expiresAt: number | null; lastUsedAt: number | null } | undefined>;
+  findSession(
+    db: DB,
+    token: string,
+  ): Promise<
+    | { session: { id: string; userId: string; expiresAt: number; twoFactorPending: boolean; lastSeenAt: number | null }; plan: string }
+    | undefined
+  >;
   touchApiKey(db: DB, id: string, now: number): Promise<void>;
   touchSession(db: DB, id: string, now: number): Promise<void>;
 }

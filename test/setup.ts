@@ -6,6 +6,9 @@ import { inject } from "vitest";
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 for (const [key, b64] of Object.entries(inject("models"))) {
   if (!(await env.MODELS.head(key))) {
-    await env.MODELS.put(key, Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+    await env.MODELS.put(
+      key,
+      Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)),
+    );
   }
 }

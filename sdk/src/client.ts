@@ -86,7 +86,11 @@ export class Lingoscan {
   }
 
   /** Uploads several files with one set of options: the batch's parent job (one child job per file). */
-  batch(files: FileInput[], options: Partial<ProcessOptions> = {}, o: { idempotencyKey?: string; signal?: AbortSignal } = {}): Promise<Job> {
+  batch(
+    files: FileInput[],
+    options: Partial<ProcessOptions> = {},
+    o: { idempotencyKey?: string; signal?: AbortSignal } = {},
+  ): Promise<Job> {
     const form = new FormData();
     for (const f of files) {
       const { blob, name } = toBlob(f);
@@ -189,7 +193,13 @@ export class Lingoscan {
         if (o.signal?.aborted) throw err;
         if (err instanceof LingoscanError && !err.retryable) throw err;
         failures++;
-        await sleep(this.http.backoff(failures, err instanceof LingoscanError ? err : new LingoscanError({ code: "network_error", message: String(err), retryable: true })), o.signal);
+        await sleep(
+          this.http.backoff(
+            failures,
+            err instanceof LingoscanError ? err : new LingoscanError({ code: "network_error", message: String(err), retryable: true }),
+          ),
+          o.signal,
+        );
         continue;
       }
       if (!res.body || !(res.headers.get("Content-Type") ?? "").startsWith("text/event-stream")) {
@@ -224,7 +234,8 @@ export class Lingoscan {
     for (;;) {
       const job = await this.getJob(id, o.signal);
       const seen = `${job.status} ${job.progress.percent}`;
-      if (seen !== last) o.onEvent?.({ id: null, type: "status", data: { status: job.status, stage: job.stage, percent: job.progress.percent } });
+      if (seen !== last)
+        o.onEvent?.({ id: null, type: "status", data: { status: job.status, stage: job.stage, percent: job.progress.percent } });
       last = seen;
       if (isTerminal(job)) return job;
       await sleep(o.pollIntervalMs ?? 1500, o.signal);
@@ -243,7 +254,13 @@ export class Lingoscan {
     const url = await this.downloadUrl(exp);
     const res = await this.http.fetchUrl(url, signal);
     const disposition = res.headers.get("Content-Disposition") ?? "";
-    const filename = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? (typeof exp === "object" && "filename" in exp && typeof exp.filename === "string" ? exp.filename : "export");
-    return { filename: decodeURIComponent(filename), contentType: res.headers.get("Content-Type") ?? "application/octet-stream", bytes: new Uint8Array(await res.arrayBuffer()) };
+    const filename =
+      /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ??
+      (typeof exp === "object" && "filename" in exp && typeof exp.filename === "string" ? exp.filename : "export");
+    return {
+      filename: decodeURIComponent(filename),
+      contentType: res.headers.get("Content-Type") ?? "application/octet-stream",
+      bytes: new Uint8Array(await res.arrayBuffer()),
+    };
   }
 }

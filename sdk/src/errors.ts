@@ -40,7 +40,14 @@ export class LingoscanError extends Error {
 
   /** The same fields under the API's names (for logs and `--json` output). */
   toJSON() {
-    return { code: this.code, message: this.message, status: this.status, retryable: this.retryable, request_id: this.requestId, details: this.details };
+    return {
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      retryable: this.retryable,
+      request_id: this.requestId,
+      details: this.details,
+    };
   }
 }
 
@@ -64,7 +71,15 @@ export async function errorFromResponse(res: Response): Promise<LingoscanError> 
   }
   if (isEnvelope(body)) {
     const e = body.error;
-    return new LingoscanError({ code: e.code, message: e.message, status: res.status, retryable: e.retryable, requestId: e.request_id, details: e.details, retryAfter });
+    return new LingoscanError({
+      code: e.code,
+      message: e.message,
+      status: res.status,
+      retryable: e.retryable,
+      requestId: e.request_id,
+      details: e.details,
+      retryAfter,
+    });
   }
   return new LingoscanError({
     code: "invalid_response",

@@ -67,8 +67,12 @@ export async function verifyWebhook<D = Record<string, unknown>>(
   const t = Number(parts.find(([k]) => k === "t")?.[1]);
   if (!Number.isInteger(t)) throw invalid("The signature carries no timestamp.");
   const tolerance = opts.toleranceSeconds ?? 300;
-  if (Math.abs((opts.now ?? Date.now()) / 1000 - t) > tolerance) throw invalid(`The signature's timestamp is more than ${tolerance} s from now.`);
-  const candidates = parts.filter(([k]) => k === "v1").map(([, v]) => hexToBytes(v)).filter((b): b is Uint8Array => b !== null);
+  if (Math.abs((opts.now ?? Date.now()) / 1000 - t) > tolerance)
+    throw invalid(`The signature's timestamp is more than ${tolerance} s from now.`);
+  const candidates = parts
+    .filter(([k]) => k === "v1")
+    .map(([, v]) => hexToBytes(v))
+    .filter((b): b is Uint8Array => b !== null);
   if (candidates.length === 0) throw invalid("The signature carries no v1 value.");
 
   const body = typeof rawBody === "string" ? new TextEncoder().encode(rawBody) : new Uint8Array(rawBody);

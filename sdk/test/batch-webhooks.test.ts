@@ -22,7 +22,10 @@ describe("batch", () => {
     const zipRef = done.output.exports.find((e) => e.format === "zip");
     expect(zipRef, JSON.stringify(done.output)).toBeDefined();
     const entries = Object.keys(unzipSync((await ls.download(zipRef!)).bytes));
-    expect(entries.filter((e) => e.endsWith(".txt")), entries.join(", ")).toHaveLength(2);
+    expect(
+      entries.filter((e) => e.endsWith(".txt")),
+      entries.join(", "),
+    ).toHaveLength(2);
   });
 });
 
@@ -75,9 +78,13 @@ describe("verifyWebhook on real deliveries", () => {
     expect(event.data).toMatchObject({ job_id: job.id, status: "completed" });
 
     const tampered = Buffer.from(d.body.toString("utf8").replace(job.id, "job_someoneelse000000"));
-    await expect(verifyWebhook(tampered, d.headers as Record<string, string>, endpoint.secret)).rejects.toMatchObject({ code: "webhook_signature_invalid" });
+    await expect(verifyWebhook(tampered, d.headers as Record<string, string>, endpoint.secret)).rejects.toMatchObject({
+      code: "webhook_signature_invalid",
+    });
     await expect(verifyWebhook(d.body, d.headers as Record<string, string>, "whsec_wrong")).rejects.toBeInstanceOf(LingoscanError);
-    await expect(verifyWebhook(d.body, d.headers as Record<string, string>, endpoint.secret, { now: Date.now() + 10 * 60_000 })).rejects.toThrow(/300 s/);
+    await expect(
+      verifyWebhook(d.body, d.headers as Record<string, string>, endpoint.secret, { now: Date.now() + 10 * 60_000 }),
+    ).rejects.toThrow(/300 s/);
 
     // After a rotation a replay is signed with both secrets; either one alone verifies it.
     const rotated = await ls.rotateWebhookSecret(endpoint.id);

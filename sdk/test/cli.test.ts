@@ -62,7 +62,10 @@ describe("lingoscan CLI", () => {
     const b = lingoscan(["batch", dir, "--out", batchOut]);
     expect(b.status, b.all).toBe(0);
     expect(b.stdout).toMatch(/completed: 2 completed, 0 partially, 0 failed of 2/);
-    expect(readdirSync(batchOut).some((f) => f.endsWith(".zip")), readdirSync(batchOut).join(", ")).toBe(true);
+    expect(
+      readdirSync(batchOut).some((f) => f.endsWith(".zip")),
+      readdirSync(batchOut).join(", "),
+    ).toBe(true);
   });
 
   it("without a key it says where to put one; a bad key is the API's error with its request id", () => {

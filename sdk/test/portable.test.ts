@@ -9,6 +9,9 @@ describe("portable core", () => {
   const core = readdirSync(dir).filter((f) => f.endsWith(".ts"));
   it.each(core)("%s imports no Node module", (f) => {
     const imports = [...readFileSync(path.join(dir, f), "utf8").matchAll(/from\s+"([^"]+)"/g)].map((m) => m[1]);
-    expect(imports.filter((i) => !i!.startsWith("./")), f).toEqual([]);
+    expect(
+      imports.filter((i) => !i!.startsWith("./")),
+      f,
+    ).toEqual([]);
   });
 });

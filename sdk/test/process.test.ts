@@ -62,7 +62,10 @@ describe("process → waitForJob → download", () => {
     expect(done.status, JSON.stringify(done)).toBe("completed");
     expect(cut).toBe(2);
     expect(seen[0]).toBeNull();
-    expect(seen.slice(1, 3).every((h) => h !== null && Number(h) > 0), JSON.stringify(seen)).toBe(true);
+    expect(
+      seen.slice(1, 3).every((h) => h !== null && Number(h) > 0),
+      JSON.stringify(seen),
+    ).toBe(true);
     const ids = events.map((e) => e.id!);
     expect(new Set(ids).size, JSON.stringify(ids)).toBe(ids.length);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
@@ -71,7 +74,9 @@ describe("process → waitForJob → download", () => {
 
   it("polls when the stream cannot be used", async () => {
     const streamless: typeof fetch = async (input, init) =>
-      String(input).endsWith("/events") ? new Response("no streams here", { status: 200, headers: { "Content-Type": "text/plain" } }) : fetch(input, init);
+      String(input).endsWith("/events")
+        ? new Response("no streams here", { status: 200, headers: { "Content-Type": "text/plain" } })
+        : fetch(input, init);
     const ls = client({ fetch: streamless });
     const job = await ls.process(upload(), { tool: "ocr", export_formats: ["txt"] });
     const statuses: unknown[] = [];

@@ -37,11 +37,14 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
 async function apiKeyAuth(c: Context<AppEnv>, header: string): Promise<void> {
   const key = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
   const store = c.get("credentials");
-  if (!key || !key.startsWith(store.apiKeyPrefix)) throw new ApiError("invalid_api_key", "The Authorization header does not carry a lik_live_ API key.");
+  if (!key || !key.startsWith(store.apiKeyPrefix))
+    throw new ApiError("invalid_api_key", "The Authorization header does not carry a lik_live_ API key.");
   const now = Date.now();
   const row = await store.findApiKey(c.get("db"), key);
-  if (!row || (row.expiresAt !== null && row.expiresAt <= now)) throw new ApiError("invalid_api_key", "The API key is unknown, revoked or expired.");
-  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(store.touchApiKey(c.get("db"), row.id, now));
+  if (!row || (row.expiresAt !== null && row.expiresAt <= now))
+    throw new ApiError("invalid_api_key", "The API key is unknown, revoked or expired.");
+  if (row.lastUsedAt === null || now - row.lastUsedAt > TOUCH_INTERVAL_MS)
+    c.executionCtx.waitUntil(store.touchApiKey(c.get("db"), row.id, now));
   c.set("auth", { userId: row.userId, plan: row.plan, via: "api_key", credentialId: row.id });
 }
 
@@ -63,7 +66,8 @@ async function sessionAuth(c: Context<AppEnv>, token: string, stage: Stage): Pro
     throw new ApiError("two_factor_required", "Sign-in is waiting for the two-factor code: POST /api/v1/auth/2fa/verify.");
   }
   if (stage === "pending" && !session.twoFactorPending) throw new ApiError("conflict", "This session has no two-factor step pending.");
-  if (session.lastSeenAt === null || now - session.lastSeenAt > TOUCH_INTERVAL_MS) c.executionCtx.waitUntil(store.touchSession(c.get("db"), session.id, now));
+  if (session.lastSeenAt === null || now - session.lastSeenAt > TOUCH_INTERVAL_MS)
+    c.executionCtx.waitUntil(store.touchSession(c.get("db"), session.id, now));
   c.set("auth", { userId: session.userId, plan: row.plan, via: "session", credentialId: session.id });
 }
 
@@ -85,7 +89,8 @@ function sessionOnly(stage: Stage): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = sessionTokenOf(c);
     if (!token) {
-      if (c.req.header("Authorization")) throw new ApiError("forbidden", "This operation needs a signed-in web session; API keys cannot manage sign-in credentials.");
+      if (c.req.header("Authorization"))
+        throw new ApiError("forbidden", "This operation needs a signed-in web session; API keys cannot manage sign-in credentials.");
       throw new ApiError("unauthorized", "Sign in first: this operation needs the session cookie.");
     }
     await sessionAuth(c, token, stage);

@@ -29,7 +29,11 @@ export function csrfTokenFor(env: Env, sessionToken: string): Promise<string> {
 /** Refuses with 403 `csrf_failed` unless the request carries the session's CSRF value. */
 export async function assertCsrf(c: Context<AppEnv>, sessionToken: string): Promise<void> {
   const sent = c.req.header(CSRF_HEADER);
-  if (!sent) throw new ApiError("csrf_failed", `Cookie-authenticated ${c.req.method} requests must send the ${CSRF_HEADER} header from GET /api/v1/auth/csrf.`);
+  if (!sent)
+    throw new ApiError(
+      "csrf_failed",
+      `Cookie-authenticated ${c.req.method} requests must send the ${CSRF_HEADER} header from GET /api/v1/auth/csrf.`,
+    );
   if (!timingSafeEqualStr(sent, await csrfTokenFor(c.env, sessionToken))) {
     throw new ApiError("csrf_failed", `The ${CSRF_HEADER} header does not match this session; fetch it again from GET /api/v1/auth/csrf.`);
   }

@@ -80,21 +80,46 @@ export function idempotent(): MiddlewareHandler<AppEnv> {
          WHERE idempotency_keys.expires_at <= ? OR (idempotency_keys.status = 'in_flight' AND idempotency_keys.created_at <= ?)
          RETURNING key`,
       )
-      .bind(userId, key, c.req.method, c.req.path, hash, now, now + LIMITS.idempotency_key_ttl_seconds * 1000, now, now - ABANDONED_AFTER_MS)
+      .bind(
+        userId,
+        key,
+        c.req.method,
+        c.req.path,
+        hash,
+        now,
+        now + LIMITS.idempotency_key_ttl_seconds * 1000,
+        now,
+        now - ABANDONED_AFTER_MS,
+      )
       .run();
 
     if (rowsWritten(claim) !== 1) {
-      const row = await d1.prepare("SELECT request_hash, status, response_status, response_body FROM idempotency_keys WHERE user_id = ? AND key = ?").bind(userId, key).first<StoredKey>();
+      const row = await d1
+        .prepare("SELECT request_hash, status, response_status, response_body FROM idempotency_keys WHERE user_id = ? AND key = ?")
+        .bind(userId, key)
+        .first<StoredKey>();
       if (row && row.request_hash !== hash) {
-        throw new ApiError("idempotency_key_reused", "This Idempotency-Key was used with a different request; use a new key for a new request.");
+        throw new ApiError(
+          "idempotency_key_reused",
+          "This Idempotency-Key was used with a different request; use a new key for a new request.",
+        );
       }
       if (!row || row.status === "in_flight" || row.response_status === null) {
-        throw new ApiError("idempotency_in_flight", "A request with this Idempotency-Key is still being processed; retry shortly.", { headers: { "Retry-After": "1" } });
+        throw new ApiError("idempotency_in_flight", "A request with this Idempotency-Key is still being processed; retry shortly.", {
+          headers: { "Retry-After": "1" },
+        });
       }
-      return new Response(row.response_body, { status: row.response_status, headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" } });
+      return new Response(row.response_body, {
+        status: row.response_status,
+        headers: { "Content-Type": "application/json", "Idempotent-Replayed": "true" },
+      });
     }
 
-    const release = () => d1.prepare("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND request_hash = ? AND status = 'in_flight'").bind(userId, key, hash).run();
+    const release = () =>
+      d1
+        .prepare("DELETE FROM idempotency_keys WHERE user_id = ? AND key = ? AND request_hash = ? AND status = 'in_flight'")
+        .bind(userId, key, hash)
+        .run();
     try {
       await next();
     } catch (err) {
@@ -111,7 +136,9 @@ export function idempotent(): MiddlewareHandler<AppEnv> {
         resourceId = null;
       }
       await d1
-        .prepare("UPDATE idempotency_keys SET status = 'done', response_status = ?, response_body = ?, resource_id = ? WHERE user_id = ? AND key = ? AND request_hash = ?")
+        .prepare(
+          "UPDATE idempotency_keys SET status = 'done', response_status = ?, response_body = ?, resource_id = ? WHERE user_id = ? AND key = ? AND request_hash = ?",
+        )
         .bind(c.res.status, text, resourceId, userId, key, hash)
         .run();
     } else {

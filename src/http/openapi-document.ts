@@ -34,7 +34,7 @@ const DESCRIPTION = [
   "",
   "**Versioning.** The API is versioned by its path prefix (`/api/v1`); the health endpoints carry none. Within v1, changes are additive only: new operations, new optional request fields, new response fields, new error codes and new webhook event kinds. Clients ignore unknown fields and treat an unknown error code by its `retryable` flag. A change that removes or renames anything ships as `/api/v2`, with v1 served alongside for at least 12 months and announced with `Deprecation` and `Sunset` headers. `info.version` follows semantic versioning of this document.",
   "",
-  "**Errors.** Every failure answers `{\"error\": {code, message, retryable, details, request_id}}`; clients switch on `code`. Each operation lists the codes its declared statuses can carry, and each error response has one example per code.",
+  '**Errors.** Every failure answers `{"error": {code, message, retryable, details, request_id}}`; clients switch on `code`. Each operation lists the codes its declared statuses can carry, and each error response has one example per code.',
   "",
   `**Share links.** ${SHARE_PATHS_NOTE}`,
 ].join("\n");
@@ -86,7 +86,14 @@ function describe(op: Operation): string {
   const errors = Object.keys(op.responses)
     .map(Number)
     .filter((s) => s >= 400)
-    .map((s) => `${s} ${codesFor(s).map((c) => `\`${c}\``).join(", ") || "(see the catalogue)"}`);
+    .map(
+      (s) =>
+        `${s} ${
+          codesFor(s)
+            .map((c) => `\`${c}\``)
+            .join(", ") || "(see the catalogue)"
+        }`,
+    );
   const lead = op.description ?? (op.summary ? `${op.summary}.` : "");
   return [lead, credentials(op), errors.length ? `Error codes by status: ${errors.join("; ")}.` : ""].filter(Boolean).join("\n\n");
 }
@@ -114,7 +121,9 @@ export function exampleOf(schema: Json | undefined, schemas: Record<string, Json
     if (parts.some((p) => p === undefined)) return undefined;
     return parts.every((p) => typeof p === "object" && p !== null && !Array.isArray(p)) ? Object.assign({}, ...parts) : parts[0];
   }
-  const type = Array.isArray(schema.type) ? (schema.type.find((t) => t !== "null") as string | undefined) : (schema.type as string | undefined);
+  const type = Array.isArray(schema.type)
+    ? (schema.type.find((t) => t !== "null") as string | undefined)
+    : (schema.type as string | undefined);
   switch (type) {
     case "object": {
       const out: Json = {};
@@ -195,11 +204,17 @@ export function completeDocument<D extends object>(input: D): D {
         .filter(([code]) => exemplified.has(code))
         .map(([code, e]) => [
           code,
-          { summary: e.description, value: { error: { code, message: e.description, retryable: e.retryable, details: {}, request_id: "req_0a1b2c3d4e5f6g7h8i9j" } } },
+          {
+            summary: e.description,
+            value: { error: { code, message: e.description, retryable: e.retryable, details: {}, request_id: "req_0a1b2c3d4e5f6g7h8i9j" } },
+          },
         ]),
     ),
   };
   const known = new Map(TAGS);
-  doc.tags = [...TAGS.filter(([name]) => used.has(name)), ...[...used].filter((t) => !known.has(t)).map((t) => [t, t] as [string, string])].map(([name, description]) => ({ name, description }));
+  doc.tags = [
+    ...TAGS.filter(([name]) => used.has(name)),
+    ...[...used].filter((t) => !known.has(t)).map((t) => [t, t] as [string, string]),
+  ].map(([name, description]) => ({ name, description }));
   return input;
 }

@@ -45,6 +45,18 @@ export const sessionOnly: Record<string, string[]>[] = [{ cookieAuth: [] }];
 
 /** Standard paging query: limit (1..100, default 20) and offset (default 0). */
 export const Paging = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ param: { name: "limit", in: "query" }, example: 20 }),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0).openapi({ param: { name: "offset", in: "query" }, example: 0 }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100)
+    .default(20)
+    .openapi({ param: { name: "limit", in: "query" }, example: 20 }),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(0)
+    .openapi({ param: { name: "offset", in: "query" }, example: 0 }),
 });

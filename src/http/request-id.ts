@@ -15,6 +15,13 @@ export const requestId: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   c.res.headers.set("X-Request-Id", id);
   if (tracing(c.env) && c.req.path.startsWith("/api/")) {
-    log.info("request", { request_id: id, user_id: c.get("auth")?.userId ?? null, method: c.req.method, path: c.req.path, status: c.res.status, duration_ms: Date.now() - started });
+    log.info("request", {
+      request_id: id,
+      user_id: c.get("auth")?.userId ?? null,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Date.now() - started,
+    });
   }
 };

@@ -18,7 +18,10 @@ export function newToken(): string {
 }
 
 export function base64Url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
 }
 
 /** A project's page id: stable per project and 0-based index, so a retried stage rewrites the same row. */

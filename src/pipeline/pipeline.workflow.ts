@@ -143,7 +143,8 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       await step.do(STEP.exports, PAGE_STEP, async () => {
         const built = await runExports(this.env, db, plan, okPages);
         // A job without page stages (an ocr or tables re-render) delivers its pages with the exports.
-        if (pageStages.length === 0) for (const page of toRun) await repo.markPage(db, ref.jobId, page, { status: "completed", stage: "exporting" });
+        if (pageStages.length === 0)
+          for (const page of toRun) await repo.markPage(db, ref.jobId, page, { status: "completed", stage: "exporting" });
         return built;
       });
     } catch (err) {
@@ -165,7 +166,9 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       if (s.finished === s.total) break;
       await step.sleep(STEP.childrenWait(n), pollDelayMs(n));
     }
-    const entered = await step.do(STEP.enter("exporting"), DB_STEP, () => advance(this.env, db, ref, "exporting", "Building the batch archive and report"));
+    const entered = await step.do(STEP.enter("exporting"), DB_STEP, () =>
+      advance(this.env, db, ref, "exporting", "Building the batch archive and report"),
+    );
     if (entered !== "moved") return "stopped";
     try {
       const counts = await step.do(STEP.archive, PAGE_STEP, () => batchArchive(this.env, db, plan));

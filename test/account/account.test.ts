@@ -5,7 +5,11 @@ import { EXPORTED_TABLES } from "../../src/modules/account/account.repo";
 import { api, body, seedAccount } from "../helpers/api";
 import { PASSWORD, registered } from "../auth/session-client";
 
-const json = (auth: Record<string, string>, method: string, payload: unknown): RequestInit => ({ method, headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(payload) });
+const json = (auth: Record<string, string>, method: string, payload: unknown): RequestInit => ({
+  method,
+  headers: { ...auth, "Content-Type": "application/json" },
+  body: JSON.stringify(payload),
+});
 
 describe("profile", () => {
   it("updates the validated fields only", async () => {
@@ -70,7 +74,9 @@ describe("API keys", () => {
     const foreign = await b.client.fetch(`/api/v1/account/api-keys/${key.id}`, { method: "DELETE" });
     expect((await body(foreign)).error.code).toBe("not_found");
     expect((await api("/api/v1/auth/me", { headers: { Authorization: `Bearer ${key.key}` } })).status).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, key.id).run();
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, key.id)
+      .run();
     const expired = await api("/api/v1/auth/me", { headers: { Authorization: `Bearer ${key.key}` } });
     expect((await body(expired)).error.code).toBe("invalid_api_key");
   });
@@ -88,11 +94,21 @@ describe("export-data", () => {
     await client.fetch("/api/v1/account/api-keys", { method: "POST", json: { name: "export me" } });
     const now = Date.now();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_exporttest000000001', ?, 'ocr', 'completed', '{}', ?, ?)").bind(user.id, now, now),
-      env.DB.prepare("INSERT INTO glossaries (id, user_id, name, source_language, target_language, created_at, updated_at) VALUES ('gls_exporttest000000001', ?, 'Terms', 'en', 'es', ?, ?)").bind(user.id, now, now),
-      env.DB.prepare("INSERT INTO glossary_terms (glossary_id, source, target, case_sensitive, position) VALUES ('gls_exporttest000000001', 'invoice', 'factura', 0, 0)"),
-      env.DB.prepare("INSERT INTO webhook_endpoints (id, user_id, url, events, secret, secret_prefix, active, failure_count, created_at, updated_at) VALUES ('whe_exporttest000000001', ?, 'https://example.com/hook', '[\"*\"]', 'whsec_topsecret', 'whsec_to', 1, 0, ?, ?)").bind(user.id, now, now),
-      env.DB.prepare("INSERT INTO translation_memory (id, user_id, source_language, target_language, source_hash, source_text, target_text, uses, created_at, updated_at) VALUES ('tm_exporttest0000000001', ?, 'en', 'es', 'h', 'Hello', 'Hola', 0, ?, ?)").bind(user.id, now, now),
+      env.DB.prepare(
+        "INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_exporttest000000001', ?, 'ocr', 'completed', '{}', ?, ?)",
+      ).bind(user.id, now, now),
+      env.DB.prepare(
+        "INSERT INTO glossaries (id, user_id, name, source_language, target_language, created_at, updated_at) VALUES ('gls_exporttest000000001', ?, 'Terms', 'en', 'es', ?, ?)",
+      ).bind(user.id, now, now),
+      env.DB.prepare(
+        "INSERT INTO glossary_terms (glossary_id, source, target, case_sensitive, position) VALUES ('gls_exporttest000000001', 'invoice', 'factura', 0, 0)",
+      ),
+      env.DB.prepare(
+        "INSERT INTO webhook_endpoints (id, user_id, url, events, secret, secret_prefix, active, failure_count, created_at, updated_at) VALUES ('whe_exporttest000000001', ?, 'https://example.com/hook', '[\"*\"]', 'whsec_topsecret', 'whsec_to', 1, 0, ?, ?)",
+      ).bind(user.id, now, now),
+      env.DB.prepare(
+        "INSERT INTO translation_memory (id, user_id, source_language, target_language, source_hash, source_text, target_text, uses, created_at, updated_at) VALUES ('tm_exporttest0000000001', ?, 'en', 'es', 'h', 'Hello', 'Hola', 0, ?, ?)",
+      ).bind(user.id, now, now),
     ]);
     const res = await client.fetch("/api/v1/account/export-data");
     const data = await body(res);
@@ -109,12 +125,15 @@ describe("export-data", () => {
     expect(data.wallet[0]).toMatchObject({ balance: 50 });
     expect(data.sessions).toHaveLength(1);
     const text = JSON.stringify(data);
-    for (const secret of ["whsec_topsecret", "pbkdf2_sha256", "token_hash", "key_hash", "password_hash"]) expect(text).not.toContain(secret);
+    for (const secret of ["whsec_topsecret", "pbkdf2_sha256", "token_hash", "key_hash", "password_hash"])
+      expect(text).not.toContain(secret);
   });
 });
 
 it("exports every table that holds a user_id (tables added later included)", async () => {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1_%'").all<{ name: string }>();
+  const tables = await env.DB.prepare(
+    "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite%' AND name NOT LIKE 'd1_%'",
+  ).all<{ name: string }>();
   const owned: string[] = [];
   for (const { name } of tables.results) {
     const cols = await env.DB.prepare("SELECT name FROM pragma_table_info(?)").bind(name).all<{ name: string }>();
@@ -133,7 +152,11 @@ describe("DELETE /account", () => {
     const other = await registered();
     const key = await body(await client.fetch("/api/v1/account/api-keys", { method: "POST", json: {} }));
     const now = Date.now();
-    await env.DB.prepare("INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_deletetest000000001', ?, 'ocr', 'completed', '{}', ?, ?)").bind(user.id, now, now).run();
+    await env.DB.prepare(
+      "INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_deletetest000000001', ?, 'ocr', 'completed', '{}', ?, ?)",
+    )
+      .bind(user.id, now, now)
+      .run();
     await env.FILES.put(keys.upload(user.id, "job_deletetest000000001"), "source bytes");
     await env.FILES.put(keys.pageImage(user.id, "job_deletetest000000001", 0), "page");
     await env.FILES.put(`${keys.exportPrefix(user.id, "job_deletetest000000001")}out.txt`, "text");
@@ -153,7 +176,9 @@ describe("DELETE /account", () => {
     expect(await env.FILES.head(keys.upload(other.user.id, "job_othertest0000000001"))).not.toBeNull();
 
     expect((await client.fetch("/api/v1/auth/me")).status).toBe(401);
-    expect((await body(await api("/api/v1/auth/me", { headers: { Authorization: `Bearer ${key.key}` } }))).error.code).toBe("invalid_api_key");
+    expect((await body(await api("/api/v1/auth/me", { headers: { Authorization: `Bearer ${key.key}` } }))).error.code).toBe(
+      "invalid_api_key",
+    );
     const login = await api("/api/v1/auth/login", json({}, "POST", { email, password: PASSWORD }));
     expect((await body(login)).error.code).toBe("invalid_credentials");
     expect((await other.client.fetch("/api/v1/auth/me")).status).toBe(200);

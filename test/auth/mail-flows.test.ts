@@ -6,7 +6,8 @@ import { mailer } from "../../src/providers/mail/mailer";
 import { api, body } from "../helpers/api";
 import { mailsTo, PASSWORD, registered, SessionClient, uniqueEmail, waitForMail } from "./session-client";
 
-const post = (path: string, json: unknown) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(json) });
+const post = (path: string, json: unknown) =>
+  api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(json) });
 
 /** Headers of an answer without the ones that differ per request by design. */
 function stableHeaders(res: Response): Record<string, string> {
@@ -19,7 +20,9 @@ describe("email verification", () => {
     const mail = await waitForMail(email, "verify_email");
     expect(mail.text).toContain("http://127.0.0.1:8787/verify-email?token=");
     // Only the hash of the token is stored.
-    const stored = await env.DB.prepare("SELECT token_hash FROM auth_tokens WHERE purpose = 'verify_email' AND email = ?").bind(email).first<{ token_hash: string }>();
+    const stored = await env.DB.prepare("SELECT token_hash FROM auth_tokens WHERE purpose = 'verify_email' AND email = ?")
+      .bind(email)
+      .first<{ token_hash: string }>();
     expect(stored!.token_hash).not.toBe(mail.token);
 
     const res = await post("/api/v1/auth/verify-email", { token: mail.token });
@@ -47,7 +50,9 @@ describe("email verification", () => {
     expect(second.token).not.toBe(first.token);
     expect((await body(await post("/api/v1/auth/verify-email", { token: first.token }))).error.code).toBe("invalid_token");
 
-    await env.DB.prepare("UPDATE auth_tokens SET expires_at = ? WHERE purpose = 'verify_email' AND email = ?").bind(Date.now() - 1, email).run();
+    await env.DB.prepare("UPDATE auth_tokens SET expires_at = ? WHERE purpose = 'verify_email' AND email = ?")
+      .bind(Date.now() - 1, email)
+      .run();
     const expired = await post("/api/v1/auth/verify-email", { token: second.token });
     const b = await body(expired);
     expect(expired.status, JSON.stringify(b)).toBe(410);
@@ -97,7 +102,9 @@ describe("magic link", () => {
     const { email } = await registered();
     await post("/api/v1/auth/magic-link", { email });
     const mail = await waitForMail(email, "magic_link");
-    await env.DB.prepare("UPDATE auth_tokens SET expires_at = ? WHERE purpose = 'magic_link' AND email = ?").bind(Date.now() - 1, email).run();
+    await env.DB.prepare("UPDATE auth_tokens SET expires_at = ? WHERE purpose = 'magic_link' AND email = ?")
+      .bind(Date.now() - 1, email)
+      .run();
     const expired = await post("/api/v1/auth/magic-link/verify", { token: mail.token });
     expect(expired.status).toBe(410);
     expect((await body(expired)).error.code).toBe("link_expired");
@@ -149,7 +156,11 @@ describe("forgot and reset password", () => {
 
 describe("mail providers", () => {
   it("refuses the development outbox endpoint outside development", async () => {
-    const res = await createApp().request("/api/v1/dev/outbox", {}, { ...env, ENVIRONMENT: "production", MAIL_PROVIDER: "http" }, { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} } as unknown as ExecutionContext);
+    const res = await createApp().request("/api/v1/dev/outbox", {}, { ...env, ENVIRONMENT: "production", MAIL_PROVIDER: "http" }, {
+      waitUntil: () => undefined,
+      passThroughOnException: () => undefined,
+      props: {},
+    } as unknown as ExecutionContext);
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(403);
     expect(b.error.code).toBe("forbidden");
@@ -166,15 +177,33 @@ describe("mail providers", () => {
       calls.push(new Request(input, init));
       return new Response('{"id":"m_1"}', { status: 200 });
     }) as typeof fetch;
-    const m = mailer({ ...env, ENVIRONMENT: "production", MAIL_PROVIDER: "http", MAIL_API_KEY: "re_secret", MAIL_API_URL: "https://mail.example.test/emails" }, fake);
+    const m = mailer(
+      {
+        ...env,
+        ENVIRONMENT: "production",
+        MAIL_PROVIDER: "http",
+        MAIL_API_KEY: "re_secret",
+        MAIL_API_URL: "https://mail.example.test/emails",
+      },
+      fake,
+    );
     expect(m).toBeInstanceOf(HttpApiMailer);
     await m.send({ to: "ada@example.com", subject: "Hello", text: "Body", kind: "magic_link" });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.url).toBe("https://mail.example.test/emails");
     expect(calls[0]!.headers.get("Authorization")).toBe("Bearer re_secret");
-    expect(await calls[0]!.json()).toEqual({ from: env.MAIL_FROM, to: ["ada@example.com"], subject: "Hello", text: "Body", tags: [{ name: "kind", value: "magic_link" }] });
+    expect(await calls[0]!.json()).toEqual({
+      from: env.MAIL_FROM,
+      to: ["ada@example.com"],
+      subject: "Hello",
+      text: "Body",
+      tags: [{ name: "kind", value: "magic_link" }],
+    });
 
-    const failing = new HttpApiMailer({ url: "https://mail.example.test/emails", apiKey: "k", from: "a@b.c" }, (async () => new Response("quota exceeded", { status: 429 })) as typeof fetch);
+    const failing = new HttpApiMailer(
+      { url: "https://mail.example.test/emails", apiKey: "k", from: "a@b.c" },
+      (async () => new Response("quota exceeded", { status: 429 })) as typeof fetch,
+    );
     await expect(failing.send({ to: "x@example.com", subject: "s", text: "t", kind: "k" })).rejects.toThrow(/429: quota exceeded/);
   });
 });

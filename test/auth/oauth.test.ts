@@ -94,7 +94,9 @@ describe("OpenID Connect sign-in against a real provider", () => {
     const { email, client } = await registered();
     const setup = await body(await client.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
     const { generate } = await import("otplib");
-    expect((await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    expect(
+      (await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status,
+    ).toBe(204);
     const { b } = await signInWithProvider(email);
     expect(b).toMatchObject({ status: "two_factor_required", user: null });
   });
@@ -135,14 +137,21 @@ describe("OpenID Connect sign-in against a real provider", () => {
   it("keeps password sign-in working for an account that also signs in with the provider", async () => {
     const { email } = await registered();
     await signInWithProvider(email);
-    const res = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: PASSWORD }) });
+    const res = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password: PASSWORD }),
+    });
     expect(res.status).toBe(200);
   });
 });
 
 describe("the browser sent back by the identity provider", () => {
   /** What a browser sends on a top-level navigation; the answer's redirect is read, not followed. */
-  const navigation = { headers: { "Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", Accept: "text/html,application/xhtml+xml,*/*;q=0.8" }, redirect: "manual" } as const;
+  const navigation = {
+    headers: { "Sec-Fetch-Dest": "document", "Sec-Fetch-Mode": "navigate", Accept: "text/html,application/xhtml+xml,*/*;q=0.8" },
+    redirect: "manual",
+  } as const;
 
   async function backAtCallback(loginHint: string) {
     const client = new SessionClient();
@@ -167,7 +176,9 @@ describe("the browser sent back by the identity provider", () => {
     const { email, client: owner } = await registered();
     const setup = await body(await owner.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
     const { generate } = await import("otplib");
-    expect((await owner.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    expect(
+      (await owner.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status,
+    ).toBe(204);
     const { client, back } = await backAtCallback(email);
     const res = await client.fetch(`/api/v1/auth/oauth/localidp/callback${back.search}`, navigation);
     expect(res.status, await res.clone().text()).toBe(303);
@@ -191,10 +202,24 @@ describe("the browser sent back by the identity provider", () => {
   it("carries an unexpected failure to the sign-in page too, not a raw JSON 500; API clients still get the envelope", async () => {
     const { back } = await backAtCallback(uniqueEmail("navbroken"));
     // The database fails underneath the callback: nothing catalogued, an internal error.
-    const broken = { ...env, DB: new Proxy(env.DB, { get: (t, k) => (k === "prepare" || k === "batch" ? () => { throw new Error("D1 is unreachable"); } : Reflect.get(t, k)) }) };
+    const broken = {
+      ...env,
+      DB: new Proxy(env.DB, {
+        get: (t, k) =>
+          k === "prepare" || k === "batch"
+            ? () => {
+                throw new Error("D1 is unreachable");
+              }
+            : Reflect.get(t, k),
+      }),
+    };
     const call = async (init: RequestInit) => {
       const ctx = createExecutionContext();
-      const res = await worker.fetch!(new Request(`http://127.0.0.1:8787/api/v1/auth/oauth/localidp/callback${back.search}`, init) as never, broken as Env, ctx);
+      const res = await worker.fetch!(
+        new Request(`http://127.0.0.1:8787/api/v1/auth/oauth/localidp/callback${back.search}`, init) as never,
+        broken as Env,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       return res;
     };

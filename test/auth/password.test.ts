@@ -19,7 +19,11 @@ describe("password hashing", () => {
     const salt = crypto.getRandomValues(new Uint8Array(16));
     const key = await crypto.subtle.importKey("raw", new TextEncoder().encode("legacy password"), "PBKDF2", false, ["deriveBits"]);
     const bits = new Uint8Array(await crypto.subtle.deriveBits({ name: "PBKDF2", hash: "SHA-256", salt, iterations: 1000 }, key, 256));
-    const b64 = (u: Uint8Array) => btoa(String.fromCharCode(...u)).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+    const b64 = (u: Uint8Array) =>
+      btoa(String.fromCharCode(...u))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replaceAll("=", "");
     const stored = `pbkdf2_sha256$1000$${b64(salt)}$${b64(bits)}`;
     expect(await verifyPassword("legacy password", stored)).toBe(true);
     expect(needsRehash(stored)).toBe(true);
@@ -39,7 +43,11 @@ describe.each([
   });
 
   it("answers 422 at registration with that message on the password field", async () => {
-    const res = await api("/api/v1/auth/register", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "ada.lovelace@example.com", password }) });
+    const res = await api("/api/v1/auth/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "ada.lovelace@example.com", password }),
+    });
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(422);
     expect(b.error.code).toBe("validation_error");
@@ -50,6 +58,10 @@ describe.each([
 
 it("accepts a long passphrase", async () => {
   expect(passwordProblem("violet otters sing at noon", "someone@example.com")).toBeNull();
-  const res = await api("/api/v1/auth/register", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: uniqueEmail(), password: "violet otters sing at noon" }) });
+  const res = await api("/api/v1/auth/register", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: uniqueEmail(), password: "violet otters sing at noon" }),
+  });
   expect(res.status, JSON.stringify(await body(res))).toBe(201);
 });

@@ -43,7 +43,9 @@ describe("sign-in rate limits (RL_AUTH)", () => {
 
   it("limits attempts per client IP across addresses", async () => {
     const ip = `198.51.100.${Math.floor(Math.random() * 250) + 1}`;
-    const res = await exhaust(() => post("/api/v1/auth/login", { email: uniqueEmail(), password: "wrong-password-x" }, { "CF-Connecting-IP": ip }));
+    const res = await exhaust(() =>
+      post("/api/v1/auth/login", { email: uniqueEmail(), password: "wrong-password-x" }, { "CF-Connecting-IP": ip }),
+    );
     expectRateLimited(res, await body(res));
   });
 
@@ -59,7 +61,9 @@ describe("sign-in rate limits (RL_AUTH)", () => {
     const { client, email } = await registered();
     const setup = await body(await client.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
     const { generate } = await import("otplib");
-    expect((await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    expect(
+      (await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status,
+    ).toBe(204);
     await client.fetch("/api/v1/auth/logout", { method: "POST" });
     const login = await client.fetch("/api/v1/auth/login", { method: "POST", json: { email, password: "tulip-harbour-91-quietly" } });
     expect((await client.json(login)).status).toBe("two_factor_required");

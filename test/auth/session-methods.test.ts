@@ -38,7 +38,9 @@ describe("the sign-in method of each session", () => {
   it("keeps the first factor's method through the two-factor step", async () => {
     const { client, email } = await registered();
     const setup = await body(await client.fetch("/api/v1/auth/2fa/start", { method: "POST" }));
-    expect((await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status).toBe(204);
+    expect(
+      (await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: await generate({ secret: setup.secret }) } })).status,
+    ).toBe(204);
 
     const second = new SessionClient();
     const login = await second.json(await second.fetch("/api/v1/auth/login", { method: "POST", json: { email, password: PASSWORD } }));

@@ -11,7 +11,14 @@ describe("register and login", () => {
     const b = await client.json(res);
     expect(res.status, JSON.stringify(b)).toBe(201);
     expect(b.status).toBe("authenticated");
-    expect(b.user).toMatchObject({ email: email.toLowerCase(), name: "Ada", email_verified: false, two_factor_enabled: false, has_password: true, plan: "free" });
+    expect(b.user).toMatchObject({
+      email: email.toLowerCase(),
+      name: "Ada",
+      email_verified: false,
+      two_factor_enabled: false,
+      has_password: true,
+      plan: "free",
+    });
     expect(b.session_id).toMatch(/^ses_/);
     expect(b.csrf_token).toMatch(/^[0-9a-f]{64}$/);
     const cookie = client.lastSetCookies.find((c) => c.startsWith("session="))!;
@@ -41,7 +48,11 @@ describe("register and login", () => {
 
   it("uses the __Host- prefixed cookie over https", async () => {
     const res = await exports.default.fetch(
-      new Request("https://lingoscan.example.com/api/v1/auth/register", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: uniqueEmail(), password: PASSWORD }) }),
+      new Request("https://lingoscan.example.com/api/v1/auth/register", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ email: uniqueEmail(), password: PASSWORD }),
+      }),
     );
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(201);
@@ -49,13 +60,19 @@ describe("register and login", () => {
     expect(cookie, res.headers.getSetCookie().join(" | ")).toMatch(/^__Host-session=[^;]+; .*Path=\/.*HttpOnly.*Secure.*SameSite=Lax/);
     expect(cookie).not.toMatch(/Domain=/i);
     const token = cookie!.split(";")[0]!.split("=")[1];
-    const me = await exports.default.fetch(new Request("https://lingoscan.example.com/api/v1/auth/me", { headers: { Cookie: `__Host-session=${token}` } }));
+    const me = await exports.default.fetch(
+      new Request("https://lingoscan.example.com/api/v1/auth/me", { headers: { Cookie: `__Host-session=${token}` } }),
+    );
     expect(me.status).toBe(200);
   });
 
   it("refuses a second account for the same email (any case)", async () => {
     const { email } = await registered();
-    const res = await api("/api/v1/auth/register", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: email.toUpperCase(), password: PASSWORD }) });
+    const res = await api("/api/v1/auth/register", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: email.toUpperCase(), password: PASSWORD }),
+    });
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(409);
     expect(b.error.code).toBe("email_taken");
@@ -69,8 +86,16 @@ describe("register and login", () => {
     expect(ok.status, JSON.stringify(b)).toBe(200);
     expect(b).toMatchObject({ status: "authenticated", user: { id: user.id } });
 
-    const wrong = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: "not-the-password-1" }) });
-    const unknown = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: uniqueEmail(), password: "not-the-password-1" }) });
+    const wrong = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password: "not-the-password-1" }),
+    });
+    const unknown = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: uniqueEmail(), password: "not-the-password-1" }),
+    });
     const [bw, bu] = [await body(wrong), await body(unknown)];
     expect(wrong.status, JSON.stringify(bw)).toBe(401);
     expect(unknown.status, JSON.stringify(bu)).toBe(401);
@@ -81,7 +106,11 @@ describe("register and login", () => {
   });
 
   it("validates the request bodies with 422", async () => {
-    const res = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email: "not-an-email", password: "" }) });
+    const res = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "not-an-email", password: "" }),
+    });
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(422);
     expect(b.error.details.fields.map((f: any) => f.field).sort()).toEqual(["email", "password"]);
@@ -103,11 +132,21 @@ describe("CSRF", () => {
     const bm = await body(missing);
     expect(missing.status, JSON.stringify(bm)).toBe(403);
     expect(bm.error.code).toBe("csrf_failed");
-    const wrong = await client.fetch("/api/v1/account/profile", { method: "PATCH", json: { name: "X" }, noCsrf: true, headers: { "X-CSRF-Token": "0".repeat(64) } });
+    const wrong = await client.fetch("/api/v1/account/profile", {
+      method: "PATCH",
+      json: { name: "X" },
+      noCsrf: true,
+      headers: { "X-CSRF-Token": "0".repeat(64) },
+    });
     expect((await body(wrong)).error.code).toBe("csrf_failed");
     // Another session's value does not fit this one.
     const other = await registered();
-    const foreign = await client.fetch("/api/v1/account/profile", { method: "PATCH", json: { name: "X" }, noCsrf: true, headers: { "X-CSRF-Token": other.client.csrf! } });
+    const foreign = await client.fetch("/api/v1/account/profile", {
+      method: "PATCH",
+      json: { name: "X" },
+      noCsrf: true,
+      headers: { "X-CSRF-Token": other.client.csrf! },
+    });
     expect((await body(foreign)).error.code).toBe("csrf_failed");
     const ok = await client.fetch("/api/v1/account/profile", { method: "PATCH", json: { name: "X" } });
     expect(ok.status, JSON.stringify(await body(ok))).toBe(200);
@@ -115,7 +154,11 @@ describe("CSRF", () => {
 
   it("does not ask API-key requests for CSRF", async () => {
     const { auth } = await seedAccount();
-    const res = await api("/api/v1/account/profile", { method: "PATCH", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ name: "Key holder" }) });
+    const res = await api("/api/v1/account/profile", {
+      method: "PATCH",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ name: "Key holder" }),
+    });
     expect(res.status, JSON.stringify(await body(res))).toBe(200);
   });
 });
@@ -124,13 +167,18 @@ describe("sessions", () => {
   it("lists sessions with the current one flagged, revokes one, and refuses another account's", async () => {
     const { client, email } = await registered();
     const second = new SessionClient();
-    const login = await second.fetch("/api/v1/auth/login", { method: "POST", json: { email, password: PASSWORD }, headers: { "User-Agent": "SecondDevice/1.0" } });
+    const login = await second.fetch("/api/v1/auth/login", {
+      method: "POST",
+      json: { email, password: PASSWORD },
+      headers: { "User-Agent": "SecondDevice/1.0" },
+    });
     const secondAuth = await second.json(login);
     const list = await body(await client.fetch("/api/v1/auth/sessions"));
     expect(list).toHaveLength(2);
     expect(list[0]).toMatchObject({ id: secondAuth.session_id, user_agent: "SecondDevice/1.0", method: "password", current: false });
     expect(list[1]).toMatchObject({ method: "register", current: true });
-    for (const s of list) expect(Object.keys(s).sort()).toEqual(["created_at", "current", "expires_at", "id", "ip", "last_seen_at", "method", "user_agent"]);
+    for (const s of list)
+      expect(Object.keys(s).sort()).toEqual(["created_at", "current", "expires_at", "id", "ip", "last_seen_at", "method", "user_agent"]);
 
     const stranger = await registered();
     const foreign = await stranger.client.fetch(`/api/v1/auth/sessions/${secondAuth.session_id}`, { method: "DELETE" });
@@ -170,8 +218,16 @@ describe("sessions", () => {
     const { client, auth } = await registered();
     await env.DB.prepare("UPDATE sessions SET last_seen_at = 1 WHERE id = ?").bind(auth.session_id).run();
     expect((await client.fetch("/api/v1/auth/me")).status).toBe(200);
-    await expect.poll(async () => (await env.DB.prepare("SELECT last_seen_at FROM sessions WHERE id = ?").bind(auth.session_id).first<{ last_seen_at: number }>())!.last_seen_at).toBeGreaterThan(Date.now() - 60_000);
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, auth.session_id).run();
+    await expect
+      .poll(
+        async () =>
+          (await env.DB.prepare("SELECT last_seen_at FROM sessions WHERE id = ?").bind(auth.session_id).first<{ last_seen_at: number }>())!
+            .last_seen_at,
+      )
+      .toBeGreaterThan(Date.now() - 60_000);
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, auth.session_id)
+      .run();
     const res = await client.fetch("/api/v1/auth/me");
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(401);
@@ -180,8 +236,17 @@ describe("sessions", () => {
 
   it("keeps credential management to web sessions: an API key is refused with 403", async () => {
     const { auth } = await seedAccount();
-    for (const [method, path] of [["POST", "/api/v1/account/api-keys"], ["GET", "/api/v1/auth/sessions"], ["POST", "/api/v1/auth/2fa/start"], ["DELETE", "/api/v1/account"]] as const) {
-      const res = await api(path, { method, headers: { ...auth, "Content-Type": "application/json" }, body: method === "GET" ? undefined : "{}" });
+    for (const [method, path] of [
+      ["POST", "/api/v1/account/api-keys"],
+      ["GET", "/api/v1/auth/sessions"],
+      ["POST", "/api/v1/auth/2fa/start"],
+      ["DELETE", "/api/v1/account"],
+    ] as const) {
+      const res = await api(path, {
+        method,
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: method === "GET" ? undefined : "{}",
+      });
       const b = await body(res);
       expect(res.status, `${method} ${path}: ${JSON.stringify(b)}`).toBe(403);
       expect(b.error.code).toBe("forbidden");
@@ -195,18 +260,31 @@ describe("change password", () => {
     const other = new SessionClient();
     await other.json(await other.fetch("/api/v1/auth/login", { method: "POST", json: { email, password: PASSWORD } }));
 
-    const wrong = await client.fetch("/api/v1/auth/change-password", { method: "POST", json: { current_password: "nope-nope-nope", new_password: "a-brand-new-passphrase" } });
+    const wrong = await client.fetch("/api/v1/auth/change-password", {
+      method: "POST",
+      json: { current_password: "nope-nope-nope", new_password: "a-brand-new-passphrase" },
+    });
     expect((await body(wrong)).error.code).toBe("invalid_credentials");
-    const weak = await client.fetch("/api/v1/auth/change-password", { method: "POST", json: { current_password: PASSWORD, new_password: "short" } });
+    const weak = await client.fetch("/api/v1/auth/change-password", {
+      method: "POST",
+      json: { current_password: PASSWORD, new_password: "short" },
+    });
     const bw = await body(weak);
     expect(weak.status, JSON.stringify(bw)).toBe(422);
     expect(bw.error.message).toBe("Password must be at least 10 characters long.");
 
-    const ok = await client.fetch("/api/v1/auth/change-password", { method: "POST", json: { current_password: PASSWORD, new_password: "a-brand-new-passphrase" } });
+    const ok = await client.fetch("/api/v1/auth/change-password", {
+      method: "POST",
+      json: { current_password: PASSWORD, new_password: "a-brand-new-passphrase" },
+    });
     expect(ok.status, await ok.clone().text()).toBe(204);
     expect((await client.fetch("/api/v1/auth/me")).status).toBe(200);
     expect((await other.fetch("/api/v1/auth/me")).status).toBe(401);
-    const relog = await api("/api/v1/auth/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password: "a-brand-new-passphrase" }) });
+    const relog = await api("/api/v1/auth/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password: "a-brand-new-passphrase" }),
+    });
     expect(relog.status).toBe(200);
   });
 });

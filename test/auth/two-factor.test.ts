@@ -48,7 +48,13 @@ describe("TOTP implementation", () => {
   it("accepts ±1 step and nothing further", async () => {
     const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
     const now = 1_700_000_015_000;
-    for (const [offset, expected] of [[-60, null], [-30, -1], [0, 0], [30, 1], [60, null]] as const) {
+    for (const [offset, expected] of [
+      [-60, null],
+      [-30, -1],
+      [0, 0],
+      [30, 1],
+      [60, null],
+    ] as const) {
       const code = await codeAt(secret, now + offset * 1000);
       const step = await matchTotp(secret, code, now);
       expect(step === null ? null : step - totpStep(now), `offset ${offset}s`).toBe(expected);
@@ -57,7 +63,9 @@ describe("TOTP implementation", () => {
 
   it("builds the otpauth:// URI in Key Uri Format", async () => {
     const uri = otpauthUri("JBSWY3DPEHPK3PXP", "ada@example.com", "Lingoscan");
-    expect(uri).toBe("otpauth://totp/Lingoscan:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Lingoscan&algorithm=SHA1&digits=6&period=30");
+    expect(uri).toBe(
+      "otpauth://totp/Lingoscan:ada%40example.com?secret=JBSWY3DPEHPK3PXP&issuer=Lingoscan&algorithm=SHA1&digits=6&period=30",
+    );
   });
 });
 
@@ -72,7 +80,10 @@ describe("two-factor sign-in", () => {
     const mine = await codeAt(setup.secret, Date.now());
     expect((await verify({ secret: setup.secret, token: mine })).valid).toBe(true);
 
-    const wrong = await client.fetch("/api/v1/auth/2fa/confirm", { method: "POST", json: { code: mine === "000000" ? "111111" : "000000" } });
+    const wrong = await client.fetch("/api/v1/auth/2fa/confirm", {
+      method: "POST",
+      json: { code: mine === "000000" ? "111111" : "000000" },
+    });
     const bw = await body(wrong);
     expect(wrong.status, JSON.stringify(bw)).toBe(400);
     expect(bw.error.code).toBe("invalid_two_factor_code");
@@ -84,27 +95,39 @@ describe("two-factor sign-in", () => {
     const { client, auth } = await pendingLogin(email);
     expect(auth).toMatchObject({ status: "two_factor_required", user: null });
 
-    for (const [method, path] of [["GET", "/api/v1/auth/me"], ["GET", "/api/v1/auth/sessions"], ["GET", "/api/v1/account/api-keys"], ["PATCH", "/api/v1/account/profile"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/api/v1/auth/me"],
+      ["GET", "/api/v1/auth/sessions"],
+      ["GET", "/api/v1/account/api-keys"],
+      ["PATCH", "/api/v1/account/profile"],
+    ] as const) {
       const res = await client.fetch(path, { method, json: method === "PATCH" ? { name: "x" } : undefined });
       const b = await body(res);
       expect(res.status, `${method} ${path}: ${JSON.stringify(b)}`).toBe(401);
       expect(b.error.code).toBe("two_factor_required");
     }
-    const pendingRow = await env.DB.prepare("SELECT expires_at FROM sessions WHERE id = ?").bind(auth.session_id).first<{ expires_at: number }>();
+    const pendingRow = await env.DB.prepare("SELECT expires_at FROM sessions WHERE id = ?")
+      .bind(auth.session_id)
+      .first<{ expires_at: number }>();
     expect(pendingRow!.expires_at - Date.now()).toBeLessThanOrEqual(10 * 60_000);
 
     const noCsrf = await client.fetch("/api/v1/auth/2fa/verify", { method: "POST", json: { code: "123456" }, noCsrf: true });
     expect((await body(noCsrf)).error.code).toBe("csrf_failed");
 
     await stepWithRoom(3);
-    const res = await client.fetch("/api/v1/auth/2fa/verify", { method: "POST", json: { code: await codeAt(secret, Date.now() + 30_000) } });
+    const res = await client.fetch("/api/v1/auth/2fa/verify", {
+      method: "POST",
+      json: { code: await codeAt(secret, Date.now() + 30_000) },
+    });
     const b = await client.json(res);
     expect(res.status, JSON.stringify(b)).toBe(200);
     expect(b).toMatchObject({ status: "authenticated", user: { id: user.id, two_factor_enabled: true } });
     expect(b.session_id).not.toBe(auth.session_id);
     expect(await body(await client.fetch("/api/v1/auth/me"))).toMatchObject({ id: user.id });
     // The pending session itself is over.
-    const old = await env.DB.prepare("SELECT revoked_at FROM sessions WHERE id = ?").bind(auth.session_id).first<{ revoked_at: number | null }>();
+    const old = await env.DB.prepare("SELECT revoked_at FROM sessions WHERE id = ?")
+      .bind(auth.session_id)
+      .first<{ revoked_at: number | null }>();
     expect(old!.revoked_at).not.toBeNull();
   });
 
@@ -116,7 +139,10 @@ describe("two-factor sign-in", () => {
     const br = await body(replay);
     expect(replay.status, JSON.stringify(br)).toBe(400);
     expect(br.error.code).toBe("invalid_two_factor_code");
-    const far = await first.client.fetch("/api/v1/auth/2fa/verify", { method: "POST", json: { code: await codeAt(secret, Date.now() + 90_000) } });
+    const far = await first.client.fetch("/api/v1/auth/2fa/verify", {
+      method: "POST",
+      json: { code: await codeAt(secret, Date.now() + 90_000) },
+    });
     expect((await body(far)).error.code).toBe("invalid_two_factor_code");
 
     const next = await codeAt(secret, Date.now() + 30_000);
@@ -127,7 +153,11 @@ describe("two-factor sign-in", () => {
 
     const notPending = await full.fetch("/api/v1/auth/2fa/verify", { method: "POST", json: { code: next } });
     expect((await body(notPending)).error.code).toBe("conflict");
-    const anonymous = await api("/api/v1/auth/2fa/verify", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ code: next }) });
+    const anonymous = await api("/api/v1/auth/2fa/verify", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code: next }),
+    });
     expect(anonymous.status).toBe(401);
   });
 

@@ -12,7 +12,9 @@ const RUNS = Number(process.argv[2] ?? 5);
 const auth = { Authorization: `Bearer ${KEY}` };
 
 function png(lines) {
-  const size = 32, margin = 48, step = Math.round(size * 1.6);
+  const size = 32,
+    margin = 48,
+    step = Math.round(size * 1.6);
   const width = Math.ceil(Math.max(...lines.map((l) => l.length)) * size * 0.6) + 2 * margin;
   const height = lines.length * step + 2 * margin;
   const img = new PhotonImage(new Uint8Array(width * height * 4).fill(255), width, height);
@@ -22,7 +24,12 @@ function png(lines) {
   return bytes;
 }
 
-const page = (n) => png([`Invoice number ${4821 + n} is due on 12 March 2026.`, "The quick brown fox jumps over the lazy dog.", "Please pay the total amount of 1,250 euros."]);
+const page = (n) =>
+  png([
+    `Invoice number ${4821 + n} is due on 12 March 2026.`,
+    "The quick brown fox jumps over the lazy dog.",
+    "Please pay the total amount of 1,250 euros.",
+  ]);
 
 async function post(path, form) {
   const res = await fetch(`${BASE}${path}`, { method: "POST", headers: auth, body: form });
@@ -65,15 +72,35 @@ const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
 await single({ tool: "ocr" }, 0); // warm-up: engine isolate, OCR model load
 const singles = {};
-for (const [name, options] of [["ocr", { tool: "ocr" }], ["translate", { tool: "translate", source_language: "en", target_language: "es" }]]) {
+for (const [name, options] of [
+  ["ocr", { tool: "ocr" }],
+  ["translate", { tool: "translate", source_language: "en", target_language: "es" }],
+]) {
   const runs = [];
   for (let i = 0; i < RUNS; i++) runs.push(await single(options, i));
   const statuses = [...new Set(runs.map((r) => r.status + (r.error ? ` (${r.error})` : "")))].join(", ");
-  singles[name] = { medianMs: median(runs.map((r) => r.ms)), minMs: Math.min(...runs.map((r) => r.ms)), maxMs: Math.max(...runs.map((r) => r.ms)), runs: RUNS, statuses };
-  console.log(`1-page ${name.padEnd(9)} upload→terminal: median ${fmt(median(runs.map((r) => r.ms)))}, min ${fmt(Math.min(...runs.map((r) => r.ms)))}, max ${fmt(Math.max(...runs.map((r) => r.ms)))} over ${RUNS} runs; ended ${statuses}`);
+  singles[name] = {
+    medianMs: median(runs.map((r) => r.ms)),
+    minMs: Math.min(...runs.map((r) => r.ms)),
+    maxMs: Math.max(...runs.map((r) => r.ms)),
+    runs: RUNS,
+    statuses,
+  };
+  console.log(
+    `1-page ${name.padEnd(9)} upload→terminal: median ${fmt(median(runs.map((r) => r.ms)))}, min ${fmt(Math.min(...runs.map((r) => r.ms)))}, max ${fmt(Math.max(...runs.map((r) => r.ms)))} over ${RUNS} runs; ended ${statuses}`,
+  );
 }
 const one = await batch(1);
 const twenty = await batch(20);
 console.log(`batch of 1:  ${fmt(one.ms)} (${one.status})`);
-console.log(`batch of 20: ${fmt(twenty.ms)} (${twenty.status}, ${JSON.stringify(twenty.files)}); ${(twenty.ms / one.ms).toFixed(1)}x the single-file batch, ${fmt(twenty.ms / 20)} a file`);
-reportResult("jobs", { singles, batch1Ms: one.ms, batch1Status: one.status, batch20Ms: twenty.ms, batch20Status: twenty.status, batch20Files: twenty.files });
+console.log(
+  `batch of 20: ${fmt(twenty.ms)} (${twenty.status}, ${JSON.stringify(twenty.files)}); ${(twenty.ms / one.ms).toFixed(1)}x the single-file batch, ${fmt(twenty.ms / 20)} a file`,
+);
+reportResult("jobs", {
+  singles,
+  batch1Ms: one.ms,
+  batch1Status: one.status,
+  batch20Ms: twenty.ms,
+  batch20Status: twenty.status,
+  batch20Files: twenty.files,
+});

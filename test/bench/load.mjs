@@ -40,7 +40,11 @@ function mintKeys(n) {
       return `INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES ('key_bench${now}${i}', '${DEV_USER}', 'Load benchmark', '${key.slice(0, 13)}', '${hash}', '[]', ${now});`;
     })
     .join("\n");
-  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--command", sql], { stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  execFileSync(
+    process.execPath,
+    ["node_modules/wrangler/bin/wrangler.js", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--command", sql],
+    { stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
   return keys;
 }
 
@@ -48,7 +52,11 @@ function mintKeys(n) {
 function revokeKeys(keys) {
   const hashes = keys.map((k) => `'${createHash("sha256").update(k).digest("hex")}'`).join(",");
   const sql = `UPDATE api_keys SET revoked_at = ${Date.now()} WHERE key_hash IN (${hashes}) AND revoked_at IS NULL;`;
-  execFileSync(process.execPath, ["node_modules/wrangler/bin/wrangler.js", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--command", sql], { stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } });
+  execFileSync(
+    process.execPath,
+    ["node_modules/wrangler/bin/wrangler.js", "d1", "execute", "DB", "--local", "-c", "wrangler.toml", "--command", sql],
+    { stdio: "pipe", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
+  );
 }
 
 /** The states in which a job works on one of its pages (pages of a job run one after another). */
@@ -91,7 +99,12 @@ function listenerPid(port) {
   return undefined;
 }
 
-const parentOf = (pid) => Number(readProc(`/proc/${pid}/stat`).replace(/^.*\) /s, "").split(" ")[1]);
+const parentOf = (pid) =>
+  Number(
+    readProc(`/proc/${pid}/stat`)
+      .replace(/^.*\) /s, "")
+      .split(" ")[1],
+  );
 const statusKb = (pid, field) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(readProc(`/proc/${pid}/status`))?.[1] ?? 0);
 
 /**
@@ -161,7 +174,14 @@ async function load(name, make) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
-  return { name, requests: latencies.length, rps: latencies.length / seconds, p50: pct(latencies, 50), p99: pct(latencies, 99), statuses: Object.fromEntries(statuses) };
+  return {
+    name,
+    requests: latencies.length,
+    rps: latencies.length / seconds,
+    p50: pct(latencies, 50),
+    p99: pct(latencies, 99),
+    statuses: Object.fromEntries(statuses),
+  };
 }
 
 async function json(res) {
@@ -176,7 +196,8 @@ async function json(res) {
 async function twoPagePdf(png) {
   const pdf = await PDFDocument.create();
   const image = await pdf.embedPng(png);
-  for (let i = 0; i < 2; i++) pdf.addPage([image.width, image.height]).drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
+  for (let i = 0; i < 2; i++)
+    pdf.addPage([image.width, image.height]).drawImage(image, { x: 0, y: 0, width: image.width, height: image.height });
   return pdf.save();
 }
 
@@ -186,7 +207,17 @@ async function jobStream(keys, png, translatable) {
   const kinds = [
     { label: "png ocr", file: png, name: "sample.png", pages: 1, options: { tool: "ocr" } },
     { label: "pdf ocr (2 pages)", file: pdf, name: "sample.pdf", pages: 2, options: { tool: "ocr" } },
-    ...(translatable ? [{ label: "png translate en→es", file: png, name: "sample.png", pages: 1, options: { tool: "translate", source_language: "en", target_language: "es" } }] : []),
+    ...(translatable
+      ? [
+          {
+            label: "png translate en→es",
+            file: png,
+            name: "sample.png",
+            pages: 1,
+            options: { tool: "translate", source_language: "en", target_language: "es" },
+          },
+        ]
+      : []),
   ];
   const t0 = performance.now();
   const submitted = [];
@@ -225,7 +256,8 @@ async function jobStream(keys, png, translatable) {
     for (const s of submitted) {
       if (done.has(s.id)) continue;
       const job = await json(await fetch(`${BASE}/api/v1/jobs/${s.id}`, { headers: { Authorization: `Bearer ${s.key}` } }));
-      if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) done.set(s.id, { status: job.status, at: performance.now() });
+      if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status))
+        done.set(s.id, { status: job.status, at: performance.now() });
     }
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -237,7 +269,20 @@ async function jobStream(keys, png, translatable) {
   // Every page of the stream is the sample image (PNG IHDR: width and height at bytes 16–23).
   const ihdr = new DataView(png.buffer, png.byteOffset + 16, 8);
   const pageSize = `${ihdr.getUint32(0)}x${ihdr.getUint32(4)}`;
-  return { jobs: submitted.length, clients: JOB_CLIENTS, pageSize, finished: done.size, statuses, retried, wall, submitSeconds, pages, maxInFlight: inFlight.max, meanInFlight: inFlight.busyMs / 1000 / wall, mix: kinds.map((k) => k.label).join(", ") };
+  return {
+    jobs: submitted.length,
+    clients: JOB_CLIENTS,
+    pageSize,
+    finished: done.size,
+    statuses,
+    retried,
+    wall,
+    submitSeconds,
+    pages,
+    maxInFlight: inFlight.max,
+    meanInFlight: inFlight.busyMs / 1000 / wall,
+    mix: kinds.map((k) => k.label).join(", "),
+  };
 }
 
 /**
@@ -294,7 +339,11 @@ async function main() {
     rows.push(
       await load("POST /api/v1/estimate", (i) => ({
         url: `${BASE}/api/v1/estimate?pages=3`,
-        init: { method: "POST", headers: { ...auth(i), "Content-Type": "application/json" }, body: '{"tool":"ocr","export_formats":["txt"]}' },
+        init: {
+          method: "POST",
+          headers: { ...auth(i), "Content-Type": "application/json" },
+          body: '{"tool":"ocr","export_formats":["txt"]}',
+        },
       })),
     );
     const pids = servicePids(Number(new URL(BASE).port || 80));
@@ -303,26 +352,44 @@ async function main() {
     const memory = sampler?.stop();
 
     const bare = rows[0].rps;
-    console.log(`\nLoad against ${BASE} (concurrency ${CONCURRENCY}, ≤ ${REQUESTS} requests or ${SECONDS} s per route, ${keys.length} keys)\n`);
+    console.log(
+      `\nLoad against ${BASE} (concurrency ${CONCURRENCY}, ≤ ${REQUESTS} requests or ${SECONDS} s per route, ${keys.length} keys)\n`,
+    );
     console.log("| Route | Requests | req/s | p50 ms | p99 ms | vs bare route | Statuses |");
     console.log("|---|---:|---:|---:|---:|---:|---|");
     for (const r of rows) {
-      console.log(`| ${r.name} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.rps / bare).toFixed(2)}× | ${Object.entries(r.statuses).map(([s, n]) => `${s}: ${n}`).join(", ")} |`);
+      console.log(
+        `| ${r.name} | ${r.requests} | ${r.rps.toFixed(0)} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${(r.rps / bare).toFixed(2)}× | ${Object.entries(
+          r.statuses,
+        )
+          .map(([s, n]) => `${s}: ${n}`)
+          .join(", ")} |`,
+      );
     }
-    const retries = Object.entries(stream.retried).map(([code, n]) => `${n}× ${code}`).join(", ");
-    console.log(`\nJob stream: ${stream.jobs} jobs (${stream.mix}) from ${JOB_CLIENTS} clients, submitted in ${stream.submitSeconds.toFixed(1)} s${retries ? ` (submissions retried: ${retries})` : ""}, ${stream.finished} finished in ${stream.wall.toFixed(1)} s: ${JSON.stringify(stream.statuses)}`);
+    const retries = Object.entries(stream.retried)
+      .map(([code, n]) => `${n}× ${code}`)
+      .join(", ");
+    console.log(
+      `\nJob stream: ${stream.jobs} jobs (${stream.mix}) from ${JOB_CLIENTS} clients, submitted in ${stream.submitSeconds.toFixed(1)} s${retries ? ` (submissions retried: ${retries})` : ""}, ${stream.finished} finished in ${stream.wall.toFixed(1)} s: ${JSON.stringify(stream.statuses)}`,
+    );
     console.log(`| Job stream | Jobs | Wall s | Jobs/min | Pages/min (completed) |`);
     console.log("|---|---:|---:|---:|---:|");
-    console.log(`| ${stream.mix} | ${stream.finished}/${stream.jobs} | ${stream.wall.toFixed(1)} | ${((stream.finished / stream.wall) * 60).toFixed(1)} | ${((stream.pages / stream.wall) * 60).toFixed(1)} |`);
+    console.log(
+      `| ${stream.mix} | ${stream.finished}/${stream.jobs} | ${stream.wall.toFixed(1)} | ${((stream.finished / stream.wall) * 60).toFixed(1)} | ${((stream.pages / stream.wall) * 60).toFixed(1)} |`,
+    );
     const mb = (bytes) => (bytes / 2 ** 20).toFixed(0);
     let perPageMB;
     if (memory) {
       // Growth over the warm idle process while pages ran, shared out over the most pages that ran at once.
       perPageMB = (memory.peak - memory.idle) / 2 ** 20 / Math.max(1, stream.maxInFlight);
-      console.log(`\nEngine memory while the job stream ran (RSS of ${memory.processes} workerd processes: the api and engine Workers and wrangler's proxy; sampled every 100 ms)`);
+      console.log(
+        `\nEngine memory while the job stream ran (RSS of ${memory.processes} workerd processes: the api and engine Workers and wrangler's proxy; sampled every 100 ms)`,
+      );
       console.log("| RSS idle MB | RSS peak MB | kernel peak (VmHWM) MB | pages in flight (max / mean) | MB per page in flight |");
       console.log("|---:|---:|---:|---:|---:|");
-      console.log(`| ${mb(memory.idle)} | ${mb(memory.peak)} | ${memory.hwm === undefined ? "n/a" : mb(memory.hwm)} | ${stream.maxInFlight} / ${stream.meanInFlight.toFixed(1)} | ${perPageMB.toFixed(0)} |`);
+      console.log(
+        `| ${mb(memory.idle)} | ${mb(memory.peak)} | ${memory.hwm === undefined ? "n/a" : mb(memory.hwm)} | ${stream.maxInFlight} / ${stream.meanInFlight.toFixed(1)} | ${perPageMB.toFixed(0)} |`,
+      );
     } else {
       console.log(`\nEngine memory: not measured (no workerd process found listening on ${BASE}; needs Linux /proc and a local service).`);
     }

@@ -20,7 +20,10 @@ export function runNative(file, lang, tessdata, extra = []) {
   const t0 = performance.now();
   // One thread, like the engine's wasm. With OpenMP's default threads, Debian's tesseract spends
   // most of its time spinning on a shared 2-core machine (an A4 page: 16 s instead of 2.6 s).
-  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata, ...extra], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+  const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata, ...extra], {
+    encoding: "utf8",
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
   return { text: r.stdout, ms };

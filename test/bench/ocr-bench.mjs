@@ -13,7 +13,18 @@ import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
 import { startEngine } from "./ocr-harness.mjs";
-import { CJK_FONT, LATIN_FONTS, languagePageSvg, renderHtmlPng, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import {
+  CJK_FONT,
+  LATIN_FONTS,
+  languagePageSvg,
+  renderHtmlPng,
+  renderPng,
+  renderRgba,
+  RESVG_LANGUAGES,
+  ruledTableSvg,
+  TEXTS,
+  textPageSvg,
+} from "./ocr-render.mjs";
 import { errorRates } from "./text-metrics.mjs";
 import { fontFiles } from "../../scripts/models.mjs";
 import { ocrModel } from "../../src/lib/ocr-models.ts";
@@ -53,21 +64,22 @@ function degrade({ width, height, rgba }, seed) {
       for (let x = 0; x < width; x++) {
         let s = 0;
         let n = 0;
-        for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          const yy = y + dy;
-          if (xx >= 0 && yy >= 0 && xx < width && yy < height) {
-            s += g[yy * width + xx];
-            n++;
+        for (let dy = -1; dy <= 1; dy++)
+          for (let dx = -1; dx <= 1; dx++) {
+            const xx = x + dx;
+            const yy = y + dy;
+            if (xx >= 0 && yy >= 0 && xx < width && yy < height) {
+              s += g[yy * width + xx];
+              n++;
+            }
           }
-        }
         out[y * width + x] = s / n;
       }
     }
     g = out;
   }
   let state = seed >>> 0 || 1;
-  const rand = () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  const rand = () => (state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32;
   const px = new Uint8Array(width * height * 4);
   for (let i = 0; i < g.length; i++) {
     const noise = (rand() + rand() + rand() - 1.5) * 20;
@@ -95,7 +107,16 @@ function corpus() {
       pages.push({ lang, dpi, font, kind: "clean", ext: "png", bytes: renderPng(clean.svg), text: text.join("\n"), cjk });
       const skew = 1 + (seed % 3);
       const skewed = textPageSvg(text, { font, dpi, pt, skew });
-      pages.push({ lang, dpi, font, kind: `degraded (skew ${skew}°)`, ext: "jpg", bytes: degrade(renderRgba(skewed.svg), seed++), text: text.join("\n"), cjk });
+      pages.push({
+        lang,
+        dpi,
+        font,
+        kind: `degraded (skew ${skew}°)`,
+        ext: "jpg",
+        bytes: degrade(renderRgba(skewed.svg), seed++),
+        text: text.join("\n"),
+        cjk,
+      });
     });
   }
   return pages;
@@ -126,7 +147,10 @@ function common(a, b) {
  * them) come in the order written.
  */
 function orderExact(expectedLines, actual) {
-  const got = actual.split("\n").map((l) => l.trim()).filter(Boolean);
+  const got = actual
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   if (got.length !== expectedLines.length) return false;
   return expectedLines.every((line, i) => {
     const [e, g] = [line.split(" "), got[i].split(" ")];
@@ -136,7 +160,12 @@ function orderExact(expectedLines, actual) {
 }
 
 /** Lines of words, punctuation aside (pdftotext moves punctuation at the edge of right-to-left words across the space, for both engines' PDFs). */
-const wordLines = (text) => text.replace(/[\u202a-\u202e]/g, "").split("\n").map((l) => l.replace(/\p{P}/gu, " ").replace(/\s+/g, " ").trim()).filter(Boolean);
+const wordLines = (text) =>
+  text
+    .replace(/[\u202a-\u202e]/g, "")
+    .split("\n")
+    .map((l) => l.replace(/\p{P}/gu, " ").replace(/\s+/g, " ").trim())
+    .filter(Boolean);
 
 /** The text layer of a PDF, as pdftotext extracts it. */
 function pdfText(file) {
@@ -147,13 +176,21 @@ function pdfText(file) {
 
 /** The engine's searchable PDF of a page read before (`id` as given to runEngine), written to `file`. */
 async function enginePdf(engine, id, file) {
-  const [built] = await engine.call("buildExports", { pageTextKeys: [`bench/${id}.json`], formats: ["searchable_pdf"], outPrefix: `bench/${id}-pdf/`, baseName: "page" });
+  const [built] = await engine.call("buildExports", {
+    pageTextKeys: [`bench/${id}.json`],
+    formats: ["searchable_pdf"],
+    outPrefix: `bench/${id}-pdf/`,
+    baseName: "page",
+  });
   writeFileSync(file, new Uint8Array(await (await engine.files.get(built.key)).arrayBuffer()));
 }
 
 /** Native tesseract's searchable PDF of the same page (its `pdf` output config, same model), written to `<base>.pdf`. */
 function nativePdf(image, lang, base) {
-  const r = spawnSync("tesseract", [image, base, "-l", lang, "--tessdata-dir", tessdata, "pdf"], { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
+  const r = spawnSync("tesseract", [image, base, "-l", lang, "--tessdata-dir", tessdata, "pdf"], {
+    encoding: "utf8",
+    env: { ...process.env, OMP_THREAD_LIMIT: "1" },
+  });
   if (r.status !== 0) throw new Error(`tesseract pdf failed: ${r.stderr}`);
   return `${base}.pdf`;
 }
@@ -172,17 +209,21 @@ async function main() {
   if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
   nativeTessdata(tessdata, Object.keys(TEXTS));
   // tesseract's pdf output wants its glyph-less font and output configs in the tessdata directory.
-  for (const f of ["pdf.ttf", "configs"]) cpSync(path.join("/usr/share/tesseract-ocr/5/tessdata", f), path.join(tessdata, f), { recursive: true });
+  for (const f of ["pdf.ttf", "configs"])
+    cpSync(path.join("/usr/share/tesseract-ocr/5/tessdata", f), path.join(tessdata, f), { recursive: true });
   // The corpus is rendered before the engine starts: idle connections to wrangler dev time out.
   const pages = SCRIPTS_ONLY ? [] : corpus();
   const scriptPages = [];
-  for (const lang of SCRIPT_PAGES.filter(measured)) for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
+  for (const lang of SCRIPT_PAGES.filter(measured))
+    for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
   const autoPages = [];
   for (const lang of AUTO_PAGES.filter(measured)) autoPages.push({ lang, bytes: await scriptPage(lang, 300) });
   const engine = await startEngine();
   try {
     console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
-    console.log("| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | PDF layer order (engine / native) | first use s | warm s | heap MB |");
+    console.log(
+      "| lang | dpi | engine CER | native CER | CER ratio | reading order (engine / native) | PDF layer order (engine / native) | first use s | warm s | heap MB |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|---|");
     const scripts = [];
     for (const [i, p] of scriptPages.entries()) {
@@ -196,7 +237,9 @@ async function main() {
       const er = errorRates(expected, e.text, cjk);
       const nr = errorRates(expected, n.text, cjk);
       const rtl = ocrModel(p.lang)?.direction === "rtl";
-      const order = rtl ? `${orderExact(TEXTS[p.lang], e.text) ? "exact" : "wrong"} / ${orderExact(TEXTS[p.lang], n.text) ? "exact" : "wrong"}` : "–";
+      const order = rtl
+        ? `${orderExact(TEXTS[p.lang], e.text) ? "exact" : "wrong"} / ${orderExact(TEXTS[p.lang], n.text) ? "exact" : "wrong"}`
+        : "–";
       let pdfOrder = "–";
       if (rtl) {
         await enginePdf(engine, `s${i}.png`, path.join(work, `s${i}-engine.pdf`));
@@ -204,8 +247,21 @@ async function main() {
         pdfOrder = `${ok(path.join(work, `s${i}-engine.pdf`), e.text) ? "exact" : "wrong"} / ${ok(nativePdf(file, p.lang, path.join(work, `s${i}-native`)), n.text) ? "exact" : "wrong"}`;
       }
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
-      scripts.push({ lang: p.lang, dpi: p.dpi, engineCer: er.cer, nativeCer: nr.cer, ratio, order, pdfOrder, firstMs: first.ms, warmMs: e.ms, heapMB: e.heap / 2 ** 20 });
-      console.log(`| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${pdfOrder} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`);
+      scripts.push({
+        lang: p.lang,
+        dpi: p.dpi,
+        engineCer: er.cer,
+        nativeCer: nr.cer,
+        ratio,
+        order,
+        pdfOrder,
+        firstMs: first.ms,
+        warmMs: e.ms,
+        heapMB: e.heap / 2 ** 20,
+      });
+      console.log(
+        `| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${pdfOrder} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`,
+      );
     }
 
     console.log("\n## auto: the language chosen for a page (300 dpi) from every model seeded here\n");
@@ -216,14 +272,21 @@ async function main() {
       const id = `auto${i}.png`;
       await engine.files.put(`bench/${id}`, p.bytes);
       const t0 = performance.now();
-      const pre = await engine.call("preprocess", { sourceKey: `bench/${id}`, page: 0, outKey: `bench/${id}.page.png`, languages: ["auto"] });
+      const pre = await engine.call("preprocess", {
+        sourceKey: `bench/${id}`,
+        page: 0,
+        outKey: `bench/${id}.page.png`,
+        languages: ["auto"],
+      });
       const rec = await engine.call("recognize", { pageKey: pre.key, languages: ["auto"], outKey: `bench/${id}.json` });
       const ms = performance.now() - t0;
       const chosen = rec.languages.join("+");
       auto.push({ lang: p.lang, chosen, right: chosen === p.lang, ms });
       console.log(`| ${p.lang} | ${chosen} | ${chosen === p.lang ? "yes" : "no"} | ${(ms / 1000).toFixed(2)} |`);
     }
-    console.log(`\nauto chose the page's language on ${auto.filter((a) => a.right).length} of ${auto.length} pages; mean ${(mean(auto.map((a) => a.ms)) / 1000).toFixed(2)} s a page`);
+    console.log(
+      `\nauto chose the page's language on ${auto.filter((a) => a.right).length} of ${auto.length} pages; mean ${(mean(auto.map((a) => a.ms)) / 1000).toFixed(2)} s a page`,
+    );
     if (SCRIPTS_ONLY) return;
 
     // Warm both engines' models once (first-use model loading is not what the speed figures measure).
@@ -247,8 +310,17 @@ async function main() {
     const subsets = [];
     const summary = (label, sel) => {
       const r = rows.filter(sel);
-      subsets.push({ label, pages: r.length, engineCer: mean(r.map((x) => x.er.cer)), nativeCer: mean(r.map((x) => x.nr.cer)), engineWer: mean(r.map((x) => x.er.wer)), nativeWer: mean(r.map((x) => x.nr.wer)) });
-      console.log(`| ${label} | ${r.length} | ${pct(mean(r.map((x) => x.er.cer)))} | ${pct(mean(r.map((x) => x.nr.cer)))} | ${pct(mean(r.map((x) => x.er.wer)))} | ${pct(mean(r.map((x) => x.nr.wer)))} |`);
+      subsets.push({
+        label,
+        pages: r.length,
+        engineCer: mean(r.map((x) => x.er.cer)),
+        nativeCer: mean(r.map((x) => x.nr.cer)),
+        engineWer: mean(r.map((x) => x.er.wer)),
+        nativeWer: mean(r.map((x) => x.nr.wer)),
+      });
+      console.log(
+        `| ${label} | ${r.length} | ${pct(mean(r.map((x) => x.er.cer)))} | ${pct(mean(r.map((x) => x.nr.cer)))} | ${pct(mean(r.map((x) => x.er.wer)))} | ${pct(mean(r.map((x) => x.nr.wer)))} |`,
+      );
     };
     console.log("\n| subset | pages | engine CER | native CER | engine WER | native WER |");
     console.log("|---|---|---|---|---|---|");
@@ -262,9 +334,72 @@ async function main() {
 
     console.log("\n## Tables (engine; cells compared exactly, whitespace trimmed)\n");
     const tables = [
-      { name: "ruled with spans", svg: ruledTableSvg([["Region", "Q1 sales", ""], ["North", "120", "130"], ["South", "95", "101"], ["Total", "215", ""]], { spans: [{ row: 0, col: 1, rowSpan: 1, colSpan: 2 }, { row: 3, col: 1, rowSpan: 1, colSpan: 2 }] }).svg, cells: ["Region", "Q1 sales", "North", "120", "130", "South", "95", "101", "Total", "215"] },
-      { name: "ruled 5x4 numbers", svg: ruledTableSvg([["Year", "Apples", "Pears", "Plums"], ["2019", "1,204", "877", "342"], ["2020", "1,310", "902", "355"], ["2021", "1,188", "951", "401"], ["2022", "1,402", "1,020", "388"]], { colWidth: 360 }).svg, cells: ["Year", "Apples", "Pears", "Plums", "2019", "1,204", "877", "342", "2020", "1,310", "902", "355", "2021", "1,188", "951", "401", "2022", "1,402", "1,020", "388"] },
-      { name: "borderless", svg: ruledTableSvg([["Item", "Qty", "Price"], ["Apples", "12", "3.40"], ["Pears", "7", "2.10"], ["Plums", "30", "5.75"]], { rules: false, colWidth: 480 }).svg, cells: ["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"] },
+      {
+        name: "ruled with spans",
+        svg: ruledTableSvg(
+          [
+            ["Region", "Q1 sales", ""],
+            ["North", "120", "130"],
+            ["South", "95", "101"],
+            ["Total", "215", ""],
+          ],
+          {
+            spans: [
+              { row: 0, col: 1, rowSpan: 1, colSpan: 2 },
+              { row: 3, col: 1, rowSpan: 1, colSpan: 2 },
+            ],
+          },
+        ).svg,
+        cells: ["Region", "Q1 sales", "North", "120", "130", "South", "95", "101", "Total", "215"],
+      },
+      {
+        name: "ruled 5x4 numbers",
+        svg: ruledTableSvg(
+          [
+            ["Year", "Apples", "Pears", "Plums"],
+            ["2019", "1,204", "877", "342"],
+            ["2020", "1,310", "902", "355"],
+            ["2021", "1,188", "951", "401"],
+            ["2022", "1,402", "1,020", "388"],
+          ],
+          { colWidth: 360 },
+        ).svg,
+        cells: [
+          "Year",
+          "Apples",
+          "Pears",
+          "Plums",
+          "2019",
+          "1,204",
+          "877",
+          "342",
+          "2020",
+          "1,310",
+          "902",
+          "355",
+          "2021",
+          "1,188",
+          "951",
+          "401",
+          "2022",
+          "1,402",
+          "1,020",
+          "388",
+        ],
+      },
+      {
+        name: "borderless",
+        svg: ruledTableSvg(
+          [
+            ["Item", "Qty", "Price"],
+            ["Apples", "12", "3.40"],
+            ["Pears", "7", "2.10"],
+            ["Plums", "30", "5.75"],
+          ],
+          { rules: false, colWidth: 480 },
+        ).svg,
+        cells: ["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"],
+      },
     ];
     const tableResults = [];
     console.log("| table | cells expected | cells found | exact cells | structure |");
@@ -277,7 +412,9 @@ async function main() {
       const got = (found?.cells ?? []).map((c) => c.text.trim());
       const exact = t.cells.filter((c, k) => got[k] === c).length;
       tableResults.push({ name: t.name, cells: t.cells.length, exact });
-      console.log(`| ${t.name} | ${t.cells.length} | ${got.length} | ${exact}/${t.cells.length} | ${found ? `${found.kind} ${found.rows}x${found.cols}` : "none"} |`);
+      console.log(
+        `| ${t.name} | ${t.cells.length} | ${got.length} | ${exact}/${t.cells.length} | ${found ? `${found.kind} ${found.rows}x${found.cols}` : "none"} |`,
+      );
     }
 
     console.log("\n## Speed and memory: full A4 pages at 300 dpi (2480x3508), English, warm\n");
@@ -297,13 +434,25 @@ async function main() {
       eTimes.push(e.ms);
       nTimes.push(n.ms);
       heap = Math.max(heap, e.heap);
-      console.log(`page ${k + 1}: engine ${(e.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, e.text, false).cer)}), native ${(n.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, n.text, false).cer)})`);
+      console.log(
+        `page ${k + 1}: engine ${(e.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, e.text, false).cer)}), native ${(n.ms / 1000).toFixed(2)} s (CER ${pct(errorRates(p.text, n.text, false).cer)})`,
+      );
     }
     const ePps = 1000 / mean(eTimes);
     const nPps = 1000 / mean(nTimes);
-    console.log(`\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`);
+    console.log(
+      `\nengine ${ePps.toFixed(3)} pages/s (preprocess + recognize), native tesseract ${nPps.toFixed(3)} pages/s: ratio ${(ePps / nPps).toFixed(2)}x`,
+    );
     console.log(`peak tesseract wasm heap after an A4 300 dpi page: ${(heap / 2 ** 20).toFixed(1)} MB`);
-    reportResult("ocr", { subsets, scripts, auto, tables: tableResults, enginePagesPerSecond: ePps, nativePagesPerSecond: nPps, heapMB: heap / 2 ** 20 });
+    reportResult("ocr", {
+      subsets,
+      scripts,
+      auto,
+      tables: tableResults,
+      enginePagesPerSecond: ePps,
+      nativePagesPerSecond: nPps,
+      heapMB: heap / 2 ** 20,
+    });
   } finally {
     await engine.dispose();
   }

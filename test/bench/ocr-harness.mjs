@@ -15,7 +15,10 @@ const wranglerJs = path.join(root, "node_modules/wrangler/bin/wrangler.js");
  * serves that bundle unbundled: `wrangler dev` reloads on source changes, which would cut the run.
  */
 function frozenEngine(dir, browser) {
-  const r = spawnSync(process.execPath, [wranglerJs, "deploy", "--dry-run", "--outdir", dir, "-c", "workers/engine/wrangler.toml"], { cwd: root, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [wranglerJs, "deploy", "--dry-run", "--outdir", dir, "-c", "workers/engine/wrangler.toml"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`engine build failed:\n${r.stdout}\n${r.stderr}`);
   const config = `name = "lingoscan-engine"
 main = "index.js"
@@ -47,7 +50,20 @@ export async function startEngine({ browser = true } = {}) {
   const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")), browser);
   const child = spawn(
     process.execPath,
-    [wranglerJs, "dev", "-c", "test/bench/ocr-driver.wrangler.toml", "-c", engineConfig, "--port", String(PORT), "--persist-to", state, "--ip", "127.0.0.1"],
+    [
+      wranglerJs,
+      "dev",
+      "-c",
+      "test/bench/ocr-driver.wrangler.toml",
+      "-c",
+      engineConfig,
+      "--port",
+      String(PORT),
+      "--persist-to",
+      state,
+      "--ip",
+      "127.0.0.1",
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
   );
   // wrangler's own output goes to a file in the state directory (named in errors).

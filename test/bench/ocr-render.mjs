@@ -20,7 +20,9 @@ export const FONT_FILES = [
   nm("dejavu-fonts-ttf/ttf/DejaVuSans.ttf"),
   nm("dejavu-fonts-ttf/ttf/DejaVuSerif.ttf"),
   nm("dejavu-fonts-ttf/ttf/DejaVuSansMono.ttf"),
-  ...fontFiles().filter((f) => f.key.startsWith("fonts/Noto")).map((f) => f.file),
+  ...fontFiles()
+    .filter((f) => f.key.startsWith("fonts/Noto"))
+    .map((f) => f.file),
 ];
 
 /** Font families by script: Latin text comes in three faces, CJK in Noto Sans SC. */
@@ -40,7 +42,14 @@ export function languagePageSvg(lang, lines, opts = {}) {
 /** The face a language's test page is set in (Noto for the scripts DejaVu lacks or draws poorly). */
 export function fontFor(lang) {
   const script = ocrModel(lang)?.script;
-  const noto = { Arabic: "Noto Sans Arabic", Hebrew: "Noto Sans Hebrew", Devanagari: "Noto Sans Devanagari", Hangul: "Noto Sans KR", Han: CJK_FONT, Japanese: CJK_FONT };
+  const noto = {
+    Arabic: "Noto Sans Arabic",
+    Hebrew: "Noto Sans Hebrew",
+    Devanagari: "Noto Sans Devanagari",
+    Hangul: "Noto Sans KR",
+    Han: CJK_FONT,
+    Japanese: CJK_FONT,
+  };
   return noto[script] ?? null;
 }
 
@@ -56,25 +65,52 @@ const esc = (s) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, 
  * (vertical CJK).
  */
 /** @param {string[]} lines @param {{ font?: string, dpi?: number, pt?: number, rotate?: number, skew?: number, height?: number, vertical?: boolean }} [opts] */
-export function textPageSvg(lines, { font = "DejaVu Sans", dpi = 300, pt = 12, rotate = 0, skew = 0, height = undefined, vertical = false } = {}) {
+export function textPageSvg(
+  lines,
+  { font = "DejaVu Sans", dpi = 300, pt = 12, rotate = 0, skew = 0, height = undefined, vertical = false } = {},
+) {
   const px = (pt * dpi) / 72;
   const width = Math.round(8.27 * dpi);
   const margin = Math.round(0.8 * dpi);
   const step = Math.round(px * 1.6);
   const longest = Math.max(...lines.map((l) => [...l].length));
-  const h = height ?? (vertical ? Math.round(2 * margin + longest * px * 1.1) : Math.max(Math.round(2 * margin + lines.length * step), Math.round(2.5 * dpi)));
-  const glyph = (x, y, s, anchor = "start") => `<text x="${x}" y="${y}" font-family="${font}" font-size="${px}" text-anchor="${anchor}">${esc(s)}</text>`;
+  const h =
+    height ??
+    (vertical
+      ? Math.round(2 * margin + longest * px * 1.1)
+      : Math.max(Math.round(2 * margin + lines.length * step), Math.round(2.5 * dpi)));
+  const glyph = (x, y, s, anchor = "start") =>
+    `<text x="${x}" y="${y}" font-family="${font}" font-size="${px}" text-anchor="${anchor}">${esc(s)}</text>`;
   const text = vertical
-    ? lines.flatMap((l, i) => [...l].map((c, j) => glyph(width - margin - i * step - px / 2, margin + px + j * px * 1.1, c, "middle"))).join("")
+    ? lines
+        .flatMap((l, i) => [...l].map((c, j) => glyph(width - margin - i * step - px / 2, margin + px + j * px * 1.1, c, "middle")))
+        .join("")
     : // resvg lays every paragraph out left to right: a closing right-to-left mark keeps a line's
       // final full stop at its left end, where right-to-left text puts it.
-      lines.map((l, i) => (textDirection(l) === "rtl" ? glyph(width - margin, margin + px + i * step, `${l}\u200f`, "end") : glyph(margin, margin + px + i * step, l))).join("");
+      lines
+        .map((l, i) =>
+          textDirection(l) === "rtl"
+            ? glyph(width - margin, margin + px + i * step, `${l}\u200f`, "end")
+            : glyph(margin, margin + px + i * step, l),
+        )
+        .join("");
   const body = `<g transform="rotate(${skew} ${width / 2} ${h / 2})">${text}</g>`;
   const turned = rotate === 90 || rotate === 270;
   const W = turned ? h : width;
   const H = turned ? width : h;
-  const place = rotate === 90 ? `translate(${h} 0) rotate(90)` : rotate === 180 ? `translate(${width} ${h}) rotate(180)` : rotate === 270 ? `translate(0 ${width}) rotate(270)` : "";
-  return { svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><g transform="${place}">${body}</g></svg>`, width: W, height: H };
+  const place =
+    rotate === 90
+      ? `translate(${h} 0) rotate(90)`
+      : rotate === 180
+        ? `translate(${width} ${h}) rotate(180)`
+        : rotate === 270
+          ? `translate(0 ${width}) rotate(270)`
+          : "";
+  return {
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="${W}" height="${H}" fill="white"/><g transform="${place}">${body}</g></svg>`,
+    width: W,
+    height: H,
+  };
 }
 
 /**
@@ -82,14 +118,19 @@ export function textPageSvg(lines, { font = "DejaVu Sans", dpi = 300, pt = 12, r
  * `{row, col, rowSpan, colSpan}` (their text is the top-left entry; covered entries are ignored).
  */
 /** @param {string[][]} rows @param {{ spans?: { row: number, col: number, rowSpan: number, colSpan: number }[], colWidth?: number, rowHeight?: number, font?: string, px?: number, margin?: number, rules?: boolean }} [opts] */
-export function ruledTableSvg(rows, { spans = [], colWidth = 420, rowHeight = 110, font = "DejaVu Sans", px = 46, margin = 150, rules = true } = {}) {
+export function ruledTableSvg(
+  rows,
+  { spans = [], colWidth = 420, rowHeight = 110, font = "DejaVu Sans", px = 46, margin = 150, rules = true } = {},
+) {
   const nr = rows.length;
   const nc = rows[0].length;
   const width = margin * 2 + nc * colWidth;
   const height = margin * 2 + nr * rowHeight;
   const covered = new Set();
   const spanAt = new Map(spans.map((s) => [`${s.row},${s.col}`, s]));
-  for (const s of spans) for (let r = s.row; r < s.row + s.rowSpan; r++) for (let c = s.col; c < s.col + s.colSpan; c++) if (r !== s.row || c !== s.col) covered.add(`${r},${c}`);
+  for (const s of spans)
+    for (let r = s.row; r < s.row + s.rowSpan; r++)
+      for (let c = s.col; c < s.col + s.colSpan; c++) if (r !== s.row || c !== s.col) covered.add(`${r},${c}`);
   let out = "";
   for (let r = 0; r < nr; r++) {
     for (let c = 0; c < nc; c++) {
@@ -103,7 +144,11 @@ export function ruledTableSvg(rows, { spans = [], colWidth = 420, rowHeight = 11
       out += `<text x="${x + 24}" y="${y + h / 2 + px * 0.35}" font-family="${font}" font-size="${px}">${esc(rows[r][c])}</text>`;
     }
   }
-  return { svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="white"/>${out}</svg>`, width, height };
+  return {
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="white"/>${out}</svg>`,
+    width,
+    height,
+  };
 }
 
 export function renderPng(svg) {
@@ -147,7 +192,9 @@ export async function renderHtmlPng(lines, { fontFile, dpi = 300, pt = 14 }) {
     const page = await browser.newPage({ viewport: { width, height } });
     const font = `@font-face { font-family: page; src: url(data:font/ttf;base64,${(await import("node:fs")).readFileSync(fontFile).toString("base64")}); }`;
     const body = lines.map((l) => `<div>${esc(l)}</div>`).join("");
-    await page.setContent(`<html><head><style>${font} body { margin: ${margin}px; background: white; font: ${px}px/1.6 page; color: black; }</style></head><body>${body}</body></html>`);
+    await page.setContent(
+      `<html><head><style>${font} body { margin: ${margin}px; background: white; font: ${px}px/1.6 page; color: black; }</style></head><body>${body}</body></html>`,
+    );
     await page.evaluate(() => document.fonts.ready);
     return await page.screenshot({ type: "png" });
   } finally {

@@ -26,7 +26,13 @@ const corpus = path.join(root, "../shared/corpus/real-scans");
 function pages() {
   const out = [0, 1, 2].map((k) => {
     const lines = Array.from({ length: 46 }, (_, i) => TEXTS.eng[(i + k) % TEXTS.eng.length]);
-    return { name: `A4 300 dpi ${LATIN_FONTS[k]}`, a4: true, ext: "png", bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg), text: lines.join("\n") };
+    return {
+      name: `A4 300 dpi ${LATIN_FONTS[k]}`,
+      a4: true,
+      ext: "png",
+      bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg),
+      text: lines.join("\n"),
+    };
   });
   // Real scans with the reference text their projects ship.
   const real = [
@@ -39,7 +45,13 @@ function pages() {
   for (const [file, gt] of real) {
     const f = path.join(corpus, "files", file);
     if (!existsSync(f)) continue;
-    out.push({ name: file, a4: false, ext: path.extname(file).slice(1), bytes: readFileSync(f), text: readFileSync(path.join(corpus, "gt", gt), "utf8") });
+    out.push({
+      name: file,
+      a4: false,
+      ext: path.extname(file).slice(1),
+      bytes: readFileSync(f),
+      text: readFileSync(path.join(corpus, "gt", gt), "utf8"),
+    });
   }
   return out;
 }
@@ -104,7 +116,14 @@ async function curve(engine, list) {
       const file = path.join(work, `curve-${i}-${side}.png`);
       writeFileSync(file, png);
       const n = runNative(file, "eng", tessdata);
-      const row = { page: p.name, side, ms, cer: errorRates(p.text, text, false).cer, nativeMs: n.ms, nativeCer: errorRates(p.text, n.text, false).cer };
+      const row = {
+        page: p.name,
+        side,
+        ms,
+        cer: errorRates(p.text, text, false).cer,
+        nativeMs: n.ms,
+        nativeCer: errorRates(p.text, n.text, false).cer,
+      };
       points.push(row);
       console.log(`| ${p.name} | ${side} | ${s(ms)} | ${pct(row.cer)} | ${s(n.ms)} | ${pct(row.nativeCer)} |`);
     }
@@ -130,22 +149,40 @@ async function main() {
         e.push(await enginePage(engine, `p${i}-${r}.${p.ext}`, p.bytes));
         n.push(runNative(file, "eng", tessdata));
       }
-      const et = { preprocess: mean(e.map((x) => x.t.preprocess)), detect: mean(e.map((x) => x.t.detect)), recognize: mean(e.map((x) => x.t.recognize)), total: mean(e.map((x) => x.t.total)) };
+      const et = {
+        preprocess: mean(e.map((x) => x.t.preprocess)),
+        detect: mean(e.map((x) => x.t.detect)),
+        recognize: mean(e.map((x) => x.t.recognize)),
+        total: mean(e.map((x) => x.t.total)),
+      };
       const nt = mean(n.map((x) => x.ms));
       const ec = errorRates(p.text, e[0].text, false).cer;
       const nc = errorRates(p.text, n[0].text, false).cer;
       rows.push({ name: p.name, a4: p.a4, ...et, native: nt, ratio: nt / et.total, engineCer: ec, nativeCer: nc });
-      console.log(`| ${p.name} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${pct(ec)} | ${pct(nc)} |`);
+      console.log(
+        `| ${p.name} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${pct(ec)} | ${pct(nc)} |`,
+      );
     }
     const a4 = rows.filter((r) => r.a4);
     const real = rows.filter((r) => !r.a4);
     const sum = (rs, k) => rs.reduce((a, r) => a + r[k], 0);
-    for (const [label, rs] of [["A4 300 dpi", a4], ["real scans", real]]) {
+    for (const [label, rs] of [
+      ["A4 300 dpi", a4],
+      ["real scans", real],
+    ]) {
       if (!rs.length) continue;
-      console.log(`\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}`);
+      console.log(
+        `\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}`,
+      );
     }
     const points = process.env.CURVE === "0" ? [] : await curve(engine, list);
-    reportResult("page-speed", { points, rows, a4Ratio: sum(a4, "native") / sum(a4, "total"), realRatio: real.length ? sum(real, "native") / sum(real, "total") : null, preprocessShare: sum(a4, "preprocess") / (sum(a4, "detect") + sum(a4, "recognize")) });
+    reportResult("page-speed", {
+      points,
+      rows,
+      a4Ratio: sum(a4, "native") / sum(a4, "total"),
+      realRatio: real.length ? sum(real, "native") / sum(real, "total") : null,
+      preprocessShare: sum(a4, "preprocess") / (sum(a4, "detect") + sum(a4, "recognize")),
+    });
   } finally {
     engine.dispose();
   }

@@ -14,8 +14,22 @@ import { levenshtein } from "./text-metrics.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
 const corpus = process.argv[2] ?? path.join(root, "../shared/corpus/real-scans/files");
-const BORN_DIGITAL = [["pypdf_multicolumn.pdf", 2], ["pypdf_pdflatex-4-pages.pdf", 4], ["pypdf_google-doc-document.pdf", 1], ["pypdf_minimal-document.pdf", 1], ["camelot_foo.pdf", 1]];
-const SCANS = [["ocrmypdf_linn.pdf", 1], ["ocrmypdf_ccitt.pdf", 1], ["ocrmypdf_jbig2.pdf", 1], ["ocrmypdf_skew.pdf", 1], ["ocrmypdf_rotated_skew.pdf", 1], ["ocrmypdf_cardinal.pdf", 2], ["ocrmypdf_masks.pdf", 1]];
+const BORN_DIGITAL = [
+  ["pypdf_multicolumn.pdf", 2],
+  ["pypdf_pdflatex-4-pages.pdf", 4],
+  ["pypdf_google-doc-document.pdf", 1],
+  ["pypdf_minimal-document.pdf", 1],
+  ["camelot_foo.pdf", 1],
+];
+const SCANS = [
+  ["ocrmypdf_linn.pdf", 1],
+  ["ocrmypdf_ccitt.pdf", 1],
+  ["ocrmypdf_jbig2.pdf", 1],
+  ["ocrmypdf_skew.pdf", 1],
+  ["ocrmypdf_rotated_skew.pdf", 1],
+  ["ocrmypdf_cardinal.pdf", 2],
+  ["ocrmypdf_masks.pdf", 1],
+];
 
 const only = process.env.PDF_BENCH_ONLY?.split(",");
 const pick = (list) => list.filter(([name]) => !only || only.includes(name));
@@ -51,14 +65,22 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 try {
   const rows = [];
   let warm = false;
-  for (const [group, files] of [["born-digital", pick(BORN_DIGITAL)], ["scan", pick(SCANS)]]) {
+  for (const [group, files] of [
+    ["born-digital", pick(BORN_DIGITAL)],
+    ["scan", pick(SCANS)],
+  ]) {
     for (const [name, pages] of files) {
       const file = path.join(corpus, name);
       await engine.files.put(`bench/${name}`, readFileSync(file));
       for (let page = 0; page < pages; page++) {
         const run = async () => {
           const t0 = performance.now();
-          const pre = await engine.call("preprocess", { sourceKey: `bench/${name}`, page, outKey: `bench/out/${name}-${page}.png`, languages: ["eng"] });
+          const pre = await engine.call("preprocess", {
+            sourceKey: `bench/${name}`,
+            page,
+            outKey: `bench/out/${name}-${page}.png`,
+            languages: ["eng"],
+          });
           const rec = await engine.call("recognize", { pageKey: pre.key, languages: ["eng"], outKey: `bench/out/${name}-${page}.json` });
           const s = (performance.now() - t0) / 1000;
           return { pre, s, text: (await (await engine.files.get(rec.key)).json()).text };
@@ -69,17 +91,32 @@ try {
         }
         const ours = await run();
         const peer = native(file, page, group === "scan");
-        rows.push({ group, name, page, path: ours.pre.path, s: ours.s, peer: peer.s, diff: diff(peer.out, ours.text), chars: ours.text.replace(/\s+/g, "").length, peerChars: peer.out.replace(/\s+/g, "").length });
+        rows.push({
+          group,
+          name,
+          page,
+          path: ours.pre.path,
+          s: ours.s,
+          peer: peer.s,
+          diff: diff(peer.out, ours.text),
+          chars: ours.text.replace(/\s+/g, "").length,
+          peerChars: peer.out.replace(/\s+/g, "").length,
+        });
       }
     }
   }
   console.log("| group | file | page | path | engine s | native s | ratio | chars (native) | difference from native |");
   console.log("|---|---|---|---|---|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.group} | ${r.name} | ${r.page + 1} | ${r.path} | ${r.s.toFixed(2)} | ${r.peer.toFixed(2)} | ${(r.s / r.peer).toFixed(1)} | ${r.chars} (${r.peerChars}) | ${(r.diff * 100).toFixed(1)} % |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.group} | ${r.name} | ${r.page + 1} | ${r.path} | ${r.s.toFixed(2)} | ${r.peer.toFixed(2)} | ${(r.s / r.peer).toFixed(1)} | ${r.chars} (${r.peerChars}) | ${(r.diff * 100).toFixed(1)} % |`,
+    );
   for (const g of ["born-digital", "scan"]) {
     const rs = rows.filter((r) => r.group === g);
     if (!rs.length) continue;
-    console.log(`${g}: median ${median(rs.map((r) => r.s)).toFixed(2)} s a page (native ${median(rs.map((r) => r.peer)).toFixed(2)} s); pages empty where native reads text: ${rs.filter((r) => r.chars === 0 && r.peerChars > 20).length}`);
+    console.log(
+      `${g}: median ${median(rs.map((r) => r.s)).toFixed(2)} s a page (native ${median(rs.map((r) => r.peer)).toFixed(2)} s); pages empty where native reads text: ${rs.filter((r) => r.chars === 0 && r.peerChars > 20).length}`,
+    );
   }
 } finally {
   engine.dispose();

@@ -88,7 +88,14 @@ function native(file, lang) {
   }
   const info = run("pdfinfo", [file]);
   const count = Number(/^Pages:\s+(\d+)/m.exec(info.out)?.[1] ?? 0);
-  if (!info.ok || count === 0) return { ok: false, error: info.err.split("\n")[0] || "pdfinfo failed", pages: [], kinds: [], seconds: (performance.now() - t0) / 1000 };
+  if (!info.ok || count === 0)
+    return {
+      ok: false,
+      error: info.err.split("\n")[0] || "pdfinfo failed",
+      pages: [],
+      kinds: [],
+      seconds: (performance.now() - t0) / 1000,
+    };
   const pages = [];
   const kinds = [];
   for (let p = 1; p <= count; p++) {
@@ -100,11 +107,21 @@ function native(file, lang) {
     }
     const prefix = path.join(work, "page");
     const render = run("pdftoppm", ["-r", "300", "-gray", "-png", "-singlefile", "-f", String(p), "-l", String(p), file, prefix]);
-    if (!render.ok) return { ok: false, error: render.err.split("\n")[0] || "pdftoppm failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
+    if (!render.ok)
+      return { ok: false, error: render.err.split("\n")[0] || "pdftoppm failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
     try {
       pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
     } catch (err) {
-      return { ok: false, error: String(err.message).split("\n").find((l) => l.startsWith("Error")) ?? "tesseract failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
+      return {
+        ok: false,
+        error:
+          String(err.message)
+            .split("\n")
+            .find((l) => l.startsWith("Error")) ?? "tesseract failed",
+        pages,
+        kinds,
+        seconds: (performance.now() - t0) / 1000,
+      };
     }
     kinds.push("ocr");
   }
@@ -119,7 +136,13 @@ async function service(base, auth, file, lang) {
   const t0 = performance.now();
   const res = await fetch(`${base}/api/v1/process`, { method: "POST", headers: auth, body: form });
   const created = await res.json();
-  if (res.status !== 202) return { status: `refused ${res.status}`, codes: [created.error?.code ?? "?"], pages: new Map(), seconds: (performance.now() - t0) / 1000 };
+  if (res.status !== 202)
+    return {
+      status: `refused ${res.status}`,
+      codes: [created.error?.code ?? "?"],
+      pages: new Map(),
+      seconds: (performance.now() - t0) / 1000,
+    };
   const deadline = performance.now() + JOB_TIMEOUT_S * 1000;
   let job;
   for (;;) {
@@ -127,7 +150,13 @@ async function service(base, auth, file, lang) {
     if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) break;
     if (performance.now() > deadline) {
       await fetch(`${base}/api/v1/jobs/${created.id}/cancel`, { method: "POST", headers: auth });
-      return { status: `timeout (${JOB_TIMEOUT_S} s)`, codes: [], pages: new Map(), seconds: (performance.now() - t0) / 1000, total: job.pages?.total };
+      return {
+        status: `timeout (${JOB_TIMEOUT_S} s)`,
+        codes: [],
+        pages: new Map(),
+        seconds: (performance.now() - t0) / 1000,
+        total: job.pages?.total,
+      };
     }
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -166,20 +195,31 @@ function measure(name, nat, svc) {
   const serviceText = servicePages.join("\n");
   const nativeText = nat.pages.join("\n");
   const cerService = ref ? errorRates(ref.text.slice(0, COMPARE_MAX_CHARS), serviceText.slice(0, COMPARE_MAX_CHARS), cjk).cer : null;
-  const cerNative = ref && nat.ok ? errorRates(ref.text.slice(0, COMPARE_MAX_CHARS), nativeText.slice(0, COMPARE_MAX_CHARS), cjk).cer : null;
+  const cerNative =
+    ref && nat.ok ? errorRates(ref.text.slice(0, COMPARE_MAX_CHARS), nativeText.slice(0, COMPARE_MAX_CHARS), cjk).cer : null;
   const nativeHasText = nat.ok && visible(nativeText) >= TEXT_MIN_CHARS;
   const similarity = !ref && nativeHasText ? Math.max(0, 1 - pageDistance(nat.pages, servicePages, cjk)) : null;
   const emptyPages = nat.pages.filter((p, i) => visible(p) >= TEXT_MIN_CHARS && visible(servicePages[i] ?? "") === 0).length;
-  const worse = ref && cerNative !== null ? cerService > cerNative + WORSE_CER_MARGIN : nativeHasText && (similarity ?? 0) < WORSE_SIMILARITY;
+  const worse =
+    ref && cerNative !== null ? cerService > cerNative + WORSE_CER_MARGIN : nativeHasText && (similarity ?? 0) < WORSE_SIMILARITY;
   const pdf = /\.pdf$/i.test(name);
-  const kind = !pdf ? "image" : !nat.ok ? "pdf (unread)" : nat.kinds.every((k) => k === "text") ? "born-digital" : nat.kinds.every((k) => k === "ocr") ? "scan" : "mixed";
+  const kind = !pdf
+    ? "image"
+    : !nat.ok
+      ? "pdf (unread)"
+      : nat.kinds.every((k) => k === "text")
+        ? "born-digital"
+        : nat.kinds.every((k) => k === "ocr")
+          ? "scan"
+          : "mixed";
   return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, emptyPages, worse, nativeHasText };
 }
 
 /** The results table and totals of the rows measured so far (`complete` false while the run goes on). */
 function summarise(rows, { started, skipped, total, complete }) {
   rows = [...rows].sort((a, b) => a.name.localeCompare(b.name));
-  const perPage = (kind, key) => median(rows.filter((r) => r.kind === kind && r.pages > 0 && /completed/.test(r.status)).map((r) => r[key] / r.pages));
+  const perPage = (kind, key) =>
+    median(rows.filter((r) => r.kind === kind && r.pages > 0 && /completed/.test(r.status)).map((r) => r[key] / r.pages));
   const statuses = {};
   for (const r of rows) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
   const totals = {
@@ -193,7 +233,9 @@ function summarise(rows, { started, skipped, total, complete }) {
     bornDigitalNativeSecondsPerPage: perPage("born-digital", "nativeSeconds"),
     scanSecondsPerPage: perPage("scan", "seconds"),
     scanNativeSecondsPerPage: perPage("scan", "nativeSeconds"),
-    meanCerService: rows.filter((r) => r.cerService !== null && r.cerNative !== null).reduce((s, r, _, a) => s + r.cerService / a.length, 0),
+    meanCerService: rows
+      .filter((r) => r.cerService !== null && r.cerNative !== null)
+      .reduce((s, r, _, a) => s + r.cerService / a.length, 0),
     meanCerNative: rows.filter((r) => r.cerService !== null && r.cerNative !== null).reduce((s, r, _, a) => s + r.cerNative / a.length, 0),
     withReference: rows.filter((r) => r.cerService !== null && r.cerNative !== null).length,
   };
@@ -207,12 +249,17 @@ function summarise(rows, { started, skipped, total, complete }) {
     "",
     "| file | kind | pages | service | error codes | service s | native s | CER service | CER native | similarity | empty pages | worse |",
     "|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.name} | ${r.kind} | ${r.pages} | ${r.status} | ${r.codes.join(", ")} | ${secs(r.seconds)} | ${secs(r.nativeSeconds)}${r.nativeStatus === "ok" ? "" : ` (${r.nativeStatus})`} | ${pct(r.cerService)} | ${pct(r.cerNative)} | ${pct(r.similarity)} | ${r.emptyPages || ""} | ${r.worse ? "yes" : ""} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${r.kind} | ${r.pages} | ${r.status} | ${r.codes.join(", ")} | ${secs(r.seconds)} | ${secs(r.nativeSeconds)}${r.nativeStatus === "ok" ? "" : ` (${r.nativeStatus})`} | ${pct(r.cerService)} | ${pct(r.cerNative)} | ${pct(r.similarity)} | ${r.emptyPages || ""} | ${r.worse ? "yes" : ""} |`,
+    ),
     "",
     "| total | value |",
     "|---|---|",
     `| documents / pages | ${totals.files} / ${totals.pages} |`,
-    `| service outcomes | ${Object.entries(statuses).map(([k, v]) => `${k}: ${v}`).join(", ")} |`,
+    `| service outcomes | ${Object.entries(statuses)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(", ")} |`,
     `| pages with text natively but empty from the service (target 0) | ${totals.emptyPages}${totals.emptyFiles.length ? ` (${totals.emptyFiles.join(", ")})` : ""} |`,
     `| files where the service is clearly worse than native (target 0) | ${totals.worseFiles.length}${totals.worseFiles.length ? ` (${totals.worseFiles.join(", ")})` : ""} |`,
     `| mean CER on the ${totals.withReference} files with a reference: service vs native | ${pct(totals.meanCerService)} vs ${pct(totals.meanCerNative)} |`,
@@ -224,7 +271,8 @@ function summarise(rows, { started, skipped, total, complete }) {
 }
 
 async function main() {
-  for (const tool of ["tesseract", "pdftoppm", "pdftotext"]) if (spawnSync(tool, ["-v"]).error) throw new Error(`${tool} is missing: apt-get install tesseract-ocr poppler-utils`);
+  for (const tool of ["tesseract", "pdftoppm", "pdftotext"])
+    if (spawnSync(tool, ["-v"]).error) throw new Error(`${tool} is missing: apt-get install tesseract-ocr poppler-utils`);
   mkdirSync(logDir, { recursive: true });
   nativeTessdata(tessdata);
   const all = readdirSync(path.join(corpus, "files")).sort();
@@ -234,7 +282,13 @@ async function main() {
 
   const dir = scratchCopy("lingoscan-bench-real-", ["test/bench/logs"]);
   const started = new Date();
-  const rows = process.env.RESUME && existsSync(rowsFile) ? readFileSync(rowsFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const rows =
+    process.env.RESUME && existsSync(rowsFile)
+      ? readFileSync(rowsFile, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .map((l) => JSON.parse(l))
+      : [];
   if (!process.env.RESUME) writeFileSync(rowsFile, "");
   const done = new Set(rows.map((r) => r.name));
   let svc;
@@ -251,7 +305,14 @@ async function main() {
         .catch((err) => ({ status: "error", codes: [String(err.message)], pages: new Map(), seconds: 0 }));
       const n = native(file, lang);
       const m = measure(name, n, s);
-      const row = { ...m, status: s.status, codes: s.codes, seconds: s.seconds, nativeSeconds: n.seconds, nativeStatus: n.ok ? "ok" : `error: ${n.error}` };
+      const row = {
+        ...m,
+        status: s.status,
+        codes: s.codes,
+        seconds: s.seconds,
+        nativeSeconds: n.seconds,
+        nativeStatus: n.ok ? "ok" : `error: ${n.error}`,
+      };
       rows.push(row);
       appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       writeFileSync(resultsFile, summarise(rows, { started, skipped, total: files.length, complete: false }).md);

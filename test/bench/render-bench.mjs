@@ -25,15 +25,29 @@ import { BACKGROUNDS, plateScene, SPLIT_PAGE, svgPage } from "../render/plates.m
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
-const W = 1400, H = 760;
+const W = 1400,
+  H = 760;
 const out = path.join(os.tmpdir(), "lingoscan-render-bench");
 mkdirSync(out, { recursive: true });
-const fonts = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSerif.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => path.join(root, "node_modules/dejavu-fonts-ttf/ttf", f));
+const fonts = [
+  "DejaVuSans.ttf",
+  "DejaVuSans-Bold.ttf",
+  "DejaVuSerif.ttf",
+  "DejaVuSerif-Bold.ttf",
+  "DejaVuSansMono.ttf",
+  "DejaVuSansMono-Bold.ttf",
+].map((f) => path.join(root, "node_modules/dejavu-fonts-ttf/ttf", f));
 const PHOTO_DIRS = ["/usr/share/backgrounds/mate/nature", "/usr/share/backgrounds/gnome"];
-const photos = PHOTO_DIRS.filter(existsSync).flatMap((d) => readdirSync(d).filter((f) => /\.jpe?g$/i.test(f)).map((f) => path.join(d, f)));
-if (photos.length === 0) throw new Error(`No photographs in ${PHOTO_DIRS.join(" or ")}: install them with \`apt-get install mate-backgrounds\`.`);
+const photos = PHOTO_DIRS.filter(existsSync).flatMap((d) =>
+  readdirSync(d)
+    .filter((f) => /\.jpe?g$/i.test(f))
+    .map((f) => path.join(d, f)),
+);
+if (photos.length === 0)
+  throw new Error(`No photographs in ${PHOTO_DIRS.join(" or ")}: install them with \`apt-get install mate-backgrounds\`.`);
 
-const png = (svg) => new Resvg(svg, { font: { fontFiles: fonts, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng();
+const png = (svg) =>
+  new Resvg(svg, { font: { fontFiles: fonts, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng();
 
 function rgba(bytes) {
   const img = PhotonImage.new_from_byteslice(bytes);
@@ -48,10 +62,12 @@ function rgba(bytes) {
 function photoCrop(file, seed) {
   let img = PhotonImage.new_from_byteslice(readFileSync(file));
   const scale = Math.max(W / img.get_width(), H / img.get_height(), 0.6);
-  const sw = Math.max(W, Math.round(img.get_width() * scale)), sh = Math.max(H, Math.round(img.get_height() * scale));
+  const sw = Math.max(W, Math.round(img.get_width() * scale)),
+    sh = Math.max(H, Math.round(img.get_height() * scale));
   const scaled = resize(img, sw, sh, SamplingFilter.Lanczos3);
   img.free();
-  const x = Math.floor(((seed * 0.37) % 1) * (sw - W)), y = Math.floor(((seed * 0.61) % 1) * (sh - H));
+  const x = Math.floor(((seed * 0.37) % 1) * (sw - W)),
+    y = Math.floor(((seed * 0.61) % 1) * (sh - H));
   const c = crop(scaled, x, y, x + W, y + H);
   scaled.free();
   try {
@@ -63,7 +79,8 @@ function photoCrop(file, seed) {
 
 /** Mean luma of a band of rows of an RGBA image. */
 function bandLuma(img, y0, y1) {
-  let s = 0, n = 0;
+  let s = 0,
+    n = 0;
   for (let y = Math.max(0, y0); y < Math.min(img.height, y1); y += 2) {
     for (let x = 0; x < img.width; x += 4) {
       const i = (y * img.width + x) * 4;
@@ -76,14 +93,28 @@ function bandLuma(img, y0, y1) {
 
 /** The set: [kind, scene] pairs; photographs get text colours that read on their crop. */
 function pages() {
-  const set = [["two-tone (report page)", { page: svgPage(W, H, SPLIT_PAGE.background, SPLIT_PAGE.lines), background: svgPage(W, H, SPLIT_PAGE.background, []), lines: SPLIT_PAGE.lines }]];
-  for (const kind of Object.keys(BACKGROUNDS).filter((k) => k !== "photo")) for (let i = 0; i < 4; i++) set.push([kind, plateScene(kind, i, W, H)]);
+  const set = [
+    [
+      "two-tone (report page)",
+      {
+        page: svgPage(W, H, SPLIT_PAGE.background, SPLIT_PAGE.lines),
+        background: svgPage(W, H, SPLIT_PAGE.background, []),
+        lines: SPLIT_PAGE.lines,
+      },
+    ],
+  ];
+  for (const kind of Object.keys(BACKGROUNDS).filter((k) => k !== "photo"))
+    for (let i = 0; i < 4; i++) set.push([kind, plateScene(kind, i, W, H)]);
   photos.slice(0, 12).forEach((file, i) => {
     const { bytes, pixels } = photoCrop(file, i + 1);
     const bg = `<image width="${W}" height="${H}" href="data:image/png;base64,${Buffer.from(bytes).toString("base64")}"/>`;
     const s = plateScene("photo", i, W, H, bg);
-    for (const l of s.lines) l.color = bandLuma(pixels, l.y - l.size, l.y + l.size * 0.3) < 128 ? (i % 2 ? "#ffd23f" : "#ffffff") : i % 2 ? "#5a0f2e" : "#111111";
-    set.push(["photo", { page: svgPage(W, H, bg, s.lines), background: s.background, lines: s.lines, jpeg: i % 2 === 1, photo: path.basename(file) }]);
+    for (const l of s.lines)
+      l.color = bandLuma(pixels, l.y - l.size, l.y + l.size * 0.3) < 128 ? (i % 2 ? "#ffd23f" : "#ffffff") : i % 2 ? "#5a0f2e" : "#111111";
+    set.push([
+      "photo",
+      { page: svgPage(W, H, bg, s.lines), background: s.background, lines: s.lines, jpeg: i % 2 === 1, photo: path.basename(file) },
+    ]);
   });
   return set;
 }
@@ -92,11 +123,21 @@ function pages() {
 function lineBoxes(page, truth, lines) {
   return lines
     .map((l) => {
-      let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+      let x0 = Infinity,
+        y0 = Infinity,
+        x1 = -1,
+        y1 = -1;
       for (let y = Math.max(0, Math.floor(l.y - l.size * 1.1)); y < Math.min(H, l.y + l.size * 0.45); y++) {
         for (let x = 0; x < W; x++) {
           const i = (y * W + x) * 4;
-          if (Math.max(Math.abs(page.data[i] - truth.data[i]), Math.abs(page.data[i + 1] - truth.data[i + 1]), Math.abs(page.data[i + 2] - truth.data[i + 2])) <= 30) continue;
+          if (
+            Math.max(
+              Math.abs(page.data[i] - truth.data[i]),
+              Math.abs(page.data[i + 1] - truth.data[i + 1]),
+              Math.abs(page.data[i + 2] - truth.data[i + 2]),
+            ) <= 30
+          )
+            continue;
           x0 = Math.min(x0, x);
           y0 = Math.min(y0, y);
           x1 = Math.max(x1, x);
@@ -109,7 +150,8 @@ function lineBoxes(page, truth, lines) {
 }
 
 function meanDiff(a, b, boxes) {
-  let sum = 0, n = 0;
+  let sum = 0,
+    n = 0;
   for (const box of boxes) {
     for (let y = Math.max(0, box.y); y < Math.min(a.height, box.y + box.h); y++) {
       for (let x = Math.max(0, box.x); x < Math.min(a.width, box.x + box.w); x++) {
@@ -122,7 +164,10 @@ function meanDiff(a, b, boxes) {
   return sum / Math.max(1, n);
 }
 
-const POOL = "el la de que y en los del se las por un para con una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos".split(" ");
+const POOL =
+  "el la de que y en los del se las por un para con una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos".split(
+    " ",
+  );
 /** A pseudo-translation of about `ratio` × the characters the region's lines hold (0.55 em a character). */
 function translation(lines, ratio, seed) {
   const want = Math.round(lines.reduce((s, l) => s + l.w / (0.55 * l.h), 0) * ratio);
@@ -158,26 +203,42 @@ try {
     const layout = await (await engine.files.get(det.key)).json();
     const regions = layout.blocks.map((b) => ({ box: b.box, lines: b.items.map((l) => l.box), vertical: b.vertical }));
     let t = performance.now();
-    const cleaned = await engine.call("inpaint", { pageKey: pre.key, sourceKey: `uploads/b/${i}`, page: 0, regions, maskKey: `b/${i}/mask.png`, cleanKey: `b/${i}/clean.png`, languages: ["eng"] });
+    const cleaned = await engine.call("inpaint", {
+      pageKey: pre.key,
+      sourceKey: `uploads/b/${i}`,
+      page: 0,
+      regions,
+      maskKey: `b/${i}/mask.png`,
+      cleanKey: `b/${i}/clean.png`,
+      languages: ["eng"],
+    });
     const inpaintWall = performance.now() - t;
     const ratio = RATIOS[i % RATIOS.length];
     t = performance.now();
     const typeset = await engine.call("typeset", {
       backgroundKey: cleaned.cleanKey,
       outKey: `b/${i}/render.png`,
-      regions: regions.map((r, k) => ({ box: r.box, lines: r.lines, text: translation(r.lines, ratio, i * 10 + k), style: cleaned.regions[k].style })),
+      regions: regions.map((r, k) => ({
+        box: r.box,
+        lines: r.lines,
+        text: translation(r.lines, ratio, i * 10 + k),
+        style: cleaned.regions[k].style,
+      })),
     });
     const typesetWall = performance.now() - t;
     const cleanBytes = new Uint8Array(await (await engine.files.get(cleaned.cleanKey)).arrayBuffer());
     const clean = rgba(cleanBytes);
     const boxes = lineBoxes(rgba(png(p.page)), truth, p.lines);
-    const after = meanDiff(clean, truth, boxes), before = meanDiff(page, truth, boxes);
+    const after = meanDiff(clean, truth, boxes),
+      before = meanDiff(page, truth, boxes);
     // Independent leftover check: OCR of the whole clean plate.
     // A plate with ink but nothing readable answers no_text_found: nothing read back.
-    const again = await engine.call("recognize", { pageKey: cleaned.cleanKey, languages: ["eng"], outKey: `b/${i}/again.json` }).catch((err) => {
-      if (String(err.message).includes("[no_text_found]")) return null;
-      throw err;
-    });
+    const again = await engine
+      .call("recognize", { pageKey: cleaned.cleanKey, languages: ["eng"], outKey: `b/${i}/again.json` })
+      .catch((err) => {
+        if (String(err.message).includes("[no_text_found]")) return null;
+        throw err;
+      });
     const againText = again ? (await (await engine.files.get(again.key)).json()).text.replace(/\s+/g, "") : "";
     const k = (kinds[kind] ??= { pages: 0, regions: 0, lines: 0, leftover: 0, smear: 0, readable: 0, after: [], before: [] });
     k.pages++;
@@ -188,13 +249,27 @@ try {
     if (againText.length) k.readable++;
     k.after.push(after);
     k.before.push(before);
-    for (const r of cleaned.regions.filter((x) => x.leftover)) flaggedText.push(`page ${i} (${kind}${p.photo ? `, ${p.photo}` : ""}): "${r.leftoverText}"`);
+    for (const r of cleaned.regions.filter((x) => x.leftover))
+      flaggedText.push(`page ${i} (${kind}${p.photo ? `, ${p.photo}` : ""}): "${r.leftoverText}"`);
     for (const r of typeset.regions) overflow[r.overflow]++;
     if (kind.startsWith("two-tone (")) {
       // The first page also pays for the isolate's warm-up (wasm compilation, JIT): the report page
       // is erased three times more and the median of those is its time.
       const again = [];
-      for (let k = 0; k < 3; k++) again.push((await engine.call("inpaint", { pageKey: pre.key, sourceKey: `uploads/b/${i}`, page: 0, regions, maskKey: `b/${i}/mask-${k}.png`, cleanKey: `b/${i}/clean-${k}.png`, languages: ["eng"] })).ms.inpaint);
+      for (let k = 0; k < 3; k++)
+        again.push(
+          (
+            await engine.call("inpaint", {
+              pageKey: pre.key,
+              sourceKey: `uploads/b/${i}`,
+              page: 0,
+              regions,
+              maskKey: `b/${i}/mask-${k}.png`,
+              cleanKey: `b/${i}/clean-${k}.png`,
+              languages: ["eng"],
+            })
+          ).ms.inpaint,
+        );
       splitMs = again.sort((a, b) => a - b)[1];
     }
     rows.push({ i, kind, inpaint: cleaned.ms.inpaint, check: cleaned.ms.check, inpaintWall, typeset: typeset.ms, typesetWall });
@@ -202,7 +277,9 @@ try {
     writeFileSync(path.join(out, `${name}-page.${p.jpeg ? "jpg" : "png"}`), bytes);
     writeFileSync(path.join(out, `${name}-clean.png`), cleanBytes);
     writeFileSync(path.join(out, `${name}-render.png`), new Uint8Array(await (await engine.files.get(typeset.key)).arrayBuffer()));
-    console.log(`${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  inpaint ${cleaned.ms.inpaint} ms  zones read ${cleaned.textCheck.zones} (no text ${cleaned.textCheck.rejected})${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`);
+    console.log(
+      `${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  inpaint ${cleaned.ms.inpaint} ms  zones read ${cleaned.textCheck.zones} (no text ${cleaned.textCheck.rejected})${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`,
+    );
   }
 } finally {
   engine.dispose();
@@ -210,11 +287,17 @@ try {
 const avg = (xs) => xs.reduce((s, x) => s + x, 0) / Math.max(1, xs.length);
 const pct = (n, d) => `${((100 * n) / Math.max(1, d)).toFixed(1)} %`;
 const regions = Object.values(kinds).reduce((s, k) => s + k.regions, 0);
-console.log(`\nRendering benchmark: ${set.length} pages of ${W}x${H}, ${regions} regions, photographs from ${PHOTO_DIRS.filter(existsSync).join(", ")} (samples in ${out})\n`);
-console.log("| background | pages | regions | leftover text (re-OCR check) | plates read back | smear flagged | MAD clean plate | MAD input | clean / input |");
+console.log(
+  `\nRendering benchmark: ${set.length} pages of ${W}x${H}, ${regions} regions, photographs from ${PHOTO_DIRS.filter(existsSync).join(", ")} (samples in ${out})\n`,
+);
+console.log(
+  "| background | pages | regions | leftover text (re-OCR check) | plates read back | smear flagged | MAD clean plate | MAD input | clean / input |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const [kind, k] of Object.entries(kinds)) {
-  console.log(`| ${kind} | ${k.pages} | ${k.regions} | ${k.leftover} (${pct(k.leftover, k.regions)}) | ${k.readable}/${k.pages} | ${k.smear} | ${avg(k.after).toFixed(2)} | ${avg(k.before).toFixed(2)} | ${(avg(k.after) / avg(k.before)).toFixed(3)} |`);
+  console.log(
+    `| ${kind} | ${k.pages} | ${k.regions} | ${k.leftover} (${pct(k.leftover, k.regions)}) | ${k.readable}/${k.pages} | ${k.smear} | ${avg(k.after).toFixed(2)} | ${avg(k.before).toFixed(2)} | ${(avg(k.after) / avg(k.before)).toFixed(3)} |`,
+  );
 }
 console.log("\n| per page (mean) | ms |");
 console.log("|---|---|");
@@ -225,7 +308,9 @@ console.log(`| inpaint call, wall | ${avg(rows.map((r) => r.inpaintWall)).toFixe
 console.log(`| typeset (engine) | ${avg(rows.map((r) => r.typeset)).toFixed(0)} |`);
 console.log(`| typeset call, wall | ${avg(rows.map((r) => r.typesetWall)).toFixed(0)} |`);
 for (const f of flaggedText) console.log(`  flagged ${f}`);
-console.log(`overflow: fitted ${pct(overflow.fitted, regions)}, shrunk ${pct(overflow.shrunk, regions)}, overflowing ${pct(overflow.overflowing, regions)}`);
+console.log(
+  `overflow: fitted ${pct(overflow.fitted, regions)}, shrunk ${pct(overflow.shrunk, regions)}, overflowing ${pct(overflow.overflowing, regions)}`,
+);
 reportResult("render", {
   pages: set.length,
   regions,
@@ -237,5 +322,10 @@ reportResult("render", {
   smearFlagged: Object.values(kinds).reduce((s, k) => s + k.smear, 0),
   readablePlates: Object.values(kinds).reduce((s, k) => s + k.readable, 0),
   overflow,
-  plates: Object.fromEntries(Object.entries(kinds).map(([kind, k]) => [kind, { regions: k.regions, leftover: k.leftover, clean: avg(k.after), input: avg(k.before) }])),
+  plates: Object.fromEntries(
+    Object.entries(kinds).map(([kind, k]) => [
+      kind,
+      { regions: k.regions, leftover: k.leftover, clean: avg(k.after), input: avg(k.before) },
+    ]),
+  ),
 });

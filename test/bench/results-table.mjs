@@ -18,22 +18,42 @@ const ROWS = {
       ]);
     }
     const all = r.subsets.find((s) => s.label === "all pages");
-    if (all) rows.push([`WER, all pages: engine vs native`, `${pct(all.engineWer)} vs ${pct(all.nativeWer)}`, `${ratio(all.engineWer, all.nativeWer)} native's errors`]);
+    if (all)
+      rows.push([
+        `WER, all pages: engine vs native`,
+        `${pct(all.engineWer)} vs ${pct(all.nativeWer)}`,
+        `${ratio(all.engineWer, all.nativeWer)} native's errors`,
+      ]);
     const cells = r.tables.reduce((n, t) => n + t.cells, 0);
     const exact = r.tables.reduce((n, t) => n + t.exact, 0);
     rows.push([`tables (${r.tables.map((t) => t.name).join(", ")}): exact cells`, `${exact}/${cells}`, ratio(exact, cells)]);
-    rows.push(["speed, A4 300 dpi English pages/s: engine (preprocess + recognize) vs native (one thread)", `${num(r.enginePagesPerSecond, 3)} vs ${num(r.nativePagesPerSecond, 3)}`, `${ratio(r.enginePagesPerSecond, r.nativePagesPerSecond)} native (target 0.9×)`]);
+    rows.push([
+      "speed, A4 300 dpi English pages/s: engine (preprocess + recognize) vs native (one thread)",
+      `${num(r.enginePagesPerSecond, 3)} vs ${num(r.nativePagesPerSecond, 3)}`,
+      `${ratio(r.enginePagesPerSecond, r.nativePagesPerSecond)} native (target 0.9×)`,
+    ]);
     rows.push(["peak tesseract wasm heap, A4 300 dpi page", `${num(r.heapMB, 1)} MB`, `${ratio(r.heapMB, 100)} the 100 MB budget`]);
     return rows;
   },
   speed(r) {
     const rows = [];
-    for (const [label, sel, key] of [["A4 300 dpi English", (x) => x.a4, "a4Ratio"], ["real scans (tesseract / OCRmyPDF test pages)", (x) => !x.a4, "realRatio"]]) {
+    for (const [label, sel, key] of [
+      ["A4 300 dpi English", (x) => x.a4, "a4Ratio"],
+      ["real scans (tesseract / OCRmyPDF test pages)", (x) => !x.a4, "realRatio"],
+    ]) {
       const rs = r.rows.filter(sel);
       if (!rs.length) continue;
       const mean = (k) => rs.reduce((n, x) => n + x[k], 0) / rs.length;
-      rows.push([`${label}: seconds a page, engine (preprocess + detect + recognize) vs native (one thread)`, `${seconds(mean("total"))} vs ${seconds(mean("native"))}`, `${num(r[key], 2)}× native pages/s (target 0.9×)`]);
-      rows.push([`${label}: CER engine vs native`, `${pct(mean("engineCer"))} vs ${pct(mean("nativeCer"))}`, mean("nativeCer") > 0 ? `${ratio(mean("engineCer"), mean("nativeCer"))} native's errors` : "both 0"]);
+      rows.push([
+        `${label}: seconds a page, engine (preprocess + detect + recognize) vs native (one thread)`,
+        `${seconds(mean("total"))} vs ${seconds(mean("native"))}`,
+        `${num(r[key], 2)}× native pages/s (target 0.9×)`,
+      ]);
+      rows.push([
+        `${label}: CER engine vs native`,
+        `${pct(mean("engineCer"))} vs ${pct(mean("nativeCer"))}`,
+        mean("nativeCer") > 0 ? `${ratio(mean("engineCer"), mean("nativeCer"))} native's errors` : "both 0",
+      ]);
     }
     rows.push(["A4 300 dpi: preprocessing time ÷ OCR time (detect + recognize)", pct(r.preprocessShare), `target ≤ 15 %`]);
     return rows;
@@ -56,8 +76,16 @@ const ROWS = {
       ["typeset ms/page", num(r.typesetMs), `${ratio(r.typesetMs, r.inpaintMs)} inpaint`],
       ["regions flagged leftover_text", `${r.leftoverFlagged}/${r.regions}`, pct(r.leftoverFlagged / Math.max(1, r.regions))],
       ["regions flagged smear", `${r.smearFlagged}/${r.regions}`, pct(r.smearFlagged / Math.max(1, r.regions))],
-      ["clean plates with text read back by a whole-page OCR", `${r.readablePlates}/${r.pages}`, pct(r.readablePlates / Math.max(1, r.pages))],
-      ["overflow: fitted / shrunk / overflowing", `${o.fitted} / ${o.shrunk} / ${o.overflowing}`, `${pct(o.fitted / n)} / ${pct(o.shrunk / n)} / ${pct(o.overflowing / n)}`],
+      [
+        "clean plates with text read back by a whole-page OCR",
+        `${r.readablePlates}/${r.pages}`,
+        pct(r.readablePlates / Math.max(1, r.pages)),
+      ],
+      [
+        "overflow: fitted / shrunk / overflowing",
+        `${o.fitted} / ${o.shrunk} / ${o.overflowing}`,
+        `${pct(o.fitted / n)} / ${pct(o.shrunk / n)} / ${pct(o.overflowing / n)}`,
+      ],
       ...Object.entries(r.plates).map(([kind, k]) => [
         `${kind}: MAD to the true background in the text lines, clean plate (input); leftover regions`,
         `${k.clean.toFixed(2)} (${k.input.toFixed(2)}); ${k.leftover}/${k.regions}`,
@@ -69,10 +97,18 @@ const ROWS = {
     const rows = [];
     const ocr = r.singles.ocr;
     for (const [name, s] of Object.entries(r.singles)) {
-      rows.push([`1-page ${name} job, upload → ${s.statuses} (median of ${s.runs})`, `${seconds(s.medianMs)} (${seconds(s.minMs)}–${seconds(s.maxMs)})`, name === "ocr" ? "1.00×" : `${ratio(s.medianMs, ocr.medianMs)} ocr`]);
+      rows.push([
+        `1-page ${name} job, upload → ${s.statuses} (median of ${s.runs})`,
+        `${seconds(s.medianMs)} (${seconds(s.minMs)}–${seconds(s.maxMs)})`,
+        name === "ocr" ? "1.00×" : `${ratio(s.medianMs, ocr.medianMs)} ocr`,
+      ]);
     }
     rows.push([`batch of 1 file, upload → ${r.batch1Status}`, seconds(r.batch1Ms), "1.00×"]);
-    rows.push([`batch of 20 files, upload → ${r.batch20Status}`, `${seconds(r.batch20Ms)} (${seconds(r.batch20Ms / 20)} a file)`, `${ratio(r.batch20Ms, r.batch1Ms, 1)} the 1-file batch`]);
+    rows.push([
+      `batch of 20 files, upload → ${r.batch20Status}`,
+      `${seconds(r.batch20Ms)} (${seconds(r.batch20Ms / 20)} a file)`,
+      `${ratio(r.batch20Ms, r.batch1Ms, 1)} the 1-file batch`,
+    ]);
     return rows;
   },
   load(r) {
@@ -83,9 +119,17 @@ const ROWS = {
       `${ratio(x.rps, bare.rps)} bare route`,
     ]);
     const s = r.stream;
-    const retried = Object.entries(s.retried ?? {}).map(([code, n]) => `${n}× ${code}`).join(", ");
-    const outcomes = Object.entries(s.statuses).map(([status, n]) => `${n} ${status}`).join(", ");
-    rows.push([`job stream, ${s.jobs} jobs (${s.mix}) from ${s.clients} clients: ${outcomes}${retried ? `; submissions retried ${retried}` : ""}`, `${num((s.finished / s.wall) * 60, 1)} jobs/min, ${num((s.pages / s.wall) * 60, 1)} pages/min`, `${num(s.wall, 1)} s wall`]);
+    const retried = Object.entries(s.retried ?? {})
+      .map(([code, n]) => `${n}× ${code}`)
+      .join(", ");
+    const outcomes = Object.entries(s.statuses)
+      .map(([status, n]) => `${n} ${status}`)
+      .join(", ");
+    rows.push([
+      `job stream, ${s.jobs} jobs (${s.mix}) from ${s.clients} clients: ${outcomes}${retried ? `; submissions retried ${retried}` : ""}`,
+      `${num((s.finished / s.wall) * 60, 1)} jobs/min, ${num((s.pages / s.wall) * 60, 1)} pages/min`,
+      `${num(s.wall, 1)} s wall`,
+    ]);
     if (r.memory) {
       const m = r.memory;
       const mb = (b) => (b / 2 ** 20).toFixed(0);
@@ -94,7 +138,11 @@ const ROWS = {
         `idle ${mb(m.idle)} MB, peak ${mb(m.peak)} MB${m.hwm === undefined ? "" : `, kernel peak ${mb(m.hwm)} MB`}`,
         `${ratio(m.peak, m.idle)} idle`,
       ]);
-      rows.push([`memory per page in flight (peak − idle) ÷ ${s.maxInFlight} pages at once${s.pageSize ? ` (${s.pageSize} px pages)` : ""}`, `${num(m.perPageMB)} MB`, `${ratio(m.perPageMB, 128)} a Worker's 128 MB`]);
+      rows.push([
+        `memory per page in flight (peak − idle) ÷ ${s.maxInFlight} pages at once${s.pageSize ? ` (${s.pageSize} px pages)` : ""}`,
+        `${num(m.perPageMB)} MB`,
+        `${ratio(m.perPageMB, 128)} a Worker's 128 MB`,
+      ]);
     }
     return rows;
   },
@@ -113,6 +161,8 @@ export function renderResults(runs, { started, machine }) {
     for (const [figure, value, r] of ROWS[run.bench](run.result)) lines.push(`| ${run.title} | ${figure} | ${value} | ${r} |`);
   }
   lines.push("");
-  lines.push(`Run times: ${runs.map((r) => `${r.title} ${r.outcome === "ok" ? `${r.seconds.toFixed(0)} s` : `${r.outcome}${r.log ? ` (${r.log})` : ""}`}`).join(", ")}.`);
+  lines.push(
+    `Run times: ${runs.map((r) => `${r.title} ${r.outcome === "ok" ? `${r.seconds.toFixed(0)} s` : `${r.outcome}${r.log ? ` (${r.log})` : ""}`}`).join(", ")}.`,
+  );
   return `${lines.join("\n")}\n`;
 }

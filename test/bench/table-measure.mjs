@@ -3,10 +3,20 @@
 import { readFileSync } from "node:fs";
 
 /** NFKC, lower case, letters and digits only. */
-export const normalise = (s) => s.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
+export const normalise = (s) =>
+  s
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]/gu, "");
 
 const attr = (tag, name) => tag.match(new RegExp(`\\s${name}\\s*=\\s*["']([^"']*)["']`))?.[1];
-const unescape = (s) => s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+const unescape = (s) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, "&");
 
 /** Ground-truth tables of `eu-NNN-str.xml`: per table region its page (1-based), box (PDF points, origin bottom-left) and cells. */
 export function groundTruth(strXml, regXml) {
@@ -22,7 +32,13 @@ export function groundTruth(strXml, regXml) {
         const col = Number(attr(c[1], "start-col"));
         const endRow = attr(c[1], "end-row");
         const endCol = attr(c[1], "end-col");
-        return { row, col, rowSpan: (endRow === undefined ? row : Number(endRow)) - row + 1, colSpan: (endCol === undefined ? col : Number(endCol)) - col + 1, text: unescape(c[2].match(/<content>([\s\S]*?)<\/content>/)?.[1] ?? "") };
+        return {
+          row,
+          col,
+          rowSpan: (endRow === undefined ? row : Number(endRow)) - row + 1,
+          colSpan: (endCol === undefined ? col : Number(endCol)) - col + 1,
+          text: unescape(c[2].match(/<content>([\s\S]*?)<\/content>/)?.[1] ?? ""),
+        };
       });
       regions.push({ page: Number(attr(region[1], "page")), cells });
     }
@@ -54,7 +70,7 @@ export function relations(cells) {
       for (let k = c.col + c.colSpan; k < cols; k++) {
         const j = at.get(`${r},${k}`);
         if (j === undefined || j === i) continue;
-        if (!seen.has(`h${j}`)) out.push(`h\t${norm[i]}\t${norm[j]}`), seen.add(`h${j}`);
+        if (!seen.has(`h${j}`)) (out.push(`h\t${norm[i]}\t${norm[j]}`), seen.add(`h${j}`));
         break;
       }
     }
@@ -62,7 +78,7 @@ export function relations(cells) {
       for (let r = c.row + c.rowSpan; r < rows; r++) {
         const j = at.get(`${r},${k}`);
         if (j === undefined || j === i) continue;
-        if (!seen.has(`v${j}`)) out.push(`v\t${norm[i]}\t${norm[j]}`), seen.add(`v${j}`);
+        if (!seen.has(`v${j}`)) (out.push(`v\t${norm[i]}\t${norm[j]}`), seen.add(`v${j}`));
         break;
       }
     }
@@ -94,7 +110,9 @@ const intersection = (a, b) => area([Math.max(a[0], b[0]), Math.max(a[1], b[1]),
  * Boxes are [x1, y1, x2, y2] in PDF points (origin bottom-left).
  */
 export function detection(truth, predicted) {
-  const found = truth.filter((t) => t.box && predicted.some((p) => p.page === t.page && intersection(p.box, t.box) >= 0.5 * area(t.box))).length;
+  const found = truth.filter(
+    (t) => t.box && predicted.some((p) => p.page === t.page && intersection(p.box, t.box) >= 0.5 * area(t.box)),
+  ).length;
   const isFalse = predicted.map((p) => !truth.some((t) => t.box && t.page === p.page && intersection(p.box, t.box) >= 0.5 * area(p.box)));
   return { expected: truth.length, found, tables: predicted.length, falseTables: isFalse.filter(Boolean).length, isFalse };
 }

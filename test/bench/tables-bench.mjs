@@ -37,7 +37,8 @@ const docs = readdirSync(CORPUS)
 function pageSizes(pdf) {
   const out = spawnSync("pdfinfo", ["-f", "1", "-l", "9999", pdf], { encoding: "utf8" }).stdout;
   const sizes = {};
-  for (const m of out.matchAll(/Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/g)) sizes[Number(m[1])] = { w: Number(m[2]), h: Number(m[3]), rot: 0 };
+  for (const m of out.matchAll(/Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+)/g))
+    sizes[Number(m[1])] = { w: Number(m[2]), h: Number(m[3]), rot: 0 };
   for (const m of out.matchAll(/Page\s+(\d+) rot:\s+(\d+)/g)) sizes[Number(m[1])].rot = Number(m[2]) % 360;
   return sizes;
 }
@@ -75,7 +76,9 @@ async function engineTables(name, bytes, ext, pages) {
 
 // ---- service path ------------------------------------------------------------------------------
 const BASE = process.env.BASE ?? "http://127.0.0.1:8787";
-const auth = () => ({ Authorization: `Bearer ${process.env.KEY ?? readFileSync(path.join(root, ".wrangler/dev-api-key"), "utf8").trim()}` });
+const auth = () => ({
+  Authorization: `Bearer ${process.env.KEY ?? readFileSync(path.join(root, ".wrangler/dev-api-key"), "utf8").trim()}`,
+});
 
 /** Runs one job on an upload; answers the job and its upload → completed seconds as the client sees them. */
 async function serviceJob(name, bytes, tool, formats) {
@@ -103,7 +106,8 @@ async function serviceTables(name, bytes, run) {
   if (!job.project_id) throw new Error(`${name}: job ${job.status} ${JSON.stringify(job.error)}`);
   const project = await (await fetch(`${BASE}/api/v1/projects/${job.project_id}`, { headers: auth() })).json();
   jobTimes[run].push(seconds / Math.max(1, project.pages.length));
-  if (run === "scanned" && process.env.TABLES_OCR_BASELINE !== "0") jobTimes.ocr.push((await serviceJob(name, bytes, "ocr", ["txt"])).seconds);
+  if (run === "scanned" && process.env.TABLES_OCR_BASELINE !== "0")
+    jobTimes.ocr.push((await serviceJob(name, bytes, "ocr", ["txt"])).seconds);
   const widths = Object.fromEntries(project.pages.map((p) => [p.index, p.width]));
   return project.tables.map((t) => ({
     page: t.page_index,
@@ -117,7 +121,10 @@ async function serviceTables(name, bytes, run) {
 function tabulaTables(pdf, pages) {
   const out = [];
   for (const page of pages) {
-    const r = spawnSync("java", ["-jar", TABULA, "-g", "-i", "-f", "JSON", "-p", String(page + 1), pdf], { encoding: "utf8", maxBuffer: 64 << 20 });
+    const r = spawnSync("java", ["-jar", TABULA, "-g", "-i", "-f", "JSON", "-p", String(page + 1), pdf], {
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     if (r.status !== 0) continue;
     for (const t of JSON.parse(r.stdout || "[]")) {
       if (!t.data?.length) continue;
@@ -127,7 +134,12 @@ function tabulaTables(pdf, pages) {
       if (!placed.length) continue;
       const x0 = Math.min(...placed.map((c) => c.left));
       const y0 = Math.min(...placed.map((c) => c.top));
-      const box = { x: x0, y: y0, w: Math.max(...placed.map((c) => c.left + c.width)) - x0, h: Math.max(...placed.map((c) => c.top + c.height)) - y0 };
+      const box = {
+        x: x0,
+        y: y0,
+        w: Math.max(...placed.map((c) => c.left + c.width)) - x0,
+        h: Math.max(...placed.map((c) => c.top + c.height)) - y0,
+      };
       out.push({ page, points: true, box, cells: cells.map(({ c, ...cell }) => cell) });
     }
   }
@@ -137,14 +149,20 @@ function tabulaTables(pdf, pages) {
 /** Cell texts as rows (spanning cells at their top-left position), for reading a dump. */
 function gridOf(cells) {
   const rows = [];
-  for (const c of cells) ((rows[c.row] ??= [])[c.col] = c.colSpan > 1 || c.rowSpan > 1 ? `${c.text} [${c.rowSpan}x${c.colSpan}]` : c.text);
+  for (const c of cells) (rows[c.row] ??= [])[c.col] = c.colSpan > 1 || c.rowSpan > 1 ? `${c.text} [${c.rowSpan}x${c.colSpan}]` : c.text;
   return rows.map((r) => Array.from(r ?? [], (v) => v ?? "").join(" | "));
 }
 
 // ---- scoring -----------------------------------------------------------------------------------
 function score(name, truth, predicted, sizes, run) {
-  const rel = matchRelations(predicted.flatMap((t) => relations(t.cells)), truth.flatMap((t) => relations(t.cells)));
-  const boxes = predicted.map((t) => ({ page: t.page + 1, box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]) }));
+  const rel = matchRelations(
+    predicted.flatMap((t) => relations(t.cells)),
+    truth.flatMap((t) => relations(t.cells)),
+  );
+  const boxes = predicted.map((t) => ({
+    page: t.page + 1,
+    box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]),
+  }));
   const { isFalse, ...found } = detection(truth, boxes);
   if (process.env.TABLES_DUMP) {
     mkdirSync(process.env.TABLES_DUMP, { recursive: true });
@@ -190,11 +208,16 @@ try {
     const line = [];
     if (MODES.includes("born")) {
       const t0 = performance.now();
-      const predicted = PATH === "service" ? await serviceTables(`${name}.pdf`, readFileSync(pdf), "born") : await engineTables(name, readFileSync(pdf), "pdf", allPages);
+      const predicted =
+        PATH === "service"
+          ? await serviceTables(`${name}.pdf`, readFileSync(pdf), "born")
+          : await engineTables(name, readFileSync(pdf), "pdf", allPages);
       const s = (performance.now() - t0) / 1000;
       const row = score(name, truth, predicted, sizes, "born");
       add("born-digital", row, s);
-      line.push(`born relations ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`);
+      line.push(
+        `born relations ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`,
+      );
     }
     if (MODES.includes("scanned")) {
       const t0 = performance.now();
@@ -203,13 +226,24 @@ try {
         const prefix = path.join(work, `${name}-${page + 1}`);
         spawnSync("pdftoppm", ["-r", "200", "-png", "-singlefile", "-f", String(page + 1), "-l", String(page + 1), pdf, prefix]);
         const png = readFileSync(`${prefix}.png`);
-        const found = PATH === "service" ? await serviceTables(`${name}-${page + 1}.png`, png, "scanned") : await engineTables(`${name}-p${page + 1}`, png, "png", [0]);
+        const found =
+          PATH === "service"
+            ? await serviceTables(`${name}-${page + 1}.png`, png, "scanned")
+            : await engineTables(`${name}-p${page + 1}`, png, "png", [0]);
         predicted.push(...found.map((t) => ({ ...t, page })));
       }
       const s = (performance.now() - t0) / 1000;
-      const row = score(name, truth.filter((t) => tablePages.includes(t.page - 1)), predicted, sizes, "scanned");
+      const row = score(
+        name,
+        truth.filter((t) => tablePages.includes(t.page - 1)),
+        predicted,
+        sizes,
+        "scanned",
+      );
       add("scanned 200 dpi", row, s);
-      line.push(`scanned ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`);
+      line.push(
+        `scanned ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`,
+      );
     }
     if (peer) {
       const t0 = performance.now();
@@ -225,21 +259,33 @@ try {
   engine?.dispose();
 }
 
-console.log(`\nICDAR 2013 EU (${docs.length} documents), path: ${PATH === "service" ? "service (upload → tables job → project)" : "engine (preprocess → extractTables, wrangler dev)"}`);
+console.log(
+  `\nICDAR 2013 EU (${docs.length} documents), path: ${PATH === "service" ? "service (upload → tables job → project)" : "engine (preprocess → extractTables, wrangler dev)"}`,
+);
 console.log("| run | relations P | R | F1 | tables found / expected | predicted | false tables | s / document |");
 console.log("|---|---|---|---|---|---|---|---|");
 const figures = {};
 for (const [run, { rows, seconds }] of Object.entries(runs)) {
   const t = total(rows, seconds);
   figures[run] = t;
-  console.log(`| ${run} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${t.falseTables} | ${t.secondsPerDocument} |`);
+  console.log(
+    `| ${run} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${t.falseTables} | ${t.secondsPerDocument} |`,
+  );
 }
 const med = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1] * 100) / 100 : null);
 if (PATH === "service") {
-  figures.jobs = { bornSecondsPerPage: med(jobTimes.born), scannedSecondsPerPage: med(jobTimes.scanned), ocrSecondsPerPage: med(jobTimes.ocr) };
+  figures.jobs = {
+    bornSecondsPerPage: med(jobTimes.born),
+    scannedSecondsPerPage: med(jobTimes.scanned),
+    ocrSecondsPerPage: med(jobTimes.ocr),
+  };
   console.log("\nJobs, upload → completed, median per page:");
   if (jobTimes.born.length) console.log(`born-digital tables ${figures.jobs.bornSecondsPerPage} s (${jobTimes.born.length} documents)`);
-  if (jobTimes.ocr.length) figures.jobs.scannedOverOcr = Math.round((figures.jobs.scannedSecondsPerPage / figures.jobs.ocrSecondsPerPage) * 100) / 100;
-  if (jobTimes.scanned.length) console.log(`scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s: ${figures.jobs.scannedOverOcr ?? "–"}x (${jobTimes.scanned.length} pages)`);
+  if (jobTimes.ocr.length)
+    figures.jobs.scannedOverOcr = Math.round((figures.jobs.scannedSecondsPerPage / figures.jobs.ocrSecondsPerPage) * 100) / 100;
+  if (jobTimes.scanned.length)
+    console.log(
+      `scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s: ${figures.jobs.scannedOverOcr ?? "–"}x (${jobTimes.scanned.length} pages)`,
+    );
 }
 reportResult("tables", { path: PATH, documents: docs.length, ...figures });

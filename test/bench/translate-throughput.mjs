@@ -11,5 +11,9 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const vitest = path.join(root, "node_modules/vitest/vitest.mjs");
-const r = spawnSync(process.execPath, [vitest, "run", "test/bench/translate-throughput.workers.ts", "--silent=false"], { cwd: root, stdio: "inherit", env: { ...process.env, BENCH: "1" } });
+const r = spawnSync(process.execPath, [vitest, "run", "test/bench/translate-throughput.workers.ts", "--silent=false"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, BENCH: "1" },
+});
 process.exit(r.status ?? 1);

@@ -1,7 +1,11 @@
 import { env } from "cloudflare:workers";
 import { expect, inject, it } from "vitest";
 import { db as makeDb } from "../../src/db/client";
-import { rememberMachineTranslations, translateSegments, type TranslatedSegmentOut } from "../../src/modules/translation/translation.service";
+import {
+  rememberMachineTranslations,
+  translateSegments,
+  type TranslatedSegmentOut,
+} from "../../src/modules/translation/translation.service";
 import { ApertiumTranslator } from "../../src/providers/translators";
 import { api, body, seedAccount } from "../helpers/api";
 
@@ -12,7 +16,18 @@ const SEGMENTS = 300;
 const PAGE = 30;
 const SUBJECTS = ["The old man", "My sister", "The teacher", "A small dog", "The company", "Our neighbour"];
 const VERBS = ["buys", "paints", "sells", "finds", "cleans"];
-const OBJECTS = ["a red house", "the new car", "two books", "a green table", "the big garden", "an old bicycle", "the kitchen", "a letter", "the window", "a blue door"];
+const OBJECTS = [
+  "a red house",
+  "the new car",
+  "two books",
+  "a green table",
+  "the big garden",
+  "an old bicycle",
+  "the kitchen",
+  "a letter",
+  "the window",
+  "a blue door",
+];
 
 function sentences(n: number): string[] {
   const out: string[] = [];
@@ -36,14 +51,19 @@ it("measures Apertium segments/s through the translation service", async () => {
   const db = makeDb(env.DB);
   const user = await seedAccount();
   const texts = sentences(SEGMENTS);
-  const pages = Array.from({ length: SEGMENTS / PAGE }, (_, p) => texts.slice(p * PAGE, (p + 1) * PAGE).map((text, i) => ({ id: `p${p}s${i}`, text })));
+  const pages = Array.from({ length: SEGMENTS / PAGE }, (_, p) =>
+    texts.slice(p * PAGE, (p + 1) * PAGE).map((text, i) => ({ id: `p${p}s${i}`, text })),
+  );
   const apertium = new ApertiumTranslator(inject("apertiumUrl"));
   await apertium.translate({ source: "en", target: "es", segments: [{ id: "warm", text: "Hello" }] });
 
   const runPages = (glossaryIds?: string[]) =>
     timed(async () => {
       const all: TranslatedSegmentOut[] = [];
-      for (const segments of pages) all.push(...(await translateSegments(env, db, { userId: user.userId, source: "en", target: "es", segments, glossaryIds })).segments);
+      for (const segments of pages)
+        all.push(
+          ...(await translateSegments(env, db, { userId: user.userId, source: "en", target: "es", segments, glossaryIds })).segments,
+        );
       return all;
     });
 
@@ -52,7 +72,16 @@ it("measures Apertium segments/s through the translation service", async () => {
   const res = await api("/api/v1/account/glossaries", {
     method: "POST",
     headers: { ...user.auth, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "bench", source_language: "en", target_language: "es", terms: [{ source: "house", target: "mansión" }, { source: "car", target: "auto" }, { source: "garden", target: "vergel" }] }),
+    body: JSON.stringify({
+      name: "bench",
+      source_language: "en",
+      target_language: "es",
+      terms: [
+        { source: "house", target: "mansión" },
+        { source: "car", target: "auto" },
+        { source: "garden", target: "vergel" },
+      ],
+    }),
   });
   const glossary = await body(res);
   expect(res.status, JSON.stringify(glossary)).toBe(201);
@@ -62,7 +91,9 @@ it("measures Apertium segments/s through the translation service", async () => {
 
   expect(raw.value).toHaveLength(SEGMENTS);
   expect(plain.value.every((s) => s.origin === "provider" && s.text !== s.source_text)).toBe(true);
-  expect(withGlossary.value.filter((s) => /house|car\b|garden/.test(s.source_text)).every((s) => s.term_hits.every((h) => h.enforced))).toBe(true);
+  expect(
+    withGlossary.value.filter((s) => /house|car\b|garden/.test(s.source_text)).every((s) => s.term_hits.every((h) => h.enforced)),
+  ).toBe(true);
   expect(fromMemory.value.every((s) => s.origin === "tm_exact")).toBe(true);
 
   const rate = (ms: number) => ((SEGMENTS / ms) * 1000).toFixed(0);
@@ -73,9 +104,14 @@ it("measures Apertium segments/s through the translation service", async () => {
     [`  all exact translation-memory hits`, fromMemory.ms],
   ] as const;
   console.log(
-    [`\nTranslation throughput, en→es, ${SEGMENTS} distinct sentences (~${Math.round(texts.join(" ").length / SEGMENTS)} chars each):`, ...rows.map(([label, ms]) => `  ${label.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms  ${rate(ms).padStart(6)} segments/s`)].join("\n"),
+    [
+      `\nTranslation throughput, en→es, ${SEGMENTS} distinct sentences (~${Math.round(texts.join(" ").length / SEGMENTS)} chars each):`,
+      ...rows.map(([label, ms]) => `  ${label.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms  ${rate(ms).padStart(6)} segments/s`),
+    ].join("\n"),
   );
   // The line the benchmark suite (scripts/bench.mjs) reads.
   const perSecond = (ms: number) => (SEGMENTS / ms) * 1000;
-  console.log(`BENCH_RESULT ${JSON.stringify({ bench: "translate", segments: SEGMENTS, provider: perSecond(raw.ms), service: perSecond(plain.ms), glossary: perSecond(withGlossary.ms), memory: perSecond(fromMemory.ms) })}`);
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({ bench: "translate", segments: SEGMENTS, provider: perSecond(raw.ms), service: perSecond(plain.ms), glossary: perSecond(withGlossary.ms), memory: perSecond(fromMemory.ms) })}`,
+  );
 });

@@ -15,7 +15,12 @@ function json(auth: Record<string, string>, payload: unknown, extra: Record<stri
 async function press(url: string, action: "confirm" | "cancel") {
   const u = new URL(url);
   const form = new URLSearchParams({ action });
-  return api(u.pathname + u.search, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: form.toString(), redirect: "manual" });
+  return api(u.pathname + u.search, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded" },
+    body: form.toString(),
+    redirect: "manual",
+  });
 }
 
 async function wallet(auth: Record<string, string>) {
@@ -44,17 +49,33 @@ describe("plans", () => {
 describe("sandbox checkout", () => {
   it("opens a local confirmation page; paying credits the pack once; Idempotency-Key replays the checkout", async () => {
     const { auth } = await seedAccount({ credits: 0 });
-    const res = await api("/api/v1/billing/checkout", json(auth, { kind: "credits", pack: "credits_500" }, { "Idempotency-Key": "buy-500-once" }));
+    const res = await api(
+      "/api/v1/billing/checkout",
+      json(auth, { kind: "credits", pack: "credits_500" }, { "Idempotency-Key": "buy-500-once" }),
+    );
     const out = await body(res);
     expect(res.status, JSON.stringify(out)).toBe(200);
-    expect(out).toMatchObject({ provider: "sandbox", kind: "credits", product: "credits_500", amount_cents: 500, credits: 500, status: "pending" });
+    expect(out).toMatchObject({
+      provider: "sandbox",
+      kind: "credits",
+      product: "credits_500",
+      amount_cents: 500,
+      credits: 500,
+      status: "pending",
+    });
     expect(out.payment_id).toMatch(/^pay_[a-z0-9]{20}$/);
     expect(out.url).toMatch(/^http:\/\/127\.0\.0\.1:8787\/api\/v1\/billing\/sandbox\/checkout\/sbx_cs_[a-z0-9]{20}\?/);
 
-    const replay = await api("/api/v1/billing/checkout", json(auth, { kind: "credits", pack: "credits_500" }, { "Idempotency-Key": "buy-500-once" }));
+    const replay = await api(
+      "/api/v1/billing/checkout",
+      json(auth, { kind: "credits", pack: "credits_500" }, { "Idempotency-Key": "buy-500-once" }),
+    );
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect((await body(replay)).payment_id).toBe(out.payment_id);
-    const reused = await api("/api/v1/billing/checkout", json(auth, { kind: "credits", pack: "credits_2000" }, { "Idempotency-Key": "buy-500-once" }));
+    const reused = await api(
+      "/api/v1/billing/checkout",
+      json(auth, { kind: "credits", pack: "credits_2000" }, { "Idempotency-Key": "buy-500-once" }),
+    );
     expect(reused.status).toBe(409);
     expect((await body(reused)).error.code).toBe("idempotency_key_reused");
     expect(await body(await api("/api/v1/billing/payments", { headers: auth }))).toHaveLength(1);
@@ -73,14 +94,23 @@ describe("sandbox checkout", () => {
     expect((await press(out.url, "confirm")).status, "a second submit").toBe(303);
     expect(await wallet(auth)).toMatchObject({ balance: 500, reserved: 0, available: 500 });
     const ledger = await body(await api("/api/v1/account/wallet/ledger", { headers: auth }));
-    expect(ledger.filter((e: any) => e.kind === "purchase")).toMatchObject([{ amount: 500, payment_id: out.payment_id, balance_after: 500 }]);
-    expect(await body(await api("/api/v1/billing/payments", { headers: auth }))).toMatchObject([{ id: out.payment_id, status: "completed" }]);
+    expect(ledger.filter((e: any) => e.kind === "purchase")).toMatchObject([
+      { amount: 500, payment_id: out.payment_id, balance_after: 500 },
+    ]);
+    expect(await body(await api("/api/v1/billing/payments", { headers: auth }))).toMatchObject([
+      { id: out.payment_id, status: "completed" },
+    ]);
     expect((await press(out.url, "cancel")).status, "a paid checkout cannot be cancelled").toBe(409);
   });
 
   it("a cancelled checkout credits nothing and cannot be paid afterwards", async () => {
     const { auth } = await seedAccount({ credits: 0 });
-    const out = await body(await api("/api/v1/billing/checkout", json(auth, { kind: "credits", pack: "credits_2000", cancel_url: "https://app.example.com/cancelled" })));
+    const out = await body(
+      await api(
+        "/api/v1/billing/checkout",
+        json(auth, { kind: "credits", pack: "credits_2000", cancel_url: "https://app.example.com/cancelled" }),
+      ),
+    );
     const cancelled = await press(out.url, "cancel");
     expect(cancelled.status).toBe(303);
     expect(cancelled.headers.get("Location")).toBe("https://app.example.com/cancelled");
@@ -112,7 +142,12 @@ describe("sandbox checkout", () => {
     expect(() => paymentProvider(production)).toThrowError(/sandbox payment provider is disabled in production/);
     expect(() => assertSandboxAllowed(production)).toThrowError(/disabled in production/);
     const { userId } = await seedAccount();
-    const err = await checkout(production, db(env.DB), { userId, plan: "free", via: "api_key", credentialId: "key_x" }, { kind: "credits", pack: "credits_500" }).then(
+    const err = await checkout(
+      production,
+      db(env.DB),
+      { userId, plan: "free", via: "api_key", credentialId: "key_x" },
+      { kind: "credits", pack: "credits_500" },
+    ).then(
       () => null,
       (e: any) => e,
     );
@@ -131,7 +166,14 @@ describe("sandbox subscription", () => {
 
     expect(await wallet(auth)).toMatchObject({ balance: 2000, plan: "pro" });
     const sub = await body(await api("/api/v1/billing/subscription", { headers: auth }));
-    expect(sub).toMatchObject({ plan: "pro", provider: "sandbox", status: "active", monthly_credits: 2000, cancel_at_period_end: false, cancelled_at: null });
+    expect(sub).toMatchObject({
+      plan: "pro",
+      provider: "sandbox",
+      status: "active",
+      monthly_credits: 2000,
+      cancel_at_period_end: false,
+      cancelled_at: null,
+    });
     const start = Date.parse(sub.current_period_start);
     const end = Date.parse(sub.current_period_end);
     expect((end - start) / 86400_000).toBeGreaterThanOrEqual(28);

@@ -18,10 +18,22 @@ export function recordedStripe(recordings: Record<string, { status: number; body
   const fetcher: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
     const method = init?.method ?? "GET";
-    calls.push({ url: url.toString(), method, headers: Object.fromEntries(new Headers(init?.headers).entries()), params: new URLSearchParams(String(init?.body ?? "")) });
+    calls.push({
+      url: url.toString(),
+      method,
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      params: new URLSearchParams(String(init?.body ?? "")),
+    });
     const recording = recordings[`${method} ${url.pathname}`];
-    if (!recording) return new Response(JSON.stringify({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${url.pathname})` } }), { status: 404 });
-    return new Response(JSON.stringify(recording.body), { status: recording.status, headers: { "Content-Type": "application/json", "Request-Id": "req_RecordedStripe0001" } });
+    if (!recording)
+      return new Response(
+        JSON.stringify({ error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${url.pathname})` } }),
+        { status: 404 },
+      );
+    return new Response(JSON.stringify(recording.body), {
+      status: recording.status,
+      headers: { "Content-Type": "application/json", "Request-Id": "req_RecordedStripe0001" },
+    });
   };
   return { fetch: fetcher, calls };
 }
@@ -33,7 +45,9 @@ export function stripeSignature(payload: string, timestamp = Math.floor(Date.now
 
 /** A recorded event with the recording's placeholder ids replaced by this test's payment and user. */
 export function recordedEvent(recording: unknown, ids: { paymentId: string; userId: string }): string {
-  return JSON.stringify(recording).replaceAll(/pay_recorded0000000000[01]/g, ids.paymentId).replaceAll("usr_recorded00000000000", ids.userId);
+  return JSON.stringify(recording)
+    .replaceAll(/pay_recorded0000000000[01]/g, ids.paymentId)
+    .replaceAll("usr_recorded00000000000", ids.userId);
 }
 
 export async function postStripeEvent(payload: string, signature: string | null = stripeSignature(payload)) {

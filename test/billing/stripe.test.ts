@@ -38,7 +38,16 @@ describe("Stripe checkout of a credit pack", () => {
     const { userId, auth } = await seedAccount({ credits: 0 });
     const rec = recordedStripe({ "POST /v1/checkout/sessions": { status: 200, body: paymentSession } });
     const out = await checkout(env, db(env.DB), authOf(userId), { kind: "credits", pack: "credits_500" }, { provider: stripe(rec.fetch) });
-    expect(out).toMatchObject({ provider: "stripe", url: paymentSession.url, kind: "credits", product: "credits_500", amount_cents: 500, currency: "usd", credits: 500, status: "pending" });
+    expect(out).toMatchObject({
+      provider: "stripe",
+      url: paymentSession.url,
+      kind: "credits",
+      product: "credits_500",
+      amount_cents: 500,
+      currency: "usd",
+      credits: 500,
+      status: "pending",
+    });
     expect(out.expires_at).toBe(new Date(paymentSession.expires_at * 1000).toISOString());
 
     expect(rec.calls).toHaveLength(1);
@@ -85,7 +94,9 @@ describe("Stripe checkout of a credit pack", () => {
     const [paid] = await body(await api("/api/v1/billing/payments", { headers: auth }));
     expect(paid).toMatchObject({ id: out.payment_id, status: "completed", checkout_url: null });
     expect(paid.completed_at).not.toBeNull();
-    const events = await env.DB.prepare("SELECT event_id, processed_at FROM payment_events WHERE payment_id = ? ORDER BY event_id").bind(out.payment_id).all();
+    const events = await env.DB.prepare("SELECT event_id, processed_at FROM payment_events WHERE payment_id = ? ORDER BY event_id")
+      .bind(out.payment_id)
+      .all();
     expect(events.results.map((e: any) => e.event_id)).toEqual(["evt_1QkRecordedAsyncSucceed", "evt_1QkRecordedCompleted001"]);
   });
 
@@ -93,7 +104,10 @@ describe("Stripe checkout of a credit pack", () => {
     const { userId, auth } = await seedAccount({ credits: 0 });
     const rec = recordedStripe({ "POST /v1/checkout/sessions": { status: 200, body: { ...paymentSession, id: "cs_test_refusals0001" } } });
     const out = await checkout(env, db(env.DB), authOf(userId), { kind: "credits", pack: "credits_500" }, { provider: stripe(rec.fetch) });
-    const event = recordedEvent({ ...sessionCompleted, id: "evt_refused", data: { object: { ...sessionCompleted.data.object, id: "cs_test_refusals0001" } } }, { paymentId: out.payment_id, userId });
+    const event = recordedEvent(
+      { ...sessionCompleted, id: "evt_refused", data: { object: { ...sessionCompleted.data.object, id: "cs_test_refusals0001" } } },
+      { paymentId: out.payment_id, userId },
+    );
     const now = Math.floor(Date.now() / 1000);
     const cases: [string, string, string | null][] = [
       ["tampered body", event.replace('"amount_total":500', '"amount_total":50000'), stripeSignature(event)],
@@ -109,14 +123,23 @@ describe("Stripe checkout of a credit pack", () => {
       expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
       expect(res.body.error.code).toBe("invalid_signature");
     }
-    expect((await postStripeEvent(event, stripeSignature(event, Math.floor(Date.now() / 1000) - 270))).status, "inside the 300 s tolerance").toBe(200);
+    expect(
+      (await postStripeEvent(event, stripeSignature(event, Math.floor(Date.now() / 1000) - 270))).status,
+      "inside the 300 s tolerance",
+    ).toBe(200);
     expect(await wallet(auth)).toMatchObject({ balance: 500 });
   });
 
   it("answers provider_unavailable with Stripe's message when Stripe refuses, and marks the payment failed", async () => {
     const { userId, auth } = await seedAccount({ credits: 0 });
     const rec = recordedStripe({ "POST /v1/checkout/sessions": { status: 400, body: stripeError } });
-    const err = await checkout(env, db(env.DB), authOf(userId), { kind: "credits", pack: "credits_2000" }, { provider: stripe(rec.fetch) }).then(
+    const err = await checkout(
+      env,
+      db(env.DB),
+      authOf(userId),
+      { kind: "credits", pack: "credits_2000" },
+      { provider: stripe(rec.fetch) },
+    ).then(
       () => null,
       (e: any) => e,
     );
@@ -137,7 +160,14 @@ describe("Stripe subscription", () => {
     });
     const provider = stripe(rec.fetch);
     const out = await checkout(env, db(env.DB), authOf(userId), { kind: "subscription", plan: "pro" }, { provider });
-    expect(out).toMatchObject({ provider: "stripe", kind: "subscription", product: "pro", amount_cents: 1900, credits: 2000, url: subscriptionSession.url });
+    expect(out).toMatchObject({
+      provider: "stripe",
+      kind: "subscription",
+      product: "pro",
+      amount_cents: 1900,
+      credits: 2000,
+      url: subscriptionSession.url,
+    });
     expect(Object.fromEntries(rec.calls[0]!.params)).toMatchObject({
       mode: "subscription",
       "line_items[0][price_data][recurring][interval]": "month",
@@ -149,9 +179,16 @@ describe("Stripe subscription", () => {
     const ids = { paymentId: out.payment_id, userId };
 
     // Stripe does not order events: the first invoice arrives before the checkout's completion.
-    expect((await postStripeEvent(recordedEvent(invoiceFirst, ids))).body).toEqual({ received: true, duplicate: false, type: "invoice.paid" });
+    expect((await postStripeEvent(recordedEvent(invoiceFirst, ids))).body).toEqual({
+      received: true,
+      duplicate: false,
+      type: "invoice.paid",
+    });
     expect(await wallet(auth)).toMatchObject({ balance: 2000, plan: "pro" });
-    expect((await postStripeEvent(recordedEvent(subscriptionCompleted, ids))).body).toMatchObject({ duplicate: false, type: "checkout.completed" });
+    expect((await postStripeEvent(recordedEvent(subscriptionCompleted, ids))).body).toMatchObject({
+      duplicate: false,
+      type: "checkout.completed",
+    });
     expect(await wallet(auth)).toMatchObject({ balance: 2000 });
 
     const sub = await body(await api("/api/v1/billing/subscription", { headers: auth }));
@@ -171,7 +208,9 @@ describe("Stripe subscription", () => {
     ]);
     const grants = (await ledger(auth)).filter((e: any) => e.kind === "subscription");
     expect(grants.map((e: any) => e.payment_id).sort()).toEqual(payments.map((p: any) => p.id).sort());
-    expect((await body(await api("/api/v1/billing/subscription", { headers: auth }))).current_period_end).toBe(new Date(1772323360_000).toISOString());
+    expect((await body(await api("/api/v1/billing/subscription", { headers: auth }))).current_period_end).toBe(
+      new Date(1772323360_000).toISOString(),
+    );
 
     const cancelled = await cancelSubscription(env, db(env.DB), authOf(userId, "pro"), provider);
     expect(cancelled).toMatchObject({ status: "active", cancel_at_period_end: true });
@@ -179,7 +218,10 @@ describe("Stripe subscription", () => {
     expect(cancelCall).toMatchObject({ url: "https://api.stripe.com/v1/subscriptions/sub_1QkRecordedPro000000001", method: "POST" });
     expect(cancelCall.params.get("cancel_at_period_end")).toBe("true");
 
-    expect((await postStripeEvent(recordedEvent(subscriptionDeleted, ids))).body).toMatchObject({ duplicate: false, type: "subscription.deleted" });
+    expect((await postStripeEvent(recordedEvent(subscriptionDeleted, ids))).body).toMatchObject({
+      duplicate: false,
+      type: "subscription.deleted",
+    });
     expect(await body(await api("/api/v1/billing/subscription", { headers: auth }))).toBeNull();
     expect(await wallet(auth)).toMatchObject({ plan: "free", balance: 4000 });
   });

@@ -33,7 +33,6 @@ async function pragma<T>(sql: string): Promise<T[]> {
   return (await env.DB.prepare(sql).all<T>()).results;
 }
 
-
 /** The database's message for a failed query: drizzle wraps the D1 error (`cause`) in its own. */
 function dbMessage(e: unknown): string {
   const parts: string[] = [];
@@ -129,14 +128,20 @@ describe("D1 schema matches the drizzle schema", () => {
           pk: c.primary || compositePk.has(c.name),
         }));
         expect(
-          actual.map((c) => ({ name: c.name, type: c.type.toLowerCase(), notnull: c.notnull || c.pk ? 1 : 0, pk: c.pk > 0 })).sort((a, b) => a.name.localeCompare(b.name)),
+          actual
+            .map((c) => ({ name: c.name, type: c.type.toLowerCase(), notnull: c.notnull || c.pk ? 1 : 0, pk: c.pk > 0 }))
+            .sort((a, b) => a.name.localeCompare(b.name)),
         ).toEqual(expected.sort((a, b) => a.name.localeCompare(b.name)));
       });
 
       it("has every index, unique where declared", async () => {
         const actual = await pragma<IndexInfo>(`PRAGMA index_list(${q(config.name)})`);
         const created = actual.filter((i) => i.origin === "c");
-        expect(created.map((i) => ({ name: i.name, unique: i.unique === 1, partial: i.partial === 1 })).sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+        expect(
+          created
+            .map((i) => ({ name: i.name, unique: i.unique === 1, partial: i.partial === 1 }))
+            .sort((a, b) => a.name.localeCompare(b.name)),
+        ).toEqual(
           config.indexes
             .map((i) => ({ name: i.config.name, unique: i.config.unique, partial: i.config.where !== undefined }))
             .sort((a, b) => a.name.localeCompare(b.name)),
@@ -155,7 +160,9 @@ describe("D1 schema matches the drizzle schema", () => {
           };
         });
         expect(
-          actual.map((fk) => ({ table: fk.table, from: fk.from, to: fk.to, on_delete: fk.on_delete.toUpperCase() })).sort((a, b) => a.from.localeCompare(b.from)),
+          actual
+            .map((fk) => ({ table: fk.table, from: fk.from, to: fk.to, on_delete: fk.on_delete.toUpperCase() }))
+            .sort((a, b) => a.from.localeCompare(b.from)),
         ).toEqual(expected.sort((a, b) => a.from.localeCompare(b.from)));
       });
     });
@@ -233,7 +240,9 @@ describe("constraints", () => {
   it("delivers one event once per endpoint, replays excepted", async () => {
     const userId = await makeUser();
     const endpointId = uid("whe");
-    await db.insert(schema.webhookEndpoints).values({ id: endpointId, userId, url: "https://example.com/hook", secret: "whsec_x", secretPrefix: "whsec_x" });
+    await db
+      .insert(schema.webhookEndpoints)
+      .values({ id: endpointId, userId, url: "https://example.com/hook", secret: "whsec_x", secretPrefix: "whsec_x" });
     const first = uid("dlv");
     const delivery = { endpointId, userId, eventId: "evt_a", eventType: "job.completed", payload: { a: 1 } };
     await db.insert(schema.webhookDeliveries).values({ ...delivery, id: first });
@@ -332,7 +341,9 @@ describe("drizzle client", () => {
         confidence: 0.9,
         overflow: "fitted",
       }),
-      db.insert(schema.apiKeys).values({ id: uid("key"), userId, name: "ci", prefix: "lik_live_ab", keyHash: uid("kh"), scopes: ["jobs:write"] }),
+      db
+        .insert(schema.apiKeys)
+        .values({ id: uid("key"), userId, name: "ci", prefix: "lik_live_ab", keyHash: uid("kh"), scopes: ["jobs:write"] }),
     ]);
 
     const project = await db.query.projects.findFirst({
@@ -378,6 +389,20 @@ describe("drizzle client", () => {
     await add(3);
     await add(4);
     const rows = await db.select().from(schema.usageDaily).where(eq(schema.usageDaily.userId, userId));
-    expect(rows).toEqual([{ userId, day: "2026-11-21", tool: "ocr", jobs: 2, pages: 7, pagesFailed: 0, credits: 7, jobsCompleted: 0, jobsPartiallyCompleted: 0, jobsFailed: 0, jobsCancelled: 0 }]);
+    expect(rows).toEqual([
+      {
+        userId,
+        day: "2026-11-21",
+        tool: "ocr",
+        jobs: 2,
+        pages: 7,
+        pagesFailed: 0,
+        credits: 7,
+        jobsCompleted: 0,
+        jobsPartiallyCompleted: 0,
+        jobsFailed: 0,
+        jobsCancelled: 0,
+      },
+    ]);
   });
 });

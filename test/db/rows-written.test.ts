@@ -20,7 +20,17 @@ import { createEndpoint, RECEIVER } from "../webhooks/helpers";
  * triggers too, so each table written here also gets a trigger (storage is per test file) that
  * writes an audit row: a check that trusted meta.changes would see 2 where 1 row was written.
  */
-const AUDITED = ["users", "wallets", "sessions", "projects", "ledger_entries", "webhook_endpoints", "webhook_deliveries", "idempotency_keys", "status_overrides"];
+const AUDITED = [
+  "users",
+  "wallets",
+  "sessions",
+  "projects",
+  "ledger_entries",
+  "webhook_endpoints",
+  "webhook_deliveries",
+  "idempotency_keys",
+  "status_overrides",
+];
 
 const db = () => drizzle(env.DB);
 
@@ -28,7 +38,11 @@ beforeAll(async () => {
   await env.DB.prepare("CREATE TABLE test_audit (tbl TEXT NOT NULL, op TEXT NOT NULL)").run();
   await env.DB.batch(
     AUDITED.flatMap((t) =>
-      ["INSERT", "UPDATE", "DELETE"].map((op) => env.DB.prepare(`CREATE TRIGGER test_audit_${t}_${op} AFTER ${op} ON ${t} BEGIN INSERT INTO test_audit (tbl, op) VALUES ('${t}', '${op}'); END`)),
+      ["INSERT", "UPDATE", "DELETE"].map((op) =>
+        env.DB.prepare(
+          `CREATE TRIGGER test_audit_${t}_${op} AFTER ${op} ON ${t} BEGIN INSERT INTO test_audit (tbl, op) VALUES ('${t}', '${op}'); END`,
+        ),
+      ),
     ),
   );
 });
@@ -38,7 +52,16 @@ async function endpointWithDelivery() {
   const created = await createEndpoint(account.auth, { url: `${RECEIVER}/hook/rows-written`, events: ["*"] });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const deliveryId = newId("dlv");
-  const inserted = await insertDeliveries(db(), [{ id: deliveryId, endpointId: created.body.id, userId: account.userId, eventId: newId("evt"), eventType: "job.completed", payload: { job_id: "job_x" } }]);
+  const inserted = await insertDeliveries(db(), [
+    {
+      id: deliveryId,
+      endpointId: created.body.id,
+      userId: account.userId,
+      eventId: newId("evt"),
+      eventType: "job.completed",
+      payload: { job_id: "job_x" },
+    },
+  ]);
   return { ...account, endpointId: created.body.id as string, deliveryId, inserted };
 }
 
@@ -57,8 +80,12 @@ describe("conditional writes with dependent rows and triggers present", () => {
 
   it("a delivery is inserted once per endpoint and event; an endpoint with deliveries is disabled once", async () => {
     const { userId, endpointId, deliveryId } = await endpointWithDelivery();
-    const eventId = (await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE id = ?").bind(deliveryId).first<string>("event_id"))!;
-    const repeat = await insertDeliveries(db(), [{ id: newId("dlv"), endpointId, userId, eventId, eventType: "job.completed", payload: {} }]);
+    const eventId = (await env.DB.prepare("SELECT event_id FROM webhook_deliveries WHERE id = ?")
+      .bind(deliveryId)
+      .first<string>("event_id"))!;
+    const repeat = await insertDeliveries(db(), [
+      { id: newId("dlv"), endpointId, userId, eventId, eventType: "job.completed", payload: {} },
+    ]);
     expect(repeat).toEqual([]);
     expect(await disableEndpoint(db(), endpointId, Date.now())).toBe(true);
     expect(await disableEndpoint(db(), endpointId, Date.now())).toBe(false);
@@ -76,24 +103,54 @@ describe("conditional writes with dependent rows and triggers present", () => {
     const { userId } = await seedAccount();
     await seedProject(userId);
     const now = Date.now();
-    const pending = await insertSession(db(), { id: newId("ses"), tokenHash: newId("h"), userId, userAgent: null, ip: null, method: "password", twoFactorPending: true, expiresAt: now + 60_000 });
+    const pending = await insertSession(db(), {
+      id: newId("ses"),
+      tokenHash: newId("h"),
+      userId,
+      userAgent: null,
+      ip: null,
+      method: "password",
+      twoFactorPending: true,
+      expiresAt: now + 60_000,
+    });
     expect(await acceptTotpStep(db(), userId, 100)).toBe(true);
     expect(await acceptTotpStep(db(), userId, 100)).toBe(false);
-    expect(await promotePendingSession(db(), pending.id, { id: newId("ses"), tokenHash: newId("h"), expiresAt: now + 60_000 }, now)).toBe(true);
-    expect(await promotePendingSession(db(), pending.id, { id: newId("ses"), tokenHash: newId("h"), expiresAt: now + 60_000 }, now)).toBe(false);
+    expect(await promotePendingSession(db(), pending.id, { id: newId("ses"), tokenHash: newId("h"), expiresAt: now + 60_000 }, now)).toBe(
+      true,
+    );
+    expect(await promotePendingSession(db(), pending.id, { id: newId("ses"), tokenHash: newId("h"), expiresAt: now + 60_000 }, now)).toBe(
+      false,
+    );
   });
 
   it("an account with projects, sessions and keys is closed once", async () => {
     const { userId } = await seedAccount();
     await seedProject(userId, { export: true });
-    await insertSession(db(), { id: newId("ses"), tokenHash: newId("h"), userId, userAgent: null, ip: null, method: "password", twoFactorPending: false, expiresAt: Date.now() + 60_000 });
+    await insertSession(db(), {
+      id: newId("ses"),
+      tokenHash: newId("h"),
+      userId,
+      userAgent: null,
+      ip: null,
+      method: "password",
+      twoFactorPending: false,
+      expiresAt: Date.now() + 60_000,
+    });
     expect(await closeAccount(db(), userId, Date.now())).toBe(true);
     expect(await closeAccount(db(), userId, Date.now())).toBe(false);
   });
 
   it("a money move happens once per dedupe key on a wallet with ledger history", async () => {
     const { userId } = await seedAccount({ credits: 10 });
-    const move = { userId, kind: "charge" as const, amount: -1, reservedDelta: 0, requireAvailable: 1, dedupeKey: `rows-written:${userId}`, reason: "test" };
+    const move = {
+      userId,
+      kind: "charge" as const,
+      amount: -1,
+      reservedDelta: 0,
+      requireAvailable: 1,
+      dedupeKey: `rows-written:${userId}`,
+      reason: "test",
+    };
     expect(await applyMove(db(), move)).toBe(true);
     expect(await applyMove(db(), move)).toBe(false);
     expect(await env.DB.prepare("SELECT balance FROM wallets WHERE user_id = ?").bind(userId).first("balance")).toBe(9);
@@ -101,7 +158,10 @@ describe("conditional writes with dependent rows and triggers present", () => {
 
   it("a project with pages, regions and exports is claimed for a re-render once", async () => {
     const { userId } = await seedAccount();
-    const { projectId } = await seedProject(userId, { pages: [{ regions: [{ text: "a" }, { text: "b" }] }, { regions: [{ text: "c" }] }], export: true });
+    const { projectId } = await seedProject(userId, {
+      pages: [{ regions: [{ text: "a" }, { text: "b" }] }, { regions: [{ text: "c" }] }],
+      export: true,
+    });
     expect(await claimForRerender(db(), projectId)).toBe(true);
     expect(await claimForRerender(db(), projectId)).toBe(false);
   });
@@ -114,7 +174,12 @@ describe("conditional writes with dependent rows and triggers present", () => {
 
   it("an Idempotency-Key is claimed once: the repeat replays the first answer", { timeout: 90_000 }, async () => {
     const { auth } = await seedAccount({ credits: 10 });
-    const send = async () => api("/api/v1/process", { method: "POST", headers: { ...auth, "Idempotency-Key": "rows-written-1" }, body: form([{ bytes: await renderTextPng(["Claimed once"]), name: "a.png" }], { tool: "ocr" }) });
+    const send = async () =>
+      api("/api/v1/process", {
+        method: "POST",
+        headers: { ...auth, "Idempotency-Key": "rows-written-1" },
+        body: form([{ bytes: await renderTextPng(["Claimed once"]), name: "a.png" }], { tool: "ocr" }),
+      });
     const first = await send();
     const created = await body(first);
     expect(first.status, JSON.stringify(created)).toBe(202);

@@ -93,7 +93,15 @@ function watchRerender(page) {
     window.e2eShifts = [];
     window.e2eProgress = [];
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.e2eShifts.push({ value: e.value, recentInput: e.hadRecentInput, nodes: e.sources.map((s) => `${s.node?.className || s.node?.nodeName || "?"} "${(s.node?.textContent || "").slice(0, 30)}" ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`) });
+      for (const e of list.getEntries())
+        window.e2eShifts.push({
+          value: e.value,
+          recentInput: e.hadRecentInput,
+          nodes: e.sources.map(
+            (s) =>
+              `${s.node?.className || s.node?.nodeName || "?"} "${(s.node?.textContent || "").slice(0, 30)}" ${JSON.stringify(s.previousRect)} → ${JSON.stringify(s.currentRect)}`,
+          ),
+        });
     }).observe({ type: "layout-shift" });
     const line = document.querySelector(".rerender");
     new MutationObserver(() => {
@@ -109,7 +117,13 @@ async function main() {
   if (s.status !== 0) throw new Error(`sample-image failed: ${s.stderr}`);
 
   // A server already on the port would answer instead of the one started here.
-  if (await fetch(`${base}/health/live`).then(() => true, () => false)) throw new Error(`${base} is already in use; set E2E_PORT`);
+  if (
+    await fetch(`${base}/health/live`).then(
+      () => true,
+      () => false,
+    )
+  )
+    throw new Error(`${base} is already in use; set E2E_PORT`);
   const email = `e2e-${Date.now()}@example.com`;
   const idpSecret = `e2e-secret-${crypto.randomUUID()}`;
   const idp = await startOidcProvider({
@@ -135,7 +149,12 @@ async function main() {
     OAUTH_CLIENT_SECRET_LOCALIDP: idpSecret,
   };
   // `npm run dev` is `node scripts/dev.mjs`; started directly, npm's own variables stay out of the bindings.
-  const dev = spawn(process.execPath, [path.join(root, "scripts/dev.mjs")], { cwd: root, env: devEnv, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const dev = spawn(process.execPath, [path.join(root, "scripts/dev.mjs")], {
+    cwd: root,
+    env: devEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let devLog = "";
   dev.stdout.on("data", (d) => (devLog += d));
   dev.stderr.on("data", (d) => (devLog += d));
@@ -145,21 +164,37 @@ async function main() {
     const languages = await (await fetch(`${base}/api/v1/languages`)).json();
     const canTranslate = languages.translation_pairs.some((p) => p.source === "en");
     const config = await (await fetch(`${base}/api/v1/config`)).json();
-    if (JSON.stringify(config.oauth_providers) !== JSON.stringify([{ id: "localidp", name: "Local ID", start_url: "/api/v1/auth/oauth/localidp/start" }])) {
+    if (
+      JSON.stringify(config.oauth_providers) !==
+      JSON.stringify([{ id: "localidp", name: "Local ID", start_url: "/api/v1/auth/oauth/localidp/start" }])
+    ) {
       throw new Error(`GET /config does not list the configured identity provider: ${JSON.stringify(config.oauth_providers)}`);
     }
 
     // playwright-core gives Chromium a fresh temporary profile (--user-data-dir) itself.
     browser.current = await chromium.launch({
       executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
     });
     const ctx = await browser.current.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     const page = await ctx.newPage();
     const consoleErrors = [];
     // Refused requests the app expects (401 from /auth/me when signed out) are logged by the browser
     // as "Failed to load resource"; anything else on the console is a defect.
-    page.on("console", (m) => m.type() === "error" && !m.text().startsWith("Failed to load resource") && consoleErrors.push(`${m.text()} at ${JSON.stringify(m.location())}`));
+    page.on(
+      "console",
+      (m) =>
+        m.type() === "error" &&
+        !m.text().startsWith("Failed to load resource") &&
+        consoleErrors.push(`${m.text()} at ${JSON.stringify(m.location())}`),
+    );
     page.on("pageerror", (e) => consoleErrors.push(`uncaught: ${e.stack || e.message}`));
 
     step("sign-in page with the identity-provider button");
@@ -185,10 +220,16 @@ async function main() {
     });
 
     step("watch progress");
-    await page.locator('.status[data-state="completed"]').waitFor({ timeout: 420_000 }).catch(async (err) => {
-      await page.screenshot({ path: path.join(out, "2-job-failed.png"), fullPage: true });
-      throw new Error(`job did not complete: ${await page.locator(".status").textContent()} / ${await page.locator("main").innerText()}`, { cause: err });
-    });
+    await page
+      .locator('.status[data-state="completed"]')
+      .waitFor({ timeout: 420_000 })
+      .catch(async (err) => {
+        await page.screenshot({ path: path.join(out, "2-job-failed.png"), fullPage: true });
+        throw new Error(
+          `job did not complete: ${await page.locator(".status").textContent()} / ${await page.locator("main").innerText()}`,
+          { cause: err },
+        );
+      });
     const log = await page.locator(".log li").allTextContents();
     if (!log.length) throw new Error("no progress event was shown");
     await page.screenshot({ path: path.join(out, "2-job-completed.png"), fullPage: true });
@@ -213,7 +254,10 @@ async function main() {
     if (canTranslate) {
       step("re-render (free) with live progress");
       const projectId = new URL(page.url()).pathname.split("/").pop();
-      const before = await page.evaluate(async (id) => (await (await fetch(`/api/v1/projects/${id}`)).json()).pages[0].render_url, projectId);
+      const before = await page.evaluate(
+        async (id) => (await (await fetch(`/api/v1/projects/${id}`)).json()).pages[0].render_url,
+        projectId,
+      );
       if (!before) throw new Error("the translated project has no rendered page before the re-render");
       const beforeDigest = await digestOf(page, before);
       await watchRerender(page);
@@ -227,10 +271,13 @@ async function main() {
       const shown = await page.locator(".frame img").getAttribute("alt");
       if (!shown.includes("(rendered)")) throw new Error(`after the re-render the editor shows ${shown}, not the rendered page`);
       const afterDigest = await digestOf(page, await page.locator(".frame img").getAttribute("src"));
-      if (afterDigest === beforeDigest) throw new Error("the rendered page image did not change after editing a translation and re-rendering");
+      if (afterDigest === beforeDigest)
+        throw new Error("the rendered page image did not change after editing a translation and re-rendering");
       const { shifts, progress } = await page.evaluate(() => ({ shifts: window.e2eShifts, progress: window.e2eProgress }));
       const cls = shifts.filter((x) => !x.recentInput).reduce((sum, x) => sum + x.value, 0);
-      console.log(`e2e: re-render took ${((Date.now() - started) / 1000).toFixed(1)} s; ${progress.length} progress updates; layout shift ${cls.toFixed(4)} (${shifts.length} shift entries in all, input-caused included)`);
+      console.log(
+        `e2e: re-render took ${((Date.now() - started) / 1000).toFixed(1)} s; ${progress.length} progress updates; layout shift ${cls.toFixed(4)} (${shifts.length} shift entries in all, input-caused included)`,
+      );
       for (const p of progress) console.log(`e2e:   ${p}`);
       if (!progress.some((p) => /^running \d+% \S/.test(p))) throw new Error(`no live progress was shown: ${JSON.stringify(progress)}`);
       if (cls > 0) throw new Error(`the page moved while the re-render progressed: ${JSON.stringify(shifts)}`);
@@ -243,13 +290,17 @@ async function main() {
     const txtButtons = page.locator("section.card li button.link", { hasText: ".txt" });
     const before = await txtButtons.count();
     await page.getByRole("button", { name: "Create export" }).click();
-    await page.waitForFunction((n) => [...document.querySelectorAll("section.card li button.link")].filter((b) => b.textContent.includes(".txt")).length > n, before);
+    await page.waitForFunction(
+      (n) => [...document.querySelectorAll("section.card li button.link")].filter((b) => b.textContent.includes(".txt")).length > n,
+      before,
+    );
     const dlButton = txtButtons.first();
     const [download] = await Promise.all([page.waitForEvent("download"), dlButton.click()]);
     const saved = path.join(work, download.suggestedFilename());
     await download.saveAs(saved);
     const text = readFileSync(saved, "utf8");
-    if (!text.includes(canTranslate ? edited : "The quick brown fox")) throw new Error(`the export lacks the edited text: ${text.slice(0, 300)}`);
+    if (!text.includes(canTranslate ? edited : "The quick brown fox"))
+      throw new Error(`the export lacks the edited text: ${text.slice(0, 300)}`);
 
     step("create a password-protected share");
     await page.getByLabel("Password (optional)").fill("open-sesame");
@@ -279,7 +330,10 @@ async function main() {
     await idpPage.goto(`${base}/login`);
     await idpPage.getByRole("button", { name: "Sign in with Local ID" }).click();
     await idpPage.waitForURL(`${base}/new`, { timeout: 30_000 }).catch(async (err) => {
-      throw new Error(`the identity-provider sign-in did not come back signed in: ${idpPage.url()} ${await idpPage.locator("body").innerText()}`, { cause: err });
+      throw new Error(
+        `the identity-provider sign-in did not come back signed in: ${idpPage.url()} ${await idpPage.locator("body").innerText()}`,
+        { cause: err },
+      );
     });
     await idpPage.getByRole("heading", { name: "New job" }).waitFor();
 
@@ -291,8 +345,10 @@ async function main() {
     const rows = await sessionRows.allInnerTexts();
     const mine = rows.find((r) => r.includes("This device"));
     const other = rows.find((r) => !r.includes("This device"));
-    if (!mine?.includes("Account creation") || !/Chrome/.test(mine)) throw new Error(`this device's session is not shown as expected: ${JSON.stringify(rows)}`);
-    if (!other?.includes("Identity provider")) throw new Error(`the identity-provider session is not shown as expected: ${JSON.stringify(rows)}`);
+    if (!mine?.includes("Account creation") || !/Chrome/.test(mine))
+      throw new Error(`this device's session is not shown as expected: ${JSON.stringify(rows)}`);
+    if (!other?.includes("Identity provider"))
+      throw new Error(`the identity-provider session is not shown as expected: ${JSON.stringify(rows)}`);
     await page.screenshot({ path: path.join(out, "7-account.png"), fullPage: true });
     await page.locator("#sessions").screenshot({ path: path.join(out, "8-sessions.png") });
     await sessionRows.filter({ hasText: "Identity provider" }).getByRole("button", { name: "Revoke" }).click();
@@ -318,7 +374,8 @@ async function main() {
     const row = hooks.locator("tbody tr", { hasText: "completed jobs only" });
     await row.waitFor();
     const [, description, events, state] = await row.locator("td").allInnerTexts();
-    if (description !== "e2e receiver, completed jobs only" || events !== "job.completed" || !state.startsWith("Off since")) throw new Error(`the edited endpoint reads: ${await row.innerText()}`);
+    if (description !== "e2e receiver, completed jobs only" || events !== "job.completed" || !state.startsWith("Off since"))
+      throw new Error(`the edited endpoint reads: ${await row.innerText()}`);
     await hooks.screenshot({ path: path.join(out, "10-webhooks.png") });
 
     if (consoleErrors.length) throw new Error(`browser console errors:\n${JSON.stringify(consoleErrors, null, 2)}`);

@@ -35,7 +35,9 @@ describe("CCITT fax decoder (T.4 / T.6 code tables)", () => {
   it("reads bits stored least significant first (FillOrder 2)", () => {
     const msb = bits("001 0111 10 1" + "011 011 1");
     const lsb = msb.map((b) => Number.parseInt(b.toString(2).padStart(8, "0").split("").reverse().join(""), 2));
-    expect(decodeCcitt(lsb, { width: 8, height: 2, mode: "g4", lsbFirst: true })).toEqual(decodeCcitt(msb, { width: 8, height: 2, mode: "g4" }));
+    expect(decodeCcitt(lsb, { width: 8, height: 2, mode: "g4", lsbFirst: true })).toEqual(
+      decodeCcitt(msb, { width: 8, height: 2, mode: "g4" }),
+    );
   });
 
   it("answers truncated or garbage data with coded errors only, and always ends", () => {

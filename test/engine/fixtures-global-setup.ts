@@ -1,6 +1,15 @@
 import type { TestProject } from "vitest/node";
 // Node-side renderers: resvg draws text in real fonts (Latin and CJK), which the Workers test pool cannot.
-import { languagePageSvg, renderPng, renderRgba, RESVG_LANGUAGES, ruledTableSvg, TEXTS, textPageSvg, vectorPdf } from "../bench/ocr-render.mjs";
+import {
+  languagePageSvg,
+  renderPng,
+  renderRgba,
+  RESVG_LANGUAGES,
+  ruledTableSvg,
+  TEXTS,
+  textPageSvg,
+  vectorPdf,
+} from "../bench/ocr-render.mjs";
 import { readdirSync, readFileSync } from "node:fs";
 import { writeTiff } from "./tiff-writer.mjs";
 
@@ -30,17 +39,25 @@ function gray(svg: string): { width: number; height: number; pixels: Uint8Array;
 export const TIFF_LINES = (n: number) => [`Page ${n} of the multi page scan.`, "Compressed strips decode to the same text."];
 
 /** A Netpbm text image (P1–P3) of a gray raster, one pixel a token, with a comment in its header. */
-function netpbmText(magic: string, img: { width: number; height: number; pixels: Uint8Array }, token: (v: number) => string, maxval?: number): Uint8Array {
+function netpbmText(
+  magic: string,
+  img: { width: number; height: number; pixels: Uint8Array },
+  token: (v: number) => string,
+  maxval?: number,
+): Uint8Array {
   const rows: string[] = [];
   for (let y = 0; y < img.height; y++) rows.push(Array.from(img.pixels.subarray(y * img.width, (y + 1) * img.width), token).join(" "));
-  return new TextEncoder().encode(`${magic}\n# written by the test setup\n${img.width} ${img.height}\n${maxval === undefined ? "" : `${maxval}\n`}${rows.join("\n")}\n`);
+  return new TextEncoder().encode(
+    `${magic}\n# written by the test setup\n${img.width} ${img.height}\n${maxval === undefined ? "" : `${maxval}\n`}${rows.join("\n")}\n`,
+  );
 }
 
 export default async function setup(project: TestProject) {
   const f: Record<string, string> = {};
   const page = (lines: string[], opts: Parameters<typeof textPageSvg>[1] = {}) => textPageSvg(lines, { dpi: 200, ...opts });
 
-  for (const lang of RESVG_LANGUAGES) f[`lang_${lang}`] = b64(renderPng(languagePageSvg(lang, (TEXTS as Record<string, string[]>)[lang]!, { dpi: 200 }).svg));
+  for (const lang of RESVG_LANGUAGES)
+    f[`lang_${lang}`] = b64(renderPng(languagePageSvg(lang, (TEXTS as Record<string, string[]>)[lang]!, { dpi: 200 }).svg));
   // At 300 dpi, the eng model read this page upside down more confidently than upright.
   f.lang_heb_300 = b64(renderPng(languagePageSvg("heb", TEXTS.heb, { dpi: 300 }).svg));
   // A page in two languages: English lines, then Arabic ones (DejaVu Sans draws both).
@@ -49,7 +66,12 @@ export default async function setup(project: TestProject) {
   f.skewed = b64(renderPng(page(TEXTS.eng, { skew: 3 }).svg));
 
   const tiffPages = [1, 2, 3, 4].map((n) => gray(page(TIFF_LINES(n), { pt: 14 }).svg));
-  const [p1, p2, p3, p4] = tiffPages as [ReturnType<typeof gray>, ReturnType<typeof gray>, ReturnType<typeof gray>, ReturnType<typeof gray>];
+  const [p1, p2, p3, p4] = tiffPages as [
+    ReturnType<typeof gray>,
+    ReturnType<typeof gray>,
+    ReturnType<typeof gray>,
+    ReturnType<typeof gray>,
+  ];
   f.tiff_multi = b64(
     writeTiff([
       { ...p1, samples: 1, compression: "none" },
@@ -74,7 +96,12 @@ export default async function setup(project: TestProject) {
       ["South", "95", "101"],
       ["Total", "215", ""],
     ],
-    { spans: [{ row: 0, col: 1, rowSpan: 1, colSpan: 2 }, { row: 3, col: 1, rowSpan: 1, colSpan: 2 }] },
+    {
+      spans: [
+        { row: 0, col: 1, rowSpan: 1, colSpan: 2 },
+        { row: 3, col: 1, rowSpan: 1, colSpan: 2 },
+      ],
+    },
   );
   f.table_ruled = b64(renderPng(table.svg));
   const borderless = ruledTableSvg(
@@ -104,7 +131,11 @@ export default async function setup(project: TestProject) {
   f.scan_png = b64(renderPng(page(["A scanned page inside a PDF file.", "Its image is read by OCR."], { pt: 14 }).svg));
 
   // A picture without text: a dark disc and a shaded bar (ink that recognition must not pass as an empty page).
-  f.shapes_png = b64(renderPng(`<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#fff"/><circle cx="250" cy="300" r="150" fill="#141414"/><rect x="500" y="150" width="200" height="300" fill="#333"/></svg>`));
+  f.shapes_png = b64(
+    renderPng(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="600"><rect width="800" height="600" fill="#fff"/><circle cx="250" cy="300" r="150" fill="#141414"/><rect x="500" y="150" width="200" height="300" fill="#333"/></svg>`,
+    ),
+  );
   // The same page in each Netpbm text encoding (P1 bits, P2 gray, P3 colour); binary ones come from real files.
   const simple = gray(page(["Netpbm text encodings read too."], { dpi: 100, pt: 22 }).svg);
   f.pbm_p1 = b64(netpbmText("P1", simple, (v) => (v < 128 ? "1" : "0")));
@@ -113,5 +144,12 @@ export default async function setup(project: TestProject) {
 
   project.provide("engineFixtures", f);
   const realDir = new URL("../fixtures/real/", import.meta.url);
-  project.provide("realFixtures", Object.fromEntries(readdirSync(realDir).filter((n) => n !== "README.md").map((n) => [n, readFileSync(new URL(n, realDir)).toString("base64")])));
+  project.provide(
+    "realFixtures",
+    Object.fromEntries(
+      readdirSync(realDir)
+        .filter((n) => n !== "README.md")
+        .map((n) => [n, readFileSync(new URL(n, realDir)).toString("base64")]),
+    ),
+  );
 }

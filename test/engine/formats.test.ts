@@ -38,7 +38,9 @@ describe("disguised and corrupt uploads", () => {
     expect(await env.ENGINE.inspect({ sourceKey: pdf })).toMatchObject({ format: "pdf", pages: 1 });
     const html = await put("uploads/disguise/page.png", "<!doctype html><html><body>not an image</body></html>");
     expect((await failure(env.ENGINE.inspect({ sourceKey: html }))).code).toBe("unsupported_media_type");
-    expect((await failure(env.ENGINE.preprocess({ sourceKey: html, page: 0, outKey: "work/disguise/p.png" }))).code).toBe("unsupported_media_type");
+    expect((await failure(env.ENGINE.preprocess({ sourceKey: html, page: 0, outKey: "work/disguise/p.png" }))).code).toBe(
+      "unsupported_media_type",
+    );
   });
 
   it("refuses a truncated TIFF and a PDF whose body is garbage as corrupt_file", async () => {

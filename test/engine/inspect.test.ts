@@ -133,6 +133,9 @@ describe("preprocess decodes every raster format", () => {
     expect((await failure(env.ENGINE.preprocess({ sourceKey: jkey, page: 0, outKey: "work/pre/j.png" }))).code).toBe("corrupt_file");
     // The decoder is still usable after refusing a corrupt file.
     const good = await put("uploads/pre/good.jpg", jpegBytes());
-    expect(await env.ENGINE.preprocess({ sourceKey: good, page: 0, outKey: "work/pre/good.png" })).toMatchObject({ width: 160, height: 60 });
+    expect(await env.ENGINE.preprocess({ sourceKey: good, page: 0, outKey: "work/pre/good.png" })).toMatchObject({
+      width: 160,
+      height: 60,
+    });
   });
 });

@@ -36,7 +36,10 @@ describe("recognition in every seeded language", () => {
       expect(rec.languages).toEqual([lang]);
       if (CJK.test(expected)) {
         // No spurious spaces between CJK characters inside a line.
-        for (const line of text.regions.flatMap((r) => r.lines)) expect(line.text, line.text).not.toMatch(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}] [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u);
+        for (const line of text.regions.flatMap((r) => r.lines))
+          expect(line.text, line.text).not.toMatch(
+            /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}] [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u,
+          );
       }
     });
   }

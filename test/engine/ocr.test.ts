@@ -57,7 +57,9 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
     const page = (await (await env.FILES.get(rec.key))!.json()) as PageText;
     const expected = TEXT.filter(Boolean).join(" ");
     const cer = characterErrorRate(expected, page.text);
-    console.log(`OCR ${pre.width}x${pre.height}: ${ms} ms (first recognize; detect created the engine), CER ${(cer * 100).toFixed(2)} %, confidence ${rec.confidence}`);
+    console.log(
+      `OCR ${pre.width}x${pre.height}: ${ms} ms (first recognize; detect created the engine), CER ${(cer * 100).toFixed(2)} %, confidence ${rec.confidence}`,
+    );
     expect(cer).toBeLessThanOrEqual(0.02);
 
     expect(rec.regions).toBe(2);
@@ -135,12 +137,17 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
     expect(layout.blocks.flatMap((b) => b.lines)).toEqual(reading.page.regions.flatMap((r) => r.lines.map((l) => l.box)));
 
     // recognize takes the kept reading: altered, the change shows, proving no second reading ran.
-    const marked = { ...reading, page: { ...reading.page, regions: reading.page.regions.map((r, i) => (i === 0 ? { ...r, text: `${r.text} [kept]` } : r)) } };
+    const marked = {
+      ...reading,
+      page: { ...reading.page, regions: reading.page.regions.map((r, i) => (i === 0 ? { ...r, text: `${r.text} [kept]` } : r)) },
+    };
     await env.FILES.put(`${pre.key}.reading.json`, JSON.stringify(marked));
     const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/ocr/once-text.json" });
     const page = (await (await env.FILES.get(rec.key))!.json()) as PageText;
     expect(page.regions[0]!.text.endsWith("[kept]")).toBe(true);
-    expect(characterErrorRate(TEXT.filter(Boolean).join(" "), page.regions.map((r) => r.text.replace(" [kept]", "")).join(" "))).toBeLessThanOrEqual(0.02);
+    expect(
+      characterErrorRate(TEXT.filter(Boolean).join(" "), page.regions.map((r) => r.text.replace(" [kept]", "")).join(" ")),
+    ).toBeLessThanOrEqual(0.02);
 
     // Other languages, or a page image written again, are read afresh.
     const other = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng", "eng"], outKey: "work/ocr/once-other.json" });
@@ -186,7 +193,9 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
     const ms = Date.now() - t0;
     const page = (await (await env.FILES.get(rec.key))!.json()) as PageText;
     const cer = characterErrorRate(lines.join(" "), page.text);
-    console.log(`OCR A4 ${pre.width}x${pre.height}: ${ms} ms, CER ${(cer * 100).toFixed(2)} %, ${rec.words} words, confidence ${rec.confidence}`);
+    console.log(
+      `OCR A4 ${pre.width}x${pre.height}: ${ms} ms, CER ${(cer * 100).toFixed(2)} %, ${rec.words} words, confidence ${rec.confidence}`,
+    );
     expect(cer).toBeLessThanOrEqual(0.02);
     for (const region of page.regions) expect(inside(region.box, pre.width, pre.height)).toBe(true);
   });
@@ -194,18 +203,37 @@ describe("OCR pipeline: preprocess → detect → recognize → buildExports", (
   it("refuses languages that are not seeded, and missing pages", async () => {
     await env.FILES.put("uploads/lang/source.png", await renderTextPng(["Hello"]));
     const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/lang/source.png", page: 0, outKey: "work/lang/page-0.png" });
-    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["xyz"], outKey: "work/lang/t.json" }))).toBe("unsupported_language");
-    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["fra"], outKey: "work/lang/t.json" }))).toBe("unsupported_language");
-    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["../eng"], outKey: "work/lang/t.json" }))).toBe("unsupported_language");
+    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["xyz"], outKey: "work/lang/t.json" }))).toBe(
+      "unsupported_language",
+    );
+    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["fra"], outKey: "work/lang/t.json" }))).toBe(
+      "unsupported_language",
+    );
+    expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: ["../eng"], outKey: "work/lang/t.json" }))).toBe(
+      "unsupported_language",
+    );
     expect(await codeOf(env.ENGINE.recognize({ pageKey: pre.key, languages: [], outKey: "work/lang/t.json" }))).toBe("validation_error");
-    expect(await codeOf(env.ENGINE.recognize({ pageKey: "work/lang/none.png", languages: ["eng"], outKey: "work/lang/t.json" }))).toBe("not_found");
+    expect(await codeOf(env.ENGINE.recognize({ pageKey: "work/lang/none.png", languages: ["eng"], outKey: "work/lang/t.json" }))).toBe(
+      "not_found",
+    );
     expect(await codeOf(env.ENGINE.detect({ pageKey: "work/lang/none.png", outKey: "work/lang/l.json" }))).toBe("not_found");
-    expect(await codeOf(env.ENGINE.preprocess({ sourceKey: "uploads/lang/source.png", page: 1, outKey: "work/lang/p.png" }))).toBe("validation_error");
+    expect(await codeOf(env.ENGINE.preprocess({ sourceKey: "uploads/lang/source.png", page: 1, outKey: "work/lang/p.png" }))).toBe(
+      "validation_error",
+    );
     expect(
-      await codeOf(env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["txt"], outPrefix: "exports/x/", baseName: "a" })),
+      await codeOf(
+        env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["txt"], outPrefix: "exports/x/", baseName: "a" }),
+      ),
     ).toBe("not_found");
     expect(
-      await codeOf(env.ENGINE.buildExports({ pageTextKeys: ["work/lang/missing.json"], formats: ["rtf" as "txt"], outPrefix: "exports/x/", baseName: "a" })),
+      await codeOf(
+        env.ENGINE.buildExports({
+          pageTextKeys: ["work/lang/missing.json"],
+          formats: ["rtf" as "txt"],
+          outPrefix: "exports/x/",
+          baseName: "a",
+        }),
+      ),
     ).toBe("validation_error");
   });
 });

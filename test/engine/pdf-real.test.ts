@@ -51,7 +51,11 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", { timeou
     expect(page.pre.path).toBe("text_layer");
     const ours = page.text.text.replace(/-\s*\n\s*/g, "").replace(/\s+/g, " ");
     const reference = realText("pypdf_multicolumn.pdftotext.txt").split("\f")[0]!;
-    const sentences = reference.replace(/-\n/g, "").replace(/\s+/g, " ").split(/(?<=\.) /).filter((s) => s.length >= 40);
+    const sentences = reference
+      .replace(/-\n/g, "")
+      .replace(/\s+/g, " ")
+      .split(/(?<=\.) /)
+      .filter((s) => s.length >= 40);
     const kept = sentences.filter((s) => ours.includes(s));
     // Interleaved columns break every sentence that wraps; two of pdftotext's own sentences span its misplaced heading.
     expect(kept.length / sentences.length, JSON.stringify(sentences.filter((s) => !ours.includes(s)))).toBeGreaterThanOrEqual(0.9);

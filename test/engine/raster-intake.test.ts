@@ -22,20 +22,28 @@ describe("CCITT fax TIFF pages", () => {
     expect(cer, text.text.slice(0, 400)).toBeLessThanOrEqual(0.1);
   });
 
-  it("decodes the same page coded as Group 3 1D, Group 3 2D and CCITT RLE to the same pixels as Group 4", { timeout: 120_000 }, async () => {
-    const images: Uint8Array[] = [];
-    for (const coding of ["g4", "g3", "g3-2d", "rle"]) {
-      const key = await put(`uploads/ccitt/top.${coding}.tif`, realFixture(`8087_054-top.${coding}.tif`));
-      const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/ccitt-top/${coding}.png`, languages: ["eng"] });
-      expect([pre.width, pre.height]).toEqual([2560, 1000]);
-      images.push(await pageImage(pre.key));
-    }
-    for (const img of images.slice(1)) expect(img).toEqual(images[0]);
-    const rec = await env.ENGINE.recognize({ pageKey: "work/ccitt-top/g3-2d.png", languages: ["eng"], outKey: "work/ccitt-top/text.json" });
-    const { text } = await pageText(rec.key);
-    expect(text).toContain("This is Greater Serbia");
-    expect(text).toContain("Dubrovnik");
-  });
+  it(
+    "decodes the same page coded as Group 3 1D, Group 3 2D and CCITT RLE to the same pixels as Group 4",
+    { timeout: 120_000 },
+    async () => {
+      const images: Uint8Array[] = [];
+      for (const coding of ["g4", "g3", "g3-2d", "rle"]) {
+        const key = await put(`uploads/ccitt/top.${coding}.tif`, realFixture(`8087_054-top.${coding}.tif`));
+        const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/ccitt-top/${coding}.png`, languages: ["eng"] });
+        expect([pre.width, pre.height]).toEqual([2560, 1000]);
+        images.push(await pageImage(pre.key));
+      }
+      for (const img of images.slice(1)) expect(img).toEqual(images[0]);
+      const rec = await env.ENGINE.recognize({
+        pageKey: "work/ccitt-top/g3-2d.png",
+        languages: ["eng"],
+        outKey: "work/ccitt-top/text.json",
+      });
+      const { text } = await pageText(rec.key);
+      expect(text).toContain("This is Greater Serbia");
+      expect(text).toContain("Dubrovnik");
+    },
+  );
 });
 
 describe("TIFF Orientation tag", () => {
@@ -104,18 +112,32 @@ describe("PBM, PGM and PPM uploads", () => {
 });
 
 describe("no silent blank page (engine)", () => {
-  it("fails a PDF page whose image no decoder can read (drawn blank by pdf.js and the browser) as empty_page_image", { timeout: 120_000 }, async () => {
-    const pdf = await PDFDocument.create();
-    const page = pdf.addPage([612, 792]);
-    const data = new Uint8Array(4000).map((_, i) => (i * 131 + 7) & 0xff);
-    const stream = pdf.context.stream(data, { Type: "XObject", Subtype: "Image", Width: 1700, Height: 2200, ColorSpace: "DeviceGray", BitsPerComponent: 1, Filter: "JBIG2Decode" });
-    page.node.setXObject(PDFName.of("Im0"), pdf.context.register(stream));
-    page.pushOperators(pushGraphicsState(), scaleOp(612, 792), drawObject("Im0"), popGraphicsState());
-    const key = await put("uploads/blank/undecodable.pdf", await pdf.save());
-    const err = await failure(env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/blank/undecodable.png", languages: ["eng"] }));
-    expect(err.code, err.message).toBe("empty_page_image");
-    expect(err.message).toContain("not charged");
-  });
+  it(
+    "fails a PDF page whose image no decoder can read (drawn blank by pdf.js and the browser) as empty_page_image",
+    { timeout: 120_000 },
+    async () => {
+      const pdf = await PDFDocument.create();
+      const page = pdf.addPage([612, 792]);
+      const data = new Uint8Array(4000).map((_, i) => (i * 131 + 7) & 0xff);
+      const stream = pdf.context.stream(data, {
+        Type: "XObject",
+        Subtype: "Image",
+        Width: 1700,
+        Height: 2200,
+        ColorSpace: "DeviceGray",
+        BitsPerComponent: 1,
+        Filter: "JBIG2Decode",
+      });
+      page.node.setXObject(PDFName.of("Im0"), pdf.context.register(stream));
+      page.pushOperators(pushGraphicsState(), scaleOp(612, 792), drawObject("Im0"), popGraphicsState());
+      const key = await put("uploads/blank/undecodable.pdf", await pdf.save());
+      const err = await failure(
+        env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/blank/undecodable.png", languages: ["eng"] }),
+      );
+      expect(err.code, err.message).toBe("empty_page_image");
+      expect(err.message).toContain("not charged");
+    },
+  );
 });
 
 describe("encrypted and malformed PDFs", () => {
@@ -139,6 +161,8 @@ describe("encrypted and malformed PDFs", () => {
     const key = await put("uploads/pdf/invalid.pdf", realFixture("ocrmypdf_invalid.pdf"));
     const err = await failure(env.ENGINE.inspect({ sourceKey: key }));
     expect(err.code).toBe("corrupt_file");
-    expect(err.message).toBe("The PDF file is damaged: its structure cannot be read. Re-save or re-export it from the program that made it and upload it again.");
+    expect(err.message).toBe(
+      "The PDF file is damaged: its structure cannot be read. Re-save or re-export it from the program that made it and upload it again.",
+    );
   });
 });

@@ -33,7 +33,10 @@ describe("scripts and directions", () => {
       const key = await put(`uploads/rtl/${lang}.png`, fixture(`lang_${lang}`));
       const { text, rec, pre } = await readPage(`rtl-${lang}`, key, 0, [lang]);
       const lines = text.regions.flatMap((r) => r.lines);
-      expect(lines.map((l) => l.text), text.text).toHaveLength(texts[lang]!.length);
+      expect(
+        lines.map((l) => l.text),
+        text.text,
+      ).toHaveLength(texts[lang]!.length);
       lines.forEach((l, i) => {
         expect(characterErrorRate(texts[lang]![i]!, l.text), `line ${i}: ${l.text}`).toBeLessThanOrEqual(0.05);
         // Reading order: each word starts left of the one before it.
@@ -42,7 +45,12 @@ describe("scripts and directions", () => {
       // The first word read is the first word written.
       expect(lines[0]!.words[0]!.text).toBe(texts[lang]![0]!.split(" ")[0]);
 
-      const built = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["txt", "hocr", "alto", "docx", "searchable_pdf"], outPrefix: `exports/rtl-${lang}/`, baseName: lang });
+      const built = await env.ENGINE.buildExports({
+        pageTextKeys: [rec.key],
+        formats: ["txt", "hocr", "alto", "docx", "searchable_pdf"],
+        outPrefix: `exports/rtl-${lang}/`,
+        baseName: lang,
+      });
       const file = async (f: string) => stored(built.find((b) => b.format === f)!.key);
       const txt = new TextDecoder().decode(await file("txt"));
       expect(characterErrorRate(squash(texts[lang]!.join(" ")), squash(txt)), txt).toBeLessThanOrEqual(0.05);
@@ -61,7 +69,9 @@ describe("scripts and directions", () => {
       // …and each word's text starts at the word's right edge. pdftotext -bbox gives right-to-left
       // text one character at a time (native tesseract's PDF alike): each word's first letter is looked for.
       const bbox = await read("pdftotext-bbox", pdf);
-      const chars = [...bbox.stdout.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({ y: Number(m[1]), xMax: Number(m[2]), text: m[3]! }));
+      const chars = [...bbox.stdout.matchAll(/<word xMin="[\d.]+" yMin="([\d.]+)" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)<\/word>/g)].map(
+        (m) => ({ y: Number(m[1]), xMax: Number(m[2]), text: m[3]! }),
+      );
       // Page pixels → PDF points, as the export sizes its pages.
       const k = 72 / Math.max(72, Math.max(pre.width, pre.height) / 11.69);
       const off = lines.flatMap((l) =>
@@ -100,7 +110,12 @@ describe("scripts and directions", () => {
     const expected = [...texts.eng!.slice(0, 2), ...texts.ara!.slice(0, 2)];
     expect(lines, text.text).toHaveLength(4);
     lines.forEach((l, i) => expect(characterErrorRate(expected[i]!, l), `${i}: ${l}`).toBeLessThanOrEqual(0.05));
-    const [pdf] = await env.ENGINE.buildExports({ pageTextKeys: [rec.key], formats: ["searchable_pdf"], outPrefix: "exports/mixed/", baseName: "mixed" });
+    const [pdf] = await env.ENGINE.buildExports({
+      pageTextKeys: [rec.key],
+      formats: ["searchable_pdf"],
+      outPrefix: "exports/mixed/",
+      baseName: "mixed",
+    });
     expect(await layerLines(await stored(pdf!.key))).toEqual(wordsOf(lines));
   });
 

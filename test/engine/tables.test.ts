@@ -7,7 +7,12 @@ import { fixture, pageText, put, realFixture } from "./helpers";
 async function tablesOf(name: string, bytes: Uint8Array): Promise<{ page: PageTables; text: PageText }> {
   const key = await put(`uploads/tables/${name}`, bytes);
   const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/tables/${name}.png` });
-  const res = await env.ENGINE.extractTables({ pageKey: pre.key, languages: ["eng"], outKey: `work/tables/${name}.json`, textOutKey: `work/tables/${name}.text.json` });
+  const res = await env.ENGINE.extractTables({
+    pageKey: pre.key,
+    languages: ["eng"],
+    outKey: `work/tables/${name}.json`,
+    textOutKey: `work/tables/${name}.text.json`,
+  });
   const obj = await env.FILES.get(res.key);
   const page = (await obj!.json()) as PageTables;
   expect(res.tables).toBe(page.tables.length);
@@ -15,7 +20,8 @@ async function tablesOf(name: string, bytes: Uint8Array): Promise<{ page: PageTa
   return { page, text: await pageText(res.textKey!) };
 }
 
-const cellsOf = (t: PageTables["tables"][number]) => t.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text }));
+const cellsOf = (t: PageTables["tables"][number]) =>
+  t.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text }));
 /** Cell texts as a grid (spanning cells at their top-left position, "" elsewhere). */
 function grid(t: PageTables["tables"][number]): string[][] {
   const out = Array.from({ length: t.rows }, () => Array<string>(t.cols).fill(""));
@@ -61,7 +67,8 @@ describe("tables from page images", () => {
     ]);
     // The page is read with its rules painted out: the regions carry every cell's text.
     const words = text.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.text)));
-    for (const w of ["Item", "Quantity", "Price", "Rye", "12", "4.25", "Wheat", "2", "3.10", "Barley", "1", "2.80"]) expect(words, JSON.stringify(words)).toContain(w);
+    for (const w of ["Item", "Quantity", "Price", "Rye", "12", "4.25", "Wheat", "2", "3.10", "Barley", "1", "2.80"])
+      expect(words, JSON.stringify(words)).toContain(w);
   });
 
   it("a borderless table from word alignment", async () => {
@@ -69,7 +76,10 @@ describe("tables from page images", () => {
     expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
     const t = page.tables[0]!;
     expect(t).toMatchObject({ kind: "aligned", rows: 4, cols: 3 });
-    expect(t.cells.map((c) => c.text), JSON.stringify(t.cells)).toEqual(["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"]);
+    expect(
+      t.cells.map((c) => c.text),
+      JSON.stringify(t.cells),
+    ).toEqual(["Item", "Qty", "Price", "Apples", "12", "3.40", "Pears", "7", "2.10", "Plums", "30", "5.75"]);
   });
 
   it("plain text has no tables", async () => {
@@ -147,10 +157,25 @@ describe("tables from born-digital pages (text layer and drawn rules)", () => {
         { row: 0, col: 0, lines: ["Country"] },
         { row: 0, col: 1, lines: ["Population", "(millions)"] },
         { row: 0, col: 2, lines: ["Area"] },
-        ...gridCells([[], ["Belgium", "11.6", "30,689"], ["Denmark", "5.9", "42,933"], ["Ireland", "5.1", "70,273"], ["Portugal", "10.3", "92,212"]]),
+        ...gridCells([
+          [],
+          ["Belgium", "11.6", "30,689"],
+          ["Denmark", "5.9", "42,933"],
+          ["Ireland", "5.1", "70,273"],
+          ["Portugal", "10.3", "92,212"],
+        ]),
       ],
     };
-    const { page } = await tablesOf("framed.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 260, lines: PROSE }], tables: [table] }));
+    const { page } = await tablesOf(
+      "framed.pdf",
+      await tablePdf({
+        paragraphs: [
+          { y: 60, lines: PROSE },
+          { y: 260, lines: PROSE },
+        ],
+        tables: [table],
+      }),
+    );
     expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
     expect(grid(page.tables[0]!)).toEqual([
       ["Country", "Population (millions)", "Area"],
@@ -174,7 +199,16 @@ describe("tables from born-digital pages (text layer and drawn rules)", () => {
         ["Plums", "450", "1,575"],
       ]),
     };
-    const { page } = await tablesOf("borderless.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 230, lines: PROSE }], tables: [table] }));
+    const { page } = await tablesOf(
+      "borderless.pdf",
+      await tablePdf({
+        paragraphs: [
+          { y: 60, lines: PROSE },
+          { y: 230, lines: PROSE },
+        ],
+        tables: [table],
+      }),
+    );
     expect(page.tables, JSON.stringify(page.tables)).toHaveLength(1);
     expect(page.tables[0]!.kind).toBe("aligned");
     expect(grid(page.tables[0]!)).toEqual([
@@ -198,8 +232,20 @@ describe("tables from born-digital pages (text layer and drawn rules)", () => {
         ["2023", "14,020"],
       ]),
     };
-    const { page } = await tablesOf("two.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 260, lines: PROSE }], tables: [sales, second] }));
-    expect(page.tables.map((t) => [t.rows, t.cols]), JSON.stringify(page.tables)).toEqual([
+    const { page } = await tablesOf(
+      "two.pdf",
+      await tablePdf({
+        paragraphs: [
+          { y: 60, lines: PROSE },
+          { y: 260, lines: PROSE },
+        ],
+        tables: [sales, second],
+      }),
+    );
+    expect(
+      page.tables.map((t) => [t.rows, t.cols]),
+      JSON.stringify(page.tables),
+    ).toEqual([
       [4, 3],
       [4, 2],
     ]);
@@ -212,9 +258,27 @@ describe("tables from born-digital pages (text layer and drawn rules)", () => {
   });
 
   it("paragraphs and lists make no table", async () => {
-    const list = ["- Open the application and sign in with your account.", "- Upload the scanned document you want to convert.", "- Choose the export format and start the job."];
-    const numbered = ["1. The first step is reading the page.", "2. The second step finds its tables.", "3. The third step writes the exports."];
-    const { page } = await tablesOf("prose.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: PROSE }, { y: 110, lines: list }, { y: 170, lines: numbered }, { y: 230, lines: PROSE }] }));
+    const list = [
+      "- Open the application and sign in with your account.",
+      "- Upload the scanned document you want to convert.",
+      "- Choose the export format and start the job.",
+    ];
+    const numbered = [
+      "1. The first step is reading the page.",
+      "2. The second step finds its tables.",
+      "3. The third step writes the exports.",
+    ];
+    const { page } = await tablesOf(
+      "prose.pdf",
+      await tablePdf({
+        paragraphs: [
+          { y: 60, lines: PROSE },
+          { y: 110, lines: list },
+          { y: 170, lines: numbered },
+          { y: 230, lines: PROSE },
+        ],
+      }),
+    );
     expect(page.tables, JSON.stringify(page.tables)).toEqual([]);
   });
 });
@@ -238,7 +302,10 @@ describe("tables of real born-digital documents (ICDAR 2013, test/fixtures/real)
   it("a pie chart's labels beside three tables make no table (eu-015 p. 2)", async () => {
     const { page } = await tablesOf("eu-015-p2.pdf", realFixture("icdar2013_eu-015-p2.pdf"));
     expect(page.path).toBe("text_layer");
-    expect(page.tables.map((t) => grid(t)[0]), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([
+    expect(
+      page.tables.map((t) => grid(t)[0]),
+      JSON.stringify(page.tables.map((t) => grid(t))),
+    ).toEqual([
       ["Air passengers rights", "Enquiries"],
       ["Free movement of persons / workers", "Enquiries"],
       ["Treaty reform / IGC / Lisbon Treaty", "Enquiries"],
@@ -253,7 +320,9 @@ describe("tables of real born-digital documents (ICDAR 2013, test/fixtures/real)
   it("small-multiple line charts with nearly flat series and their labels make no table (eu-017 p. 1)", async () => {
     const { page } = await tablesOf("eu-017-p1.pdf", realFixture("icdar2013_eu-017-p1.pdf"));
     expect(page.path).toBe("text_layer");
-    expect(page.tables.map((t) => grid(t)), JSON.stringify(page.tables.map((t) => grid(t)))).toEqual([]);
+    expect(
+      page.tables.map((t) => grid(t)),
+      JSON.stringify(page.tables.map((t) => grid(t))),
+    ).toEqual([]);
   });
 });
-

@@ -64,7 +64,12 @@ export function packBitsEncode(data, rowBytes) {
         continue;
       }
       let lit = 1;
-      while (i + lit < row.length && lit < 128 && !(i + lit + 2 < row.length && row[i + lit] === row[i + lit + 1] && row[i + lit] === row[i + lit + 2])) lit++;
+      while (
+        i + lit < row.length &&
+        lit < 128 &&
+        !(i + lit + 2 < row.length && row[i + lit] === row[i + lit + 1] && row[i + lit] === row[i + lit + 2])
+      )
+        lit++;
       out.push(lit - 1, ...row.subarray(i, i + lit));
       i += lit;
     }
@@ -91,7 +96,15 @@ export function writeTiff(pages) {
     const strips = [];
     for (let y = 0; y < p.height; y += rps) {
       const slice = p.pixels.subarray(y * rowBytes, Math.min(p.height, y + rps) * rowBytes);
-      const enc = p.raw ?? (p.compression === "lzw" ? lzwEncode(slice) : p.compression === "packbits" ? packBitsEncode(slice, rowBytes) : p.compression === "deflate" ? deflateSync(slice) : slice);
+      const enc =
+        p.raw ??
+        (p.compression === "lzw"
+          ? lzwEncode(slice)
+          : p.compression === "packbits"
+            ? packBitsEncode(slice, rowBytes)
+            : p.compression === "deflate"
+              ? deflateSync(slice)
+              : slice);
       strips.push(enc);
     }
     const stripOffsets = [];
@@ -114,15 +127,18 @@ export function writeTiff(pages) {
       offset += b.length;
       return at;
     };
-    const bps = p.samples === 3 ? (() => {
-      const b = new Uint8Array(6);
-      const dv = new DataView(b.buffer);
-      [0, 1, 2].forEach((i) => dv.setUint16(i * 2, 8, true));
-      const at = offset;
-      parts.push(b);
-      offset += 6;
-      return at;
-    })() : null;
+    const bps =
+      p.samples === 3
+        ? (() => {
+            const b = new Uint8Array(6);
+            const dv = new DataView(b.buffer);
+            [0, 1, 2].forEach((i) => dv.setUint16(i * 2, 8, true));
+            const at = offset;
+            parts.push(b);
+            offset += 6;
+            return at;
+          })()
+        : null;
     const offsAt = strips.length > 1 ? arr(stripOffsets) : null;
     const countsAt = strips.length > 1 ? arr(strips.map((s) => s.length)) : null;
     const tags = [

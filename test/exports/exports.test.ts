@@ -51,7 +51,14 @@ beforeAll(async () => {
         renderKey: "work/x/0/render.png",
         languages: ["eng"],
         confidence: text.confidence,
-        regions: lines.map((l, i) => ({ box: l.box, text: l.text, translation: TRANSLATIONS[i] ?? null, confidence: l.confidence, kind: "text", lines: [l] })),
+        regions: lines.map((l, i) => ({
+          box: l.box,
+          text: l.text,
+          translation: TRANSLATIONS[i] ?? null,
+          confidence: l.confidence,
+          kind: "text",
+          lines: [l],
+        })),
         tables: [],
       },
       {
@@ -61,7 +68,12 @@ beforeAll(async () => {
         imageKey: "work/x/1/page.png",
         regions: [
           { box: { x: 60, y: 20, w: 600, h: 60 }, text: "Price list", translation: "Lista de precios", kind: "heading" },
-          { box: { x: 60, y: 100, w: 900, h: 80 }, text: "All prices in euros.\nValid this week.", translation: "Todos los precios en euros.", kind: "paragraph" },
+          {
+            box: { x: 60, y: 100, w: 900, h: 80 },
+            text: "All prices in euros.\nValid this week.",
+            translation: "Todos los precios en euros.",
+            kind: "paragraph",
+          },
           { box: { x: 70, y: 210, w: 300, h: 40 }, text: "Item & size", kind: "text" },
         ],
         tables: [TABLE],
@@ -69,7 +81,22 @@ beforeAll(async () => {
     ],
   };
   await env.FILES.put("work/x/document.json", JSON.stringify(doc));
-  const formats: ExportFormat[] = ["txt", "json", "md", "hocr", "alto", "docx", "xlsx", "csv", "searchable_pdf", "pdf", "png", "jpg", "webp", "zip"];
+  const formats: ExportFormat[] = [
+    "txt",
+    "json",
+    "md",
+    "hocr",
+    "alto",
+    "docx",
+    "xlsx",
+    "csv",
+    "searchable_pdf",
+    "pdf",
+    "png",
+    "jpg",
+    "webp",
+    "zip",
+  ];
   const out = await env.ENGINE.buildExports({ documentKey: "work/x/document.json", formats, outPrefix: "exports/x/", baseName: "bakery" });
   built = Object.fromEntries(out.map((b) => [b.format, b]));
   expect(Object.keys(built).sort()).toEqual([...formats].sort());
@@ -147,7 +174,9 @@ describe("layout XML (schema-checked with xmllint)", () => {
 describe("office exports (unzipped and read)", () => {
   it("DOCX: paragraphs in reading order, headings, the table as a Word table with merged cells", async () => {
     const files = unzip(await stored(built.docx!.key));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(["[Content_Types].xml", "_rels/.rels", "word/document.xml", "word/styles.xml"]));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(["[Content_Types].xml", "_rels/.rels", "word/document.xml", "word/styles.xml"]),
+    );
     const body = files["word/document.xml"]!;
     const t = texts(body, "w:t");
     expect(t.slice(0, 1 + sourceLines().length)).toEqual(["Bakery sign", ...sourceLines()]);
@@ -181,7 +210,12 @@ describe("office exports (unzipped and read)", () => {
 describe("text exports", () => {
   it("TXT, Markdown and JSON carry the document", async () => {
     const txt = new TextDecoder().decode(await stored(built.txt!.key));
-    expect(txt.split("\f")[0]!.split("\n\n").map((s) => s.trim())).toEqual(sourceLines());
+    expect(
+      txt
+        .split("\f")[0]!
+        .split("\n\n")
+        .map((s) => s.trim()),
+    ).toEqual(sourceLines());
     const md = new TextDecoder().decode(await stored(built.md!.key));
     expect(md).toContain("# Bakery sign");
     expect(md).toContain("### Price list");
@@ -194,7 +228,13 @@ describe("text exports", () => {
   });
 
   it("translation content puts the translations in the text formats", async () => {
-    const out = await env.ENGINE.buildExports({ documentKey: "work/x/document.json", formats: ["txt"], content: "translation", outPrefix: "exports/x/tr/", baseName: "bakery" });
+    const out = await env.ENGINE.buildExports({
+      documentKey: "work/x/document.json",
+      formats: ["txt"],
+      content: "translation",
+      outPrefix: "exports/x/tr/",
+      baseName: "bakery",
+    });
     const txt = new TextDecoder().decode(await stored(out[0]!.key));
     expect(txt.split("\f")[0]!.trim().split("\n\n")).toEqual(TRANSLATIONS);
   });
@@ -216,11 +256,37 @@ describe("image exports and ZIP", () => {
 
   it("ZIP bundles the other requested formats", async () => {
     const names = Object.keys(unzipSync(await stored(built.zip!.key))).sort();
-    expect(names).toEqual(expect.arrayContaining(["bakery.txt", "bakery.json", "bakery.md", "bakery.hocr", "bakery.alto.xml", "bakery.docx", "bakery.xlsx", "bakery.csv", "bakery.pdf", "bakery-rendered.pdf", "bakery-page-001.png", "bakery-page-002.webp"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "bakery.txt",
+        "bakery.json",
+        "bakery.md",
+        "bakery.hocr",
+        "bakery.alto.xml",
+        "bakery.docx",
+        "bakery.xlsx",
+        "bakery.csv",
+        "bakery.pdf",
+        "bakery-rendered.pdf",
+        "bakery-page-001.png",
+        "bakery-page-002.webp",
+      ]),
+    );
   });
 
   it("refuses unknown formats and missing inputs", async () => {
-    expect(await codeOf(env.ENGINE.buildExports({ documentKey: "work/x/document.json", formats: ["rtf" as ExportFormat], outPrefix: "exports/x/", baseName: "b" }))).toBe("validation_error");
-    expect(await codeOf(env.ENGINE.buildExports({ documentKey: "work/x/none.json", formats: ["txt"], outPrefix: "exports/x/", baseName: "b" }))).toBe("not_found");
+    expect(
+      await codeOf(
+        env.ENGINE.buildExports({
+          documentKey: "work/x/document.json",
+          formats: ["rtf" as ExportFormat],
+          outPrefix: "exports/x/",
+          baseName: "b",
+        }),
+      ),
+    ).toBe("validation_error");
+    expect(
+      await codeOf(env.ENGINE.buildExports({ documentKey: "work/x/none.json", formats: ["txt"], outPrefix: "exports/x/", baseName: "b" })),
+    ).toBe("not_found");
   });
 });

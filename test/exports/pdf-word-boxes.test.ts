@@ -15,7 +15,11 @@ async function wordsOf(pdf: Uint8Array): Promise<BoxWord[]> {
   const out = await read("pdftotext-bbox", pdf);
   expect(out.code, out.stderr).toBe(0);
   const page1 = out.stdout.split("</page>")[0]!;
-  return [...page1.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({ xMin: Number(m[1]), yMin: Number(m[2]), text: m[3]! }));
+  return [...page1.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="[\d.]+">([^<]*)<\/word>/g)].map((m) => ({
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    text: m[3]!,
+  }));
 }
 
 /** How far (PDF points, left edges) each word box lies from the same word on the same line in `layer`. */
@@ -26,7 +30,11 @@ function offsetsFrom(words: { text: string; box: { x: number; y: number } }[], l
     if (same.length) offsets.push(Math.min(...same.map((o) => Math.abs(o.xMin - w.box.x * k))));
   }
   offsets.sort((a, b) => a - b);
-  return { matched: offsets.length / words.length, median: offsets[offsets.length >> 1]!, p95: offsets[Math.floor(offsets.length * 0.95)]! };
+  return {
+    matched: offsets.length / words.length,
+    median: offsets[offsets.length >> 1]!,
+    p95: offsets[Math.floor(offsets.length * 0.95)]!,
+  };
 }
 
 describe("searchable PDF: each word's invisible text on its own box", () => {
@@ -47,7 +55,12 @@ describe("searchable PDF: each word's invisible text on its own box", () => {
       ],
     };
     await env.FILES.put("work/words/document.json", JSON.stringify(doc));
-    const [built] = await env.ENGINE.buildExports({ documentKey: "work/words/document.json", formats: ["searchable_pdf"], outPrefix: "exports/words/", baseName: "words" });
+    const [built] = await env.ENGINE.buildExports({
+      documentKey: "work/words/document.json",
+      formats: ["searchable_pdf"],
+      outPrefix: "exports/words/",
+      baseName: "words",
+    });
     const layer = await wordsOf(await stored(built!.key));
     // Page pixels → PDF points, as the export sizes its pages (A4 at 300 dpi: 72/300).
     const k = 72 / Math.max(72, Math.max(page.pre.width, page.pre.height) / 11.69);

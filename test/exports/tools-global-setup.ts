@@ -63,7 +63,9 @@ export default async function setup(project: TestProject) {
       execFile(cmd, args, { maxBuffer: 20 * 1024 * 1024 }, (err, stdout, stderr) => {
         rmSync(file, { force: true });
         const code = err ? (typeof err.code === "number" ? err.code : 127) : 0;
-        res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify({ code, stdout, stderr: stderr || (err && code === 127 ? String(err.message) : "") }));
+        res
+          .writeHead(200, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ code, stdout, stderr: stderr || (err && code === 127 ? String(err.message) : "") }));
       });
     });
   });

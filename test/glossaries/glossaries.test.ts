@@ -49,7 +49,19 @@ describe("glossaries", () => {
     ["a malformed language code", { name: "x", source_language: "English", target_language: "es" }, "source_language"],
     ["no name", { source_language: "en", target_language: "es" }, "name"],
     ["an empty term", { name: "x", source_language: "en", target_language: "es", terms: [{ source: " ", target: "b" }] }, "terms.0.source"],
-    ["the same source twice", { name: "x", source_language: "en", target_language: "es", terms: [{ source: "Dog", target: "a" }, { source: "dog", target: "b" }] }, "terms.1.source"],
+    [
+      "the same source twice",
+      {
+        name: "x",
+        source_language: "en",
+        target_language: "es",
+        terms: [
+          { source: "Dog", target: "a" },
+          { source: "dog", target: "b" },
+        ],
+      },
+      "terms.1.source",
+    ],
   ])("refuses %s with 422", async (_label, payload, field) => {
     const user = await seedAccount();
     const { status, out, raw } = await call("POST", "/api/v1/account/glossaries", user.auth, payload);
@@ -61,7 +73,11 @@ describe("glossaries", () => {
   it("lists newest first with paging", async () => {
     const user = await seedAccount();
     for (const name of ["one", "two", "three"]) {
-      const { status } = await call("POST", "/api/v1/account/glossaries", user.auth, { name, source_language: "en", target_language: "es" });
+      const { status } = await call("POST", "/api/v1/account/glossaries", user.auth, {
+        name,
+        source_language: "en",
+        target_language: "es",
+      });
       expect(status).toBe(201);
       await tick();
     }
@@ -84,7 +100,12 @@ describe("glossaries", () => {
   it("replaces the terms, deletes, and answers 404 for another account's glossary", async () => {
     const owner = await seedAccount();
     const stranger = await seedAccount();
-    const created = await call("POST", "/api/v1/account/glossaries", owner.auth, { name: "g", source_language: "en", target_language: "es", terms: [{ source: "a", target: "b" }] });
+    const created = await call("POST", "/api/v1/account/glossaries", owner.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "a", target: "b" }],
+    });
     const id = created.out.id;
 
     const put = await call("PUT", `/api/v1/account/glossaries/${id}/terms`, owner.auth, [
@@ -194,7 +215,14 @@ describe("OpenAPI document", () => {
     expect(ops("/api/v1/account/translation-memory/{entry_id}")).toEqual(["deleteTranslationMemoryEntry"]);
     expect(ops("/api/v1/projects/{project_id}/regions/{region_id}/retranslate")).toEqual(["retranslateRegion"]);
     expect(ops("/api/v1/projects/{project_id}/regions/{region_id}/alternatives")).toEqual(["getRegionAlternatives"]);
-    for (const name of ["GlossaryCreateRequest", "GlossaryOut", "GlossaryTermIn", "TranslationMemoryOut", "RetranslateRequest", "RegionOut"]) {
+    for (const name of [
+      "GlossaryCreateRequest",
+      "GlossaryOut",
+      "GlossaryTermIn",
+      "TranslationMemoryOut",
+      "RetranslateRequest",
+      "RegionOut",
+    ]) {
       expect(doc.components.schemas, name).toHaveProperty(name);
     }
   });

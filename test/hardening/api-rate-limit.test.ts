@@ -18,11 +18,13 @@ async function startOfWindow() {
 async function burst(n: number, send: () => Promise<Response>, parallel = 25): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < n; i += parallel) {
-    const batch = await Promise.all(Array.from({ length: Math.min(parallel, n - i) }, async () => {
-      const res = await send();
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(parallel, n - i) }, async () => {
+        const res = await send();
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     statuses.push(...batch);
   }
   return statuses;
@@ -40,7 +42,10 @@ describe("API rate limit per credential", () => {
     await startOfWindow();
     const limit = LIMITS.api_requests_per_period;
     const statuses = await burst(limit, () => api("/api/v1/account/wallet", { headers: a.auth }));
-    expect(statuses.filter((s) => s !== 200), `statuses within the allowance: ${[...new Set(statuses)]}`).toEqual([]);
+    expect(
+      statuses.filter((s) => s !== 200),
+      `statuses within the allowance: ${[...new Set(statuses)]}`,
+    ).toEqual([]);
 
     const refused = await api("/api/v1/jobs", { headers: a.auth });
     const err = await body(refused);

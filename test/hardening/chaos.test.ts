@@ -61,7 +61,11 @@ describe("chaos: injected failures across many jobs", () => {
     const accounts = [await seedAccount({ credits: 300, plan: "pro" }), await seedAccount({ credits: 300, plan: "pro" })];
     const outageAccount = await seedAccount({ credits: 300, plan: "pro" });
     for (const a of [...accounts, outageAccount]) {
-      const hook = await api("/api/v1/account/webhooks", { method: "POST", headers: { ...a.auth, "Content-Type": "application/json" }, body: JSON.stringify({ url: `${RECEIVER}/hook/chaos-${a.userId}`, events: ["*"] }) });
+      const hook = await api("/api/v1/account/webhooks", {
+        method: "POST",
+        headers: { ...a.auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ url: `${RECEIVER}/hook/chaos-${a.userId}`, events: ["*"] }),
+      });
       expect(hook.status, await hook.clone().text()).toBe(201);
     }
     const text = await renderTextPng(["The house is red.", "The dog is old."]);
@@ -69,14 +73,20 @@ describe("chaos: injected failures across many jobs", () => {
     const addFor = async (a: Account, kind: string, bytes: Uint8Array, name: string, options: unknown) => {
       jobs.push({ id: await submit(a.auth, bytes, name, options), auth: a.auth, userId: a.userId, kind });
     };
-    const add = (i: number, kind: string, bytes: Uint8Array, name: string, options: unknown) => addFor(accounts[i % accounts.length]!, kind, bytes, name, options);
+    const add = (i: number, kind: string, bytes: Uint8Array, name: string, options: unknown) =>
+      addFor(accounts[i % accounts.length]!, kind, bytes, name, options);
 
     for (const o of OUTAGE) await setFault(o.step, o.mode);
     try {
-      for (let i = 0; i < 3; i++) await add(i, "translate", text, "red.png", { tool: "translate", source_language: "en", target_language: "es" });
+      for (let i = 0; i < 3; i++)
+        await add(i, "translate", text, "red.png", { tool: "translate", source_language: "en", target_language: "es" });
       for (let i = 0; i < 3; i++) {
         const o = OUTAGE[i % OUTAGE.length]!;
-        await addFor(outageAccount, "translator outage", text, "red.png", { tool: "translate", source_language: o.source, target_language: o.target });
+        await addFor(outageAccount, "translator outage", text, "red.png", {
+          tool: "translate",
+          source_language: o.source,
+          target_language: o.target,
+        });
       }
       for (let i = 0; i < 3; i++) await add(i, "broken page", await pdfWithBrokenMiddlePage(), "broken.pdf", { tool: "ocr" });
       for (let i = 0; i < 3; i++) await add(i, "corrupt image", await corruptPng(), "corrupt.png", { tool: "ocr" });
@@ -84,7 +94,12 @@ describe("chaos: injected failures across many jobs", () => {
 
       // Cancel each scan once it is inside a processing stage.
       for (const job of jobs.filter((j) => j.kind === "cancelled mid-stage")) {
-        const running = await waitForStatus(job.id, job.auth, ["preprocessing", "detecting", "recognizing", "exporting", ...TERMINAL], 90_000);
+        const running = await waitForStatus(
+          job.id,
+          job.auth,
+          ["preprocessing", "detecting", "recognizing", "exporting", ...TERMINAL],
+          90_000,
+        );
         if (!TERMINAL.includes(running.status)) {
           const res = await api(`/api/v1/jobs/${job.id}/cancel`, { method: "POST", headers: job.auth });
           expect([200, 202, 409], await res.clone().text()).toContain(res.status);
@@ -102,12 +117,18 @@ describe("chaos: injected failures across many jobs", () => {
         expect(f.job.cost.charged, JSON.stringify(f.job)).toBeLessThanOrEqual(f.job.cost.estimated);
       }
       const faults = await (await fetch(FAULTS)).json<{ failed: Record<string, number> }>();
-      console.log(`chaos: outcomes per injected failure ${JSON.stringify(outcome)}; translate requests refused by the outage ${JSON.stringify(faults.failed)}`);
+      console.log(
+        `chaos: outcomes per injected failure ${JSON.stringify(outcome)}; translate requests refused by the outage ${JSON.stringify(faults.failed)}`,
+      );
       // Each injection took effect (broken inputs fail pages, scans were cancelled, the outage failed its jobs) and healthy jobs were not dragged down.
       for (const f of finished.filter((x) => x.kind === "translate")) expect(f.job.status, JSON.stringify(f.job)).toBe("completed");
-      for (const f of finished.filter((x) => x.kind === "broken page")) expect(f.job.status, JSON.stringify(f.job)).toBe("partially_completed");
+      for (const f of finished.filter((x) => x.kind === "broken page"))
+        expect(f.job.status, JSON.stringify(f.job)).toBe("partially_completed");
       for (const f of finished.filter((x) => x.kind === "corrupt image")) expect(f.job.status, JSON.stringify(f.job)).toBe("failed");
-      expect(finished.filter((x) => x.kind === "cancelled mid-stage" && x.job.status === "cancelled").length, JSON.stringify(outcome)).toBeGreaterThan(0);
+      expect(
+        finished.filter((x) => x.kind === "cancelled mid-stage" && x.job.status === "cancelled").length,
+        JSON.stringify(outcome),
+      ).toBeGreaterThan(0);
       for (const f of finished.filter((x) => x.kind === "translator outage")) {
         // The page was read, then translating failed with the catalogued retryable outage code and nothing was charged.
         expect(f.job.status, JSON.stringify(f.job)).toBe("failed");

@@ -56,12 +56,37 @@ export async function pngClaiming(width: number, height: number): Promise<Uint8A
   ihdr.set([8, 0, 0, 0, 0], 8);
   // A few rows of zeros; the rest of the claimed image is simply missing.
   const idat = await deflate(new Uint8Array(Math.min(width + 1, 1 << 16) * 4));
-  return concat(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk("IHDR", ihdr), pngChunk("IDAT", idat), pngChunk("IEND", new Uint8Array()));
+  return concat(
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    pngChunk("IHDR", ihdr),
+    pngChunk("IDAT", idat),
+    pngChunk("IEND", new Uint8Array()),
+  );
 }
 
 /** A baseline JPEG header (SOI, JFIF, SOF0 with the given size) and nothing after: no tables, no scan. */
 export function jpegHeaderOnly(width: number, height: number): Uint8Array {
-  const sof = [0xff, 0xc0, 0x00, 0x11, 0x08, height >> 8, height & 0xff, width >> 8, width & 0xff, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01];
+  const sof = [
+    0xff,
+    0xc0,
+    0x00,
+    0x11,
+    0x08,
+    height >> 8,
+    height & 0xff,
+    width >> 8,
+    width & 0xff,
+    0x03,
+    0x01,
+    0x22,
+    0x00,
+    0x02,
+    0x11,
+    0x01,
+    0x03,
+    0x11,
+    0x01,
+  ];
   const jfif = [0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00];
   return new Uint8Array([0xff, 0xd8, ...jfif, ...sof]);
 }
@@ -120,7 +145,10 @@ export async function encryptedPdf(): Promise<Uint8Array> {
   const pad = PDFHexString.of("28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a");
   const encrypt = pdf.context.obj({ Filter: PDFName.of("Standard"), V: 1, R: 2, Length: 40, P: -4, O: pad, U: pad });
   pdf.context.trailerInfo.Encrypt = pdf.context.register(encrypt);
-  pdf.context.trailerInfo.ID = pdf.context.obj([PDFHexString.of("00112233445566778899aabbccddeeff"), PDFHexString.of("00112233445566778899aabbccddeeff")]);
+  pdf.context.trailerInfo.ID = pdf.context.obj([
+    PDFHexString.of("00112233445566778899aabbccddeeff"),
+    PDFHexString.of("00112233445566778899aabbccddeeff"),
+  ]);
   return pdf.save({ useObjectStreams: false });
 }
 

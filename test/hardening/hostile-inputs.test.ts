@@ -8,7 +8,22 @@ import { createEndpoint, RECEIVER } from "../webhooks/helpers";
 import { mintApiKey } from "../../src/modules/auth/api-keys";
 import { newId } from "../../src/lib/ids";
 import { seedProject } from "../projects/seed";
-import { BROKEN_PERCENT, JSON_CHARSETS, JSON_VALUES, withUtf8Bom, blankPdf, encryptedPdf, HOSTILE_STRINGS, jpegHeaderOnly, pngClaiming, scrambled, tiffClaiming, tiffDanglingIfd, truncated, validPng } from "./corpus";
+import {
+  BROKEN_PERCENT,
+  JSON_CHARSETS,
+  JSON_VALUES,
+  withUtf8Bom,
+  blankPdf,
+  encryptedPdf,
+  HOSTILE_STRINGS,
+  jpegHeaderOnly,
+  pngClaiming,
+  scrambled,
+  tiffClaiming,
+  tiffDanglingIfd,
+  truncated,
+  validPng,
+} from "./corpus";
 import { expectHandled, expectRefused, expectWalletMatchesLedger, snapshot, type Snapshot } from "./invariants";
 
 /**
@@ -25,17 +40,23 @@ const lateAccepted: string[] = [];
 /** Declares a case in a category and counts it in the summary printed at the end. */
 function hostile(category: string, name: string, run: () => Promise<void>, timeout?: number) {
   (tally[category] ??= { passed: 0, total: 0 }).total++;
-  it(`${category}: ${name}`, async () => {
-    await run();
-    tally[category]!.passed++;
-  }, timeout);
+  it(
+    `${category}: ${name}`,
+    async () => {
+      await run();
+      tally[category]!.passed++;
+    },
+    timeout,
+  );
 }
 
 afterAll(() => {
   const rows = Object.entries(tally).map(([category, t]) => `${category.padEnd(22)} ${String(t.passed).padStart(4)} / ${t.total}`);
   const passed = Object.values(tally).reduce((n, t) => n + t.passed, 0);
   const total = Object.values(tally).reduce((n, t) => n + t.total, 0);
-  console.log(`hostile inputs: cases passed per category\n${rows.join("\n")}\n${"total".padEnd(22)} ${String(passed).padStart(4)} / ${total}\naccepted at intake, then failed cleanly: ${lateAccepted.join("; ") || "none"}`);
+  console.log(
+    `hostile inputs: cases passed per category\n${rows.join("\n")}\n${"total".padEnd(22)} ${String(passed).padStart(4)} / ${total}\naccepted at intake, then failed cleanly: ${lateAccepted.join("; ") || "none"}`,
+  );
 });
 
 let user: Awaited<ReturnType<typeof seedAccount>>;
@@ -53,8 +74,16 @@ beforeAll(async () => {
   othersProject = await seedProject(other.userId, { name: "Secret of another account", pages: [{ regions: [{ text: "confidential" }] }] });
 });
 
-const json = (method: string, payload: unknown, auth = user.auth) => ({ method, headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(payload) });
-const raw = (method: string, text: string, contentType = "application/json") => ({ method, headers: { ...user.auth, "Content-Type": contentType }, body: text });
+const json = (method: string, payload: unknown, auth = user.auth) => ({
+  method,
+  headers: { ...auth, "Content-Type": "application/json" },
+  body: JSON.stringify(payload),
+});
+const raw = (method: string, text: string, contentType = "application/json") => ({
+  method,
+  headers: { ...user.auth, "Content-Type": contentType },
+  body: text,
+});
 
 function uploadForm(bytes: Uint8Array, name: string, options: unknown = { tool: "ocr" }): FormData {
   const form = new FormData();
@@ -80,21 +109,72 @@ const FILES: { name: string; file: () => Promise<Uint8Array> | Uint8Array; filen
   { name: "PNG signature then noise", file: async () => scrambled(await validPng(), 8), filename: "noise.png", codes: ["corrupt_file"] },
   { name: "PNG cut inside its header", file: async () => truncated(await validPng(), 0.01), filename: "stub.png", codes: ["corrupt_file"] },
   { name: "JPEG header with no data", file: () => jpegHeaderOnly(640, 480), filename: "header.jpg", codes: ["corrupt_file"] },
-  { name: "JPEG signature then noise", file: () => scrambled(new Uint8Array(4096).fill(0xff), 0).map((b, i) => (i < 3 ? [0xff, 0xd8, 0xff][i]! : b)), filename: "noise.jpg", codes: ["corrupt_file"] },
+  {
+    name: "JPEG signature then noise",
+    file: () => scrambled(new Uint8Array(4096).fill(0xff), 0).map((b, i) => (i < 3 ? [0xff, 0xd8, 0xff][i]! : b)),
+    filename: "noise.jpg",
+    codes: ["corrupt_file"],
+  },
   { name: "TIFF with a dangling IFD offset", file: () => tiffDanglingIfd(), filename: "dangling.tiff", codes: ["corrupt_file"] },
   { name: "truncated PDF (half)", file: async () => truncated(await blankPdf(3)), filename: "half.pdf", codes: ["corrupt_file"] },
   { name: "PDF signature then noise", file: async () => scrambled(await blankPdf(1), 8), filename: "noise.pdf", codes: ["corrupt_file"] },
   { name: "encrypted PDF (/Encrypt in the trailer)", file: () => encryptedPdf(), filename: "locked.pdf", codes: ["encrypted_document"] },
-  { name: "decompression bomb: PNG claiming 30000×30000", file: () => pngClaiming(30_000, 30_000), filename: "bomb.png", codes: ["image_too_large"] },
-  { name: "decompression bomb: JPEG claiming 30000×30000", file: () => jpegHeaderOnly(30_000, 30_000), filename: "bomb.jpg", codes: ["image_too_large"] },
-  { name: "decompression bomb: TIFF claiming 30000×30000", file: () => tiffClaiming(30_000, 30_000), filename: "bomb.tiff", codes: ["image_too_large"] },
-  { name: "PNG claiming 1×40000000 (one side over the limit)", file: () => pngClaiming(1, 40_000_000), filename: "strip.png", codes: ["image_too_large"] },
+  {
+    name: "decompression bomb: PNG claiming 30000×30000",
+    file: () => pngClaiming(30_000, 30_000),
+    filename: "bomb.png",
+    codes: ["image_too_large"],
+  },
+  {
+    name: "decompression bomb: JPEG claiming 30000×30000",
+    file: () => jpegHeaderOnly(30_000, 30_000),
+    filename: "bomb.jpg",
+    codes: ["image_too_large"],
+  },
+  {
+    name: "decompression bomb: TIFF claiming 30000×30000",
+    file: () => tiffClaiming(30_000, 30_000),
+    filename: "bomb.tiff",
+    codes: ["image_too_large"],
+  },
+  {
+    name: "PNG claiming 1×40000000 (one side over the limit)",
+    file: () => pngClaiming(1, 40_000_000),
+    filename: "strip.png",
+    codes: ["image_too_large"],
+  },
   { name: "PDF with 3000 pages (free plan: 10)", file: () => blankPdf(3000), filename: "thick.pdf", codes: ["page_limit_exceeded"] },
-  { name: "HTML disguised as PNG", file: () => new TextEncoder().encode("<!doctype html><html><body><script>alert(1)</script></body></html>"), filename: "page.png", codes: ["unsupported_media_type"] },
-  { name: "SVG disguised as PNG", file: () => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><text>x</text></svg>'), filename: "vector.png", codes: ["unsupported_media_type"] },
-  { name: "ZIP disguised as PDF", file: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(60)]), filename: "archive.pdf", codes: ["unsupported_media_type"] },
-  { name: "ELF executable disguised as JPEG", file: () => new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, ...new Uint8Array(57)]), filename: "photo.jpg", codes: ["unsupported_media_type"] },
-  { name: "GIF with a header and no image", file: () => new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), filename: "anim.gif", codes: ["corrupt_file"], late: true },
+  {
+    name: "HTML disguised as PNG",
+    file: () => new TextEncoder().encode("<!doctype html><html><body><script>alert(1)</script></body></html>"),
+    filename: "page.png",
+    codes: ["unsupported_media_type"],
+  },
+  {
+    name: "SVG disguised as PNG",
+    file: () => new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><text>x</text></svg>'),
+    filename: "vector.png",
+    codes: ["unsupported_media_type"],
+  },
+  {
+    name: "ZIP disguised as PDF",
+    file: () => new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Uint8Array(60)]),
+    filename: "archive.pdf",
+    codes: ["unsupported_media_type"],
+  },
+  {
+    name: "ELF executable disguised as JPEG",
+    file: () => new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, ...new Uint8Array(57)]),
+    filename: "photo.jpg",
+    codes: ["unsupported_media_type"],
+  },
+  {
+    name: "GIF with a header and no image",
+    file: () => new TextEncoder().encode("GIF89a\x01\x00\x01\x00\x00\x00\x00;"),
+    filename: "anim.gif",
+    codes: ["corrupt_file"],
+    late: true,
+  },
 ];
 
 describe("hostile files on POST /api/v1/process", () => {
@@ -108,7 +188,10 @@ describe("hostile files on POST /api/v1/process", () => {
         expect(c.codes, JSON.stringify(job)).toContain(job.error?.code);
         expect(job.cost, JSON.stringify(job)).toMatchObject({ reserved: 0, charged: 0 });
         const after = await snapshot(user.userId);
-        expect({ balance: after.balance, reserved: after.reserved }, `${c.name}: credits lost`).toEqual({ balance: before.balance, reserved: before.reserved });
+        expect({ balance: after.balance, reserved: after.reserved }, `${c.name}: credits lost`).toEqual({
+          balance: before.balance,
+          reserved: before.reserved,
+        });
         await expectWalletMatchesLedger(user.userId);
         lateAccepted.push(c.name);
         return;
@@ -127,26 +210,34 @@ describe("hostile files on POST /api/v1/process", () => {
     await expectNoTrace(before, "free batch");
   });
 
-  hostile("files", "a batch with a bomb fails that file alone and charges only the good page", async () => {
-    const before = await snapshot(pro.userId);
-    const form = new FormData();
-    form.append("file", new File([await validPng()], "fine.png"));
-    form.append("file", new File([await pngClaiming(30_000, 30_000)], "bomb.png"));
-    form.append("options", JSON.stringify({ tool: "ocr" }));
-    const res = await api("/api/v1/batch", { method: "POST", headers: pro.auth, body: form });
-    const created = await body(res);
-    expect(res.status, JSON.stringify(created)).toBe(202);
-    const parent = await waitForJob(created.id, pro.auth);
-    expect(parent.status, JSON.stringify(parent)).toBe("partially_completed");
-    expect(parent.batch, JSON.stringify(parent)).toMatchObject({ files_total: 2, files_completed: 1, files_failed: 1, files_pending: 0 });
-    const children = await body(await api(`/api/v1/jobs?parent_job_id=${created.id}`, { headers: pro.auth }));
-    const bomb = children.items.find((j: any) => j.source?.name === "bomb.png");
-    expect(bomb?.error?.code, JSON.stringify(children)).toBe("image_too_large");
-    const after = await snapshot(pro.userId);
-    expect({ balance: after.balance, reserved: after.reserved }, "one page charged, nothing held").toEqual({ balance: before.balance - parent.cost.charged, reserved: before.reserved });
-    expect(parent.cost.charged, JSON.stringify(parent)).toBeLessThanOrEqual(TOOLS.ocr.credits_per_page);
-    await expectWalletMatchesLedger(pro.userId);
-  }, 120_000);
+  hostile(
+    "files",
+    "a batch with a bomb fails that file alone and charges only the good page",
+    async () => {
+      const before = await snapshot(pro.userId);
+      const form = new FormData();
+      form.append("file", new File([await validPng()], "fine.png"));
+      form.append("file", new File([await pngClaiming(30_000, 30_000)], "bomb.png"));
+      form.append("options", JSON.stringify({ tool: "ocr" }));
+      const res = await api("/api/v1/batch", { method: "POST", headers: pro.auth, body: form });
+      const created = await body(res);
+      expect(res.status, JSON.stringify(created)).toBe(202);
+      const parent = await waitForJob(created.id, pro.auth);
+      expect(parent.status, JSON.stringify(parent)).toBe("partially_completed");
+      expect(parent.batch, JSON.stringify(parent)).toMatchObject({ files_total: 2, files_completed: 1, files_failed: 1, files_pending: 0 });
+      const children = await body(await api(`/api/v1/jobs?parent_job_id=${created.id}`, { headers: pro.auth }));
+      const bomb = children.items.find((j: any) => j.source?.name === "bomb.png");
+      expect(bomb?.error?.code, JSON.stringify(children)).toBe("image_too_large");
+      const after = await snapshot(pro.userId);
+      expect({ balance: after.balance, reserved: after.reserved }, "one page charged, nothing held").toEqual({
+        balance: before.balance - parent.cost.charged,
+        reserved: before.reserved,
+      });
+      expect(parent.cost.charged, JSON.stringify(parent)).toBeLessThanOrEqual(TOOLS.ocr.credits_per_page);
+      await expectWalletMatchesLedger(pro.userId);
+    },
+    120_000,
+  );
 
   hostile("body size", "a multipart body beyond the upload limit", async () => {
     const before = await snapshot(user.userId);
@@ -169,7 +260,10 @@ describe("hostile files on POST /api/v1/process", () => {
   });
 
   hostile("body size", "a JSON body beyond the body limit", async () => {
-    const res = await api("/api/v1/estimate?pages=1", raw("POST", `{"tool":"ocr","name":"${"x".repeat(LIMITS.max_upload_bytes + 2 * 1024 * 1024)}"}`));
+    const res = await api(
+      "/api/v1/estimate?pages=1",
+      raw("POST", `{"tool":"ocr","name":"${"x".repeat(LIMITS.max_upload_bytes + 2 * 1024 * 1024)}"}`),
+    );
     await expectRefused(res, ["payload_too_large"], "huge JSON");
   });
 });
@@ -184,7 +278,11 @@ const OPTIONS: { name: string; options: string; codes: ErrorCode[] }[] = [
   { name: "unknown tool", options: '{"tool":"exfiltrate"}', codes: ["validation_error"] },
   { name: "unknown option (strict)", options: '{"tool":"ocr","__proto__":{"admin":true},"debug":true}', codes: ["validation_error"] },
   { name: "export formats not offered", options: '{"tool":"ocr","export_formats":["exe"]}', codes: ["validation_error"] },
-  { name: "1000 export formats", options: JSON.stringify({ tool: "ocr", export_formats: Array(1000).fill("txt") }), codes: ["validation_error"] },
+  {
+    name: "1000 export formats",
+    options: JSON.stringify({ tool: "ocr", export_formats: Array(1000).fill("txt") }),
+    codes: ["validation_error"],
+  },
   { name: "translate without a target", options: '{"tool":"translate"}', codes: ["validation_error"] },
   { name: "injected language code", options: JSON.stringify({ tool: "ocr", source_language: "../../eng" }), codes: ["validation_error"] },
   { name: "a glossary id of another account", options: "", codes: ["not_found"] },
@@ -196,12 +294,21 @@ describe("malformed options and JSON bodies", () => {
     hostile("malformed json", c.name, async () => {
       let options = c.options;
       if (c.name.startsWith("a glossary id")) {
-        const g = await body(await api("/api/v1/account/glossaries", json("POST", { name: "Theirs", source_language: "en", target_language: "es" }, other.auth)));
+        const g = await body(
+          await api(
+            "/api/v1/account/glossaries",
+            json("POST", { name: "Theirs", source_language: "en", target_language: "es" }, other.auth),
+          ),
+        );
         expect(g.id, JSON.stringify(g)).toMatch(/^gls_/);
         options = JSON.stringify({ tool: "translate", source_language: "en", target_language: "es", glossary_ids: [g.id] });
       }
       const before = await snapshot(user.userId);
-      const res = await api("/api/v1/process", { method: "POST", headers: user.auth, body: uploadForm(await validPng(), "page.png", options) });
+      const res = await api("/api/v1/process", {
+        method: "POST",
+        headers: user.auth,
+        body: uploadForm(await validPng(), "page.png", options),
+      });
       await expectRefused(res, c.codes, c.name);
       await expectNoTrace(before, c.name);
     });
@@ -209,22 +316,73 @@ describe("malformed options and JSON bodies", () => {
 
   const BODIES: { name: string; path: string; method: string; text: string; contentType?: string; codes: ErrorCode[] }[] = [
     { name: "estimate: truncated JSON", path: "/api/v1/estimate?pages=1", method: "POST", text: '{"tool":"ocr"', codes: ["invalid_json"] },
-    { name: "estimate: JSON null", path: "/api/v1/estimate?pages=1", method: "POST", text: "null", codes: ["validation_error", "invalid_json"] },
+    {
+      name: "estimate: JSON null",
+      path: "/api/v1/estimate?pages=1",
+      method: "POST",
+      text: "null",
+      codes: ["validation_error", "invalid_json"],
+    },
     { name: "estimate: a bare string", path: "/api/v1/estimate?pages=1", method: "POST", text: '"ocr"', codes: ["validation_error"] },
-    { name: "estimate: text/plain body", path: "/api/v1/estimate?pages=1", method: "POST", text: "tool=ocr", contentType: "text/plain", codes: ["validation_error", "unsupported_media_type", "bad_request"] },
-    { name: "estimate: deeply nested JSON", path: "/api/v1/estimate?pages=1", method: "POST", text: '{"tool":' + "[".repeat(50_000) + "]".repeat(50_000) + "}", codes: ["validation_error", "invalid_json"] },
-    { name: "glossary: trailing garbage", path: "/api/v1/account/glossaries", method: "POST", text: '{"name":"g","source_language":"en","target_language":"es"} trailing', codes: ["invalid_json"] },
-    { name: "glossary: same languages", path: "/api/v1/account/glossaries", method: "POST", text: '{"name":"g","source_language":"en","target_language":"en"}', codes: ["validation_error"] },
+    {
+      name: "estimate: text/plain body",
+      path: "/api/v1/estimate?pages=1",
+      method: "POST",
+      text: "tool=ocr",
+      contentType: "text/plain",
+      codes: ["validation_error", "unsupported_media_type", "bad_request"],
+    },
+    {
+      name: "estimate: deeply nested JSON",
+      path: "/api/v1/estimate?pages=1",
+      method: "POST",
+      text: '{"tool":' + "[".repeat(50_000) + "]".repeat(50_000) + "}",
+      codes: ["validation_error", "invalid_json"],
+    },
+    {
+      name: "glossary: trailing garbage",
+      path: "/api/v1/account/glossaries",
+      method: "POST",
+      text: '{"name":"g","source_language":"en","target_language":"es"} trailing',
+      codes: ["invalid_json"],
+    },
+    {
+      name: "glossary: same languages",
+      path: "/api/v1/account/glossaries",
+      method: "POST",
+      text: '{"name":"g","source_language":"en","target_language":"en"}',
+      codes: ["validation_error"],
+    },
     { name: "glossary terms: not an array", path: "", method: "PUT", text: '{"source":"a","target":"b"}', codes: ["validation_error"] },
-    { name: "project patch: wrong types", path: "", method: "PATCH", text: '{"name":12345,"folder_id":{"$ne":null}}', codes: ["validation_error"] },
-    { name: "region patch: NaN box", path: "", method: "PATCH", text: '{"box":{"x":"NaN","y":1e400,"w":-1,"h":null}}', codes: ["validation_error"] },
-    { name: "webhook: not a URL", path: "/api/v1/account/webhooks", method: "POST", text: '{"url":"javascript:alert(1)","events":["job.completed"]}', codes: ["validation_error"] },
+    {
+      name: "project patch: wrong types",
+      path: "",
+      method: "PATCH",
+      text: '{"name":12345,"folder_id":{"$ne":null}}',
+      codes: ["validation_error"],
+    },
+    {
+      name: "region patch: NaN box",
+      path: "",
+      method: "PATCH",
+      text: '{"box":{"x":"NaN","y":1e400,"w":-1,"h":null}}',
+      codes: ["validation_error"],
+    },
+    {
+      name: "webhook: not a URL",
+      path: "/api/v1/account/webhooks",
+      method: "POST",
+      text: '{"url":"javascript:alert(1)","events":["job.completed"]}',
+      codes: ["validation_error"],
+    },
   ];
   for (const c of BODIES) {
     hostile("malformed json", c.name, async () => {
       let path = c.path;
       if (c.name.startsWith("glossary terms")) {
-        const g = await body(await api("/api/v1/account/glossaries", json("POST", { name: "Mine", source_language: "en", target_language: "es" })));
+        const g = await body(
+          await api("/api/v1/account/glossaries", json("POST", { name: "Mine", source_language: "en", target_language: "es" })),
+        );
         path = `/api/v1/account/glossaries/${g.id}/terms`;
       } else if (c.name.startsWith("project patch")) path = `/api/v1/projects/${project.projectId}`;
       else if (c.name.startsWith("region patch")) path = `/api/v1/projects/${project.projectId}/regions/${project.regionIds[0]![0]}`;
@@ -250,8 +408,16 @@ const read = (s: string) => s.replace(/\uFFFD+/g, "\uFFFD");
 describe("unicode and injection strings", () => {
   for (const [name, s] of Object.entries(HOSTILE_STRINGS)) {
     hostile("strings", `${name} as project search`, async () => {
-      const { ok, body: b } = await expectHandled(await api(`/api/v1/projects?${new URLSearchParams({ search: s })}`, { headers: user.auth }), ["validation_error"], `${name} search`);
-      if (ok) expect(b.items.map((i: any) => i.id), JSON.stringify(b).slice(0, 500)).not.toContain(othersProject.projectId);
+      const { ok, body: b } = await expectHandled(
+        await api(`/api/v1/projects?${new URLSearchParams({ search: s })}`, { headers: user.auth }),
+        ["validation_error"],
+        `${name} search`,
+      );
+      if (ok)
+        expect(
+          b.items.map((i: any) => i.id),
+          JSON.stringify(b).slice(0, 500),
+        ).not.toContain(othersProject.projectId);
       else expect(s.trim().length > 200, `${name} refused: ${JSON.stringify(b)}`).toBe(true);
     });
 
@@ -262,14 +428,26 @@ describe("unicode and injection strings", () => {
         `/api/v1/projects?${new URLSearchParams({ order: s })}`,
         `/api/v1/jobs?${new URLSearchParams({ job_status: s })}`,
       ]) {
-        const { ok, body: b } = await expectHandled(await api(path, { headers: user.auth }), ["validation_error"], `${name} ${path.slice(0, 80)}`);
+        const { ok, body: b } = await expectHandled(
+          await api(path, { headers: user.auth }),
+          ["validation_error"],
+          `${name} ${path.slice(0, 80)}`,
+        );
         // A filter never widens the account's own listing, whatever it contains.
-        if (ok) expect(b.items.every((i: any) => i.id !== othersProject.projectId), JSON.stringify(b).slice(0, 500)).toBe(true);
+        if (ok)
+          expect(
+            b.items.every((i: any) => i.id !== othersProject.projectId),
+            JSON.stringify(b).slice(0, 500),
+          ).toBe(true);
       }
     });
 
     hostile("strings", `${name} as a project name`, async () => {
-      const { ok, body: b } = await expectHandled(await api(`/api/v1/projects/${project.projectId}`, json("PATCH", { name: s })), ["validation_error"], name);
+      const { ok, body: b } = await expectHandled(
+        await api(`/api/v1/projects/${project.projectId}`, json("PATCH", { name: s })),
+        ["validation_error"],
+        name,
+      );
       const row = await env.DB.prepare("SELECT name FROM projects WHERE id = ?").bind(project.projectId).first<{ name: string }>();
       if (ok) {
         expect(read(b.name)).toBe(stored(s, true));
@@ -285,23 +463,43 @@ describe("unicode and injection strings", () => {
 
     hostile("strings", `${name} as a glossary name and term`, async () => {
       const payload = { name: s, source_language: "en", target_language: "es", terms: [{ source: s, target: s }] };
-      const { ok, body: b } = await expectHandled(await api("/api/v1/account/glossaries", json("POST", payload)), ["validation_error"], name);
+      const { ok, body: b } = await expectHandled(
+        await api("/api/v1/account/glossaries", json("POST", payload)),
+        ["validation_error"],
+        name,
+      );
       if (ok) {
         expect(read(b.name)).toBe(stored(s, true));
-        expect({ source: read(b.terms[0].source), target: read(b.terms[0].target) }).toEqual({ source: stored(s, true), target: stored(s, true) });
+        expect({ source: read(b.terms[0].source), target: read(b.terms[0].target) }).toEqual({
+          source: stored(s, true),
+          target: stored(s, true),
+        });
       } else expect(s.trim().length > 100, `${name} refused: ${JSON.stringify(b)}`).toBe(true);
     });
 
     hostile("strings", `${name} as region text and translation`, async () => {
       const regionId = project.regionIds[0]![0]!;
-      const { ok, body: b } = await expectHandled(await api(`/api/v1/projects/${project.projectId}/regions/${regionId}`, json("PATCH", { text: s, translation: s })), ["validation_error"], name);
+      const { ok, body: b } = await expectHandled(
+        await api(`/api/v1/projects/${project.projectId}/regions/${regionId}`, json("PATCH", { text: s, translation: s })),
+        ["validation_error"],
+        name,
+      );
       expect(ok, `${name} refused: ${JSON.stringify(b)}`).toBe(true);
-      const row = await env.DB.prepare("SELECT user_text, user_translation FROM regions WHERE id = ?").bind(regionId).first<{ user_text: string; user_translation: string }>();
-      expect({ user_text: read(row!.user_text), user_translation: read(row!.user_translation) }).toEqual({ user_text: stored(s, false), user_translation: stored(s, false) });
+      const row = await env.DB.prepare("SELECT user_text, user_translation FROM regions WHERE id = ?")
+        .bind(regionId)
+        .first<{ user_text: string; user_translation: string }>();
+      expect({ user_text: read(row!.user_text), user_translation: read(row!.user_translation) }).toEqual({
+        user_text: stored(s, false),
+        user_translation: stored(s, false),
+      });
     });
 
     hostile("strings", `${name} as a job name in an estimate`, async () => {
-      const { ok, body: b } = await expectHandled(await api("/api/v1/estimate?pages=1", json("POST", { tool: "ocr", name: s })), ["validation_error"], name);
+      const { ok, body: b } = await expectHandled(
+        await api("/api/v1/estimate?pages=1", json("POST", { tool: "ocr", name: s })),
+        ["validation_error"],
+        name,
+      );
       if (ok) expect(b.credits).toBeGreaterThan(0);
       else expect(s.trim().length > 200, `${name} refused: ${JSON.stringify(b)}`).toBe(true);
     });
@@ -310,7 +508,10 @@ describe("unicode and injection strings", () => {
   hostile("strings", "the other account's project never leaks through search", async () => {
     for (const q of ["Secret", "confidential", "%", "_", "' OR 1=1 --"]) {
       const b = await body(await api(`/api/v1/projects?${new URLSearchParams({ search: q })}`, { headers: user.auth }));
-      expect(b.items.map((i: any) => i.id), JSON.stringify(b)).not.toContain(othersProject.projectId);
+      expect(
+        b.items.map((i: any) => i.id),
+        JSON.stringify(b),
+      ).not.toContain(othersProject.projectId);
     }
   });
 });
@@ -319,18 +520,47 @@ describe("unicode and injection strings", () => {
 // Path traversal and hostile ids.
 
 const IDS: { name: string; path: string; method?: string; codes: ErrorCode[] }[] = [
-  { name: "encoded ../ in a job id", path: "/api/v1/jobs/..%2F..%2Fadmin%2Fstatus-overrides", codes: ["not_found", "route_not_found", "validation_error"] },
-  { name: "raw ../ in a job id", path: "/api/v1/jobs/../../health/live/../../api/v1/account/wallet/../../jobs/x", codes: ["not_found", "route_not_found"] },
+  {
+    name: "encoded ../ in a job id",
+    path: "/api/v1/jobs/..%2F..%2Fadmin%2Fstatus-overrides",
+    codes: ["not_found", "route_not_found", "validation_error"],
+  },
+  {
+    name: "raw ../ in a job id",
+    path: "/api/v1/jobs/../../health/live/../../api/v1/account/wallet/../../jobs/x",
+    codes: ["not_found", "route_not_found"],
+  },
   { name: "double-encoded ../ in a project id", path: "/api/v1/projects/%252e%252e%252fusers", codes: ["not_found", "validation_error"] },
   { name: "NUL in a job id", path: "/api/v1/jobs/job_a%00b", codes: ["not_found", "validation_error"] },
   { name: "R2 key as an export id", path: "/api/v1/exports/uploads%2Fusr_x%2Fjob_y/download", codes: ["not_found", "validation_error"] },
-  { name: "../ towards another account's upload", path: "/api/v1/exports/..%2F..%2Fuploads/download", codes: ["not_found", "route_not_found", "validation_error"] },
+  {
+    name: "../ towards another account's upload",
+    path: "/api/v1/exports/..%2F..%2Fuploads/download",
+    codes: ["not_found", "route_not_found", "validation_error"],
+  },
   { name: "10 kB project id", path: `/api/v1/projects/${"p".repeat(10_240)}`, codes: ["validation_error", "not_found"] },
-  { name: "SQL in a glossary id (DELETE)", path: `/api/v1/account/glossaries/${encodeURIComponent("x' OR '1'='1")}`, method: "DELETE", codes: ["not_found", "validation_error"] },
+  {
+    name: "SQL in a glossary id (DELETE)",
+    path: `/api/v1/account/glossaries/${encodeURIComponent("x' OR '1'='1")}`,
+    method: "DELETE",
+    codes: ["not_found", "validation_error"],
+  },
   { name: "another account's project id", path: "", codes: ["not_found"] },
-  { name: "signed file path with ../", path: "/files/..%2F..%2Fuploads%2Fx?exp=9999999999&name=a&sig=00", codes: ["forbidden", "not_found", "validation_error", "link_expired"] },
-  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({ name: `signed file path with broken percent-encoding (${name})`, path: `/files/${bad}?exp=1&sig=a`, codes: ["forbidden", "link_expired"] as ErrorCode[] })),
-  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({ name: `signed file path segment with broken percent-encoding (${name})`, path: `/files/uploads/${bad}/x?exp=9999999999&name=a&sig=00`, codes: ["forbidden"] as ErrorCode[] })),
+  {
+    name: "signed file path with ../",
+    path: "/files/..%2F..%2Fuploads%2Fx?exp=9999999999&name=a&sig=00",
+    codes: ["forbidden", "not_found", "validation_error", "link_expired"],
+  },
+  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({
+    name: `signed file path with broken percent-encoding (${name})`,
+    path: `/files/${bad}?exp=1&sig=a`,
+    codes: ["forbidden", "link_expired"] as ErrorCode[],
+  })),
+  ...Object.entries(BROKEN_PERCENT).map(([name, bad]) => ({
+    name: `signed file path segment with broken percent-encoding (${name})`,
+    path: `/files/uploads/${bad}/x?exp=9999999999&name=a&sig=00`,
+    codes: ["forbidden"] as ErrorCode[],
+  })),
 ];
 
 describe("path traversal and hostile ids", () => {
@@ -375,7 +605,13 @@ async function operations(): Promise<Operation[]> {
       if (op.operationId === "streamJobEvents") continue;
       const params = (op.parameters ?? []) as { in: string; name: string }[];
       const schema = resolve(op.requestBody?.content?.["application/json"]?.schema);
-      ops.push({ method: method.toUpperCase(), path, operationId: op.operationId, query: params.filter((p) => p.in === "query").map((p) => p.name), ...(schema ? { jsonShapes: fieldShapes(schema, resolve) } : {}) });
+      ops.push({
+        method: method.toUpperCase(),
+        path,
+        operationId: op.operationId,
+        query: params.filter((p) => p.in === "query").map((p) => p.name),
+        ...(schema ? { jsonShapes: fieldShapes(schema, resolve) } : {}),
+      });
     }
   }
   // Deleting last keeps the fuzzing account's resources for the operations that need them.
@@ -400,7 +636,13 @@ describe("every route with odd request shapes", () => {
 
   beforeAll(async () => {
     fuzz = await seedAccount({ credits: 50, plan: "pro" });
-    const p = await seedProject(fuzz.userId, { tool: "translate", targetLanguage: "es", pages: [{ regions: [{ text: "Hello world" }] }], table: { page: 0, rows: 1, cols: 1, cells: [{ row: 0, col: 0, text: "a" }] }, export: true });
+    const p = await seedProject(fuzz.userId, {
+      tool: "translate",
+      targetLanguage: "es",
+      pages: [{ regions: [{ text: "Hello world" }] }],
+      table: { page: 0, rows: 1, cols: 1, cells: [{ row: 0, col: 0, text: "a" }] },
+      export: true,
+    });
     const post = async (path: string, payload: unknown) => body(await api(path, json("POST", payload, fuzz.auth)));
     const endpoint = await createEndpoint(fuzz.auth, { url: `${RECEIVER}/hook/fuzz`, events: ["*"] });
     const glossary = await post("/api/v1/account/glossaries", { name: "Fuzz", source_language: "en", target_language: "es" });
@@ -425,7 +667,9 @@ describe("every route with odd request shapes", () => {
 
   /** The operation's path with its parameters filled: the account's own id, a well-formed unknown one, or `override`. */
   const pathOf = (op: Operation, override?: { name: string; value: string }) =>
-    op.path.replace(/\{(\w+)\}/g, (_, name: string) => (override?.name === name ? override.value : (ids[name] ?? "zz_00000000000000000000")));
+    op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      override?.name === name ? override.value : (ids[name] ?? "zz_00000000000000000000"),
+    );
 
   /**
    * A new API key of the fuzzing account for each route: the API allows a key 600 requests a
@@ -434,14 +678,22 @@ describe("every route with odd request shapes", () => {
   let auth: Record<string, string> = {};
   async function freshKey(): Promise<void> {
     const { key, hash, prefix } = await mintApiKey();
-    await env.DB.prepare("INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 'fuzz', ?, ?, '[]', ?)").bind(newId("key"), fuzz.userId, prefix, hash, Date.now()).run();
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 'fuzz', ?, ?, '[]', ?)",
+    )
+      .bind(newId("key"), fuzz.userId, prefix, hash, Date.now())
+      .run();
     auth = { Authorization: `Bearer ${key}` };
   }
 
   async function send(op: Operation, init: { path?: string; body?: BodyInit; contentType?: string }, label: string) {
     const headers: Record<string, string> = { ...auth };
     if (init.contentType) headers["Content-Type"] = init.contentType;
-    const res = await api(init.path ?? pathOf(op), { method: op.method, headers, ...(init.body !== undefined && op.method !== "GET" ? { body: init.body } : {}) });
+    const res = await api(init.path ?? pathOf(op), {
+      method: op.method,
+      headers,
+      ...(init.body !== undefined && op.method !== "GET" ? { body: init.body } : {}),
+    });
     if (res.headers.get("Content-Type")?.startsWith("text/event-stream")) await res.body?.cancel();
     return res;
   }
@@ -459,7 +711,9 @@ describe("every route with odd request shapes", () => {
   }
 
   hostile("route shapes", "the document lists every route the shapes are sent to", async () => {
-    expect(ops.map((o) => o.operationId)).toEqual(expect.arrayContaining(["updateWebhook", "deleteWebhook", "retranslateRegion", "updateTableCells", "downloadExport"]));
+    expect(ops.map((o) => o.operationId)).toEqual(
+      expect.arrayContaining(["updateWebhook", "deleteWebhook", "retranslateRegion", "updateTableCells", "downloadExport"]),
+    );
   });
 
   const CASES: { name: string; run: (op: Operation) => Promise<void> }[] = [
@@ -509,22 +763,40 @@ describe("every route with odd request shapes", () => {
   ];
 
   for (const c of CASES) {
-    hostile("route shapes", c.name, async () => {
-      // Every route is tried; the failures are listed together.
-      const failures: string[] = [];
-      for (const op of ops) {
-        await freshKey();
-        await c.run(op).catch((err: unknown) => void failures.push(err instanceof Error ? err.message.split("\n")[0]! : String(err)));
-      }
-      expect(failures).toEqual([]);
-    }, 300_000);
+    hostile(
+      "route shapes",
+      c.name,
+      async () => {
+        // Every route is tried; the failures are listed together.
+        const failures: string[] = [];
+        for (const op of ops) {
+          await freshKey();
+          await c.run(op).catch((err: unknown) => void failures.push(err instanceof Error ? err.message.split("\n")[0]! : String(err)));
+        }
+        expect(failures).toEqual([]);
+      },
+      300_000,
+    );
   }
 });
 
 // ---------------------------------------------------------------------------------------------
 // Oversized and malformed paging and counts.
 
-const PAGING = ["limit=101", "limit=0", "limit=-1", "limit=1e9", "limit=abc", "limit=99999999999999999999999", "limit=2.5", "offset=-1", "offset=1e30", "offset=9007199254740993", "offset=NaN", "limit=Infinity"];
+const PAGING = [
+  "limit=101",
+  "limit=0",
+  "limit=-1",
+  "limit=1e9",
+  "limit=abc",
+  "limit=99999999999999999999999",
+  "limit=2.5",
+  "offset=-1",
+  "offset=1e30",
+  "offset=9007199254740993",
+  "offset=NaN",
+  "limit=Infinity",
+];
 
 describe("oversized limit, offset and days", () => {
   for (const list of ["/api/v1/jobs", "/api/v1/projects", "/api/v1/account/wallet/ledger", "/api/v1/account/glossaries"]) {
@@ -563,12 +835,20 @@ describe("afterwards", () => {
     await expectWalletMatchesLedger(pro.userId);
     expect((await snapshot(pro.userId)).reserved).toBe(0);
     // Only the files intake accepted made jobs, and each of them failed without a charge.
-    const jobs = await env.DB.prepare("SELECT id, status, source_key FROM jobs WHERE user_id = ?").bind(user.userId).all<{ id: string; status: string; source_key: string | null }>();
+    const jobs = await env.DB.prepare("SELECT id, status, source_key FROM jobs WHERE user_id = ?")
+      .bind(user.userId)
+      .all<{ id: string; status: string; source_key: string | null }>();
     expect(jobs.results.length).toBe(lateAccepted.length);
-    expect(jobs.results.every((j) => j.status === "failed"), JSON.stringify(jobs.results)).toBe(true);
+    expect(
+      jobs.results.every((j) => j.status === "failed"),
+      JSON.stringify(jobs.results),
+    ).toBe(true);
     // Objects under uploads/: the seeded project's source and the failed jobs' sources (kept for retry), nothing else.
     const listed = (await env.FILES.list({ prefix: `uploads/${user.userId}/` })).objects.map((o) => o.key);
-    const expected = [...project.files.filter((k) => k.startsWith("uploads/")), ...jobs.results.map((j) => j.source_key).filter((k): k is string => k !== null)];
+    const expected = [
+      ...project.files.filter((k) => k.startsWith("uploads/")),
+      ...jobs.results.map((j) => j.source_key).filter((k): k is string => k !== null),
+    ];
     expect(listed.sort()).toEqual([...new Set(expected)].sort());
   });
 });

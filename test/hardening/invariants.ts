@@ -17,7 +17,9 @@ async function count(sql: string, userId: string): Promise<number> {
 }
 
 export async function snapshot(userId: string): Promise<Snapshot> {
-  const wallet = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
+  const wallet = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?")
+    .bind(userId)
+    .first<{ balance: number; reserved: number }>();
   return {
     jobs: await count("SELECT COUNT(*) AS n FROM jobs WHERE user_id = ?", userId),
     projects: await count("SELECT COUNT(*) AS n FROM projects WHERE user_id = ?", userId),
@@ -30,11 +32,18 @@ export async function snapshot(userId: string): Promise<Snapshot> {
 
 /** The wallet equals the sum of the ledger (balance = Σ amount, reserved = Σ reserved_delta). */
 export async function expectWalletMatchesLedger(userId: string): Promise<void> {
-  const w = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
-  const s = await env.DB.prepare("SELECT COALESCE(SUM(amount), 0) AS balance, COALESCE(SUM(reserved_delta), 0) AS reserved FROM ledger_entries WHERE user_id = ?")
+  const w = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?")
     .bind(userId)
     .first<{ balance: number; reserved: number }>();
-  expect({ balance: w!.balance, reserved: w!.reserved }, `wallet of ${userId} against its ledger`).toEqual({ balance: s!.balance, reserved: s!.reserved });
+  const s = await env.DB.prepare(
+    "SELECT COALESCE(SUM(amount), 0) AS balance, COALESCE(SUM(reserved_delta), 0) AS reserved FROM ledger_entries WHERE user_id = ?",
+  )
+    .bind(userId)
+    .first<{ balance: number; reserved: number }>();
+  expect({ balance: w!.balance, reserved: w!.reserved }, `wallet of ${userId} against its ledger`).toEqual({
+    balance: s!.balance,
+    reserved: s!.reserved,
+  });
 }
 
 /**

@@ -24,12 +24,20 @@ export async function seedAccount(opts: { credits?: number; plan?: string } = {}
   const now = Date.now();
   const credits = opts.credits ?? 100;
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, plan, locale, created_at, updated_at) VALUES (?, ?, ?, 'en', ?, ?)").bind(userId, `${userId}@example.com`, opts.plan ?? "free", now, now),
+    env.DB.prepare("INSERT INTO users (id, email, plan, locale, created_at, updated_at) VALUES (?, ?, ?, 'en', ?, ?)").bind(
+      userId,
+      `${userId}@example.com`,
+      opts.plan ?? "free",
+      now,
+      now,
+    ),
     env.DB.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) VALUES (?, ?, 0, ?)").bind(userId, credits, now),
     env.DB.prepare(
       "INSERT INTO ledger_entries (id, user_id, kind, amount, reserved_delta, balance_after, reserved_after, reason, dedupe_key, created_at) VALUES (?, ?, 'grant', ?, 0, ?, 0, 'test grant', ?, ?)",
     ).bind(newId("led"), userId, credits, credits, `grant:${userId}`, now),
-    env.DB.prepare("INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 'test', ?, ?, '[]', ?)").bind(newId("key"), userId, prefix, hash, now),
+    env.DB.prepare(
+      "INSERT INTO api_keys (id, user_id, name, prefix, key_hash, scopes, created_at) VALUES (?, ?, 'test', ?, ?, '[]', ?)",
+    ).bind(newId("key"), userId, prefix, hash, now),
   ]);
   const auth = { Authorization: `Bearer ${key}` };
   return { userId, key, auth };

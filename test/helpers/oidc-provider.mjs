@@ -17,7 +17,16 @@ export async function startOidcProvider(o) {
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const issuer = `http://127.0.0.1:${server.address().port}`;
   const provider = new Provider(issuer, {
-    clients: [{ client_id: o.clientId, client_secret: o.secret, redirect_uris: [o.redirectUri], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" }],
+    clients: [
+      {
+        client_id: o.clientId,
+        client_secret: o.secret,
+        redirect_uris: [o.redirectUri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "client_secret_basic",
+      },
+    ],
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
     claims: { openid: ["sub"], email: ["email", "email_verified"] },

@@ -38,7 +38,8 @@ function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
   const heights = rowHeights(t);
   const xs = t.colWidths.reduce((acc, w) => [...acc, acc[acc.length - 1]! + w], [t.x]);
   const ys = heights.reduce((acc, h) => [...acc, acc[acc.length - 1]! + h], [t.y]);
-  const line = (x0: number, y0: number, x1: number, y1: number) => page.drawLine({ start: { x: x0, y: PAGE_H - y0 }, end: { x: x1, y: PAGE_H - y1 }, thickness: 0.8 });
+  const line = (x0: number, y0: number, x1: number, y1: number) =>
+    page.drawLine({ start: { x: x0, y: PAGE_H - y0 }, end: { x: x1, y: PAGE_H - y1 }, thickness: 0.8 });
   for (const c of t.cells) {
     const x0 = xs[c.col]!;
     const x1 = xs[c.col + (c.colSpan ?? 1)]!;
@@ -64,7 +65,8 @@ export async function tablePdf(content: { tables?: DrawnTable[]; paragraphs?: { 
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
   const page = doc.addPage([595, PAGE_H]);
-  for (const p of content.paragraphs ?? []) p.lines.forEach((text, i) => page.drawText(text, { x: 60, y: PAGE_H - (p.y + (i + 1) * LEADING), size: SIZE, font }));
+  for (const p of content.paragraphs ?? [])
+    p.lines.forEach((text, i) => page.drawText(text, { x: 60, y: PAGE_H - (p.y + (i + 1) * LEADING), size: SIZE, font }));
   for (const t of content.tables ?? []) drawTable(page, font, t);
   return doc.save();
 }

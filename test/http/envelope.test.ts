@@ -53,7 +53,11 @@ describe("error envelope", () => {
     app.get("/boom", () => {
       throw new Error("secret database password in a stack trace");
     });
-    const res = await app.request("/boom", {}, env, { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} } as unknown as ExecutionContext);
+    const res = await app.request("/boom", {}, env, {
+      waitUntil: () => undefined,
+      passThroughOnException: () => undefined,
+      props: {},
+    } as unknown as ExecutionContext);
     const text = await res.clone().text();
     expect(text).not.toContain("secret");
     const b = await body(res);
@@ -74,7 +78,11 @@ describe("error envelope", () => {
   it("refuses another account's job with 404", async () => {
     const a = await seedAccount();
     const b = await seedAccount();
-    await env.DB.prepare("INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_ownedbyaccounta00000', ?, 'ocr', 'queued', '{}', 1, 1)").bind(a.userId).run();
+    await env.DB.prepare(
+      "INSERT INTO jobs (id, user_id, tool, status, options, created_at, updated_at) VALUES ('job_ownedbyaccounta00000', ?, 'ocr', 'queued', '{}', 1, 1)",
+    )
+      .bind(a.userId)
+      .run();
     expect((await api("/api/v1/jobs/job_ownedbyaccounta00000", { headers: a.auth })).status).toBe(200);
     const res = await api("/api/v1/jobs/job_ownedbyaccounta00000", { headers: b.auth });
     expectEnvelope(res, await body(res), "not_found", 404);

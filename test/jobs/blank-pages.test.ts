@@ -36,7 +36,11 @@ async function timeline(jobId: string, auth: Record<string, string>) {
 describe("no silent blank page", () => {
   it("fails a page that decodes blank and a page with ink but no text, refunds both, delivers the rest", { timeout: 180_000 }, async () => {
     const { userId, auth } = await seedAccount({ credits: 10 });
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: form([{ bytes: await threePagePdf(), name: "three.pdf" }], { tool: "ocr", export_formats: ["txt"] }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: form([{ bytes: await threePagePdf(), name: "three.pdf" }], { tool: "ocr", export_formats: ["txt"] }),
+    });
     const created = await body(res);
     expect(res.status, JSON.stringify(created)).toBe(202);
 
@@ -45,11 +49,19 @@ describe("no silent blank page", () => {
     expect(job.pages).toEqual({ total: 3, succeeded: 1, failed: 2 });
     expect(job.cost).toEqual({ estimated: 3, reserved: 0, charged: 1 });
     const failures = (await timeline(job.id, auth)).filter((e) => e.type === "progress" && e.data?.error);
-    expect(failures.map((e) => [e.page, e.data.error.code]), JSON.stringify(failures)).toEqual([
+    expect(
+      failures.map((e) => [e.page, e.data.error.code]),
+      JSON.stringify(failures),
+    ).toEqual([
       [1, "empty_page_image"],
       [2, "no_text_found"],
     ]);
-    const txt = new TextDecoder().decode(await download(job.output.exports.find((e: any) => e.format === "txt"), auth));
+    const txt = new TextDecoder().decode(
+      await download(
+        job.output.exports.find((e: any) => e.format === "txt"),
+        auth,
+      ),
+    );
     expect(txt).toContain("First page: the quick brown fox.");
 
     expect(await ledger(userId)).toMatchObject([
@@ -63,7 +75,11 @@ describe("no silent blank page", () => {
 
   it("completes a really blank page with empty text and a blank_page warning in the timeline", { timeout: 120_000 }, async () => {
     const { auth } = await seedAccount({ credits: 10 });
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: form([{ bytes: whitePng(600, 800), name: "blank.png" }], { tool: "ocr", export_formats: ["txt"] }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: form([{ bytes: whitePng(600, 800), name: "blank.png" }], { tool: "ocr", export_formats: ["txt"] }),
+    });
     const created = await body(res);
     expect(res.status, JSON.stringify(created)).toBe(202);
     const job = await waitForJob(created.id, auth);
@@ -76,7 +92,11 @@ describe("no silent blank page", () => {
 describe("protected and malformed uploads", () => {
   it("refuses a password-protected PDF at upload with encrypted_document (not retryable), charging nothing", async () => {
     const { userId, auth } = await seedAccount({ credits: 10 });
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: form([{ bytes: realFixture("pypdf_libreoffice-writer-password.pdf"), name: "secret.pdf" }], { tool: "ocr" }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: form([{ bytes: realFixture("pypdf_libreoffice-writer-password.pdf"), name: "secret.pdf" }], { tool: "ocr" }),
+    });
     const err = await body(res);
     expect(res.status, JSON.stringify(err)).toBe(422);
     expect(err.error).toMatchObject({ code: "encrypted_document", retryable: false });
@@ -86,7 +106,11 @@ describe("protected and malformed uploads", () => {
 
   it("answers OCRmyPDF's invalid.pdf with corrupt_file in plain words", async () => {
     const { auth } = await seedAccount({ credits: 10 });
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: form([{ bytes: realFixture("ocrmypdf_invalid.pdf"), name: "invalid.pdf" }], { tool: "ocr" }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: form([{ bytes: realFixture("ocrmypdf_invalid.pdf"), name: "invalid.pdf" }], { tool: "ocr" }),
+    });
     const err = await body(res);
     expect(res.status, JSON.stringify(err)).toBe(422);
     expect(err.error.code).toBe("corrupt_file");

@@ -25,7 +25,14 @@ async function textPage(pdf: PDFDocument, text: string) {
  */
 function bombPage(pdf: PDFDocument) {
   const page = pdf.addPage([420, 200]);
-  const stream = pdf.context.stream(new Uint8Array(64), { Type: "XObject", Subtype: "Image", Width: 30000, Height: 30000, ColorSpace: "DeviceGray", BitsPerComponent: 8 });
+  const stream = pdf.context.stream(new Uint8Array(64), {
+    Type: "XObject",
+    Subtype: "Image",
+    Width: 30000,
+    Height: 30000,
+    ColorSpace: "DeviceGray",
+    BitsPerComponent: 8,
+  });
   const ref = pdf.context.register(stream);
   page.node.setXObject(PDFName.of("Im0"), ref);
   page.pushOperators(pushGraphicsState(), scaleOp(420, 200), drawObject("Im0"), popGraphicsState());
@@ -57,7 +64,7 @@ export async function corruptPng(): Promise<Uint8Array> {
   const png = (await renderTextPng(LINES)).slice();
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   // Walk the chunks to the first IDAT and scramble its deflate data, leaving every chunk length intact.
-  for (let at = 8; at + 8 <= png.length; ) {
+  for (let at = 8; at + 8 <= png.length;) {
     const length = view.getUint32(at);
     const type = String.fromCharCode(...png.subarray(at + 4, at + 8));
     if (type === "IDAT") {
@@ -70,7 +77,9 @@ export async function corruptPng(): Promise<Uint8Array> {
 }
 
 export async function ledger(userId: string) {
-  const rows = await env.DB.prepare("SELECT kind, amount, reserved_delta, job_id, dedupe_key FROM ledger_entries WHERE user_id = ? AND kind != 'grant' ORDER BY created_at, rowid")
+  const rows = await env.DB.prepare(
+    "SELECT kind, amount, reserved_delta, job_id, dedupe_key FROM ledger_entries WHERE user_id = ? AND kind != 'grant' ORDER BY created_at, rowid",
+  )
     .bind(userId)
     .all<{ kind: string; amount: number; reserved_delta: number; job_id: string; dedupe_key: string }>();
   return rows.results;
@@ -78,8 +87,12 @@ export async function ledger(userId: string) {
 
 /** Wallet and ledger agree: balance = SUM(amount), reserved = SUM(reserved_delta). */
 export async function walletOf(userId: string) {
-  const w = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
-  const s = await env.DB.prepare("SELECT SUM(amount) AS balance, SUM(reserved_delta) AS reserved FROM ledger_entries WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
+  const w = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?")
+    .bind(userId)
+    .first<{ balance: number; reserved: number }>();
+  const s = await env.DB.prepare("SELECT SUM(amount) AS balance, SUM(reserved_delta) AS reserved FROM ledger_entries WHERE user_id = ?")
+    .bind(userId)
+    .first<{ balance: number; reserved: number }>();
   return { wallet: w, ledger: s };
 }
 

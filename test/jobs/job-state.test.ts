@@ -31,7 +31,9 @@ describe.each(shapes)("canTransition for a $kind $tool job, over every pair of s
   const pairs = JOB_STATUSES.flatMap((from) => JOB_STATUSES.map((to) => [from, to] as const));
 
   it("allows exactly the documented transitions", () => {
-    const wrong = pairs.filter(([from, to]) => canTransition(shape, from, to) !== expected(path, from, to)).map(([f, t]) => `${f}→${t}: ${canTransition(shape, f, t)}`);
+    const wrong = pairs
+      .filter(([from, to]) => canTransition(shape, from, to) !== expected(path, from, to))
+      .map(([f, t]) => `${f}→${t}: ${canTransition(shape, f, t)}`);
     expect(wrong).toEqual([]);
   });
 
@@ -61,7 +63,15 @@ describe.each(shapes)("canTransition for a $kind $tool job, over every pair of s
 describe("stagesOf", () => {
   it("is the tool's stages for a document job and exporting alone for a batch parent", () => {
     expect(stagesOf({ tool: "ocr", kind: "single" })).toEqual(["preprocessing", "detecting", "recognizing", "exporting"]);
-    expect(stagesOf({ tool: "translate", kind: "single" })).toEqual(["preprocessing", "detecting", "recognizing", "translating", "inpainting", "rendering", "exporting"]);
+    expect(stagesOf({ tool: "translate", kind: "single" })).toEqual([
+      "preprocessing",
+      "detecting",
+      "recognizing",
+      "translating",
+      "inpainting",
+      "rendering",
+      "exporting",
+    ]);
     expect(stagesOf({ tool: "translate", kind: "batch" })).toEqual(["exporting"]);
     // A re-render draws again and exports; it never recognises or translates.
     expect(stagesOf({ tool: "translate", kind: "rerender" })).toEqual(["inpainting", "rendering", "exporting"]);

@@ -4,7 +4,11 @@ import { describe, expect, it } from "vitest";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { characterErrorRate, renderTextPng } from "../helpers/text-image";
 
-const LINES = ["The quick brown fox jumps over the lazy dog.", "Invoice number 4821 is due on 12 March 2026.", "Please pay the total amount of 1,250 euros."];
+const LINES = [
+  "The quick brown fox jumps over the lazy dog.",
+  "Invoice number 4821 is due on 12 March 2026.",
+  "Please pay the total amount of 1,250 euros.",
+];
 
 function upload(file: Uint8Array | string, name: string, options?: unknown) {
   const form = new FormData();
@@ -26,7 +30,11 @@ describe("POST /api/v1/process, ocr end to end", () => {
   it("runs the real pipeline to completed and exports the recognised text", async () => {
     const { userId, auth } = await seedAccount({ credits: 10 });
     const png = await renderTextPng(LINES);
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "letter.png", { tool: "ocr", export_formats: ["txt", "json"] }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: upload(png, "letter.png", { tool: "ocr", export_formats: ["txt", "json"] }),
+    });
     const created = await body(res);
     expect(res.status, JSON.stringify(created)).toBe(202);
     expect(created.id).toMatch(/^job_/);
@@ -83,13 +91,19 @@ describe("POST /api/v1/process, ocr end to end", () => {
     expect(regions[0].confidence).toBeGreaterThan(0.5);
 
     // Credits: one page charged, through the ledger; the balance equals the ledger's sum.
-    const wallet = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
+    const wallet = await env.DB.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?")
+      .bind(userId)
+      .first<{ balance: number; reserved: number }>();
     expect(wallet).toEqual({ balance: 9, reserved: 0 });
-    const sum = await env.DB.prepare("SELECT SUM(amount) AS b, SUM(reserved_delta) AS r FROM ledger_entries WHERE user_id = ?").bind(userId).first<{ b: number; r: number }>();
+    const sum = await env.DB.prepare("SELECT SUM(amount) AS b, SUM(reserved_delta) AS r FROM ledger_entries WHERE user_id = ?")
+      .bind(userId)
+      .first<{ b: number; r: number }>();
     expect(sum).toEqual({ b: 9, r: 0 });
 
     // The project holds the recognised regions.
-    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM regions WHERE project_id = ?").bind(job.project_id).first<{ n: number }>();
+    const stored = await env.DB.prepare("SELECT COUNT(*) AS n FROM regions WHERE project_id = ?")
+      .bind(job.project_id)
+      .first<{ n: number }>();
     expect(stored!.n).toBe(regions.length);
   });
 
@@ -124,9 +138,17 @@ describe("POST /api/v1/process refusals leave nothing behind", () => {
     expect(b.error.details.fields[0].field).toBe("options.tool");
     b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", "{not json") }));
     expect(b.error.details.fields[0].field).toBe("options");
-    b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["xlsx"] }) }));
+    b = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(png, "a.png", { tool: "ocr", export_formats: ["xlsx"] }),
+      }),
+    );
     expect(b.error.details.fields[0].field).toBe("options.export_formats"); // xlsx exists, but not for ocr
-    b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["exe"] }) }));
+    b = await body(
+      await api("/api/v1/process", { method: "POST", headers: auth, body: upload(png, "a.png", { tool: "ocr", export_formats: ["exe"] }) }),
+    );
     expect(b.error.details.fields[0].field).toBe("options.export_formats.0");
     const form = new FormData();
     form.append("options", "{}");
@@ -160,13 +182,23 @@ describe("POST /api/v1/process refusals leave nothing behind", () => {
 
   it("refuses an OCR language that is not installed", async () => {
     const { auth } = await seedAccount();
-    const b = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(await renderTextPng(["x"]), "a.png", { source_language: "ko" }) }));
+    const b = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(await renderTextPng(["x"]), "a.png", { source_language: "ko" }),
+      }),
+    );
     expect(b.error.code).toBe("unsupported_language");
   });
 
   it("refuses a glossary the account does not have, before storing anything", async () => {
     const { userId, auth } = await seedAccount();
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: upload(await renderTextPng(["x"]), "a.png", { tool: "translate", target_language: "es", glossary_ids: ["gls_missing"] }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: upload(await renderTextPng(["x"]), "a.png", { tool: "translate", target_language: "es", glossary_ids: ["gls_missing"] }),
+    });
     const b = await body(res);
     expect(res.status, JSON.stringify(b)).toBe(404);
     expect(b.error.details.glossary_ids).toEqual(["gls_missing"]);

@@ -16,7 +16,11 @@ function parseCsv(text: string): string[][] {
   return text
     .trim()
     .split("\r\n")
-    .map((line) => [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)].filter((m) => m[0] !== "").map((m) => (m[1]!.startsWith('"') ? m[1]!.slice(1, -1).replace(/""/g, '"') : m[1]!)));
+    .map((line) =>
+      [...line.matchAll(/("(?:[^"]|"")*"|[^,]*)(,|$)/g)]
+        .filter((m) => m[0] !== "")
+        .map((m) => (m[1]!.startsWith('"') ? m[1]!.slice(1, -1).replace(/""/g, '"') : m[1]!)),
+    );
 }
 
 describe("the tables tool", () => {

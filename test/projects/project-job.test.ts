@@ -59,7 +59,9 @@ describe("a project made by a real OCR job", () => {
 
     // Correct the first line; the recognised text stays.
     const first = pieces[0];
-    const edited = await body(await api(`/api/v1/projects/${projectId}/regions/${first.id}`, json("PATCH", auth, { text: "CORRECTED BY HAND" })));
+    const edited = await body(
+      await api(`/api/v1/projects/${projectId}/regions/${first.id}`, json("PATCH", auth, { text: "CORRECTED BY HAND" })),
+    );
     expect(edited).toMatchObject({ text: first.text, user_text: "CORRECTED BY HAND" });
 
     // An export built from the project uses the edits, without recognising again.
@@ -78,7 +80,9 @@ describe("a project made by a real OCR job", () => {
     // Office formats come from the same edited document: the DOCX is a zip holding the correction.
     const docx = await body(await api(`/api/v1/projects/${projectId}/exports`, json("POST", auth, { format: "docx" })));
     expect(docx.format, JSON.stringify(docx)).toBe("docx");
-    const docxBytes = new Uint8Array(await (await fetchSigned((await body(await api(docx.download, { headers: auth }))).url)).arrayBuffer());
+    const docxBytes = new Uint8Array(
+      await (await fetchSigned((await body(await api(docx.download, { headers: auth }))).url)).arrayBuffer(),
+    );
     expect([...docxBytes.slice(0, 2)]).toEqual([0x50, 0x4b]);
     const { unzipSync, strFromU8 } = await import("fflate");
     expect(strFromU8(unzipSync(docxBytes)["word/document.xml"]!)).toContain("CORRECTED BY HAND");
@@ -90,7 +94,12 @@ describe("a project made by a real OCR job", () => {
     // Trash → restore → permanent delete → 404, with every file gone.
     expect((await api(`/api/v1/projects/${projectId}`, { method: "DELETE", headers: auth })).status).toBe(204);
     expect((await body(await api(`/api/v1/projects/${projectId}/restore`, { method: "POST", headers: auth }))).trashed_at).toBeNull();
-    const prefixes = [`uploads/${userId}/${job.id}/`, `pages/${userId}/${job.id}/`, `exports/${userId}/${job.id}/`, `exports/${userId}/${projectId}/`];
+    const prefixes = [
+      `uploads/${userId}/${job.id}/`,
+      `pages/${userId}/${job.id}/`,
+      `exports/${userId}/${job.id}/`,
+      `exports/${userId}/${projectId}/`,
+    ];
     for (const p of prefixes) expect((await filesUnder(p)).length, p).toBeGreaterThan(0);
     expect((await api(`/api/v1/projects/${projectId}?permanent=true`, { method: "DELETE", headers: auth })).status).toBe(204);
     expect((await api(`/api/v1/projects/${projectId}`, { headers: auth })).status).toBe(404);

@@ -21,10 +21,37 @@ describe("GET /api/v1/projects: filters, order and paging", () => {
     const other = await seedAccount();
     const folder = await body(await api("/api/v1/folders", json("POST", auth, { name: "Invoices" })));
     const t0 = Date.UTC(2026, 0, 1);
-    const a = await seedProject(userId, { name: "alpha", tool: "ocr", createdAt: t0, updatedAt: t0 + 5 * DAY, pages: [{ regions: [{ text: "The zebra crossing" }] }] });
-    const b = await seedProject(userId, { name: "Bravo", tool: "translate", targetLanguage: "es", createdAt: t0 + DAY, updatedAt: t0 + DAY, pages: [{ regions: [{ text: "Good morning", translation: "Buenos días" }] }] });
-    const c = await seedProject(userId, { name: "charlie", tool: "tables", status: "failed", createdAt: t0 + 2 * DAY, updatedAt: t0 + 3 * DAY, folderId: folder.id });
-    const d = await seedProject(userId, { name: "delta", tool: "ocr", status: "partial", createdAt: t0 + 3 * DAY, updatedAt: t0 + 3 * DAY, folderId: folder.id });
+    const a = await seedProject(userId, {
+      name: "alpha",
+      tool: "ocr",
+      createdAt: t0,
+      updatedAt: t0 + 5 * DAY,
+      pages: [{ regions: [{ text: "The zebra crossing" }] }],
+    });
+    const b = await seedProject(userId, {
+      name: "Bravo",
+      tool: "translate",
+      targetLanguage: "es",
+      createdAt: t0 + DAY,
+      updatedAt: t0 + DAY,
+      pages: [{ regions: [{ text: "Good morning", translation: "Buenos días" }] }],
+    });
+    const c = await seedProject(userId, {
+      name: "charlie",
+      tool: "tables",
+      status: "failed",
+      createdAt: t0 + 2 * DAY,
+      updatedAt: t0 + 3 * DAY,
+      folderId: folder.id,
+    });
+    const d = await seedProject(userId, {
+      name: "delta",
+      tool: "ocr",
+      status: "partial",
+      createdAt: t0 + 3 * DAY,
+      updatedAt: t0 + 3 * DAY,
+      folderId: folder.id,
+    });
     const e = await seedProject(userId, { name: "echo 100%_done", tool: "erase", createdAt: t0 + 4 * DAY, updatedAt: t0 + 4 * DAY });
     const trashed = await seedProject(userId, { name: "trashed", trashedAt: t0 + 6 * DAY, createdAt: t0, updatedAt: t0 });
     await seedProject(other.userId, { name: "alpha of another account", pages: [{ regions: [{ text: "zebra" }] }] });
@@ -89,7 +116,9 @@ describe("projects: rename, folders, trash, restore", () => {
     expect(renamed.status, JSON.stringify(r)).toBe(200);
     expect(r).toMatchObject({ id: projectId, name: "Letter to Ann", folder_id: folder.id });
     expect(Date.parse(r.updated_at)).toBeGreaterThanOrEqual(Date.parse(before.updated_at));
-    expect((await body(await api("/api/v1/folders", { headers: auth })))).toEqual([expect.objectContaining({ id: folder.id, project_count: 1 })]);
+    expect(await body(await api("/api/v1/folders", { headers: auth }))).toEqual([
+      expect.objectContaining({ id: folder.id, project_count: 1 }),
+    ]);
 
     const refused = await api(`/api/v1/projects/${projectId}`, json("PATCH", auth, { folder_id: foreign.id }));
     expect(refused.status, JSON.stringify(await body(refused))).toBe(404);
@@ -158,8 +187,20 @@ describe("POST /api/v1/projects/{id}/duplicate", () => {
       name: "Menu",
       tool: "translate",
       targetLanguage: "es",
-      pages: [{ regions: [{ text: "Soup of the day", translation: "Sopa del día" }, { text: "Bread" }] }, { regions: [{ text: "Dessert" }] }],
-      table: { page: 1, rows: 2, cols: 2, cells: [{ row: 0, col: 0, text: "a" }, { row: 0, col: 1, text: "b" }, { row: 1, col: 0, text: "c", colSpan: 2 }] },
+      pages: [
+        { regions: [{ text: "Soup of the day", translation: "Sopa del día" }, { text: "Bread" }] },
+        { regions: [{ text: "Dessert" }] },
+      ],
+      table: {
+        page: 1,
+        rows: 2,
+        cols: 2,
+        cells: [
+          { row: 0, col: 0, text: "a" },
+          { row: 0, col: 1, text: "b" },
+          { row: 1, col: 0, text: "c", colSpan: 2 },
+        ],
+      },
       export: true,
     });
     const res = await api(`/api/v1/projects/${src.projectId}/duplicate`, { method: "POST", headers: auth });
@@ -186,9 +227,15 @@ describe("POST /api/v1/projects/{id}/duplicate", () => {
     expect(copyExports[0]).toMatchObject({ format: "txt", status: "ready", project_id: copy.id, job_id: null });
 
     // Edits to the copy stay in the copy.
-    const edited = await api(`/api/v1/projects/${copy.id}/regions/${dup.regions[0].id}`, json("PATCH", auth, { text: "Soup of the night", translation: "Sopa de la noche" }));
+    const edited = await api(
+      `/api/v1/projects/${copy.id}/regions/${dup.regions[0].id}`,
+      json("PATCH", auth, { text: "Soup of the night", translation: "Sopa de la noche" }),
+    );
     expect(edited.status, JSON.stringify(await body(edited))).toBe(200);
-    await api(`/api/v1/projects/${copy.id}/tables/${dup.tables[0].id}/cells`, json("PATCH", auth, [{ row: 0, column: 0, text: "changed" }]));
+    await api(
+      `/api/v1/projects/${copy.id}/tables/${dup.tables[0].id}/cells`,
+      json("PATCH", auth, [{ row: 0, column: 0, text: "changed" }]),
+    );
     await api(`/api/v1/projects/${copy.id}/regions/${dup.regions[1].id}`, { method: "DELETE", headers: auth });
     const after = await detail(src.projectId, auth);
     expect(strip(after)).toEqual(strip(original));
@@ -227,7 +274,10 @@ describe("another account's project is 404 everywhere", () => {
   ] as [string, string, unknown?][])("%s /projects/{id}%s", async (method, suffix, payload) => {
     const owner = await seedAccount();
     const intruder = await seedAccount();
-    const p = await seedProject(owner.userId, { pages: [{ regions: [{ text: "one" }, { text: "two" }] }], table: { page: 0, rows: 1, cols: 1, cells: [{ row: 0, col: 0, text: "x" }] } });
+    const p = await seedProject(owner.userId, {
+      pages: [{ regions: [{ text: "one" }, { text: "two" }] }],
+      table: { page: 0, rows: 1, cols: 1, cells: [{ row: 0, col: 0, text: "x" }] },
+    });
     const path = `/api/v1/projects/${p.projectId}${suffix.replace("REGION2", p.regionIds[0]![1]!).replace("REGION", p.regionIds[0]![0]!).replace("TABLE", p.tableId!)}`;
     const init = payload === undefined ? { method, headers: intruder.auth } : json(method, intruder.auth, payload);
     const res = await api(path, init);

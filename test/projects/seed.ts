@@ -7,7 +7,14 @@ export interface SeedRegion {
   text: string;
   box?: { x: number; y: number; w: number; h: number };
   translation?: string | null;
-  lines?: { x: number; y: number; w: number; h: number; text: string; words?: { x: number; y: number; w: number; h: number; text: string }[] }[];
+  lines?: {
+    x: number;
+    y: number;
+    w: number;
+    h: number;
+    text: string;
+    words?: { x: number; y: number; w: number; h: number; text: string }[];
+  }[];
   confidence?: number;
 }
 
@@ -21,7 +28,12 @@ export interface SeedProject {
   updatedAt?: number;
   trashedAt?: number | null;
   pages?: { width?: number; height?: number; regions?: SeedRegion[] }[];
-  table?: { page: number; rows: number; cols: number; cells: { row: number; col: number; text: string; rowSpan?: number; colSpan?: number }[] };
+  table?: {
+    page: number;
+    rows: number;
+    cols: number;
+    cells: { row: number; col: number; text: string; rowSpan?: number; colSpan?: number }[];
+  };
   /** Also write a ready txt export file. */
   export?: boolean;
 }
@@ -39,7 +51,19 @@ export async function seedProject(userId: string, p: SeedProject = {}) {
   const stmts: D1PreparedStatement[] = [
     env.DB.prepare(
       "INSERT INTO projects (id, user_id, folder_id, name, tool, status, source_language, target_language, page_count, created_at, updated_at, trashed_at) VALUES (?, ?, ?, ?, ?, ?, 'eng', ?, ?, ?, ?, ?)",
-    ).bind(projectId, userId, p.folderId ?? null, p.name ?? "Seeded", p.tool ?? "ocr", p.status ?? "ready", p.targetLanguage ?? null, pages.length, created, p.updatedAt ?? created, p.trashedAt ?? null),
+    ).bind(
+      projectId,
+      userId,
+      p.folderId ?? null,
+      p.name ?? "Seeded",
+      p.tool ?? "ocr",
+      p.status ?? "ready",
+      p.targetLanguage ?? null,
+      pages.length,
+      created,
+      p.updatedAt ?? created,
+      p.trashedAt ?? null,
+    ),
   ];
   const files: Record<string, string> = {};
   const sourceKey = keys.upload(userId, jobKey);
@@ -64,7 +88,22 @@ export async function seedProject(userId: string, p: SeedProject = {}) {
       stmts.push(
         env.DB.prepare(
           "INSERT INTO regions (id, project_id, page_id, reading_order, kind, x, y, w, h, text, source_language, translation, confidence, lines, vertical, leftover_text, created_at, updated_at) VALUES (?, ?, ?, ?, 'text', ?, ?, ?, ?, ?, 'eng', ?, ?, ?, 0, 0, ?, ?)",
-        ).bind(id, projectId, pageId, k, box.x, box.y, box.w, box.h, r.text, r.translation ?? null, r.confidence ?? 0.9, r.lines ? JSON.stringify(r.lines) : null, now, now),
+        ).bind(
+          id,
+          projectId,
+          pageId,
+          k,
+          box.x,
+          box.y,
+          box.w,
+          box.h,
+          r.text,
+          r.translation ?? null,
+          r.confidence ?? 0.9,
+          r.lines ? JSON.stringify(r.lines) : null,
+          now,
+          now,
+        ),
       );
     });
     regionIds.push(ids);
@@ -73,17 +112,13 @@ export async function seedProject(userId: string, p: SeedProject = {}) {
   if (p.table) {
     tableId = newId("tbl");
     stmts.push(
-      env.DB.prepare("INSERT INTO tables (id, project_id, page_id, x, y, w, h, rows, cols, confidence, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 500, 300, ?, ?, 0.8, ?, ?)").bind(
-        tableId,
-        projectId,
-        pageIds[p.table.page],
-        p.table.rows,
-        p.table.cols,
-        now,
-        now,
-      ),
+      env.DB.prepare(
+        "INSERT INTO tables (id, project_id, page_id, x, y, w, h, rows, cols, confidence, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 500, 300, ?, ?, 0.8, ?, ?)",
+      ).bind(tableId, projectId, pageIds[p.table.page], p.table.rows, p.table.cols, now, now),
       ...p.table.cells.map((c) =>
-        env.DB.prepare("INSERT INTO table_cells (table_id, row, col, row_span, col_span, text, confidence) VALUES (?, ?, ?, ?, ?, ?, 0.8)").bind(tableId, c.row, c.col, c.rowSpan ?? 1, c.colSpan ?? 1, c.text),
+        env.DB.prepare(
+          "INSERT INTO table_cells (table_id, row, col, row_span, col_span, text, confidence) VALUES (?, ?, ?, ?, ?, ?, 0.8)",
+        ).bind(tableId, c.row, c.col, c.rowSpan ?? 1, c.colSpan ?? 1, c.text),
       ),
     );
   }

@@ -26,7 +26,9 @@ function send(res: ServerResponse, status: number, body: unknown) {
 
 /** The `langpair` of a /translate request (query string or form body), e.g. `eng|glg`. */
 function langpairOf(url: URL, body: Buffer, contentType: string | undefined): string | undefined {
-  const fromBody = /application\/x-www-form-urlencoded/i.test(contentType ?? "") ? new URLSearchParams(body.toString("utf8")).get("langpair") : null;
+  const fromBody = /application\/x-www-form-urlencoded/i.test(contentType ?? "")
+    ? new URLSearchParams(body.toString("utf8")).get("langpair")
+    : null;
   return (fromBody ?? url.searchParams.get("langpair")) || undefined;
 }
 

@@ -60,7 +60,9 @@ describe("Apertium pair list", () => {
   });
 
   it("forgets the list when the server says a listed pair is not installed", async () => {
-    const { seen, impl } = server(() => Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }));
+    const { seen, impl } = server(() =>
+      Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }),
+    );
     const t = new ApertiumTranslator("http://apertium.test", impl);
     const err = await rejection(t.translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
     expect(err.code).toBe("unsupported_language_pair");

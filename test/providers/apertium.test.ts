@@ -208,7 +208,13 @@ describe("ApertiumTranslator when the server is down", () => {
 
 describe("ApertiumTranslator with a scripted server", () => {
   const listPairs = () =>
-    Response.json({ responseData: [{ sourceLanguage: "eng", targetLanguage: "spa" }, { sourceLanguage: "eng", targetLanguage: "cat_valencia" }], responseStatus: 200 });
+    Response.json({
+      responseData: [
+        { sourceLanguage: "eng", targetLanguage: "spa" },
+        { sourceLanguage: "eng", targetLanguage: "cat_valencia" },
+      ],
+      responseStatus: 200,
+    });
 
   function scripted(translate: (q: string) => Response) {
     const qs: string[] = [];
@@ -225,7 +231,15 @@ describe("ApertiumTranslator with a scripted server", () => {
   it("redoes a batch one line per request when a response loses a unit break", async () => {
     const { qs, impl } = scripted((q) => Response.json({ responseData: { translatedText: q.toUpperCase().replace("\n\n", " ") } }));
     const t = new ApertiumTranslator("http://apertium.test", impl);
-    const out = await t.translate({ source: "en", target: "es", segments: [{ id: "a", text: "one" }, { id: "b", text: "two\nthree" }, { id: "c", text: "four" }] });
+    const out = await t.translate({
+      source: "en",
+      target: "es",
+      segments: [
+        { id: "a", text: "one" },
+        { id: "b", text: "two\nthree" },
+        { id: "c", text: "four" },
+      ],
+    });
     expect(out.map((s) => [s.id, s.text])).toEqual([
       ["a", "ONE"],
       ["b", "TWO\nTHREE"],
@@ -235,16 +249,36 @@ describe("ApertiumTranslator with a scripted server", () => {
   });
 
   it("maps server errors: pair not installed → unsupported, 5xx → retryable unavailable", async () => {
-    const notInstalled = scripted(() => Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }));
-    const err1 = await providerError(new ApertiumTranslator("http://apertium.test", notInstalled.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    const notInstalled = scripted(() =>
+      Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }),
+    );
+    const err1 = await providerError(
+      new ApertiumTranslator("http://apertium.test", notInstalled.impl).translate({
+        source: "en",
+        target: "es",
+        segments: [{ id: "1", text: "Hi" }],
+      }),
+    );
     expect(err1).toMatchObject({ code: "unsupported_language_pair", retryable: false });
 
     const broken = scripted(() => new Response("oops", { status: 503 }));
-    const err2 = await providerError(new ApertiumTranslator("http://apertium.test", broken.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    const err2 = await providerError(
+      new ApertiumTranslator("http://apertium.test", broken.impl).translate({
+        source: "en",
+        target: "es",
+        segments: [{ id: "1", text: "Hi" }],
+      }),
+    );
     expect(err2).toMatchObject({ code: "provider_unavailable", retryable: true });
 
     const empty = scripted(() => Response.json({ responseData: {} }));
-    const err3 = await providerError(new ApertiumTranslator("http://apertium.test", empty.impl).translate({ source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] }));
+    const err3 = await providerError(
+      new ApertiumTranslator("http://apertium.test", empty.impl).translate({
+        source: "en",
+        target: "es",
+        segments: [{ id: "1", text: "Hi" }],
+      }),
+    );
     expect(err3.code).toBe("provider_unavailable");
   });
 

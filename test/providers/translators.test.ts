@@ -17,9 +17,11 @@ import {
 function stub(name: string, pairs: LanguagePair[], translate: Translator["translate"]): Translator {
   return { name, health: async () => ({ name, status: "ok" }), pairs: async () => pairs, translate };
 }
-const unavailable = (name: string, retryable = true) => async () => {
-  throw new ProviderError("provider_unavailable", `${name} is down`, { provider: name, retryable });
-};
+const unavailable =
+  (name: string, retryable = true) =>
+  async () => {
+    throw new ProviderError("provider_unavailable", `${name} is down`, { provider: name, retryable });
+  };
 const unsupported = (name: string) => async () => {
   throw new ProviderError("unsupported_language_pair", `${name} does not serve it`, { provider: name, retryable: false });
 };
@@ -46,8 +48,22 @@ describe("translatorsFromEnv", () => {
 
 describe("servedPairs", () => {
   it("merges pairs with their providers in fallback order and skips a provider that is down", async () => {
-    const a = stub("a", [{ source: "en", target: "es" }, { source: "es", target: "en" }], unavailable("a"));
-    const b = stub("b", [{ source: "en", target: "es" }, { source: "en", target: "fr", via: "es" }], unavailable("b"));
+    const a = stub(
+      "a",
+      [
+        { source: "en", target: "es" },
+        { source: "es", target: "en" },
+      ],
+      unavailable("a"),
+    );
+    const b = stub(
+      "b",
+      [
+        { source: "en", target: "es" },
+        { source: "en", target: "fr", via: "es" },
+      ],
+      unavailable("b"),
+    );
     const down: Translator = { ...stub("down", [], unavailable("down")), pairs: async () => Promise.reject(new Error("down")) };
     expect(await servedPairs([a, down, b])).toEqual([
       { source: "en", target: "es", providers: ["a", "b"] },
@@ -59,7 +75,8 @@ describe("servedPairs", () => {
 
 describe("translateWithFallback", () => {
   const req = { source: "en", target: "es", segments: [{ id: "1", text: "Hi" }] };
-  const ok = (name: string) => stub(name, [], async (r) => r.segments.map((s) => ({ id: s.id, text: `${name}:${s.text}`, provider: name })));
+  const ok = (name: string) =>
+    stub(name, [], async (r) => r.segments.map((s) => ({ id: s.id, text: `${name}:${s.text}`, provider: name })));
 
   it("moves on after an outage or an unsupported pair", async () => {
     expect(await translateWithFallback([stub("a", [], unavailable("a")), stub("b", [], unsupported("b")), ok("c")], req)).toEqual([
@@ -68,7 +85,9 @@ describe("translateWithFallback", () => {
   });
 
   it("reports an outage before an unsupported pair when nobody succeeds", async () => {
-    const err = await translateWithFallback([stub("a", [], unsupported("a")), stub("b", [], unavailable("b"))], req).catch((e: unknown) => e);
+    const err = await translateWithFallback([stub("a", [], unsupported("a")), stub("b", [], unavailable("b"))], req).catch(
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: "provider_unavailable", retryable: true });
     const none = await translateWithFallback([stub("a", [], unsupported("a"))], req).catch((e: unknown) => e);
     expect(none).toMatchObject({ code: "unsupported_language_pair", retryable: false });

@@ -53,7 +53,9 @@ describe("WorkersAiTranslator", () => {
     const { ai } = fakeAi(async () => {
       throw new Error("3040: Capacity temporarily exceeded, please try again.");
     });
-    const err = await providerError(new WorkersAiTranslator(ai).translate({ source: "en", target: "de", segments: [{ id: "1", text: "Hi" }] }));
+    const err = await providerError(
+      new WorkersAiTranslator(ai).translate({ source: "en", target: "de", segments: [{ id: "1", text: "Hi" }] }),
+    );
     expect(err.code).toBe("provider_unavailable");
     expect(err.retryable).toBe(true);
     expect(err.message).toContain("Capacity temporarily exceeded");
@@ -61,14 +63,19 @@ describe("WorkersAiTranslator", () => {
 
   it("never passes off an answer without translated_text as a translation", async () => {
     const { ai } = fakeAi(async () => ({ request_id: "abc" }));
-    const err = await providerError(new WorkersAiTranslator(ai).translate({ source: "en", target: "de", segments: [{ id: "1", text: "Hi" }] }));
+    const err = await providerError(
+      new WorkersAiTranslator(ai).translate({ source: "en", target: "de", segments: [{ id: "1", text: "Hi" }] }),
+    );
     expect(err.code).toBe("provider_unavailable");
   });
 
   it("rejects a pair outside its languages without calling the model", async () => {
     const { ai, run } = fakeAi(async () => ({ translated_text: "x" }));
     const t = new WorkersAiTranslator(ai);
-    for (const [source, target] of [["en", "tlh"], ["en", "en"]] as const) {
+    for (const [source, target] of [
+      ["en", "tlh"],
+      ["en", "en"],
+    ] as const) {
       const err = await providerError(t.translate({ source, target, segments: [{ id: "1", text: "Hi" }] }));
       expect(err.code).toBe("unsupported_language_pair");
       expect(err.retryable).toBe(false);

@@ -12,11 +12,18 @@ type Rect = { x: number; y: number; w: number; h: number };
 
 /** The box around every pixel where the page differs from its true background (the text), padded. */
 function textArea(page: Rgba, truth: Rgba, within: Rect = { x: 0, y: 0, w: page.width, h: page.height }, pad = 6): Rect {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1;
   for (let y = within.y; y < within.y + within.h; y++) {
     for (let x = within.x; x < within.x + within.w; x++) {
       const i = (y * page.width + x) * 4;
-      const d = Math.max(Math.abs(page.data[i]! - truth.data[i]!), Math.abs(page.data[i + 1]! - truth.data[i + 1]!), Math.abs(page.data[i + 2]! - truth.data[i + 2]!));
+      const d = Math.max(
+        Math.abs(page.data[i]! - truth.data[i]!),
+        Math.abs(page.data[i + 1]! - truth.data[i + 1]!),
+        Math.abs(page.data[i + 2]! - truth.data[i + 2]!),
+      );
       if (d <= 30) continue;
       x0 = Math.min(x0, x);
       y0 = Math.min(y0, y);
@@ -24,7 +31,8 @@ function textArea(page: Rgba, truth: Rgba, within: Rect = { x: 0, y: 0, w: page.
       y1 = Math.max(y1, y);
     }
   }
-  const left = Math.max(within.x, x0 - pad), top = Math.max(within.y, y0 - pad);
+  const left = Math.max(within.x, x0 - pad),
+    top = Math.max(within.y, y0 - pad);
   return { x: left, y: top, w: Math.min(within.x + within.w, x1 + pad + 1) - left, h: Math.min(within.y + within.h, y1 + pad + 1) - top };
 }
 
@@ -35,7 +43,11 @@ async function detectedRegions(name: string, bytes: Uint8Array): Promise<{ pageK
   const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `work/plates/${name}/page.png`, languages: ["eng"] });
   const det = await env.ENGINE.detect({ pageKey: pre.key, outKey: `work/plates/${name}/layout.json` });
   const layout = (await (await env.FILES.get(det.key))!.json()) as PageLayout;
-  return { pageKey: pre.key, sourceKey, regions: layout.blocks.map((b) => ({ box: b.box, lines: b.items.map((l) => l.box), vertical: b.vertical })) };
+  return {
+    pageKey: pre.key,
+    sourceKey,
+    regions: layout.blocks.map((b) => ({ box: b.box, lines: b.items.map((l) => l.box), vertical: b.vertical })),
+  };
 }
 
 describe("clean plates on every kind of background", () => {
@@ -52,40 +64,94 @@ describe("clean plates on every kind of background", () => {
     const s = plate(kind);
     const { pageKey, sourceKey, regions } = await detectedRegions(kind, s.page);
     expect(regions.length).toBeGreaterThan(0);
-    const out = await env.ENGINE.inpaint({ pageKey, sourceKey, page: 0, regions, maskKey: `work/plates/${kind}/mask.png`, cleanKey: `work/plates/${kind}/clean.png`, languages: ["eng"] });
-    expect(out.regions.map((r) => [r.leftover, r.smear]), JSON.stringify(out.regions)).toEqual(regions.map(() => [false, false]));
-    const page = decode(s.page), truth = decode(s.background), clean = await decodeKey(out.cleanKey);
+    const out = await env.ENGINE.inpaint({
+      pageKey,
+      sourceKey,
+      page: 0,
+      regions,
+      maskKey: `work/plates/${kind}/mask.png`,
+      cleanKey: `work/plates/${kind}/clean.png`,
+      languages: ["eng"],
+    });
+    expect(
+      out.regions.map((r) => [r.leftover, r.smear]),
+      JSON.stringify(out.regions),
+    ).toEqual(regions.map(() => [false, false]));
+    const page = decode(s.page),
+      truth = decode(s.background),
+      clean = await decodeKey(out.cleanKey);
     const area = textArea(page, truth);
-    const after = difference(clean, truth, [area]).mean, before = difference(page, truth, [area]).mean;
+    const after = difference(clean, truth, [area]).mean,
+      before = difference(page, truth, [area]).mean;
     const figures = JSON.stringify({ area, after, before });
     if (maxMean !== null) expect(after, figures).toBeLessThanOrEqual(maxMean);
     if (maxRatio !== null) expect(after / before, figures).toBeLessThanOrEqual(maxRatio);
     // Nothing of the text is read back (texture may read as a stray mark, as on the true background).
-    const again = await ocr(new Uint8Array(await (await env.FILES.get(out.cleanKey))!.arrayBuffer()), `work/plates/${kind}/again.png`, ["eng"]);
-    const words = new Set((plateScene(kind, 1, 900, 400).lines as { text: string }[]).flatMap((l) => l.text.toLowerCase().match(/[a-z]{3,}/g) ?? []));
-    expect((again.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => words.has(w)), again).toEqual([]);
+    const again = await ocr(new Uint8Array(await (await env.FILES.get(out.cleanKey))!.arrayBuffer()), `work/plates/${kind}/again.png`, [
+      "eng",
+    ]);
+    const words = new Set(
+      (plateScene(kind, 1, 900, 400).lines as { text: string }[]).flatMap((l) => l.text.toLowerCase().match(/[a-z]{3,}/g) ?? []),
+    );
+    expect(
+      (again.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((w) => words.has(w)),
+      again,
+    ).toEqual([]);
   });
 
   it("leaves a picture untouched where layout analysis took its texture for lines of text", async () => {
     // The photograph-like background alone, uploaded as a page, with "lines" where there is no text.
     const s = plate("photo");
     await env.FILES.put("uploads/plates/photo-only", s.background);
-    const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/plates/photo-only", page: 0, outKey: "work/plates/photo-only/page.png", languages: ["eng"] });
-    const lines = [{ x: 60, y: 60, w: 700, h: 56 }, { x: 60, y: 140, w: 640, h: 44 }, { x: 120, y: 260, w: 600, h: 60 }];
-    const regions: InpaintRegion[] = [{ box: { x: 60, y: 60, w: 700, h: 200 }, lines: lines.slice(0, 2) }, { box: lines[2]!, lines: [lines[2]!] }];
-    const out = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: "uploads/plates/photo-only", page: 0, regions, maskKey: "work/plates/photo-only/mask.png", cleanKey: "work/plates/photo-only/clean.png", languages: ["eng"] });
+    const pre = await env.ENGINE.preprocess({
+      sourceKey: "uploads/plates/photo-only",
+      page: 0,
+      outKey: "work/plates/photo-only/page.png",
+      languages: ["eng"],
+    });
+    const lines = [
+      { x: 60, y: 60, w: 700, h: 56 },
+      { x: 60, y: 140, w: 640, h: 44 },
+      { x: 120, y: 260, w: 600, h: 60 },
+    ];
+    const regions: InpaintRegion[] = [
+      { box: { x: 60, y: 60, w: 700, h: 200 }, lines: lines.slice(0, 2) },
+      { box: lines[2]!, lines: [lines[2]!] },
+    ];
+    const out = await env.ENGINE.inpaint({
+      pageKey: pre.key,
+      sourceKey: "uploads/plates/photo-only",
+      page: 0,
+      regions,
+      maskKey: "work/plates/photo-only/mask.png",
+      cleanKey: "work/plates/photo-only/clean.png",
+      languages: ["eng"],
+    });
     expect(out.textCheck.zones, JSON.stringify(out)).toBeGreaterThan(0);
     expect(out.textCheck.rejected, JSON.stringify(out)).toBe(out.textCheck.zones);
-    expect(out.regions.map((r) => r.masked), JSON.stringify(out.regions)).toEqual([0, 0]);
-    const clean = await decodeKey(out.cleanKey), truth = decode(s.background);
+    expect(
+      out.regions.map((r) => r.masked),
+      JSON.stringify(out.regions),
+    ).toEqual([0, 0]);
+    const clean = await decodeKey(out.cleanKey),
+      truth = decode(s.background);
     expect(difference(clean, truth, [{ x: 0, y: 0, w: truth.width, h: truth.height }]).mean).toBe(0);
   });
 
   it("keeps each side of a background boundary its own colour where a line crosses it", async () => {
     const s = plate("two-tone");
     const { pageKey, sourceKey, regions } = await detectedRegions("two-tone-edge", s.page);
-    const out = await env.ENGINE.inpaint({ pageKey, sourceKey, page: 0, regions, maskKey: "work/plates/edge/mask.png", cleanKey: "work/plates/edge/clean.png" });
-    const page = decode(s.page), truth = decode(s.background), clean = await decodeKey(out.cleanKey);
+    const out = await env.ENGINE.inpaint({
+      pageKey,
+      sourceKey,
+      page: 0,
+      regions,
+      maskKey: "work/plates/edge/mask.png",
+      cleanKey: "work/plates/edge/clean.png",
+    });
+    const page = decode(s.page),
+      truth = decode(s.background),
+      clean = await decodeKey(out.cleanKey);
     // The boundary's column: where the true background's first row changes colour.
     let edge = 0;
     while (Math.abs(truth.data[edge * 4]! - truth.data[0]!) + Math.abs(truth.data[edge * 4 + 2]! - truth.data[2]!) < 30) edge++;
@@ -99,7 +165,8 @@ describe("clean plates on every kind of background", () => {
 
   it("flags a fill with no real background near it, and not a fill that follows the background", () => {
     // The true two-tone background and a hole across its lower (blue) half.
-    const width = 200, height = 100;
+    const width = 200,
+      height = 100;
     const truth: Rgba = { width, height, data: new Uint8Array(width * height * 4) };
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) truth.data.set(y < 50 ? [239, 229, 207, 255] : [40, 90, 170, 255], (y * width + x) * 4);
@@ -121,19 +188,31 @@ describe("erase: the page of the text-removal report", () => {
   it("exports a PNG whose flat half and gradient half are both clean", async () => {
     const { auth } = await seedAccount({ credits: 20 });
     const s = plate("split");
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(s.page, "split.png", { tool: "erase", export_formats: ["png"] }) }));
+    const created = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(s.page, "split.png", { tool: "erase", export_formats: ["png"] }),
+      }),
+    );
     const job = await waitForJob(created.id, auth);
     expect(job.status, JSON.stringify(job)).toBe("completed");
     const exp = job.output.exports.find((e: any) => e.format === "png");
     const link = await body(await api(exp.download, { headers: auth }));
     const url = new URL(link.url);
     const png = new Uint8Array(await (await api(url.pathname + url.search)).arrayBuffer());
-    const clean = decode(png), page = decode(s.page), truth = decode(s.background);
+    const clean = decode(png),
+      page = decode(s.page),
+      truth = decode(s.background);
     expect([clean.width, clean.height]).toEqual([SPLIT_PAGE.width, SPLIT_PAGE.height]);
     const half = SPLIT_PAGE.height / 2;
-    for (const within of [{ x: 0, y: 0, w: SPLIT_PAGE.width, h: half }, { x: 0, y: half, w: SPLIT_PAGE.width, h: half }]) {
+    for (const within of [
+      { x: 0, y: 0, w: SPLIT_PAGE.width, h: half },
+      { x: 0, y: half, w: SPLIT_PAGE.width, h: half },
+    ]) {
       const area = textArea(page, truth, within);
-      const after = difference(clean, truth, [area]), before = difference(page, truth, [area]);
+      const after = difference(clean, truth, [area]),
+        before = difference(page, truth, [area]);
       const figures = JSON.stringify({ area, after, before });
       expect(after.mean, figures).toBeLessThanOrEqual(2.0);
       expect(after.mean / before.mean, figures).toBeLessThan(0.1);
@@ -151,18 +230,44 @@ describe("erase: the page of the text-removal report", () => {
   it("flags a smeared region on the region and as a stage warning", async () => {
     const { auth, userId } = await seedAccount({ credits: 20 });
     const s = plate("hatch");
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(s.page, "hatch.png", { tool: "erase", export_formats: ["png"] }) }));
+    const created = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(s.page, "hatch.png", { tool: "erase", export_formats: ["png"] }),
+      }),
+    );
     const job = await waitForJob(created.id, auth);
     expect(job.status, JSON.stringify(job)).toBe("completed");
     // A region drawn over the bars (as a user would, without line boxes): they are all taken for
     // strokes, and the fill has no real background near the middle of the block.
-    const row = await env.DB.prepare("SELECT id FROM regions WHERE project_id = ? ORDER BY reading_order LIMIT 1").bind(job.project_id).first<{ id: string }>();
+    const row = await env.DB.prepare("SELECT id FROM regions WHERE project_id = ? ORDER BY reading_order LIMIT 1")
+      .bind(job.project_id)
+      .first<{ id: string }>();
     // Region boxes are in page-image pixels (preprocessing may rescale the upload).
     const before = await body(await api(`/api/v1/projects/${job.project_id}`, { headers: auth }));
     const k = before.pages[0].width / HATCH_PAGE.width;
     const b = HATCH_PAGE.bars;
-    await env.DB.prepare("UPDATE regions SET x = ?, y = ?, w = ?, h = ?, lines = NULL WHERE id = ?").bind(Math.round(b.x * k), Math.round(b.y * k), Math.round(b.w * k), Math.round(b.h * k), row!.id).run();
-    const plan = { jobId: job.id, attempt: 0, kind: "rerender" as const, userId, projectId: job.project_id, tool: "erase" as const, pages: 1, pagesToRun: [0], exportPages: [0], sourceKey: `uploads/${userId}/${job.id}/source`, languages: ["eng"], targetLanguage: null, formats: ["png"], baseName: "hatch", concurrency: 1 };
+    await env.DB.prepare("UPDATE regions SET x = ?, y = ?, w = ?, h = ?, lines = NULL WHERE id = ?")
+      .bind(Math.round(b.x * k), Math.round(b.y * k), Math.round(b.w * k), Math.round(b.h * k), row!.id)
+      .run();
+    const plan = {
+      jobId: job.id,
+      attempt: 0,
+      kind: "rerender" as const,
+      userId,
+      projectId: job.project_id,
+      tool: "erase" as const,
+      pages: 1,
+      pagesToRun: [0],
+      exportPages: [0],
+      sourceKey: `uploads/${userId}/${job.id}/source`,
+      languages: ["eng"],
+      targetLanguage: null,
+      formats: ["png"],
+      baseName: "hatch",
+      concurrency: 1,
+    };
     const result = await inpaintingStage(env, makeDb(env.DB), plan, 0);
     const smear = result.warnings?.filter((w) => w.code === "smear") ?? [];
     expect(smear.map((w) => w.message).filter((m) => m.includes(row!.id)).length, JSON.stringify(result)).toBe(1);
@@ -176,17 +281,30 @@ describe("typesetting over a clean plate", () => {
     await seedModels();
     const s = plate("split");
     await env.FILES.put("work/plates/typeset/background.png", s.background);
-    const text = "Fresh bread and pastries every morning from seven, cakes for birthdays and weddings to order, coffee until the last loaf is sold, closed on public holidays and on Sundays in August.";
+    const text =
+      "Fresh bread and pastries every morning from seven, cakes for birthdays and weddings to order, coffee until the last loaf is sold, closed on public holidays and on Sundays in August.";
     const box = { x: 80, y: 90, w: 800, h: 600 };
-    const out = await env.ENGINE.typeset({ backgroundKey: "work/plates/typeset/background.png", outKey: "work/plates/typeset/render.png", regions: [{ box, text, style: { color: "#2a1d10", font_size: 54, align: "left" } }] });
+    const out = await env.ENGINE.typeset({
+      backgroundKey: "work/plates/typeset/background.png",
+      outKey: "work/plates/typeset/render.png",
+      regions: [{ box, text, style: { color: "#2a1d10", font_size: 54, align: "left" } }],
+    });
     expect(["fitted", "shrunk"]).toContain(out.regions[0]!.overflow);
     expect(out.regions[0]!.lines).toBeGreaterThan(3);
-    const render = await decodeKey(out.key), bg = decode(s.background);
+    const render = await decodeKey(out.key),
+      bg = decode(s.background);
     const inkRows = new Set<number>();
     for (let y = box.y; y < box.y + box.h; y++) {
       for (let x = box.x; x < box.x + box.w; x++) {
         const i = (y * bg.width + x) * 4;
-        if (Math.max(Math.abs(render.data[i]! - bg.data[i]!), Math.abs(render.data[i + 1]! - bg.data[i + 1]!), Math.abs(render.data[i + 2]! - bg.data[i + 2]!)) > 40) inkRows.add(y);
+        if (
+          Math.max(
+            Math.abs(render.data[i]! - bg.data[i]!),
+            Math.abs(render.data[i + 1]! - bg.data[i + 1]!),
+            Math.abs(render.data[i + 2]! - bg.data[i + 2]!),
+          ) > 40
+        )
+          inkRows.add(y);
       }
     }
     const edge = SPLIT_PAGE.height / 2;
@@ -194,6 +312,9 @@ describe("typesetting over a clean plate", () => {
     expect(near, JSON.stringify(near)).toEqual([]);
     // Text on both sides of the edge.
     const rows = [...inkRows];
-    expect({ above: rows.some((y) => y < edge - 20), below: rows.some((y) => y > edge + 20) }, JSON.stringify({ out, first: Math.min(...rows), last: Math.max(...rows) })).toEqual({ above: true, below: true });
+    expect(
+      { above: rows.some((y) => y < edge - 20), below: rows.some((y) => y > edge + 20) },
+      JSON.stringify({ out, first: Math.min(...rows), last: Math.max(...rows) }),
+    ).toEqual({ above: true, below: true });
   });
 });

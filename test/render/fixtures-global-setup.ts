@@ -18,8 +18,16 @@ declare module "vitest" {
 export default function setup(project: TestProject) {
   const scenes: Record<string, { page: string; background: string }> = {};
   // The shared renderer's fonts lack DejaVu Sans Bold, which the bold scene needs.
-  const fontFiles = [...FONT_FILES, ...["DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf"].map((f) => fileURLToPath(new URL(`../../node_modules/dejavu-fonts-ttf/ttf/${f}`, import.meta.url)))];
-  const draw = (svg: string) => Buffer.from(new Resvg(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng()).toString("base64");
+  const fontFiles = [
+    ...FONT_FILES,
+    ...["DejaVuSans-Bold.ttf", "DejaVuSerif-Bold.ttf", "DejaVuSansMono-Bold.ttf"].map((f) =>
+      fileURLToPath(new URL(`../../node_modules/dejavu-fonts-ttf/ttf/${f}`, import.meta.url)),
+    ),
+  ];
+  const draw = (svg: string) =>
+    Buffer.from(
+      new Resvg(svg, { font: { fontFiles, loadSystemFonts: false, defaultFontFamily: "DejaVu Sans" } }).render().asPng(),
+    ).toString("base64");
   for (const name of Object.keys(BACKGROUNDS) as (keyof typeof BACKGROUNDS)[]) {
     const s = renderScene(name);
     scenes[name] = { page: draw(s.page), background: draw(s.background) };
@@ -30,8 +38,14 @@ export default function setup(project: TestProject) {
     const s = plateScene(kind, 1, 900, 400);
     plates[kind] = { page: draw(s.page), background: draw(s.background) };
   }
-  for (const [name, p] of [["split", SPLIT_PAGE], ["hatch", HATCH_PAGE]] as const) {
-    plates[name] = { page: draw(svgPage(p.width, p.height, p.background, p.lines)), background: draw(svgPage(p.width, p.height, p.background, [])) };
+  for (const [name, p] of [
+    ["split", SPLIT_PAGE],
+    ["hatch", HATCH_PAGE],
+  ] as const) {
+    plates[name] = {
+      page: draw(svgPage(p.width, p.height, p.background, p.lines)),
+      background: draw(svgPage(p.width, p.height, p.background, [])),
+    };
   }
   project.provide("plateScenes", plates);
 }

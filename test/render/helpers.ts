@@ -57,7 +57,9 @@ export async function decodeKey(key: string): Promise<Rgba> {
  * difference, and the share of pixels off by more than 60 (what a smear or a stroke remnant is).
  */
 export function difference(a: Rgba, b: Rgba, boxes: { x: number; y: number; w: number; h: number }[]): { mean: number; bad: number } {
-  let sum = 0, n = 0, bad = 0;
+  let sum = 0,
+    n = 0,
+    bad = 0;
   for (const box of boxes) {
     for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(a.height, Math.ceil(box.y + box.h)); y++) {
       for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(a.width, Math.ceil(box.x + box.w)); x++) {
@@ -95,11 +97,19 @@ export async function readBack(imageKey: string, languages: string[]): Promise<P
 
 /** Bounding box of the pixels that differ from the background by more than `t` inside a rectangle. */
 export function inkBox(img: Rgba, bg: Rgba, area: { x: number; y: number; w: number; h: number }, t = 80) {
-  let x0 = Infinity, y0 = Infinity, x1 = -1, y1 = -1, n = 0;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -1,
+    y1 = -1,
+    n = 0;
   for (let y = area.y; y < area.y + area.h; y++) {
     for (let x = area.x; x < area.x + area.w; x++) {
       const i = (y * img.width + x) * 4;
-      const d = Math.max(Math.abs(img.data[i]! - bg.data[i]!), Math.abs(img.data[i + 1]! - bg.data[i + 1]!), Math.abs(img.data[i + 2]! - bg.data[i + 2]!));
+      const d = Math.max(
+        Math.abs(img.data[i]! - bg.data[i]!),
+        Math.abs(img.data[i + 1]! - bg.data[i + 1]!),
+        Math.abs(img.data[i + 2]! - bg.data[i + 2]!),
+      );
       if (d > t) {
         n++;
         x0 = Math.min(x0, x);

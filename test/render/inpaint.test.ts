@@ -28,10 +28,25 @@ describe("text removal (inpainting)", () => {
     const { s, pre, text } = await prepared(name);
     const truth = TEXT[name as keyof typeof TEXT].lines.join(" ");
     expect(characterErrorRate(truth, text.text), text.text).toBeLessThanOrEqual(0.05);
-    const out = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: `uploads/r/${name}`, page: 0, regions: regionsOf(text), maskKey: `work/${name}/mask.png`, cleanKey: `work/${name}/clean.png`, languages: ["eng"] });
-    expect(out.regions.map((r) => r.leftover), JSON.stringify(out.regions)).toEqual(text.regions.map(() => false));
+    const out = await env.ENGINE.inpaint({
+      pageKey: pre.key,
+      sourceKey: `uploads/r/${name}`,
+      page: 0,
+      regions: regionsOf(text),
+      maskKey: `work/${name}/mask.png`,
+      cleanKey: `work/${name}/clean.png`,
+      languages: ["eng"],
+    });
+    expect(
+      out.regions.map((r) => r.leftover),
+      JSON.stringify(out.regions),
+    ).toEqual(text.regions.map(() => false));
     const clean = await decodeKey(out.cleanKey);
-    const diff = difference(clean, decode(s.background), text.regions.map((r) => r.box));
+    const diff = difference(
+      clean,
+      decode(s.background),
+      text.regions.map((r) => r.box),
+    );
     expect(diff.mean, JSON.stringify(diff)).toBeLessThanOrEqual(maxMean);
     expect(diff.bad, JSON.stringify(diff)).toBeLessThanOrEqual(maxBad);
     // The colour base is the original's: the clean plate is not the gray page image.
@@ -45,9 +60,15 @@ describe("text removal (inpainting)", () => {
 
   it("masks glyph pixels only, not whole boxes", async () => {
     const { pre, text } = await prepared("flat");
-    const out = await env.ENGINE.inpaint({ pageKey: pre.key, regions: regionsOf(text), maskKey: "work/flat/mask2.png", cleanKey: "work/flat/clean2.png" });
+    const out = await env.ENGINE.inpaint({
+      pageKey: pre.key,
+      regions: regionsOf(text),
+      maskKey: "work/flat/mask2.png",
+      cleanKey: "work/flat/clean2.png",
+    });
     const mask = await decodeKey(out.maskKey);
-    let on = 0, all = 0;
+    let on = 0,
+      all = 0;
     for (const r of text.regions) {
       for (let y = Math.floor(r.box.y); y < r.box.y + r.box.h; y++) {
         for (let x = Math.floor(r.box.x); x < r.box.x + r.box.w; x++) {
@@ -64,8 +85,22 @@ describe("text removal (inpainting)", () => {
   it("reads the original's colour, weight and alignment", async () => {
     const flat = await prepared("flat");
     const bold = await prepared("bold");
-    const a = await env.ENGINE.inpaint({ pageKey: flat.pre.key, sourceKey: "uploads/r/flat", page: 0, regions: regionsOf(flat.text), maskKey: "work/flat/m3.png", cleanKey: "work/flat/c3.png" });
-    const b = await env.ENGINE.inpaint({ pageKey: bold.pre.key, sourceKey: "uploads/r/bold", page: 0, regions: regionsOf(bold.text), maskKey: "work/bold/m3.png", cleanKey: "work/bold/c3.png" });
+    const a = await env.ENGINE.inpaint({
+      pageKey: flat.pre.key,
+      sourceKey: "uploads/r/flat",
+      page: 0,
+      regions: regionsOf(flat.text),
+      maskKey: "work/flat/m3.png",
+      cleanKey: "work/flat/c3.png",
+    });
+    const b = await env.ENGINE.inpaint({
+      pageKey: bold.pre.key,
+      sourceKey: "uploads/r/bold",
+      page: 0,
+      regions: regionsOf(bold.text),
+      maskKey: "work/bold/m3.png",
+      cleanKey: "work/bold/c3.png",
+    });
     const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
     const want = rgb(TEXT.flat.color);
     const got = rgb(a.regions[0]!.style.color!);
@@ -81,7 +116,13 @@ describe("text removal (inpainting)", () => {
     // Only the first word's box is given as the region's line: the rest of the line stays.
     const r = text.regions[0]!;
     const first = r.lines[0]!.words[0]!.box;
-    const out = await env.ENGINE.inpaint({ pageKey: pre.key, regions: [{ box: r.box, lines: [first] }], maskKey: "work/flat/m4.png", cleanKey: "work/flat/c4.png", languages: ["eng"] });
+    const out = await env.ENGINE.inpaint({
+      pageKey: pre.key,
+      regions: [{ box: r.box, lines: [first] }],
+      maskKey: "work/flat/m4.png",
+      cleanKey: "work/flat/c4.png",
+      languages: ["eng"],
+    });
     expect(out.regions[0]!.leftover, JSON.stringify(out.regions[0])).toBe(true);
     expect(out.regions[0]!.leftoverText).toMatch(/every|morning|Open|daily/);
   });

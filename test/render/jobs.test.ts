@@ -25,7 +25,16 @@ describe("translate and erase jobs, end to end", () => {
 
   it("translate: removes the text, typesets the Spanish translation, exports PNG, PDF and text", async () => {
     const { auth } = await seedAccount({ credits: 20 });
-    const res = await api("/api/v1/process", { method: "POST", headers: auth, body: upload(scene("flat").page, "bakery.png", { tool: "translate", source_language: "en", target_language: "es", export_formats: ["png", "pdf", "txt", "json"] }) });
+    const res = await api("/api/v1/process", {
+      method: "POST",
+      headers: auth,
+      body: upload(scene("flat").page, "bakery.png", {
+        tool: "translate",
+        source_language: "en",
+        target_language: "es",
+        export_formats: ["png", "pdf", "txt", "json"],
+      }),
+    });
     const created = await body(res);
     expect(res.status, JSON.stringify(created)).toBe(202);
     const job = await waitForJob(created.id, auth);
@@ -57,7 +66,12 @@ describe("translate and erase jobs, end to end", () => {
     const txt = await read("pdftotext", pdf.bytes);
     expect(txt.code, txt.stderr).toBe(0);
     expect(txt.stdout.replace(/\s+/g, " ").trim()).toBe(translation.replace(/\s+/g, " ").trim());
-    expect(new TextDecoder().decode((await download(job, "txt", auth)).bytes).trim().replace(/\s+/g, " ")).toBe(translation.replace(/\s+/g, " "));
+    expect(
+      new TextDecoder()
+        .decode((await download(job, "txt", auth)).bytes)
+        .trim()
+        .replace(/\s+/g, " "),
+    ).toBe(translation.replace(/\s+/g, " "));
 
     const timeline = await body(await api(`/api/v1/jobs/${job.id}/timeline`, { headers: auth }));
     const stages = timeline.events.filter((e: any) => e.type === "progress").map((e: any) => e.stage);
@@ -67,7 +81,13 @@ describe("translate and erase jobs, end to end", () => {
 
   it("erase: the exported page re-reads empty", async () => {
     const { auth } = await seedAccount({ credits: 20 });
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(scene("gradient").page, "sale.png", { tool: "erase", export_formats: ["png", "jpg"] }) }));
+    const created = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(scene("gradient").page, "sale.png", { tool: "erase", export_formats: ["png", "jpg"] }),
+      }),
+    );
     const job = await waitForJob(created.id, auth);
     expect(job.status, JSON.stringify(job)).toBe("completed");
     const png = await download(job, "png", auth);
@@ -85,16 +105,50 @@ describe("translate and erase jobs, end to end", () => {
     const { auth, userId } = await seedAccount({ credits: 20 });
     // A finished translate job of the flat scene gives a real project; its first region's lines are
     // then cut down to the first word, so inpainting that page again leaves the rest of the text.
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: upload(scene("flat").page, "bakery.png", { tool: "translate", source_language: "en", target_language: "es", export_formats: ["json"] }) }));
+    const created = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: upload(scene("flat").page, "bakery.png", {
+          tool: "translate",
+          source_language: "en",
+          target_language: "es",
+          export_formats: ["json"],
+        }),
+      }),
+    );
     const job = await waitForJob(created.id, auth);
     expect(job.status, JSON.stringify(job)).toBe("completed");
-    const row = await env.DB.prepare("SELECT id, lines FROM regions WHERE project_id = ? ORDER BY reading_order LIMIT 1").bind(job.project_id).first<{ id: string; lines: string }>();
+    const row = await env.DB.prepare("SELECT id, lines FROM regions WHERE project_id = ? ORDER BY reading_order LIMIT 1")
+      .bind(job.project_id)
+      .first<{ id: string; lines: string }>();
     const lines = JSON.parse(row!.lines);
     const w = lines[0].words[0];
-    await env.DB.prepare("UPDATE regions SET lines = ? WHERE id = ?").bind(JSON.stringify([{ x: w.x, y: w.y, w: w.w, h: w.h, text: w.text, words: [w] }]), row!.id).run();
-    const plan = { jobId: job.id, attempt: 0, kind: "single" as const, userId, projectId: job.project_id, tool: "translate" as const, pages: 1, pagesToRun: [0], exportPages: [0], sourceKey: `uploads/${userId}/${job.id}/source`, languages: ["eng"], targetLanguage: "es", formats: ["json"], baseName: "bakery", concurrency: 1 };
+    await env.DB.prepare("UPDATE regions SET lines = ? WHERE id = ?")
+      .bind(JSON.stringify([{ x: w.x, y: w.y, w: w.w, h: w.h, text: w.text, words: [w] }]), row!.id)
+      .run();
+    const plan = {
+      jobId: job.id,
+      attempt: 0,
+      kind: "single" as const,
+      userId,
+      projectId: job.project_id,
+      tool: "translate" as const,
+      pages: 1,
+      pagesToRun: [0],
+      exportPages: [0],
+      sourceKey: `uploads/${userId}/${job.id}/source`,
+      languages: ["eng"],
+      targetLanguage: "es",
+      formats: ["json"],
+      baseName: "bakery",
+      concurrency: 1,
+    };
     const result = await inpaintingStage(env, makeDb(env.DB), plan, 0);
-    expect(result.warnings?.map((x) => x.code), JSON.stringify(result)).toEqual(["leftover_text"]);
+    expect(
+      result.warnings?.map((x) => x.code),
+      JSON.stringify(result),
+    ).toEqual(["leftover_text"]);
     expect(result.warnings![0]!.message).toContain(row!.id);
     const project = await body(await api(`/api/v1/projects/${job.project_id}`, { headers: auth }));
     expect(project.regions.find((r: any) => r.id === row!.id).leftover_text).toBe(true);

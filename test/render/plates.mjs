@@ -42,7 +42,8 @@ export const BACKGROUNDS = {
     `<defs><linearGradient id="g" x1="0" y1="0" x2="${seed % 2}" y2="${(seed + 1) % 2 || 0.4}"><stop offset="0" stop-color="${["#8ec5fc", "#f7b2a8"][seed % 2]}"/><stop offset="1" stop-color="#fdf6e3"/></linearGradient></defs><rect width="${w}" height="${h}" fill="url(#g)"/>`,
   paper: (w, h, seed) =>
     `<defs><filter id="n" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.75" numOctaves="3" seed="${seed}"/><feColorMatrix type="saturate" values="0"/></filter><filter id="f" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.004 0.05" numOctaves="2" seed="${seed + 50}"/><feColorMatrix type="saturate" values="0"/></filter></defs><rect width="${w}" height="${h}" fill="#eadfc6"/><rect width="${w}" height="${h}" filter="url(#f)" opacity="0.18"/><rect width="${w}" height="${h}" filter="url(#n)" opacity="0.16"/>`,
-  "two-tone": (w, h, seed) => `<rect width="${w}" height="${h}" fill="#f2f2ee"/><rect x="${Math.round(w * (0.45 + 0.05 * (seed % 3)))}" width="${w}" height="${h}" fill="${["#9fc3e6", "#e6b89f", "#a8d5a2"][seed % 3]}"/>`,
+  "two-tone": (w, h, seed) =>
+    `<rect width="${w}" height="${h}" fill="#f2f2ee"/><rect x="${Math.round(w * (0.45 + 0.05 * (seed % 3)))}" width="${w}" height="${h}" fill="${["#9fc3e6", "#e6b89f", "#a8d5a2"][seed % 3]}"/>`,
   photo: (w, h, seed) =>
     `<defs><filter id="p" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.008 0.012" numOctaves="4" seed="${seed}"/><feColorMatrix type="matrix" values="1.1 0 0 0 -0.05  0 0.9 0.2 0 0  0 0.3 0.8 0 0.05  0 0 0 0 1"/></filter><filter id="q" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.35" numOctaves="2" seed="${seed + 9}"/></filter></defs><rect width="${w}" height="${h}" filter="url(#p)"/><rect width="${w}" height="${h}" filter="url(#q)" opacity="0.12"/>`,
 };
@@ -96,7 +97,10 @@ export function plateScene(kind, i, w, h, background) {
 /** An SVG page: the background fragment and the lines (family, size, weight and colour each). */
 export function svgPage(w, h, bg, lines) {
   const text = lines
-    .map((l) => `<text x="${l.x}" y="${l.y}" font-family="${l.family ?? "DejaVu Sans"}" font-size="${l.size}" font-weight="${l.bold ? "bold" : "normal"}" fill="${l.color}">${esc(l.text)}</text>`)
+    .map(
+      (l) =>
+        `<text x="${l.x}" y="${l.y}" font-family="${l.family ?? "DejaVu Sans"}" font-size="${l.size}" font-weight="${l.bold ? "bold" : "normal"}" fill="${l.color}">${esc(l.text)}</text>`,
+    )
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${bg}${text}</svg>`;
 }

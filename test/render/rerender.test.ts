@@ -57,14 +57,24 @@ describe("POST /projects/{id}/rerender", () => {
 
   it("redraws an edited translation for free, without recognising or translating again", async () => {
     const { auth, userId } = await seedAccount({ credits: 20 });
-    const first = await finishedJob(auth, scene("flat").page, { tool: "translate", source_language: "en", target_language: "es", export_formats: ["png", "txt"] });
+    const first = await finishedJob(auth, scene("flat").page, {
+      tool: "translate",
+      source_language: "en",
+      target_language: "es",
+      export_formats: ["png", "txt"],
+    });
     const before = await project(auth, first.project_id);
     const [r0] = before.regions;
     const edited = "Pan caliente cada mañana";
-    expect((await api(`/api/v1/projects/${first.project_id}/regions/${r0.id}`, json(auth, "PATCH", { translation: edited }))).status).toBe(200);
+    expect((await api(`/api/v1/projects/${first.project_id}/regions/${r0.id}`, json(auth, "PATCH", { translation: edited }))).status).toBe(
+      200,
+    );
     // A region only a user made: recognition would drop it (it rewrites the page's regions) and translation would fill its translation.
     const added = await body(
-      await api(`/api/v1/projects/${first.project_id}/regions`, json(auth, "POST", { page_index: 0, box: { x: 1000, y: 330, w: 60, h: 30 }, text: "extra" })),
+      await api(
+        `/api/v1/projects/${first.project_id}/regions`,
+        json(auth, "POST", { page_index: 0, box: { x: 1000, y: 330, w: 60, h: 30 }, text: "extra" }),
+      ),
     );
     expect(added.id, JSON.stringify(added)).toMatch(/^rgn_/);
     const ledgerBefore = await snapshot(userId);
@@ -72,7 +82,13 @@ describe("POST /projects/{id}/rerender", () => {
     const res = await rerender(auth, first.project_id);
     const job = await body(res);
     expect(res.status, JSON.stringify(job)).toBe(202);
-    expect(job).toMatchObject({ kind: "rerender", tool: "translate", project_id: first.project_id, cost: { estimated: 0, reserved: 0, charged: 0 }, pages: { total: 1 } });
+    expect(job).toMatchObject({
+      kind: "rerender",
+      tool: "translate",
+      project_id: first.project_id,
+      cost: { estimated: 0, reserved: 0, charged: 0 },
+      pages: { total: 1 },
+    });
     expect(job.options.export_formats).toEqual(["png", "txt"]);
 
     // While it runs the project is locked: edits and a second re-render are refused.
@@ -102,7 +118,11 @@ describe("POST /projects/{id}/rerender", () => {
       expect(now.text).toBe(r.text);
       expect(now.translation).toBe(r.translation);
     }
-    expect(after.regions.find((r: any) => r.id === added.id)).toMatchObject({ user_text: "extra", translation: null, user_translation: null });
+    expect(after.regions.find((r: any) => r.id === added.id)).toMatchObject({
+      user_text: "extra",
+      translation: null,
+      user_translation: null,
+    });
 
     // The new page shows the edited translation.
     expect(after.pages[0].render_url).toContain(job.id);
@@ -125,9 +145,14 @@ describe("POST /projects/{id}/rerender", () => {
 
   it("re-exports an ocr project with the corrected text (exporting only) and replays an Idempotency-Key", async () => {
     const { auth } = await seedAccount({ credits: 20 });
-    const first = await finishedJob(auth, await renderTextPng(["The house is red.", "The dog is old."]), { tool: "ocr", export_formats: ["txt", "json"] });
+    const first = await finishedJob(auth, await renderTextPng(["The house is red.", "The dog is old."]), {
+      tool: "ocr",
+      export_formats: ["txt", "json"],
+    });
     const p = await project(auth, first.project_id);
-    expect((await api(`/api/v1/projects/${p.id}/regions/${p.regions[0].id}`, json(auth, "PATCH", { text: "The castle is blue." }))).status).toBe(200);
+    expect(
+      (await api(`/api/v1/projects/${p.id}/regions/${p.regions[0].id}`, json(auth, "PATCH", { text: "The castle is blue." }))).status,
+    ).toBe(200);
 
     const headers = { "Idempotency-Key": `rr-${p.id}` };
     const res = await rerender(auth, p.id, { export_formats: ["txt"] }, headers);
@@ -151,13 +176,23 @@ describe("POST /projects/{id}/rerender", () => {
 
   it("redraws only the pages asked for, and exports the whole document", async () => {
     const { auth } = await seedAccount({ credits: 20 });
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form([{ bytes: await scannedPdf(2), name: "scan.pdf" }], { tool: "ocr", export_formats: ["txt"] }) }));
+    const created = await body(
+      await api("/api/v1/process", {
+        method: "POST",
+        headers: auth,
+        body: form([{ bytes: await scannedPdf(2), name: "scan.pdf" }], { tool: "ocr", export_formats: ["txt"] }),
+      }),
+    );
     const first = await waitForJob(created.id, auth, 150_000);
     expect(first.status, JSON.stringify(first)).toBe("completed");
     const p = await project(auth, first.project_id);
     const onPage = (i: number) => p.regions.filter((r: any) => r.page_index === i);
-    expect((await api(`/api/v1/projects/${p.id}/regions/${onPage(0)[0].id}`, json(auth, "PATCH", { text: "First page edited." }))).status).toBe(200);
-    expect((await api(`/api/v1/projects/${p.id}/regions/${onPage(1)[0].id}`, json(auth, "PATCH", { text: "Second page edited." }))).status).toBe(200);
+    expect(
+      (await api(`/api/v1/projects/${p.id}/regions/${onPage(0)[0].id}`, json(auth, "PATCH", { text: "First page edited." }))).status,
+    ).toBe(200);
+    expect(
+      (await api(`/api/v1/projects/${p.id}/regions/${onPage(1)[0].id}`, json(auth, "PATCH", { text: "Second page edited." }))).status,
+    ).toBe(200);
 
     const job = await body(await rerender(auth, p.id, { pages: [1] }));
     expect(job.pages.total, JSON.stringify(job)).toBe(1);
@@ -180,7 +215,8 @@ describe("POST /projects/{id}/rerender", () => {
     const erased = await ocr(await fileOf(before.pages[0].render_url), "work/rerender/erase-before.png", ["eng"]);
     expect(characterErrorRate(TEXT.flat.lines.join(" "), erased), erased).toBeGreaterThan(0.8);
     // The user keeps the text: with no region left, nothing is removed (a new detection would find the text again).
-    for (const r of before.regions) expect((await api(`/api/v1/projects/${before.id}/regions/${r.id}`, { method: "DELETE", headers: auth })).status).toBe(204);
+    for (const r of before.regions)
+      expect((await api(`/api/v1/projects/${before.id}/regions/${r.id}`, { method: "DELETE", headers: auth })).status).toBe(204);
 
     const job = await body(await rerender(auth, before.id));
     const done = await waitForJob(job.id, auth);
@@ -219,7 +255,9 @@ describe("POST /projects/{id}/rerender", () => {
     expect(trashed.status).toBe(409);
     expect((await body(trashed)).error.details).toMatchObject({ trashed: true });
     // Nothing was started by any refusal.
-    const jobs = await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs WHERE project_id = ? AND kind = 'rerender'").bind(id).first<{ n: number }>();
+    const jobs = await env.DB.prepare("SELECT COUNT(*) AS n FROM jobs WHERE project_id = ? AND kind = 'rerender'")
+      .bind(id)
+      .first<{ n: number }>();
     expect(jobs!.n).toBe(0);
   });
 });

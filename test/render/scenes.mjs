@@ -26,7 +26,10 @@ export const TEXT = {
 export function renderScene(name) {
   const t = TEXT[name];
   const text = t.lines
-    .map((l, i) => `<text x="90" y="${140 + i * 90}" font-family="DejaVu Sans" font-size="52" font-weight="${t.weight}" fill="${t.color}">${esc(l)}</text>`)
+    .map(
+      (l, i) =>
+        `<text x="90" y="${140 + i * 90}" font-family="DejaVu Sans" font-size="52" font-weight="${t.weight}" fill="${t.color}">${esc(l)}</text>`,
+    )
     .join("");
   const svg = (body) => `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}">${BACKGROUNDS[name]}${body}</svg>`;
   return { page: svg(text), background: svg("") };

@@ -14,7 +14,10 @@ async function typeset(text: string, out: string) {
 
 describe("typesetting other scripts", () => {
   beforeAll(async () => {
-    await seedModels(["ara", "kor"], ["fonts/NotoSansKR-Regular.ttf", "fonts/NotoSansArabic-Regular.ttf", "fonts/NotoSansHebrew-Regular.ttf"]);
+    await seedModels(
+      ["ara", "kor"],
+      ["fonts/NotoSansKR-Regular.ttf", "fonts/NotoSansArabic-Regular.ttf", "fonts/NotoSansHebrew-Regular.ttf"],
+    );
     const { PhotonImage } = await import("@cf-wasm/photon");
     const img = new PhotonImage(new Uint8Array(1600 * 180 * 4).fill(255), 1600, 180);
     try {

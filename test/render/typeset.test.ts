@@ -35,9 +35,20 @@ describe("typesetting", () => {
     await env.FILES.put("uploads/t/flat", s.page);
     const pre = await env.ENGINE.preprocess({ sourceKey: "uploads/t/flat", page: 0, outKey: "work/t/page.png", languages: ["eng"] });
     const text = await pageText((await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/t/text.json" })).key);
-    const cleaned = await env.ENGINE.inpaint({ pageKey: pre.key, sourceKey: "uploads/t/flat", page: 0, regions: regionsOf(text), maskKey: "work/t/mask.png", cleanKey: "work/t/clean.png" });
+    const cleaned = await env.ENGINE.inpaint({
+      pageKey: pre.key,
+      sourceKey: "uploads/t/flat",
+      page: 0,
+      regions: regionsOf(text),
+      maskKey: "work/t/mask.png",
+      cleanKey: "work/t/clean.png",
+    });
     const translation = "Pan fresco cada mañana. Abierto todos los días desde las siete.";
-    const out = await typeset([{ box: text.regions[0]!.box, lines: text.regions[0]!.lines.map((l) => l.box), text: translation, style: cleaned.regions[0]!.style }], "work/t/render.png", cleaned.cleanKey);
+    const out = await typeset(
+      [{ box: text.regions[0]!.box, lines: text.regions[0]!.lines.map((l) => l.box), text: translation, style: cleaned.regions[0]!.style }],
+      "work/t/render.png",
+      cleaned.cleanKey,
+    );
     expect(out.regions[0]!.overflow, JSON.stringify(out)).not.toBe("overflowing");
     expect(out.regions[0]!.lines).toBeGreaterThan(1);
     const read = await readBack(out.key, ["spa"]);
@@ -46,10 +57,12 @@ describe("typesetting", () => {
     const img = await decodeKey(out.key);
     const b = text.regions[0]!.box;
     let best = [255, 255, 255];
-    for (let y = b.y; y < b.y + b.h; y++) for (let x = b.x; x < b.x + b.w; x++) {
-      const i = (y * img.width + x) * 4;
-      if (img.data[i]! + img.data[i + 1]! + img.data[i + 2]! < best[0]! + best[1]! + best[2]!) best = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
-    }
+    for (let y = b.y; y < b.y + b.h; y++)
+      for (let x = b.x; x < b.x + b.w; x++) {
+        const i = (y * img.width + x) * 4;
+        if (img.data[i]! + img.data[i + 1]! + img.data[i + 2]! < best[0]! + best[1]! + best[2]!)
+          best = [img.data[i]!, img.data[i + 1]!, img.data[i + 2]!];
+      }
     [0x1a, 0x2b, 0x4c].forEach((v, i) => expect(Math.abs(best[i]! - v), JSON.stringify(best)).toBeLessThanOrEqual(25));
   });
 
@@ -59,7 +72,11 @@ describe("typesetting", () => {
       [
         { box, text: "Short text", style: { font_size: 40 } },
         { box: { ...box, y: 150 }, text: "A much longer sentence that cannot stay at forty pixels on one line", style: { font_size: 40 } },
-        { box: { x: 50, y: 300, w: 120, h: 20 }, text: "This paragraph is far too long for such a small box, whatever size it is drawn at, so it overflows.", style: { font_size: 16 } },
+        {
+          box: { x: 50, y: 300, w: 120, h: 20 },
+          text: "This paragraph is far too long for such a small box, whatever size it is drawn at, so it overflows.",
+          style: { font_size: 16 },
+        },
       ],
       "work/typeset/overflow.png",
     );
@@ -70,7 +87,11 @@ describe("typesetting", () => {
   });
 
   it("aligns lines as asked", async () => {
-    const mk = (align: "left" | "center" | "right", y: number) => ({ box: { x: 100, y, w: 800, h: 60 }, text: "Centre me", style: { font_size: 40, align } });
+    const mk = (align: "left" | "center" | "right", y: number) => ({
+      box: { x: 100, y, w: 800, h: 60 },
+      text: "Centre me",
+      style: { font_size: 40, align },
+    });
     const out = await typeset([mk("left", 50), mk("center", 150), mk("right", 250)], "work/typeset/align.png");
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
@@ -83,8 +104,17 @@ describe("typesetting", () => {
   it("covers Latin, Cyrillic, Greek, Chinese and Japanese through the font chain", async () => {
     const box = (i: number) => ({ x: 40, y: 30 + i * 110, w: 1100, h: 90 });
     const texts = ["Grüße aus Köln", "Привет, мир", "Καλημέρα κόσμε", "欢迎光临本店", "ありがとうございます"];
-    const out = await typeset(texts.map((t, i) => ({ box: box(i), text: t, style: { font_size: 56 } })), "work/typeset/scripts.png");
-    expect(out.regions.map((r) => r.fonts)).toEqual([["DejaVu Sans"], ["DejaVu Sans"], ["DejaVu Sans"], ["Noto Sans SC"], ["Noto Sans SC"]]);
+    const out = await typeset(
+      texts.map((t, i) => ({ box: box(i), text: t, style: { font_size: 56 } })),
+      "work/typeset/scripts.png",
+    );
+    expect(out.regions.map((r) => r.fonts)).toEqual([
+      ["DejaVu Sans"],
+      ["DejaVu Sans"],
+      ["DejaVu Sans"],
+      ["Noto Sans SC"],
+      ["Noto Sans SC"],
+    ]);
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
     for (let i = 0; i < texts.length; i++) expect(inkBox(img, bg, box(i)).n, texts[i]).toBeGreaterThan(500);
@@ -96,7 +126,10 @@ describe("typesetting", () => {
 
   it("writes vertical CJK regions top to bottom in columns from the right", async () => {
     const box = { x: 500, y: 40, w: 140, h: 420 };
-    const out = await typeset([{ box, text: "欢迎光临本店欢迎再来", vertical: true, style: { font_size: 48 } }], "work/typeset/vertical.png");
+    const out = await typeset(
+      [{ box, text: "欢迎光临本店欢迎再来", vertical: true, style: { font_size: 48 } }],
+      "work/typeset/vertical.png",
+    );
     expect(out.regions[0]!.lines).toBe(2);
     const img = await decodeKey(out.key);
     const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
@@ -124,7 +157,8 @@ describe("typesetting", () => {
 async function cropPng(img: { width: number; data: Uint8Array }, b: { x: number; y: number; w: number; h: number }): Promise<Uint8Array> {
   const { PhotonImage } = await import("@cf-wasm/photon");
   const out = new Uint8Array(b.w * b.h * 4);
-  for (let y = 0; y < b.h; y++) out.set(img.data.subarray(((b.y + y) * img.width + b.x) * 4, ((b.y + y) * img.width + b.x + b.w) * 4), y * b.w * 4);
+  for (let y = 0; y < b.h; y++)
+    out.set(img.data.subarray(((b.y + y) * img.width + b.x) * 4, ((b.y + y) * img.width + b.x + b.w) * 4), y * b.w * 4);
   const p = new PhotonImage(out, b.w, b.h);
   try {
     return p.get_bytes();

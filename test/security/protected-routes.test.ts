@@ -85,7 +85,8 @@ function requestBodies(op: any): { body?: BodyInit; headers: Record<string, stri
     if (schema.example !== undefined) candidates.push(schema.example);
     candidates.push(sample(schema));
     if (schema.type === "object") {
-      for (const k of Object.keys(schema.properties ?? {})) if (!required.includes(k)) candidates.push({ ...base, [k]: sample(schema.properties[k]) });
+      for (const k of Object.keys(schema.properties ?? {}))
+        if (!required.includes(k)) candidates.push({ ...base, [k]: sample(schema.properties[k]) });
     }
     return candidates.map((c) => ({ body: JSON.stringify(c), headers: { "Content-Type": "application/json" } }));
   }
@@ -93,7 +94,8 @@ function requestBodies(op: any): { body?: BodyInit; headers: Record<string, stri
     const form = new FormData();
     const schema = resolve(content["multipart/form-data"].schema);
     for (const [key, prop] of Object.entries<any>(schema.properties ?? {})) {
-      if (resolve(prop).format === "binary") form.set(key, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "x.png", { type: "image/png" }));
+      if (resolve(prop).format === "binary")
+        form.set(key, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], "x.png", { type: "image/png" }));
       else if ((schema.required ?? []).includes(key)) form.set(key, String(sample(prop)));
     }
     return [{ body: form, headers: {} }];
@@ -105,7 +107,8 @@ function requestBodies(op: any): { body?: BodyInit; headers: Record<string, stri
 const requestBody = (op: any) => requestBodies(op)[0]!;
 
 /** Whether an answer is a validation failure of the body (so another candidate body should be tried). */
-const bodyRefused = (status: number, b: any) => status === 422 && (b.error?.details?.fields ?? []).some((f: any) => f.location === "json" || f.location === "form");
+const bodyRefused = (status: number, b: any) =>
+  status === 422 && (b.error?.details?.fields ?? []).some((f: any) => f.location === "json" || f.location === "form");
 
 function fill(path: string, ids: (param: string) => string): string {
   return path.replace(/\{([^}]+)\}/g, (_, p: string) => encodeURIComponent(ids(p)));
@@ -126,23 +129,71 @@ async function seedOtherAccount(userId: string, sessionId: string, keyId: string
   const now = Date.now();
   const id = (p: string) => newId(p);
   const ids = {
-    project_id: id("prj"), job_id: id("job"), export_id: id("exp"), share_id: id("shr"), region_id: id("rgn"), table_id: id("tbl"),
-    folder_id: id("fld"), endpoint_id: id("whe"), delivery_id: id("dlv"), glossary_id: id("gls"), entry_id: id("tm"), session_id: sessionId, key_id: keyId,
+    project_id: id("prj"),
+    job_id: id("job"),
+    export_id: id("exp"),
+    share_id: id("shr"),
+    region_id: id("rgn"),
+    table_id: id("tbl"),
+    folder_id: id("fld"),
+    endpoint_id: id("whe"),
+    delivery_id: id("dlv"),
+    glossary_id: id("gls"),
+    entry_id: id("tm"),
+    session_id: sessionId,
+    key_id: keyId,
   };
   const pageId = id("pg");
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO folders (id, user_id, name, created_at, updated_at) VALUES (?, ?, 'theirs', ?, ?)").bind(ids.folder_id, userId, now, now),
-    env.DB.prepare("INSERT INTO projects (id, user_id, name, tool, created_at, updated_at) VALUES (?, ?, 'theirs', 'ocr', ?, ?)").bind(ids.project_id, userId, now, now),
-    env.DB.prepare("INSERT INTO jobs (id, user_id, project_id, tool, status, options, created_at, updated_at) VALUES (?, ?, ?, 'ocr', 'failed', '{}', ?, ?)").bind(ids.job_id, userId, ids.project_id, now, now),
-    env.DB.prepare("INSERT INTO pages (id, project_id, page_index, created_at, updated_at) VALUES (?, ?, 0, ?, ?)").bind(pageId, ids.project_id, now, now),
-    env.DB.prepare("INSERT INTO regions (id, project_id, page_id, x, y, w, h, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 10, 10, ?, ?)").bind(ids.region_id, ids.project_id, pageId, now, now),
-    env.DB.prepare("INSERT INTO tables (id, project_id, page_id, x, y, w, h, rows, cols, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 10, 10, 1, 1, ?, ?)").bind(ids.table_id, ids.project_id, pageId, now, now),
-    env.DB.prepare("INSERT INTO exports (id, user_id, project_id, job_id, format, status, key, filename, created_at) VALUES (?, ?, ?, ?, 'txt', 'ready', 'exports/x', 'x.txt', ?)").bind(ids.export_id, userId, ids.project_id, ids.job_id, now),
-    env.DB.prepare("INSERT INTO shares (id, user_id, project_id, token_hash, token_prefix, created_at) VALUES (?, ?, ?, ?, 'shr', ?)").bind(ids.share_id, userId, ids.project_id, newId("hash"), now),
-    env.DB.prepare("INSERT INTO webhook_endpoints (id, user_id, url, secret, secret_prefix, created_at, updated_at) VALUES (?, ?, 'https://example.com/hook', 'whsec_x', 'whsec_', ?, ?)").bind(ids.endpoint_id, userId, now, now),
-    env.DB.prepare("INSERT INTO webhook_deliveries (id, endpoint_id, user_id, event_id, event_type, payload, created_at, updated_at) VALUES (?, ?, ?, 'evt_x', 'job.completed', '{}', ?, ?)").bind(ids.delivery_id, ids.endpoint_id, userId, now, now),
-    env.DB.prepare("INSERT INTO glossaries (id, user_id, name, source_language, target_language, created_at, updated_at) VALUES (?, ?, 'theirs', 'en', 'es', ?, ?)").bind(ids.glossary_id, userId, now, now),
-    env.DB.prepare("INSERT INTO translation_memory (id, user_id, source_language, target_language, source_hash, source_text, target_text, created_at, updated_at) VALUES (?, ?, 'en', 'es', 'h', 'a', 'b', ?, ?)").bind(ids.entry_id, userId, now, now),
+    env.DB.prepare("INSERT INTO folders (id, user_id, name, created_at, updated_at) VALUES (?, ?, 'theirs', ?, ?)").bind(
+      ids.folder_id,
+      userId,
+      now,
+      now,
+    ),
+    env.DB.prepare("INSERT INTO projects (id, user_id, name, tool, created_at, updated_at) VALUES (?, ?, 'theirs', 'ocr', ?, ?)").bind(
+      ids.project_id,
+      userId,
+      now,
+      now,
+    ),
+    env.DB.prepare(
+      "INSERT INTO jobs (id, user_id, project_id, tool, status, options, created_at, updated_at) VALUES (?, ?, ?, 'ocr', 'failed', '{}', ?, ?)",
+    ).bind(ids.job_id, userId, ids.project_id, now, now),
+    env.DB.prepare("INSERT INTO pages (id, project_id, page_index, created_at, updated_at) VALUES (?, ?, 0, ?, ?)").bind(
+      pageId,
+      ids.project_id,
+      now,
+      now,
+    ),
+    env.DB.prepare(
+      "INSERT INTO regions (id, project_id, page_id, x, y, w, h, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 10, 10, ?, ?)",
+    ).bind(ids.region_id, ids.project_id, pageId, now, now),
+    env.DB.prepare(
+      "INSERT INTO tables (id, project_id, page_id, x, y, w, h, rows, cols, created_at, updated_at) VALUES (?, ?, ?, 0, 0, 10, 10, 1, 1, ?, ?)",
+    ).bind(ids.table_id, ids.project_id, pageId, now, now),
+    env.DB.prepare(
+      "INSERT INTO exports (id, user_id, project_id, job_id, format, status, key, filename, created_at) VALUES (?, ?, ?, ?, 'txt', 'ready', 'exports/x', 'x.txt', ?)",
+    ).bind(ids.export_id, userId, ids.project_id, ids.job_id, now),
+    env.DB.prepare("INSERT INTO shares (id, user_id, project_id, token_hash, token_prefix, created_at) VALUES (?, ?, ?, ?, 'shr', ?)").bind(
+      ids.share_id,
+      userId,
+      ids.project_id,
+      newId("hash"),
+      now,
+    ),
+    env.DB.prepare(
+      "INSERT INTO webhook_endpoints (id, user_id, url, secret, secret_prefix, created_at, updated_at) VALUES (?, ?, 'https://example.com/hook', 'whsec_x', 'whsec_', ?, ?)",
+    ).bind(ids.endpoint_id, userId, now, now),
+    env.DB.prepare(
+      "INSERT INTO webhook_deliveries (id, endpoint_id, user_id, event_id, event_type, payload, created_at, updated_at) VALUES (?, ?, ?, 'evt_x', 'job.completed', '{}', ?, ?)",
+    ).bind(ids.delivery_id, ids.endpoint_id, userId, now, now),
+    env.DB.prepare(
+      "INSERT INTO glossaries (id, user_id, name, source_language, target_language, created_at, updated_at) VALUES (?, ?, 'theirs', 'en', 'es', ?, ?)",
+    ).bind(ids.glossary_id, userId, now, now),
+    env.DB.prepare(
+      "INSERT INTO translation_memory (id, user_id, source_language, target_language, source_hash, source_text, target_text, created_at, updated_at) VALUES (?, ?, 'en', 'es', 'h', 'a', 'b', ?, ?)",
+    ).bind(ids.entry_id, userId, now, now),
   ]);
   Object.assign(othersIds, ids);
 }
@@ -151,7 +202,11 @@ beforeAll(async () => {
   doc = await body(await api("/api/v1/openapi.json"));
   operations = Object.entries<any>(doc.paths).flatMap(([path, item]) =>
     Object.entries<any>(item)
-      .filter(([method, op]) => ["get", "post", "put", "patch", "delete"].includes(method) && (op.security ?? []).some((req: any) => "bearerAuth" in req || "cookieAuth" in req))
+      .filter(
+        ([method, op]) =>
+          ["get", "post", "put", "patch", "delete"].includes(method) &&
+          (op.security ?? []).some((req: any) => "bearerAuth" in req || "cookieAuth" in req),
+      )
       .map(([method, op]) => ({ method, path, op })),
   );
 
@@ -163,7 +218,9 @@ beforeAll(async () => {
   revokedKey = revoked.key;
 
   const e = await registered();
-  await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, e.auth.session_id).run();
+  await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+    .bind(Date.now() - 1000, e.auth.session_id)
+    .run();
   expired = e.client;
 
   const b = await registered();
@@ -176,7 +233,18 @@ const uses = (o: Operation, scheme: string) => (o.op.security ?? []).some((req: 
 describe("protected routes (from the OpenAPI document)", () => {
   it("finds the protected operations, with the account endpoints among them", () => {
     const ids = operations.map((o) => o.op.operationId);
-    expect(ids).toEqual(expect.arrayContaining(["getMe", "listApiKeys", "createApiKey", "revokeApiKey", "deleteAccount", "exportAccountData", "getJob", "listJobs"]));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "getMe",
+        "listApiKeys",
+        "createApiKey",
+        "revokeApiKey",
+        "deleteAccount",
+        "exportAccountData",
+        "getJob",
+        "listJobs",
+      ]),
+    );
   });
 
   it("refuses every one without credentials (401)", async () => {
@@ -190,7 +258,11 @@ describe("protected routes (from the OpenAPI document)", () => {
   it("refuses a revoked API key with 401 invalid_api_key wherever API keys are accepted", async () => {
     for (const o of operations.filter((o) => uses(o, "bearerAuth"))) {
       const { body: payload, headers } = requestBody(o.op);
-      const res = await api(fill(o.path, anyId), { method: o.method.toUpperCase(), headers: { ...headers, Authorization: `Bearer ${revokedKey}` }, body: payload });
+      const res = await api(fill(o.path, anyId), {
+        method: o.method.toUpperCase(),
+        headers: { ...headers, Authorization: `Bearer ${revokedKey}` },
+        body: payload,
+      });
       expectError(res, await body(res), 401, "invalid_api_key", describeOp(o));
     }
   });
@@ -223,11 +295,15 @@ describe("protected routes (from the OpenAPI document)", () => {
       let answer: { res: Response; b: any } | undefined;
       for (const { body: payload, headers } of requestBodies(o.op)) {
         const init = { method: o.method.toUpperCase(), headers, body: payload };
-        const res = uses(o, "bearerAuth") ? await api(url, { ...init, headers: { ...headers, Authorization: `Bearer ${owner.apiKey}` } }) : await owner.client.fetch(url, init);
+        const res = uses(o, "bearerAuth")
+          ? await api(url, { ...init, headers: { ...headers, Authorization: `Bearer ${owner.apiKey}` } })
+          : await owner.client.fetch(url, init);
         answer = { res, b: await body(res) };
         if (!bodyRefused(res.status, answer.b)) break;
       }
-      const hint = bodyRefused(answer!.res.status, answer!.b) ? " (no candidate body passed validation: give the request schema an `example` that does)" : "";
+      const hint = bodyRefused(answer!.res.status, answer!.b)
+        ? " (no candidate body passed validation: give the request schema an `example` that does)"
+        : "";
       expectError(answer!.res, answer!.b, 404, "not_found", describeOp(o) + hint);
     }
     // Nothing of the other account was changed by those calls.

@@ -25,18 +25,29 @@ describe("share links: owner side", () => {
     const other = await seedAccount();
     const { projectId } = await seedProject(userId);
     const s = await share(projectId, auth, { expires_in_hours: 48, allow_download: false });
-    expect(s).toMatchObject({ project_id: projectId, status: "active", has_password: false, allow_download: false, view_count: 0, revoked_at: null });
+    expect(s).toMatchObject({
+      project_id: projectId,
+      status: "active",
+      has_password: false,
+      allow_download: false,
+      view_count: 0,
+      revoked_at: null,
+    });
     expect(s.id).toMatch(/^shr_/);
     expect(s.token).toMatch(/^[A-Za-z0-9_-]{43}$/); // 256 random bits
     expect(s.url).toBe(`${env.PUBLIC_BASE_URL}/s/${s.token}`);
     expect(s.token_prefix).toBe(s.token.slice(0, 8));
     expect(Math.abs(Date.parse(s.expires_at) - (Date.now() + 48 * 3_600_000))).toBeLessThan(60_000);
-    const stored = await env.DB.prepare("SELECT token_hash, password_hash FROM shares WHERE id = ?").bind(s.id).first<{ token_hash: string }>();
+    const stored = await env.DB.prepare("SELECT token_hash, password_hash FROM shares WHERE id = ?")
+      .bind(s.id)
+      .first<{ token_hash: string }>();
     expect(stored!.token_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(s.token);
 
     const withPassword = await share(projectId, auth, { password: "open sesame" });
-    const hash = await env.DB.prepare("SELECT password_hash FROM shares WHERE id = ?").bind(withPassword.id).first<{ password_hash: string }>();
+    const hash = await env.DB.prepare("SELECT password_hash FROM shares WHERE id = ?")
+      .bind(withPassword.id)
+      .first<{ password_hash: string }>();
     expect(hash!.password_hash).toMatch(/^pbkdf2_sha256\$100000\$/);
 
     const listed = await body(await api(`/api/v1/projects/${projectId}/share`, { headers: auth }));
@@ -44,7 +55,13 @@ describe("share links: owner side", () => {
     expect(listed.every((x: any) => x.token === null && x.url === null)).toBe(true);
     expect(listed[0].has_password).toBe(true);
 
-    for (const bad of [{ password: "abc" }, { expires_at: "2020-01-01T00:00:00Z" }, { expires_in_hours: 0 }, { expires_at: "2099-01-01T00:00:00Z", expires_in_hours: 2 }, { nope: 1 }]) {
+    for (const bad of [
+      { password: "abc" },
+      { expires_at: "2020-01-01T00:00:00Z" },
+      { expires_in_hours: 0 },
+      { expires_at: "2099-01-01T00:00:00Z", expires_in_hours: 2 },
+      { nope: 1 },
+    ]) {
       const res = await api(`/api/v1/projects/${projectId}/share`, json("POST", auth, bad));
       await expectError(res, 422, "validation_error");
     }
@@ -77,18 +94,45 @@ describe("share links: public side", () => {
       name: "Menu",
       tool: "translate",
       targetLanguage: "es",
-      pages: [{ width: 640, height: 480, regions: [{ text: "Sop of the day", translation: "Sopa del día" }, { text: "Bread", translation: "Pan" }] }],
-      table: { page: 0, rows: 1, cols: 2, cells: [{ row: 0, col: 0, text: "Tea" }, { row: 0, col: 1, text: "2.00" }] },
+      pages: [
+        {
+          width: 640,
+          height: 480,
+          regions: [
+            { text: "Sop of the day", translation: "Sopa del día" },
+            { text: "Bread", translation: "Pan" },
+          ],
+        },
+      ],
+      table: {
+        page: 0,
+        rows: 1,
+        cols: 2,
+        cells: [
+          { row: 0, col: 0, text: "Tea" },
+          { row: 0, col: 1, text: "2.00" },
+        ],
+      },
     });
     const secret = await seedProject(userId, { name: "Private diary", pages: [{ regions: [{ text: "my secret" }] }] });
-    await api(`/api/v1/projects/${p.projectId}/regions/${p.regionIds[0]![0]}`, json("PATCH", auth, { text: "Soup of the day", translation: "Sopa del día (casera)" }));
+    await api(
+      `/api/v1/projects/${p.projectId}/regions/${p.regionIds[0]![0]}`,
+      json("PATCH", auth, { text: "Soup of the day", translation: "Sopa del día (casera)" }),
+    );
     const s = await share(p.projectId, auth);
 
     const res = await view(s.token);
     const v = await body(res);
     expect(res.status, JSON.stringify(v)).toBe(200);
     expect(res.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(v.project).toEqual({ name: "Menu", tool: "translate", source_language: "eng", target_language: "es", page_count: 1, updated_at: expect.any(String) });
+    expect(v.project).toEqual({
+      name: "Menu",
+      tool: "translate",
+      source_language: "eng",
+      target_language: "es",
+      page_count: 1,
+      updated_at: expect.any(String),
+    });
     expect(v.pages).toHaveLength(1);
     expect(v.pages[0]).toMatchObject({ index: 0, width: 640, height: 480, render_url: null });
     expect(await (await fetchSigned(v.pages[0].image_url)).text()).toBe(`image 0 of ${p.projectId}`);
@@ -100,7 +144,17 @@ describe("share links: public side", () => {
     expect(v).toMatchObject({ allow_download: true, expires_at: null });
     // Signed file URLs name storage keys (opaque ids, useless without a signature); the rest shows no id at all.
     const raw = JSON.stringify({ ...v, pages: v.pages.map((pg: any) => ({ ...pg, image_url: null })) });
-    for (const leak of [userId, p.projectId, p.regionIds[0]![0], p.pageIds[0], s.id, "Private diary", "my secret", "Sop of the day", secret.projectId]) {
+    for (const leak of [
+      userId,
+      p.projectId,
+      p.regionIds[0]![0],
+      p.pageIds[0],
+      s.id,
+      "Private diary",
+      "my secret",
+      "Sop of the day",
+      secret.projectId,
+    ]) {
       expect(raw, `leaks ${leak}`).not.toContain(leak);
     }
     const listed = (await body(await api(`/api/v1/projects/${p.projectId}/share`, { headers: auth })))[0];
@@ -147,7 +201,9 @@ describe("share links: public side", () => {
     const { projectId } = await seedProject(userId, { export: true });
     const s = await share(projectId, auth, { expires_in_hours: 1 });
     expect((await view(s.token)).status).toBe(200);
-    await env.DB.prepare("UPDATE shares SET expires_at = ? WHERE id = ?").bind(Date.now() - 1000, s.id).run();
+    await env.DB.prepare("UPDATE shares SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, s.id)
+      .run();
     const gone = await expectError(await view(s.token), 410, "link_expired");
     expect(gone.error.details.status).toBe("expired");
     await expectError(await api(`/api/v1/share/${s.token}/download`), 410, "link_expired");

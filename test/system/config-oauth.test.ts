@@ -17,7 +17,9 @@ describe("sign-in providers in GET /config", () => {
     const res = await api("/api/v1/config");
     const text = await res.text();
     expect(res.status, text).toBe(200);
-    expect(JSON.parse(text).oauth_providers).toEqual([{ id: "localidp", name: "Localidp", start_url: "/api/v1/auth/oauth/localidp/start" }]);
+    expect(JSON.parse(text).oauth_providers).toEqual([
+      { id: "localidp", name: "Localidp", start_url: "/api/v1/auth/oauth/localidp/start" },
+    ]);
     const secret = (env as unknown as Record<string, string>).OAUTH_CLIENT_SECRET_LOCALIDP!;
     expect(secret.length).toBeGreaterThan(8);
     expect(text).not.toContain(secret);
@@ -37,7 +39,14 @@ describe("sign-in providers in GET /config", () => {
       "corp-sso": { issuer, client_id: "c" },
       nosecret: { issuer, client_id: "n" },
     });
-    const listed = configuredProviders(envWith({ OAUTH_PROVIDERS: providers, OAUTH_CLIENT_SECRET_GOOGLE: "gs", OAUTH_CLIENT_SECRET_CORP_SSO: "cs", OAUTH_CLIENT_SECRET_NOSECRET: "" }));
+    const listed = configuredProviders(
+      envWith({
+        OAUTH_PROVIDERS: providers,
+        OAUTH_CLIENT_SECRET_GOOGLE: "gs",
+        OAUTH_CLIENT_SECRET_CORP_SSO: "cs",
+        OAUTH_CLIENT_SECRET_NOSECRET: "",
+      }),
+    );
     expect(listed).toEqual([
       { id: "google", name: "Google", start_url: "/api/v1/auth/oauth/google/start" },
       { id: "corp-sso", name: "Corp-sso", start_url: "/api/v1/auth/oauth/corp-sso/start" },
@@ -49,7 +58,19 @@ describe("sign-in providers in GET /config", () => {
     expect(configuredProviders(envWith({ OAUTH_PROVIDERS: "" }))).toEqual([]);
     expect(configuredProviders(envWith({ OAUTH_PROVIDERS: "{not json", OAUTH_CLIENT_SECRET_A: "s" }))).toEqual([]);
     // One invalid entry makes the whole configuration unusable for sign-in, so nothing is offered.
-    expect(configuredProviders(envWith({ OAUTH_PROVIDERS: JSON.stringify({ a: { issuer, client_id: "a" }, b: { issuer: "not a url", client_id: "b" } }), OAUTH_CLIENT_SECRET_A: "s", OAUTH_CLIENT_SECRET_B: "s" }))).toEqual([]);
-    expect(configuredProviders(envWith({ OAUTH_PROVIDERS: JSON.stringify({ "Upper Case": { issuer, client_id: "u" } }), "OAUTH_CLIENT_SECRET_UPPER CASE": "s" }))).toEqual([]);
+    expect(
+      configuredProviders(
+        envWith({
+          OAUTH_PROVIDERS: JSON.stringify({ a: { issuer, client_id: "a" }, b: { issuer: "not a url", client_id: "b" } }),
+          OAUTH_CLIENT_SECRET_A: "s",
+          OAUTH_CLIENT_SECRET_B: "s",
+        }),
+      ),
+    ).toEqual([]);
+    expect(
+      configuredProviders(
+        envWith({ OAUTH_PROVIDERS: JSON.stringify({ "Upper Case": { issuer, client_id: "u" } }), "OAUTH_CLIENT_SECRET_UPPER CASE": "s" }),
+      ),
+    ).toEqual([]);
   });
 });

@@ -19,7 +19,13 @@ describe("/languages with every catalogued model seeded", () => {
     expect(langs.ocr.map((l: any) => l.ocr_code).sort()).toEqual(OCR_MODELS.map((m) => m.code).sort());
     for (const m of OCR_MODELS) {
       const l = langs.ocr.find((x: any) => x.ocr_code === m.code);
-      expect(l, m.code).toMatchObject({ name: m.name, script: m.script, direction: m.direction, vertical: !!m.vertical, code: m.iso && !m.variant ? m.iso : m.code });
+      expect(l, m.code).toMatchObject({
+        name: m.name,
+        script: m.script,
+        direction: m.direction,
+        vertical: !!m.vertical,
+        code: m.iso && !m.variant ? m.iso : m.code,
+      });
     }
     const codes = langs.ocr.map((l: any) => l.code);
     expect(new Set(codes).size, "each source_language code selects one model").toBe(codes.length);
@@ -28,6 +34,8 @@ describe("/languages with every catalogued model seeded", () => {
 
   it("readiness counts every seeded model", async () => {
     const b = await body(await api("/health/ready"));
-    expect(b.checks.models, JSON.stringify(b)).toEqual(expect.objectContaining({ status: "ok", detail: `${OCR_MODELS.length} OCR models` }));
+    expect(b.checks.models, JSON.stringify(b)).toEqual(
+      expect.objectContaining({ status: "ok", detail: `${OCR_MODELS.length} OCR models` }),
+    );
   });
 });

@@ -19,7 +19,9 @@ describe("OCR languages", () => {
     expect(new Set(OCR_MODELS.map((m) => m.code)).size).toBe(OCR_MODELS.length);
     const main = OCR_MODELS.filter((m) => m.iso && !m.variant).map((m) => m.iso);
     expect(new Set(main).size).toBe(main.length);
-    expect(OCR_MODELS.filter((m) => m.direction === "rtl").map((m) => m.code)).toEqual(expect.arrayContaining(["ara", "heb", "fas", "urd", "yid"]));
+    expect(OCR_MODELS.filter((m) => m.direction === "rtl").map((m) => m.code)).toEqual(
+      expect.arrayContaining(["ara", "heb", "fas", "urd", "yid"]),
+    );
   });
 
   it("/languages and /config list each seeded model with its name, script and direction", async () => {
@@ -30,7 +32,14 @@ describe("OCR languages", () => {
     expect(Object.keys(byCode).sort()).toEqual(["ara", "eng", "heb", "jpn_vert"]);
     expect(byCode.ara).toEqual({ code: "ar", name: "Arabic", ocr_code: "ara", script: "Arabic", direction: "rtl", vertical: false });
     expect(byCode.heb).toMatchObject({ code: "he", direction: "rtl", script: "Hebrew" });
-    expect(byCode.jpn_vert).toEqual({ code: "jpn_vert", name: "Japanese (vertical)", ocr_code: "jpn_vert", script: "Japanese", direction: "ltr", vertical: true });
+    expect(byCode.jpn_vert).toEqual({
+      code: "jpn_vert",
+      name: "Japanese (vertical)",
+      ocr_code: "jpn_vert",
+      script: "Japanese",
+      direction: "ltr",
+      vertical: true,
+    });
     expect(byCode.eng).toMatchObject({ code: "en", direction: "ltr", vertical: false });
   });
 

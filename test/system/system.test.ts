@@ -69,7 +69,11 @@ describe("status with administrator overrides", () => {
     });
     expect(set.status, await set.clone().text()).toBe(201);
     let b = await body(await api("/api/v1/status"));
-    expect(b.components.find((c: any) => c.name === "translation")).toMatchObject({ status: "maintenance", source: "override", message: "Upgrading language pairs" });
+    expect(b.components.find((c: any) => c.name === "translation")).toMatchObject({
+      status: "maintenance",
+      source: "override",
+      message: "Upgrading language pairs",
+    });
     expect(b.status).toBe("maintenance");
 
     expect((await api("/api/v1/admin/status-overrides/translation", { method: "DELETE", headers: admin })).status).toBe(204);
@@ -81,7 +85,10 @@ describe("status with administrator overrides", () => {
   it("refuses overrides without the administrator token", async () => {
     const payload = { method: "POST", body: JSON.stringify({ component: "api", status: "major_outage" }) };
     expect((await api("/api/v1/admin/status-overrides", { ...payload, headers: { "Content-Type": "application/json" } })).status).toBe(401);
-    const wrong = await api("/api/v1/admin/status-overrides", { ...payload, headers: { "Content-Type": "application/json", Authorization: "Bearer nope" } });
+    const wrong = await api("/api/v1/admin/status-overrides", {
+      ...payload,
+      headers: { "Content-Type": "application/json", Authorization: "Bearer nope" },
+    });
     expect((await body(wrong)).error.code).toBe("forbidden");
   });
 });
@@ -91,7 +98,8 @@ describe("OpenAPI", () => {
     const doc = await body(await api("/api/v1/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
-    for (const name of ["JobOut", "JobListOut", "HealthOut", "StatusOut", "AppConfigOut", "ErrorOut"]) expect(doc.components.schemas).toHaveProperty(name);
+    for (const name of ["JobOut", "JobListOut", "HealthOut", "StatusOut", "AppConfigOut", "ErrorOut"])
+      expect(doc.components.schemas).toHaveProperty(name);
     for (const [path, ops] of Object.entries<any>(doc.paths)) {
       for (const [method, op] of Object.entries<any>(ops)) {
         expect(op.operationId, `${method} ${path}`).toBeTruthy();

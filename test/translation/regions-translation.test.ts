@@ -13,20 +13,22 @@ const db = makeDb(env.DB);
 const json = (auth: Record<string, string>) => ({ ...auth, "Content-Type": "application/json" });
 
 /** A project with one page and the given regions, as the recognizing stage leaves them. */
-async function seedProject(userId: string, regions: { text: string; userTranslation?: string; sourceLanguage?: string }[], opts: { target?: string | null } = {}) {
+async function seedProject(
+  userId: string,
+  regions: { text: string; userTranslation?: string; sourceLanguage?: string }[],
+  opts: { target?: string | null } = {},
+) {
   const projectId = newId("prj");
   const pageId = `pg_${projectId.slice(4)}_0`;
   const now = Date.now() - 1000;
   const ids = regions.map(() => newId("rgn"));
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO projects (id, user_id, name, tool, status, source_language, target_language, page_count, created_at, updated_at) VALUES (?, ?, 'Doc', 'translate', 'ready', 'en', ?, 1, ?, ?)").bind(
-      projectId,
-      userId,
-      opts.target === undefined ? "es" : opts.target,
-      now,
-      now,
-    ),
-    env.DB.prepare("INSERT INTO pages (id, project_id, page_index, width, height, status, created_at, updated_at) VALUES (?, ?, 0, 800, 600, 'ready', ?, ?)").bind(pageId, projectId, now, now),
+    env.DB.prepare(
+      "INSERT INTO projects (id, user_id, name, tool, status, source_language, target_language, page_count, created_at, updated_at) VALUES (?, ?, 'Doc', 'translate', 'ready', 'en', ?, 1, ?, ?)",
+    ).bind(projectId, userId, opts.target === undefined ? "es" : opts.target, now, now),
+    env.DB.prepare(
+      "INSERT INTO pages (id, project_id, page_index, width, height, status, created_at, updated_at) VALUES (?, ?, 0, 800, 600, 'ready', ?, ?)",
+    ).bind(pageId, projectId, now, now),
     ...regions.map((r, i) =>
       env.DB.prepare(
         "INSERT INTO regions (id, project_id, page_id, reading_order, x, y, w, h, text, source_language, user_translation, confidence, created_at, updated_at) VALUES (?, ?, ?, ?, 10, ?, 300, 40, ?, ?, ?, 0.9, ?, ?)",
@@ -42,7 +44,11 @@ async function balance(userId: string): Promise<number> {
 }
 
 async function retranslate(auth: Record<string, string>, projectId: string, regionId: string, payload: object = {}) {
-  const res = await api(`/api/v1/projects/${projectId}/regions/${regionId}/retranslate`, { method: "POST", headers: json(auth), body: JSON.stringify(payload) });
+  const res = await api(`/api/v1/projects/${projectId}/regions/${regionId}/retranslate`, {
+    method: "POST",
+    headers: json(auth),
+    body: JSON.stringify(payload),
+  });
   return { res, out: await body(res) };
 }
 
@@ -81,15 +87,36 @@ describe("POST /projects/{id}/regions/{id}/retranslate", () => {
     });
     expect(out.translation).toMatch(/casa/);
     expect(await balance(user.userId)).toBe(9);
-    const ledger = await env.DB.prepare("SELECT kind, amount, dedupe_key FROM ledger_entries WHERE user_id = ? AND kind = 'charge'").bind(user.userId).all();
-    expect(ledger.results).toEqual([{ kind: "charge", amount: -1, dedupe_key: expect.stringMatching(new RegExp(`^retranslate:${ids[0]}:`)) }]);
+    const ledger = await env.DB.prepare("SELECT kind, amount, dedupe_key FROM ledger_entries WHERE user_id = ? AND kind = 'charge'")
+      .bind(user.userId)
+      .all();
+    expect(ledger.results).toEqual([
+      { kind: "charge", amount: -1, dedupe_key: expect.stringMatching(new RegExp(`^retranslate:${ids[0]}:`)) },
+    ]);
 
     const tm = await body(await api("/api/v1/account/translation-memory", { headers: user.auth }));
-    expect(tm).toEqual([expect.objectContaining({ source_text: "The house is red.", target_text: out.translation, source_language: "en", target_language: "es" })]);
+    expect(tm).toEqual([
+      expect.objectContaining({
+        source_text: "The house is red.",
+        target_text: out.translation,
+        source_language: "en",
+        target_language: "es",
+      }),
+    ]);
 
     // Another language, provider and a glossary: the term is enforced.
-    const gid = await createGlossary(user.auth, { name: "g", source_language: "en", target_language: "ca", terms: [{ source: "house", target: "mansió" }] });
-    const again = await retranslate(user.auth, projectId, ids[0]!, { provider: "apertium", target_language: "ca", glossary_ids: [gid], context: "A house" });
+    const gid = await createGlossary(user.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "ca",
+      terms: [{ source: "house", target: "mansió" }],
+    });
+    const again = await retranslate(user.auth, projectId, ids[0]!, {
+      provider: "apertium",
+      target_language: "ca",
+      glossary_ids: [gid],
+      context: "A house",
+    });
     expect(again.res.status, JSON.stringify(again.out)).toBe(200);
     expect(again.out.translation).toMatch(/mansió/);
     expect(again.out.translation).toMatch(/^La mansió és vermell/);
@@ -156,12 +183,23 @@ describe("GET /projects/{id}/regions/{id}/alternatives", () => {
     const user = await seedAccount({ credits: 5 });
     const { projectId, ids } = await seedProject(user.userId, [{ text: "The red house is big." }]);
     await rememberTranslation(db, user.userId, "en", "es", "The red house is very big.", "La casa roja es muy grande.");
-    await createGlossary(user.auth, { name: "g", source_language: "en", target_language: "es", terms: [{ source: "house", target: "mansión" }] });
+    await createGlossary(user.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "house", target: "mansión" }],
+    });
 
     const res = await api(`/api/v1/projects/${projectId}/regions/${ids[0]}/alternatives`, { headers: user.auth });
     const out = await body(res);
     expect(res.status, JSON.stringify(out)).toBe(200);
-    expect(out).toMatchObject({ region_id: ids[0], source_language: "en", target_language: "es", source_text: "The red house is big.", current: { translation: null, user_translation: null } });
+    expect(out).toMatchObject({
+      region_id: ids[0],
+      source_language: "en",
+      target_language: "es",
+      source_text: "The red house is big.",
+      current: { translation: null, user_translation: null },
+    });
     expect(out.candidates.map((c: any) => c.origin)).toEqual(["provider", "translation_memory", "glossary"]);
     expect(out.candidates[0]).toMatchObject({ provider: "apertium", text: expect.stringMatching(/casa roja/) });
     expect(out.candidates[1]).toMatchObject({ text: "La casa roja es muy grande.", score: expect.any(Number) });
@@ -169,7 +207,9 @@ describe("GET /projects/{id}/regions/{id}/alternatives", () => {
     expect(out.candidates[2].text).toMatch(/mansión/);
     expect(await balance(user.userId)).toBe(5);
 
-    const ca = await body(await api(`/api/v1/projects/${projectId}/regions/${ids[0]}/alternatives?target_language=ca`, { headers: user.auth }));
+    const ca = await body(
+      await api(`/api/v1/projects/${projectId}/regions/${ids[0]}/alternatives?target_language=ca`, { headers: user.auth }),
+    );
     expect(ca.candidates.map((c: any) => c.origin)).toEqual(["provider"]);
     expect(ca.candidates[0].text).toMatch(/casa/);
   });
@@ -178,7 +218,12 @@ describe("GET /projects/{id}/regions/{id}/alternatives", () => {
 describe("the translating stage", () => {
   it("translates a page's regions consistently, records term hits in the timeline and feeds the memory", async () => {
     const user = await seedAccount();
-    const gid = await createGlossary(user.auth, { name: "g", source_language: "en", target_language: "es", terms: [{ source: "dog", target: "chucho" }] });
+    const gid = await createGlossary(user.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "dog", target: "chucho" }],
+    });
     const { projectId, ids } = await seedProject(user.userId, [
       { text: "The house is red." },
       { text: "My dog eats." },
@@ -187,8 +232,17 @@ describe("the translating stage", () => {
     ]);
     const jobId = newId("job");
     const now = Date.now();
-    await env.DB.prepare("INSERT INTO jobs (id, user_id, project_id, tool, status, stage, options, created_at, updated_at) VALUES (?, ?, ?, 'translate', 'translating', 'translating', ?, ?, ?)")
-      .bind(jobId, user.userId, projectId, JSON.stringify({ tool: "translate", source_language: "en", target_language: "es", glossary_ids: [gid] }), now, now)
+    await env.DB.prepare(
+      "INSERT INTO jobs (id, user_id, project_id, tool, status, stage, options, created_at, updated_at) VALUES (?, ?, ?, 'translate', 'translating', 'translating', ?, ?, ?)",
+    )
+      .bind(
+        jobId,
+        user.userId,
+        projectId,
+        JSON.stringify({ tool: "translate", source_language: "en", target_language: "es", glossary_ids: [gid] }),
+        now,
+        now,
+      )
       .run();
     const plan: JobPlan = {
       jobId,
@@ -210,7 +264,11 @@ describe("the translating stage", () => {
 
     const result = await translatingStage(env, db, plan, 0);
     expect(result).toEqual({ regions: 3 });
-    const rows = (await env.DB.prepare("SELECT id, translation, source_language FROM regions WHERE project_id = ? ORDER BY reading_order").bind(projectId).all<any>()).results;
+    const rows = (
+      await env.DB.prepare("SELECT id, translation, source_language FROM regions WHERE project_id = ? ORDER BY reading_order")
+        .bind(projectId)
+        .all<any>()
+    ).results;
     expect(rows[0].translation).toMatch(/casa/);
     expect(rows[2].translation).toBe(rows[0].translation);
     expect(rows[1].translation).toMatch(/chucho/);
@@ -229,9 +287,13 @@ describe("the translating stage", () => {
 
     // A retried step: the memory now answers, and the rows are rewritten the same way.
     await translatingStage(env, db, plan, 0);
-    const second = (await body(await api(`/api/v1/jobs/${jobId}/timeline`, { headers: user.auth }))).events.filter((e: any) => e.data.term_hits).at(-1);
+    const second = (await body(await api(`/api/v1/jobs/${jobId}/timeline`, { headers: user.auth }))).events
+      .filter((e: any) => e.data.term_hits)
+      .at(-1);
     expect(second.data.origins).toEqual({ tm_exact: 3 });
-    const again = (await env.DB.prepare("SELECT translation FROM regions WHERE project_id = ? ORDER BY reading_order").bind(projectId).all<any>()).results;
+    const again = (
+      await env.DB.prepare("SELECT translation FROM regions WHERE project_id = ? ORDER BY reading_order").bind(projectId).all<any>()
+    ).results;
     expect(again.map((r: any) => r.translation)).toEqual(rows.map((r: any) => r.translation));
   });
 });

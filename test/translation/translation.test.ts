@@ -33,7 +33,11 @@ async function apiError(p: Promise<unknown>): Promise<ApiError> {
 }
 
 async function createGlossary(auth: Record<string, string>, g: object): Promise<string> {
-  const res = await api("/api/v1/account/glossaries", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(g) });
+  const res = await api("/api/v1/account/glossaries", {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(g),
+  });
   const out = await body(res);
   expect(res.status, JSON.stringify(out)).toBe(201);
   return out.id;
@@ -45,7 +49,11 @@ beforeAll(async () => {
   user = await seedAccount();
   // The first request of a pair starts its pipeline (a few hundred ms): warm the pairs used here.
   const warm = new ApertiumTranslator(url);
-  for (const [source, target] of [["en", "es"], ["es", "ca"], ["ca", "es"]] as const) {
+  for (const [source, target] of [
+    ["en", "es"],
+    ["es", "ca"],
+    ["ca", "es"],
+  ] as const) {
     await warm.translate({ source, target, segments: [{ id: "w", text: "Hello" }] });
   }
 });
@@ -87,14 +95,27 @@ describe("translateSegments through Apertium", () => {
   });
 
   it("translates Spanish into Catalan", async () => {
-    const r = await translateSegments(env, db, { userId: user.userId, source: "es", target: "ca", segments: [{ id: "a", text: "El perro duerme en la casa." }] });
+    const r = await translateSegments(env, db, {
+      userId: user.userId,
+      source: "es",
+      target: "ca",
+      segments: [{ id: "a", text: "El perro duerme en la casa." }],
+    });
     expect(r.segments[0]!.text, JSON.stringify(r)).toMatch(/gos/);
     expect(r.segments[0]!.text).toMatch(/casa/);
     expect(r.segments[0]!.origin).toBe("provider");
   });
 
   it("accepts a tesseract code as the source and copies segments without letters", async () => {
-    const r = await translateSegments(env, db, { userId: user.userId, source: "eng", target: "es", segments: [{ id: "n", text: "42 – 3.50 $" }, { id: "t", text: "Good morning" }] });
+    const r = await translateSegments(env, db, {
+      userId: user.userId,
+      source: "eng",
+      target: "es",
+      segments: [
+        { id: "n", text: "42 – 3.50 $" },
+        { id: "t", text: "Good morning" },
+      ],
+    });
     expect(r.segments[0]).toMatchObject({ text: "42 – 3.50 $", origin: "copy", provider: null });
     expect(r.segments[1]!.text).toMatch(/Buenos días/i);
   });
@@ -128,7 +149,12 @@ describe("translateSegments through Apertium", () => {
 
 describe("glossaries", () => {
   it("makes a term come out as its target where Apertium would translate it otherwise", async () => {
-    const plain = await translateSegments(env, db, { userId: user.userId, source: "en", target: "es", segments: [{ id: "p", text: "My dog eats. Dog food is cheap." }] });
+    const plain = await translateSegments(env, db, {
+      userId: user.userId,
+      source: "en",
+      target: "es",
+      segments: [{ id: "p", text: "My dog eats. Dog food is cheap." }],
+    });
     expect(plain.segments[0]!.text).toMatch(/perro/i);
 
     const glossaryId = await createGlossary(user.auth, {
@@ -181,8 +207,21 @@ describe("glossaries", () => {
 
   it("refuses a glossary of another account", async () => {
     const other = await seedAccount();
-    const foreign = await createGlossary(other.auth, { name: "x", source_language: "en", target_language: "es", terms: [{ source: "a", target: "b" }] });
-    const err = await apiError(translateSegments(env, db, { userId: user.userId, source: "en", target: "es", segments: [{ id: "a", text: "Hi" }], glossaryIds: [foreign] }));
+    const foreign = await createGlossary(other.auth, {
+      name: "x",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "a", target: "b" }],
+    });
+    const err = await apiError(
+      translateSegments(env, db, {
+        userId: user.userId,
+        source: "en",
+        target: "es",
+        segments: [{ id: "a", text: "Hi" }],
+        glossaryIds: [foreign],
+      }),
+    );
     expect(err.code).toBe("not_found");
   });
 });
@@ -199,7 +238,18 @@ describe("translation memory", () => {
 
     await rememberTranslation(db, account.userId, "en", "es", "The garden is green.", "El jardín es verde (revisado).");
     sent.length = 0;
-    const second = await translateSegments(env, db, { ...input, segments: [{ id: "a", text: "The  garden is\ngreen." }, { id: "b", text: "The garden is green." }] }, { translators: [translator] });
+    const second = await translateSegments(
+      env,
+      db,
+      {
+        ...input,
+        segments: [
+          { id: "a", text: "The  garden is\ngreen." },
+          { id: "b", text: "The garden is green." },
+        ],
+      },
+      { translators: [translator] },
+    );
     expect(second.segments.map((s) => [s.origin, s.text])).toEqual([
       ["tm_exact", "El jardín es verde (revisado)."],
       ["tm_exact", "El jardín es verde (revisado)."],
@@ -209,14 +259,31 @@ describe("translation memory", () => {
 
     const list = await body(await api("/api/v1/account/translation-memory", { headers: account.auth }));
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ source_text: "The garden is green.", target_text: "El jardín es verde (revisado).", uses: 1, source_language: "en", target_language: "es" });
+    expect(list[0]).toMatchObject({
+      source_text: "The garden is green.",
+      target_text: "El jardín es verde (revisado).",
+      uses: 1,
+      source_language: "en",
+      target_language: "es",
+    });
   });
 
   it("does not reuse a match that lacks a glossary target", async () => {
     const account = await seedAccount();
     await rememberTranslation(db, account.userId, "en", "es", "The dog runs.", "El perro corre.");
-    const gid = await createGlossary(account.auth, { name: "g", source_language: "en", target_language: "es", terms: [{ source: "dog", target: "chucho" }] });
-    const r = await translateSegments(env, db, { userId: account.userId, source: "en", target: "es", segments: [{ id: "a", text: "The dog runs." }], glossaryIds: [gid] });
+    const gid = await createGlossary(account.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "dog", target: "chucho" }],
+    });
+    const r = await translateSegments(env, db, {
+      userId: account.userId,
+      source: "en",
+      target: "es",
+      segments: [{ id: "a", text: "The dog runs." }],
+      glossaryIds: [gid],
+    });
     expect(r.segments[0]!.origin).toBe("provider");
     expect(r.segments[0]!.text).toMatch(/chucho/);
   });
@@ -225,7 +292,12 @@ describe("translation memory", () => {
     const account = await seedAccount();
     await rememberTranslation(db, account.userId, "en", "es", "The red house is very big.", "La casa roja es muy grande.");
     await rememberTranslation(db, account.userId, "en", "es", "Completely unrelated words here.", "Palabras sin relación.");
-    await createGlossary(account.auth, { name: "g", source_language: "en", target_language: "es", terms: [{ source: "house", target: "mansión" }] });
+    await createGlossary(account.auth, {
+      name: "g",
+      source_language: "en",
+      target_language: "es",
+      terms: [{ source: "house", target: "mansión" }],
+    });
 
     const r = await alternatives(env, db, { userId: account.userId, source: "en", target: "es", text: "The red house is big." });
     expect(r.fuzzy_threshold).toBe(0.75);
@@ -233,7 +305,11 @@ describe("translation memory", () => {
     expect(byOrigin("provider")).toEqual([expect.objectContaining({ provider: "apertium", text: expect.stringMatching(/casa/) })]);
     const tmCandidates = byOrigin("translation_memory");
     expect(tmCandidates, JSON.stringify(r)).toHaveLength(1);
-    expect(tmCandidates[0]).toMatchObject({ text: "La casa roja es muy grande.", source_text: "The red house is very big.", entry_id: expect.stringMatching(/^tm_/) });
+    expect(tmCandidates[0]).toMatchObject({
+      text: "La casa roja es muy grande.",
+      source_text: "The red house is very big.",
+      entry_id: expect.stringMatching(/^tm_/),
+    });
     expect(tmCandidates[0]!.score).toBeGreaterThanOrEqual(0.75);
     expect(tmCandidates[0]!.score).toBeLessThan(1);
     const glossary = byOrigin("glossary");
@@ -241,7 +317,12 @@ describe("translation memory", () => {
     expect(glossary[0]!.text).toMatch(/mansión/);
 
     // A stricter threshold from TM_FUZZY_THRESHOLD drops the match.
-    const strict = await alternatives({ ...env, TM_FUZZY_THRESHOLD: "95" }, db, { userId: account.userId, source: "en", target: "es", text: "The red house is big." });
+    const strict = await alternatives({ ...env, TM_FUZZY_THRESHOLD: "95" }, db, {
+      userId: account.userId,
+      source: "en",
+      target: "es",
+      text: "The red house is big.",
+    });
     expect(strict.fuzzy_threshold).toBe(0.95);
     expect(strict.candidates.filter((c) => c.origin === "translation_memory")).toEqual([]);
   });
@@ -265,7 +346,11 @@ describe("source language detection", () => {
     expect(by.en!.text).toMatch(/playa/);
     expect(by.ca).toMatchObject({ source_language: "ca", origin: "provider" });
     expect(by.ca!.text).toMatch(/playa/);
-    expect(by.es).toMatchObject({ source_language: "es", origin: "copy", text: "Hoy hace muy buen tiempo y vamos a la playa con nuestros amigos." });
+    expect(by.es).toMatchObject({
+      source_language: "es",
+      origin: "copy",
+      text: "Hoy hace muy buen tiempo y vamos a la playa con nuestros amigos.",
+    });
     expect(by.short!.source_language).toMatch(/^(en|es|ca)$/);
   });
 });
@@ -282,7 +367,9 @@ describe("unsupported pairs", () => {
     const down = await apiError(assertPairServed(env, "en", "es", [new ApertiumTranslator("http://127.0.0.1:9")]));
     expect(down.code).toBe("provider_unavailable");
 
-    const mid = await apiError(translateSegments(env, db, { userId: user.userId, source: "en", target: "ja", segments: [{ id: "a", text: "Hello" }] }));
+    const mid = await apiError(
+      translateSegments(env, db, { userId: user.userId, source: "en", target: "ja", segments: [{ id: "a", text: "Hello" }] }),
+    );
     expect(mid.code).toBe("unsupported_language_pair");
   });
 });

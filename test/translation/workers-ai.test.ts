@@ -29,7 +29,10 @@ function m2m100(text: string): string {
 }
 
 /** A stand-in AI binding: m2m100 via the fake above, the instruction model via `instruct`. */
-function fakeAi(instruct: (inputs: any) => Promise<unknown>, translate: (inputs: any) => Promise<unknown> = async (i) => ({ translated_text: m2m100(i.text) })) {
+function fakeAi(
+  instruct: (inputs: any) => Promise<unknown>,
+  translate: (inputs: any) => Promise<unknown> = async (i) => ({ translated_text: m2m100(i.text) }),
+) {
   const calls: Call[] = [];
   const run = vi.fn(async (model: string, inputs: any) => {
     calls.push({ model, inputs });
@@ -168,12 +171,22 @@ describe("Workers AI translation with the context pass", () => {
 });
 
 describe("WorkersAiContextPass", () => {
-  const segments = Array.from({ length: 7 }, (_, i) => ({ id: `s${i}`, source: `Line ${i} about Smith.`, translation: `Línea ${i} sobre ${i === 3 ? "Herrero" : "Smith"}.` }));
+  const segments = Array.from({ length: 7 }, (_, i) => ({
+    id: `s${i}`,
+    source: `Line ${i} about Smith.`,
+    translation: `Línea ${i} sobre ${i === 3 ? "Herrero" : "Smith"}.`,
+  }));
 
   it("batches a long page into several calls and applies edits across them", async () => {
     const { ai, calls } = fakeAi(async (inputs) => {
       const page = JSON.parse(inputs.messages[1].content);
-      return { response: { edits: page.segments.filter((s: any) => s.translation.includes("Herrero")).map((s: any) => ({ id: s.id, from: "Herrero", to: "Smith" })) } };
+      return {
+        response: {
+          edits: page.segments
+            .filter((s: any) => s.translation.includes("Herrero"))
+            .map((s: any) => ({ id: s.id, from: "Herrero", to: "Smith" })),
+        },
+      };
     });
     const r = await new WorkersAiContextPass(ai, { maxSegmentsPerCall: 3 }).refine({ source: "en", target: "es", segments, glossary: [] });
     expect(calls.map((c) => userPayload(c).segments.map((s: any) => s.id))).toEqual([["s0", "s1", "s2"], ["s3", "s4", "s5"], ["s6"]]);
@@ -186,7 +199,9 @@ describe("WorkersAiContextPass", () => {
     const transient = fakeAi(async () => {
       throw new Error("3040: Capacity temporarily exceeded, please try again.");
     });
-    const err = await new WorkersAiContextPass(transient.ai, { retryDelayMs: 1 }).refine({ source: "en", target: "es", segments, glossary: [] }).catch((e: unknown) => e);
+    const err = await new WorkersAiContextPass(transient.ai, { retryDelayMs: 1 })
+      .refine({ source: "en", target: "es", segments, glossary: [] })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect(err).toMatchObject({ code: "provider_unavailable", retryable: true, provider: "workers-ai" });
     expect(transient.run).toHaveBeenCalledTimes(2);
@@ -194,7 +209,9 @@ describe("WorkersAiContextPass", () => {
     const invalid = fakeAi(async () => {
       throw new Error("5006: Error: oneOf at '/' not all valid");
     });
-    const err2 = await new WorkersAiContextPass(invalid.ai, { retryDelayMs: 1 }).refine({ source: "en", target: "es", segments, glossary: [] }).catch((e: unknown) => e);
+    const err2 = await new WorkersAiContextPass(invalid.ai, { retryDelayMs: 1 })
+      .refine({ source: "en", target: "es", segments, glossary: [] })
+      .catch((e: unknown) => e);
     expect(err2).toMatchObject({ code: "provider_unavailable", retryable: false });
     expect(invalid.run).toHaveBeenCalledTimes(1);
   });
@@ -210,7 +227,12 @@ describe("m2m100 failures", () => {
         return { translated_text: m2m100(inputs.text) };
       },
     );
-    const r = await translateSegments({ ...env, TRANSLATOR: "workers-ai", AI: ai }, db, { userId: user.userId, source: "en", target: "es", segments: [{ id: "1", text: "The ship is old." }] });
+    const r = await translateSegments({ ...env, TRANSLATOR: "workers-ai", AI: ai }, db, {
+      userId: user.userId,
+      source: "en",
+      target: "es",
+      segments: [{ id: "1", text: "The ship is old." }],
+    });
     expect(r.segments[0]!.text).toBe("El barco es viejo.");
     expect(calls.filter((c) => c.model === M2M100_MODEL)).toHaveLength(2);
   });
@@ -222,14 +244,27 @@ describe("m2m100 failures", () => {
         throw new Error("5006: Error: oneOf at '/' not all valid");
       },
     );
-    const viaApertium = await translateSegments({ ...env, TRANSLATOR: "workers-ai,apertium", AI: broken.ai }, db, { userId: user.userId, source: "en", target: "es", segments: [{ id: "1", text: "The house is red." }] });
+    const viaApertium = await translateSegments({ ...env, TRANSLATOR: "workers-ai,apertium", AI: broken.ai }, db, {
+      userId: user.userId,
+      source: "en",
+      target: "es",
+      segments: [{ id: "1", text: "The house is red." }],
+    });
     expect(viaApertium.segments[0]).toMatchObject({ provider: "apertium", origin: "provider" });
     expect(viaApertium.segments[0]!.text).toMatch(/casa/);
     // An input error is not retried.
     expect(broken.calls.filter((c) => c.model === M2M100_MODEL)).toHaveLength(1);
 
-    const err = await translateSegments({ ...env, TRANSLATOR: "workers-ai", AI: broken.ai }, db, { userId: user.userId, source: "en", target: "es", segments: [{ id: "1", text: "The house is red." }] }).catch((e: unknown) => e);
+    const err = await translateSegments({ ...env, TRANSLATOR: "workers-ai", AI: broken.ai }, db, {
+      userId: user.userId,
+      source: "en",
+      target: "es",
+      segments: [{ id: "1", text: "The house is red." }],
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ code: "provider_unavailable", details: { provider: "workers-ai", source_language: "en", target_language: "es" } });
+    expect(err).toMatchObject({
+      code: "provider_unavailable",
+      details: { provider: "workers-ai", source_language: "en", target_language: "es" },
+    });
   });
 });

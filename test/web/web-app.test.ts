@@ -33,14 +33,35 @@ describe("web app pages", () => {
   });
 
   it("serves the app shell at the clean URLs the app routes itself", async () => {
-    for (const path of ["/s/AbCdEf0123456789xyz", "/projects/prj_0a1b2c3d4e5f6g7h8i9j", "/login", "/verify-email?token=abc", "/reset-password?token=abc", "/magic-link?token=abc", "/billing?checkout=success", "/login?oauth=authenticated", "/login?oauth_error=state"]) {
+    for (const path of [
+      "/s/AbCdEf0123456789xyz",
+      "/projects/prj_0a1b2c3d4e5f6g7h8i9j",
+      "/login",
+      "/verify-email?token=abc",
+      "/reset-password?token=abc",
+      "/magic-link?token=abc",
+      "/billing?checkout=success",
+      "/login?oauth=authenticated",
+      "/login?oauth_error=state",
+    ]) {
       const res = await expectAppShell(await get(path), path);
       expect(res.headers.get("content-security-policy"), path).toContain("default-src 'self'");
     }
   });
 
   it("serves the scripts as JavaScript and the stylesheet as CSS", async () => {
-    for (const name of ["app", "api", "dom", "auth-pages", "job-pages", "projects-page", "editor-page", "share-panel", "share-viewer", "account-page"]) {
+    for (const name of [
+      "app",
+      "api",
+      "dom",
+      "auth-pages",
+      "job-pages",
+      "projects-page",
+      "editor-page",
+      "share-panel",
+      "share-viewer",
+      "account-page",
+    ]) {
       const res = await get(`/js/${name}.js`, { Accept: "*/*" });
       const text = await res.text();
       expect(res.status, `/js/${name}.js: ${text.slice(0, 200)}`).toBe(200);

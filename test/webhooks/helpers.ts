@@ -7,7 +7,6 @@ import type { Received } from "./receiver-global-setup";
 
 export const RECEIVER = inject("webhookReceiverUrl");
 
-
 /** A fresh hook name on the shared loopback receiver (test files run in parallel). */
 export function hookName(label: string): string {
   return `${label}-${crypto.randomUUID().slice(0, 8)}`;
@@ -35,7 +34,11 @@ export async function waitForReceived(name: string, count: number, timeoutMs = 2
 }
 
 export async function createEndpoint(auth: Record<string, string>, payload: Record<string, unknown>) {
-  const res = await api("/api/v1/account/webhooks", { method: "POST", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify(payload) });
+  const res = await api("/api/v1/account/webhooks", {
+    method: "POST",
+    headers: { ...auth, "Content-Type": "application/json" },
+    body: JSON.stringify(payload),
+  });
   return { status: res.status, body: await body(res) };
 }
 

@@ -84,7 +84,12 @@ export default async function setup(project: TestProject) {
         const record = ZONE[url.searchParams.get("name") ?? ""];
         const type = url.searchParams.get("type") === "AAAA" ? "AAAA" : "A";
         if (!record) return send(res, 200, { Status: 3, Answer: [] }, "application/dns-json");
-        const answers = (record[type] ?? []).map((data) => ({ name: url.searchParams.get("name"), type: type === "A" ? 1 : 28, TTL: 60, data }));
+        const answers = (record[type] ?? []).map((data) => ({
+          name: url.searchParams.get("name"),
+          type: type === "A" ? 1 : 28,
+          TTL: 60,
+          data,
+        }));
         return send(res, 200, { Status: 0, Answer: answers }, "application/dns-json");
       }
       if (kind === "control" && name && req.method === "PUT") {
@@ -100,14 +105,23 @@ export default async function setup(project: TestProject) {
         const answered = h.fail > 0 ? h.status : 200;
         if (h.fail > 0) h.fail--;
         h.received.push({
-          headers: Object.fromEntries(["content-type", "x-service-signature", "x-service-event", "x-service-event-id", "x-service-delivery", "user-agent"].map((k) => [k, req.headers[k] as string | undefined])),
+          headers: Object.fromEntries(
+            ["content-type", "x-service-signature", "x-service-event", "x-service-event-id", "x-service-delivery", "user-agent"].map(
+              (k) => [k, req.headers[k] as string | undefined],
+            ),
+          ),
           body,
           verified_with: check.verifiedWith,
           signatures: check.signatures,
           timestamp_fresh: check.fresh,
           answered,
         });
-        return send(res, answered, answered === 200 ? { ok: true } : "receiver failing on purpose", answered === 200 ? "application/json" : "text/plain");
+        return send(
+          res,
+          answered,
+          answered === 200 ? { ok: true } : "receiver failing on purpose",
+          answered === 200 ? "application/json" : "text/plain",
+        );
       }
       send(res, 404, { error: "no such route" });
     } catch (err) {

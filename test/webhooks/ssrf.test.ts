@@ -83,7 +83,10 @@ describe("webhook URLs never reach private networks (SSRF)", () => {
     });
 
     it("answers service_unavailable when the resolver cannot be reached (never lets the name through)", async () => {
-      const err = await checkWebhookUrl("https://public.lingoscan-tests.net/", { ...production, resolver: "http://127.0.0.1:9/dns-query" }).then(
+      const err = await checkWebhookUrl("https://public.lingoscan-tests.net/", {
+        ...production,
+        resolver: "http://127.0.0.1:9/dns-query",
+      }).then(
         () => null,
         (e: any) => e,
       );

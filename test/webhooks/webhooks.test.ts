@@ -29,28 +29,54 @@ async function waitForDelivery(endpointId: string, auth: Record<string, string>,
 describe("webhook endpoints", () => {
   it("are created with a secret shown once, listed, read, updated and deleted, and scoped to their account", async () => {
     const { auth } = await seedAccount();
-    const created = await createEndpoint(auth, { url: `${RECEIVER}/hook/crud`, events: ["job.completed", "job.failed", "job.completed"], description: "CI" });
+    const created = await createEndpoint(auth, {
+      url: `${RECEIVER}/hook/crud`,
+      events: ["job.completed", "job.failed", "job.completed"],
+      description: "CI",
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const ep = created.body;
     expect(ep.id).toMatch(/^whe_[a-z0-9]{20}$/);
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
-    expect(ep).toMatchObject({ events: ["job.completed", "job.failed"], enabled: true, description: "CI", secret_prefix: ep.secret.slice(0, 12), failure_count: 0, disabled_at: null });
+    expect(ep).toMatchObject({
+      events: ["job.completed", "job.failed"],
+      enabled: true,
+      description: "CI",
+      secret_prefix: ep.secret.slice(0, 12),
+      failure_count: 0,
+      disabled_at: null,
+    });
 
     const list = await body(await api("/api/v1/account/webhooks", { headers: auth }));
     expect(list.map((e: any) => e.id)).toEqual([ep.id]);
     expect(list[0]).not.toHaveProperty("secret");
     expect(JSON.stringify(list)).not.toContain(ep.secret);
 
-    const patched = await api(`/api/v1/account/webhooks/${ep.id}`, { method: "PATCH", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ events: ["*"], enabled: false }) });
+    const patched = await api(`/api/v1/account/webhooks/${ep.id}`, {
+      method: "PATCH",
+      headers: { ...auth, "Content-Type": "application/json" },
+      body: JSON.stringify({ events: ["*"], enabled: false }),
+    });
     const off = await body(patched);
     expect(patched.status, JSON.stringify(off)).toBe(200);
     expect(off).toMatchObject({ events: ["*"], enabled: false });
     expect(off.disabled_at).not.toBeNull();
-    const on = await body(await api(`/api/v1/account/webhooks/${ep.id}`, { method: "PATCH", headers: { ...auth, "Content-Type": "application/json" }, body: JSON.stringify({ enabled: true }) }));
+    const on = await body(
+      await api(`/api/v1/account/webhooks/${ep.id}`, {
+        method: "PATCH",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ enabled: true }),
+      }),
+    );
     expect(on).toMatchObject({ enabled: true, disabled_at: null, failure_count: 0 });
 
     const other = await seedAccount();
-    for (const [method, path] of [["GET", `/api/v1/account/webhooks/${ep.id}`], ["DELETE", `/api/v1/account/webhooks/${ep.id}`], ["POST", `/api/v1/account/webhooks/${ep.id}/rotate`], ["GET", `/api/v1/account/webhooks/${ep.id}/deliveries`]] as const) {
+    for (const [method, path] of [
+      ["GET", `/api/v1/account/webhooks/${ep.id}`],
+      ["DELETE", `/api/v1/account/webhooks/${ep.id}`],
+      ["POST", `/api/v1/account/webhooks/${ep.id}/rotate`],
+      ["GET", `/api/v1/account/webhooks/${ep.id}/deliveries`],
+    ] as const) {
       const res = await api(path, { method, headers: other.auth });
       expect(res.status, `${method} ${path}: ${await res.clone().text()}`).toBe(404);
       expect((await body(res)).error.code).toBe("not_found");
@@ -67,42 +93,70 @@ describe("webhook endpoints", () => {
 });
 
 describe("deliveries", () => {
-  it("a finished job is delivered as job.completed through the queue, signed so an independent HMAC implementation verifies it", { timeout: 90_000 }, async () => {
-    const { userId, auth } = await seedAccount({ credits: 10 });
-    const name = hookName("job");
-    const ep = (await createEndpoint(auth, { url: `${RECEIVER}/hook/${name}`, events: ["job.completed", "job.failed"] })).body;
-    await configure(name, { secrets: [ep.secret] });
+  it(
+    "a finished job is delivered as job.completed through the queue, signed so an independent HMAC implementation verifies it",
+    { timeout: 90_000 },
+    async () => {
+      const { userId, auth } = await seedAccount({ credits: 10 });
+      const name = hookName("job");
+      const ep = (await createEndpoint(auth, { url: `${RECEIVER}/hook/${name}`, events: ["job.completed", "job.failed"] })).body;
+      await configure(name, { secrets: [ep.secret] });
 
-    const form = new FormData();
-    form.append("file", new File([await renderTextPng(["Hello webhooks"])], "hello.png"));
-    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form }));
-    const job = await waitForJob(created.id, auth);
-    expect(job.status, JSON.stringify(job)).toBe("completed");
+      const form = new FormData();
+      form.append("file", new File([await renderTextPng(["Hello webhooks"])], "hello.png"));
+      const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form }));
+      const job = await waitForJob(created.id, auth);
+      expect(job.status, JSON.stringify(job)).toBe("completed");
 
-    const [got] = await waitForReceived(name, 1);
-    const event = JSON.parse(got!.body);
-    expect(got!.headers["x-service-event"]).toBe("job.completed");
-    expect(got!.headers["x-service-event-id"]).toBe(event.id);
-    expect(event.id).toMatch(/^evt_[a-z0-9]{20}$/);
-    expect(got!.headers["x-service-delivery"]).toMatch(/^dlv_[a-z0-9]{20}$/);
-    expect(got!.headers["x-service-signature"]).toMatch(/^t=\d{10},v1=[0-9a-f]{64}$/);
-    expect(got!.headers["content-type"]).toBe("application/json");
-    expect(got!, "signature verified by node:crypto with the endpoint's secret, fresh timestamp").toMatchObject({ verified_with: [0], signatures: 1, timestamp_fresh: true });
-    expect(event).toMatchObject({ type: "job.completed", data: { job_id: job.id, status: "completed", tool: "ocr", pages_total: 1, pages_done: 1, pages_failed: 0, credits_charged: 1, error: null } });
-    expect(Date.parse(event.created_at)).not.toBeNaN();
+      const [got] = await waitForReceived(name, 1);
+      const event = JSON.parse(got!.body);
+      expect(got!.headers["x-service-event"]).toBe("job.completed");
+      expect(got!.headers["x-service-event-id"]).toBe(event.id);
+      expect(event.id).toMatch(/^evt_[a-z0-9]{20}$/);
+      expect(got!.headers["x-service-delivery"]).toMatch(/^dlv_[a-z0-9]{20}$/);
+      expect(got!.headers["x-service-signature"]).toMatch(/^t=\d{10},v1=[0-9a-f]{64}$/);
+      expect(got!.headers["content-type"]).toBe("application/json");
+      expect(got!, "signature verified by node:crypto with the endpoint's secret, fresh timestamp").toMatchObject({
+        verified_with: [0],
+        signatures: 1,
+        timestamp_fresh: true,
+      });
+      expect(event).toMatchObject({
+        type: "job.completed",
+        data: {
+          job_id: job.id,
+          status: "completed",
+          tool: "ocr",
+          pages_total: 1,
+          pages_done: 1,
+          pages_failed: 0,
+          credits_charged: 1,
+          error: null,
+        },
+      });
+      expect(Date.parse(event.created_at)).not.toBeNaN();
 
-    const [d] = await waitForDelivery(ep.id, auth, "delivered");
-    expect(d).toMatchObject({ id: got!.headers["x-service-delivery"], event_id: event.id, event_type: "job.completed", attempts: 1, response_status: 200, next_retry_at: null, replay_of: null });
-    expect(d.latency_ms).toBeGreaterThanOrEqual(0);
-    expect(d.delivered_at).not.toBeNull();
+      const [d] = await waitForDelivery(ep.id, auth, "delivered");
+      expect(d).toMatchObject({
+        id: got!.headers["x-service-delivery"],
+        event_id: event.id,
+        event_type: "job.completed",
+        attempts: 1,
+        response_status: 200,
+        next_retry_at: null,
+        replay_of: null,
+      });
+      expect(d.latency_ms).toBeGreaterThanOrEqual(0);
+      expect(d.delivered_at).not.toBeNull();
 
-    // Emitting the same outcome again (a retried pipeline step) delivers nothing new.
-    const again = await emitEvent(env, database(), userId, "job.completed", {}, { dedupeKey: `job:${job.id}:0:completed` });
-    expect(again).toBe(event.id);
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(await received(name)).toHaveLength(1);
-    expect(await deliveries(ep.id, auth)).toHaveLength(1);
-  });
+      // Emitting the same outcome again (a retried pipeline step) delivers nothing new.
+      const again = await emitEvent(env, database(), userId, "job.completed", {}, { dedupeKey: `job:${job.id}:0:completed` });
+      expect(again).toBe(event.id);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(await received(name)).toHaveLength(1);
+      expect(await deliveries(ep.id, auth)).toHaveLength(1);
+    },
+  );
 
   it("retries a failing receiver with exponential backoff, recording every attempt, until it accepts", async () => {
     const { userId, auth } = await seedAccount();
@@ -194,7 +248,9 @@ describe("deliveries", () => {
     expect(got, "one v1 per live secret; each secret verifies").toMatchObject({ signatures: 2, verified_with: [0, 1] });
 
     // 24 hours later (the overlap ended), only the new secret signs.
-    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?").bind(Date.now() - 1, ep.id).run();
+    await env.DB.prepare("UPDATE webhook_endpoints SET previous_secret_expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1, ep.id)
+      .run();
     await configure(name, { secrets: [ep.secret, r.secret] });
     await emitEvent(quiet.env, database(), userId, "wallet.low_balance", { available: 2 });
     await runConsumer("lingoscan-webhooks", quiet.sent[1], 1);
@@ -217,7 +273,13 @@ describe("deliveries", () => {
     const res = await api(`/api/v1/account/webhooks/deliveries/${original.id}/replay`, { method: "POST", headers: auth });
     const replay = await body(res);
     expect(res.status, JSON.stringify(replay)).toBe(200);
-    expect(replay).toMatchObject({ event_id: eventId, event_type: "export.ready", replay_of: original.id, endpoint_id: ep.id, attempts: 0 });
+    expect(replay).toMatchObject({
+      event_id: eventId,
+      event_type: "export.ready",
+      replay_of: original.id,
+      endpoint_id: ep.id,
+      attempts: 0,
+    });
     expect(replay.id).not.toBe(original.id);
 
     const got = await waitForReceived(name, 2);
@@ -255,7 +317,9 @@ describe("deliveries", () => {
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env);
     expect(await received(name), "a fresh pending delivery is left to its queue message").toHaveLength(0);
 
-    await env.DB.prepare("UPDATE webhook_deliveries SET created_at = ? WHERE endpoint_id = ?").bind(Date.now() - 11 * 60_000, ep.id).run();
+    await env.DB.prepare("UPDATE webhook_deliveries SET created_at = ? WHERE endpoint_id = ?")
+      .bind(Date.now() - 11 * 60_000, ep.id)
+      .run();
     await worker.scheduled(createScheduledController({ scheduledTime: new Date(), cron: "*/15 * * * *" }), env);
     const [got] = await waitForReceived(name, 1);
     expect(got!.headers["x-service-event-id"]).toBe(eventId);

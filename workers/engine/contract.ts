@@ -280,7 +280,8 @@ export interface ReocrResult {
  * the translated text, or the page images when nothing was rendered); images of the rendered pages:
  * png, jpg, webp; `zip`: every other format of the request in one archive.
  */
-export type ExportFormat = "txt" | "json" | "md" | "hocr" | "alto" | "docx" | "xlsx" | "csv" | "searchable_pdf" | "pdf" | "png" | "jpg" | "webp" | "zip";
+export type ExportFormat =
+  "txt" | "json" | "md" | "hocr" | "alto" | "docx" | "xlsx" | "csv" | "searchable_pdf" | "pdf" | "png" | "jpg" | "webp" | "zip";
 
 export interface BuildExportsInput {
   /** R2 FILES keys of each page's `PageText`, in page order (recognition output). */

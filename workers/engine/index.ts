@@ -68,7 +68,10 @@ function requireOcrMode(mode: unknown): OcrMode {
 /** The engine's RPC surface, reached through the api Worker's `ENGINE` service binding. */
 export default class Engine extends WorkerEntrypoint<EngineEnv> {
   override async fetch(): Promise<Response> {
-    return Response.json({ error: { code: "not_found", message: "The engine is reached over RPC only.", retryable: false, details: {} } }, { status: 404 });
+    return Response.json(
+      { error: { code: "not_found", message: "The engine is reached over RPC only.", retryable: false, details: {} } },
+      { status: 404 },
+    );
   }
 
   /** Seeded OCR languages and fonts; ok when at least one language can be recognised. */
@@ -86,7 +89,11 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
       const bytes = await readBytes(this.env.FILES, sourceKey);
       if (bytes.length === 0) throw engineError("unsupported_media_type", "The file is empty.");
       const format = sniffFormat(bytes);
-      if (!format) throw engineError("unsupported_media_type", "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF, PBM/PGM/PPM or PDF (judged from its bytes).");
+      if (!format)
+        throw engineError(
+          "unsupported_media_type",
+          "The file is not a PNG, JPEG, WebP, GIF, BMP, TIFF, PBM/PGM/PPM or PDF (judged from its bytes).",
+        );
       const pages = format === "pdf" ? await pdfPageCount(bytes) : probeRaster(bytes, format).pages;
       return { format, pages, bytes: bytes.length };
     });
@@ -99,7 +106,9 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const page = requirePage(input?.page);
     const ocrMode = requireOcrMode(input?.ocrMode);
     const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage };
-    return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req, (work) => this.ctx.waitUntil(work)));
+    return guarded("internal_error", "Preprocessing the page failed", () =>
+      preprocessPage(this.env, req, (work) => this.ctx.waitUntil(work)),
+    );
   }
 
   /** A page image's record (path, transform, text layer), read before any work on the page. */
@@ -152,12 +161,15 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const documentKey = input?.documentKey === undefined ? undefined : requireKey(input.documentKey, "documentKey");
     const keys = input?.pageTextKeys;
     if (!documentKey) {
-      if (!Array.isArray(keys) || keys.length === 0) throw engineError("validation_error", "pageTextKeys must list at least one page (or give documentKey).");
+      if (!Array.isArray(keys) || keys.length === 0)
+        throw engineError("validation_error", "pageTextKeys must list at least one page (or give documentKey).");
       keys.forEach((k, i) => requireKey(k, `pageTextKeys[${i}]`));
     }
     const formats = input?.formats;
-    if (!Array.isArray(formats) || formats.length === 0) throw engineError("validation_error", "formats must list at least one export format.");
-    for (const f of formats) if (!isExportFormat(String(f))) throw engineError("validation_error", `Unknown export format ${JSON.stringify(f)}.`);
+    if (!Array.isArray(formats) || formats.length === 0)
+      throw engineError("validation_error", "formats must list at least one export format.");
+    for (const f of formats)
+      if (!isExportFormat(String(f))) throw engineError("validation_error", `Unknown export format ${JSON.stringify(f)}.`);
     const content = input.content ?? "source";
     if (content !== "source" && content !== "translation") throw engineError("validation_error", "content must be source or translation.");
     const outPrefix = typeof input.outPrefix === "string" ? input.outPrefix : "";
@@ -181,7 +193,11 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     requireKey(input?.cleanKey, "cleanKey");
     if (input.sourceKey !== undefined) requireKey(input.sourceKey, "sourceKey");
     if (!Array.isArray(input.regions)) throw engineError("validation_error", "regions must be an array of boxes.");
-    const regions = input.regions.map((r, i) => ({ ...r, box: requireBox(r?.box, `regions[${i}].box`), lines: Array.isArray(r?.lines) ? r.lines.map((l, j) => requireBox(l, `regions[${i}].lines[${j}]`)) : undefined }));
+    const regions = input.regions.map((r, i) => ({
+      ...r,
+      box: requireBox(r?.box, `regions[${i}].box`),
+      lines: Array.isArray(r?.lines) ? r.lines.map((l, j) => requireBox(l, `regions[${i}].lines[${j}]`)) : undefined,
+    }));
     return guarded("internal_error", "Removing the text failed", () => inpaintPage(this.env, { ...input, pageKey, regions }));
   }
 

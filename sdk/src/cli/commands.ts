@@ -40,7 +40,12 @@ async function fileInput(file: string) {
 function failIfUnsuccessful(job: Job): void {
   if (job.status === "completed" || job.status === "partially_completed") return;
   const e = job.error;
-  throw new LingoscanError({ code: e?.code ?? "internal_error", message: `Job ${job.id} ${job.status}: ${e?.message ?? "no result"}`, retryable: e?.retryable ?? false, details: { job_id: job.id, ...(e?.details ?? {}) } });
+  throw new LingoscanError({
+    code: e?.code ?? "internal_error",
+    message: `Job ${job.id} ${job.status}: ${e?.message ?? "no result"}`,
+    retryable: e?.retryable ?? false,
+    details: { job_id: job.id, ...(e?.details ?? {}) },
+  });
 }
 
 async function follow(ls: Lingoscan, job: Job, label: string, flags: Flags, io: Io): Promise<Job> {
@@ -53,7 +58,13 @@ async function follow(ls: Lingoscan, job: Job, label: string, flags: Flags, io: 
 }
 
 /** Saves the job's exports (all of them with --out; else those not printed, into the current directory). */
-async function saveExports(ls: Lingoscan, job: Job, flags: Flags, skip: string | null, io: Io): Promise<{ printed: string | null; saved: string[] }> {
+async function saveExports(
+  ls: Lingoscan,
+  job: Job,
+  flags: Flags,
+  skip: string | null,
+  io: Io,
+): Promise<{ printed: string | null; saved: string[] }> {
   let printed: string | null = null;
   const saved: string[] = [];
   for (const ref of job.output.exports) {
@@ -73,7 +84,10 @@ async function saveExports(ls: Lingoscan, job: Job, flags: Flags, skip: string |
 /** `ocr|translate|erase|tables FILE`: upload, follow, print the text (or table) and save the other exports. */
 export async function runTool(ls: Lingoscan, command: ToolCommand, file: string, flags: Flags, io: Io): Promise<void> {
   const spec = TOOL_COMMANDS[command];
-  const options: Partial<ProcessOptions> = { tool: spec.tool, export_formats: (flags.formats ?? [...spec.formats]) as ProcessOptions["export_formats"] };
+  const options: Partial<ProcessOptions> = {
+    tool: spec.tool,
+    export_formats: (flags.formats ?? [...spec.formats]) as ProcessOptions["export_formats"],
+  };
   if (flags.lang) options.source_language = flags.lang;
   if (flags.to) options.target_language = flags.to;
   const job = await follow(ls, await ls.process(await fileInput(file), options), path.basename(file), flags, io);
@@ -85,7 +99,9 @@ export async function runTool(ls: Lingoscan, command: ToolCommand, file: string,
 
 /** `batch DIR`: every file directly in DIR as one batch; the parent's ZIP and CSV report are saved. */
 export async function runBatch(ls: Lingoscan, dir: string, flags: Flags, io: Io): Promise<void> {
-  const names = readdirSync(dir).filter((n) => !n.startsWith(".") && statSync(path.join(dir, n)).isFile()).sort();
+  const names = readdirSync(dir)
+    .filter((n) => !n.startsWith(".") && statSync(path.join(dir, n)).isFile())
+    .sort();
   if (names.length === 0) throw new Error(`${dir} holds no files`);
   const files = await Promise.all(names.map((n) => fileInput(path.join(dir, n))));
   const options: Partial<ProcessOptions> = { tool: (flags.tool ?? "ocr") as ProcessOptions["tool"] };
@@ -95,7 +111,10 @@ export async function runBatch(ls: Lingoscan, dir: string, flags: Flags, io: Io)
   const parent = await follow(ls, await ls.batch(files, options), `${names.length} files`, flags, io);
   const { saved } = await saveExports(ls, parent, { ...flags, out: flags.out ?? "." }, null, io);
   if (flags.json) io.stdout(JSON.stringify({ job: parent, saved }, null, 2));
-  else io.stdout(`batch ${parent.id} ${parent.status}: ${parent.batch?.files_completed ?? 0} completed, ${parent.batch?.files_partially_completed ?? 0} partially, ${parent.batch?.files_failed ?? 0} failed of ${parent.batch?.files_total ?? names.length}`);
+  else
+    io.stdout(
+      `batch ${parent.id} ${parent.status}: ${parent.batch?.files_completed ?? 0} completed, ${parent.batch?.files_partially_completed ?? 0} partially, ${parent.batch?.files_failed ?? 0} failed of ${parent.batch?.files_total ?? names.length}`,
+    );
   failIfUnsuccessful(parent);
 }
 
@@ -117,14 +136,26 @@ export async function runJobs(ls: Lingoscan, id: string | undefined, flags: Flag
   const rows = list.items.map((j) => [j.id, j.tool, j.kind, j.status, `${j.progress.percent}%`, j.source.name ?? "", j.created_at]);
   const head = ["ID", "TOOL", "KIND", "STATUS", "DONE", "FILE", "CREATED"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  io.stdout([head, ...rows].map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n"));
+  io.stdout(
+    [head, ...rows]
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join("  ")
+          .trimEnd(),
+      )
+      .join("\n"),
+  );
   io.stdout(`${list.items.length} of ${list.total}`);
 }
 
 /** `export PROJECT_ID --format F`: builds an export of the project (with its edits) and saves it. */
 export async function runExport(ls: Lingoscan, projectId: string, flags: Flags, io: Io): Promise<void> {
   if (!flags.format) throw new Error("export needs --format (e.g. pdf, docx, txt)");
-  const created = await ls.createExport(projectId, { format: flags.format as never, content: (flags.content ?? "source") as "source" | "translation" });
+  const created = await ls.createExport(projectId, {
+    format: flags.format as never,
+    content: (flags.content ?? "source") as "source" | "translation",
+  });
   const exp = await ls.waitForExport(created);
   if (exp.status !== "ready") throw new Error(`Export ${exp.id} ${exp.status}`);
   const file = await ls.download(exp);

@@ -13,7 +13,10 @@ export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
  * API key and base URL: flags first, then LINGOSCAN_API_KEY / LINGOSCAN_BASE_URL, then the
  * config file (`{"api_key": "lik_live_…", "base_url": "https://…"}`), then the local service.
  */
-export function resolveSettings(flags: { apiKey?: string; baseUrl?: string }, env: NodeJS.ProcessEnv = process.env): { apiKey: string; baseUrl: string } {
+export function resolveSettings(
+  flags: { apiKey?: string; baseUrl?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): { apiKey: string; baseUrl: string } {
   const file = configPath(env);
   const stored = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { api_key?: string; base_url?: string }) : {};
   const apiKey = flags.apiKey ?? env.LINGOSCAN_API_KEY ?? stored.api_key;

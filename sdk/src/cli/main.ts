@@ -61,14 +61,20 @@ async function main(argv: string[]): Promise<number> {
     out: values.out,
     lang: values.lang,
     to: values.to,
-    formats: values.formats?.split(",").map((f) => f.trim()).filter(Boolean),
+    formats: values.formats
+      ?.split(",")
+      .map((f) => f.trim())
+      .filter(Boolean),
     tool: values.tool,
     status: values.status,
     limit: values.limit === undefined ? undefined : Number(values.limit),
     format: values.format,
     content: values.content,
   };
-  const ls = new Lingoscan({ ...resolveSettings({ apiKey: values["api-key"], baseUrl: values["base-url"] }), headers: { "User-Agent": "lingoscan-cli/1.0" } });
+  const ls = new Lingoscan({
+    ...resolveSettings({ apiKey: values["api-key"], baseUrl: values["base-url"] }),
+    headers: { "User-Agent": "lingoscan-cli/1.0" },
+  });
   const io = { stdout: (s: string) => process.stdout.write(`${s}\n`), stderr: process.stderr };
   const needArg = (what: string) => {
     if (!arg) throw new UsageError(`${command} needs ${what}`);
@@ -94,7 +100,9 @@ main(process.argv.slice(2)).then(
       process.exit(1);
     }
     const usage = err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
-    process.stderr.write(`lingoscan: ${err instanceof Error ? err.message : String(err)}\n${usage ? "Run `lingoscan help` for usage.\n" : ""}`);
+    process.stderr.write(
+      `lingoscan: ${err instanceof Error ? err.message : String(err)}\n${usage ? "Run `lingoscan help` for usage.\n" : ""}`,
+    );
     process.exit(usage ? 2 : 1);
   },
 );

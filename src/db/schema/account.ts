@@ -1,13 +1,5 @@
 import { sql } from "drizzle-orm";
-import {
-  type AnySQLiteColumn,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { bool, createdAt, id, ms, updatedAt } from "./columns";
 import { IDEMPOTENCY_STATUSES, WEBHOOK_DELIVERY_STATUSES } from "./enums";

@@ -2,13 +2,7 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
 import { bool, createdAt, id, ms, updatedAt } from "./columns";
-import {
-  LEDGER_KINDS,
-  PAYMENT_KINDS,
-  PAYMENT_PROVIDERS,
-  PAYMENT_STATUSES,
-  SUBSCRIPTION_STATUSES,
-} from "./enums";
+import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "./enums";
 import { jobs } from "./jobs";
 import type { ProviderPayload } from "./types";
 

@@ -120,16 +120,7 @@ export type AuthMethod = (typeof AUTH_METHODS)[number];
  * release: reserved_delta < 0 (amount 0); charge: amount < 0 (with reserved_delta < 0 when it
  * consumes a hold); adjustment: either sign.
  */
-export const LEDGER_KINDS = [
-  "grant",
-  "purchase",
-  "hold",
-  "release",
-  "charge",
-  "refund",
-  "adjustment",
-  "subscription",
-] as const;
+export const LEDGER_KINDS = ["grant", "purchase", "hold", "release", "charge", "refund", "adjustment", "subscription"] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const PAYMENT_PROVIDERS = ["stripe", "sandbox"] as const;

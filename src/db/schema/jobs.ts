@@ -1,11 +1,4 @@
-import {
-  type AnySQLiteColumn,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-} from "drizzle-orm/sqlite-core";
+import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { apiKeys, users } from "./auth";
 import { createdAt, id, ms, updatedAt } from "./columns";
 import { JOB_KINDS, JOB_PAGE_STATUSES, JOB_STAGES, JOB_STATUSES, TOOLS } from "./enums";

@@ -21,5 +21,8 @@ export const statusOverrides = sqliteTable(
     expiresAt: ms("expires_at"),
     resolvedAt: ms("resolved_at"),
   },
-  (t) => [index("status_overrides_component_created_idx").on(t.component, t.createdAt), index("status_overrides_expires_idx").on(t.expiresAt)],
+  (t) => [
+    index("status_overrides_component_created_idx").on(t.component, t.createdAt),
+    index("status_overrides_expires_idx").on(t.expiresAt),
+  ],
 );

@@ -5,7 +5,9 @@ import * as r from "./account.routes";
 import * as account from "./account.service";
 
 export function registerAccount(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.updateProfile, async (c) => c.json(await account.updateProfile(c.get("db"), c.get("auth").userId, c.req.valid("json")), 200));
+  app.openapi(r.updateProfile, async (c) =>
+    c.json(await account.updateProfile(c.get("db"), c.get("auth").userId, c.req.valid("json")), 200),
+  );
 
   app.openapi(r.exportData, async (c) => {
     const data = await account.exportData(c.get("db"), c.get("auth").userId);

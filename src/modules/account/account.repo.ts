@@ -17,7 +17,8 @@ const OWNED_DATA: Record<string, string> = {
   folders: "SELECT * FROM folders WHERE user_id = ?1 ORDER BY created_at, id",
   projects: "SELECT * FROM projects WHERE user_id = ?1 ORDER BY created_at, id",
   pages: "SELECT pg.* FROM pages pg JOIN projects p ON p.id = pg.project_id WHERE p.user_id = ?1 ORDER BY pg.project_id, pg.page_index",
-  regions: "SELECT r.* FROM regions r JOIN projects p ON p.id = r.project_id WHERE p.user_id = ?1 ORDER BY r.page_id, r.reading_order, r.id",
+  regions:
+    "SELECT r.* FROM regions r JOIN projects p ON p.id = r.project_id WHERE p.user_id = ?1 ORDER BY r.page_id, r.reading_order, r.id",
   tables: "SELECT t.* FROM tables t JOIN projects p ON p.id = t.project_id WHERE p.user_id = ?1 ORDER BY t.page_id, t.id",
   table_cells:
     "SELECT c.* FROM table_cells c JOIN tables t ON t.id = c.table_id JOIN projects p ON p.id = t.project_id WHERE p.user_id = ?1 ORDER BY c.table_id, c.row, c.col",
@@ -32,7 +33,8 @@ const OWNED_DATA: Record<string, string> = {
   webhooks: "SELECT * FROM webhook_endpoints WHERE user_id = ?1 ORDER BY created_at, id",
   webhook_deliveries: "SELECT * FROM webhook_deliveries WHERE user_id = ?1 ORDER BY created_at, id",
   glossaries: "SELECT * FROM glossaries WHERE user_id = ?1 ORDER BY created_at, id",
-  glossary_terms: "SELECT gt.* FROM glossary_terms gt JOIN glossaries g ON g.id = gt.glossary_id WHERE g.user_id = ?1 ORDER BY gt.glossary_id, gt.position",
+  glossary_terms:
+    "SELECT gt.* FROM glossary_terms gt JOIN glossaries g ON g.id = gt.glossary_id WHERE g.user_id = ?1 ORDER BY gt.glossary_id, gt.position",
   translation_memory: "SELECT * FROM translation_memory WHERE user_id = ?1 ORDER BY created_at, id",
 };
 

@@ -2,7 +2,14 @@ import { z } from "@hono/zod-openapi";
 
 export const ProfileUpdate = z
   .object({
-    name: z.string().trim().min(1).max(100).nullable().optional().openapi({ description: "Display name; null clears it.", example: "Ada Lovelace" }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .nullable()
+      .optional()
+      .openapi({ description: "Display name; null clears it.", example: "Ada Lovelace" }),
     locale: z
       .string()
       .regex(/^[a-z]{2}(-[A-Z]{2})?$/, { message: "Use a language tag like `en` or `pt-BR`." })
@@ -16,7 +23,13 @@ export const ProfileUpdate = z
 export const ApiKeyCreateRequest = z
   .object({
     name: z.string().trim().min(1).max(100).default("API key").openapi({ example: "CI uploads" }),
-    expires_in_days: z.number().int().min(1).max(3650).optional().openapi({ description: "Days until the key stops working; never when omitted.", example: 90 }),
+    expires_in_days: z
+      .number()
+      .int()
+      .min(1)
+      .max(3650)
+      .optional()
+      .openapi({ description: "Days until the key stops working; never when omitted.", example: 90 }),
   })
   .strict()
   .openapi("ApiKeyCreateRequest");
@@ -36,4 +49,10 @@ export const ApiKeyCreatedOut = ApiKeyOut.extend({
   key: z.string().openapi({ description: "The full key. Shown only in this answer; only its hash is stored.", example: "lik_live_…" }),
 }).openapi("ApiKeyCreatedOut");
 
-export const KeyIdParam = z.object({ key_id: z.string().min(1).max(64).openapi({ param: { name: "key_id", in: "path" } }) });
+export const KeyIdParam = z.object({
+  key_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "key_id", in: "path" } }),
+});

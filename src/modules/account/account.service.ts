@@ -15,12 +15,22 @@ import { iso } from "../../lib/time";
 export const MAX_API_KEYS = 50;
 
 function toApiKeyOut(k: ApiKeyRow): z.infer<typeof ApiKeyOut> {
-  return { id: k.id, name: k.name, prefix: k.prefix, created_at: iso(k.createdAt)!, expires_at: iso(k.expiresAt), last_used_at: iso(k.lastUsedAt) };
+  return {
+    id: k.id,
+    name: k.name,
+    prefix: k.prefix,
+    created_at: iso(k.createdAt)!,
+    expires_at: iso(k.expiresAt),
+    last_used_at: iso(k.lastUsedAt),
+  };
 }
 
 /** PATCH /account/profile: only the validated fields change. */
 export async function updateProfile(db: DB, userId: string, patch: z.infer<typeof ProfileUpdate>): Promise<z.infer<typeof UserOut>> {
-  const updated = await updateUser(db, userId, { ...(patch.name !== undefined ? { name: patch.name } : {}), ...(patch.locale !== undefined ? { locale: patch.locale } : {}) });
+  const updated = await updateUser(db, userId, {
+    ...(patch.name !== undefined ? { name: patch.name } : {}),
+    ...(patch.locale !== undefined ? { locale: patch.locale } : {}),
+  });
   if (!updated) throw new ApiError("unauthorized", "The account no longer exists.");
   return toUserOut(updated);
 }
@@ -30,10 +40,17 @@ export async function listKeys(db: DB, userId: string): Promise<z.infer<typeof A
 }
 
 /** POST /account/api-keys: the full key is in this answer only; the database keeps its hash and a display prefix. */
-export async function createKey(db: DB, userId: string, input: z.infer<typeof ApiKeyCreateRequest>): Promise<z.infer<typeof ApiKeyCreatedOut>> {
+export async function createKey(
+  db: DB,
+  userId: string,
+  input: z.infer<typeof ApiKeyCreateRequest>,
+): Promise<z.infer<typeof ApiKeyCreatedOut>> {
   const now = Date.now();
   const live = (await listApiKeys(db, userId)).filter((k) => k.expiresAt === null || k.expiresAt > now);
-  if (live.length >= MAX_API_KEYS) throw new ApiError("conflict", `An account holds at most ${MAX_API_KEYS} keys; revoke one first.`, { details: { limit: MAX_API_KEYS } });
+  if (live.length >= MAX_API_KEYS)
+    throw new ApiError("conflict", `An account holds at most ${MAX_API_KEYS} keys; revoke one first.`, {
+      details: { limit: MAX_API_KEYS },
+    });
   const { key, hash, prefix } = await mintApiKey();
   const row = await insertApiKey(db, {
     id: newId("key"),

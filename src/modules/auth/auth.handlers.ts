@@ -50,13 +50,18 @@ const defer = (c: Context<AppEnv>) => (p: Promise<unknown>) => c.executionCtx.wa
 const ACCEPTED = { accepted: true } as const;
 
 export function registerAuth(app: OpenAPIHono<AppEnv>) {
-  app.openapi(r.register, async (c) => c.json(signedIn(c, await auth.register(c.get("db"), c.env, c.req.valid("json"), client(c), defer(c))), 201));
+  app.openapi(r.register, async (c) =>
+    c.json(signedIn(c, await auth.register(c.get("db"), c.env, c.req.valid("json"), client(c), defer(c))), 201),
+  );
 
   app.openapi(r.login, async (c) => c.json(signedIn(c, await auth.login(c.get("db"), c.env, c.req.valid("json"), client(c))), 200));
 
   app.openapi(r.verifyTwoFactor, async (c) => {
     const { userId, credentialId } = c.get("auth");
-    return c.json(signedIn(c, await twoFactor.verifyTwoFactorSignIn(c.get("db"), c.env, userId, credentialId, c.req.valid("json").code)), 200);
+    return c.json(
+      signedIn(c, await twoFactor.verifyTwoFactorSignIn(c.get("db"), c.env, userId, credentialId, c.req.valid("json").code)),
+      200,
+    );
   });
 
   app.openapi(r.logout, async (c) => {
@@ -87,7 +92,9 @@ export function registerAuth(app: OpenAPIHono<AppEnv>) {
     return c.json(ACCEPTED, 202);
   });
 
-  app.openapi(r.verifyMagicLink, async (c) => c.json(signedIn(c, await auth.verifyMagicLink(c.get("db"), c.env, c.req.valid("json").token, client(c))), 200));
+  app.openapi(r.verifyMagicLink, async (c) =>
+    c.json(signedIn(c, await auth.verifyMagicLink(c.get("db"), c.env, c.req.valid("json").token, client(c))), 200),
+  );
 
   app.openapi(r.forgotPassword, async (c) => {
     c.executionCtx.waitUntil(auth.inBackground("password reset", auth.sendPasswordReset(c.get("db"), c.env, c.req.valid("json").email)));
@@ -104,7 +111,9 @@ export function registerAuth(app: OpenAPIHono<AppEnv>) {
     return c.body(null, 204);
   });
 
-  app.openapi(r.listSessions, async (c) => c.json(await auth.listSessions(c.get("db"), c.get("auth").userId, c.get("auth").credentialId), 200));
+  app.openapi(r.listSessions, async (c) =>
+    c.json(await auth.listSessions(c.get("db"), c.get("auth").userId, c.get("auth").credentialId), 200),
+  );
 
   app.openapi(r.revokeSession, async (c) => {
     await auth.endSession(c.get("db"), c.get("auth").userId, c.req.valid("param").session_id);
@@ -135,7 +144,13 @@ export function registerAuth(app: OpenAPIHono<AppEnv>) {
       const { code, state } = c.req.valid("query");
       let s: auth.SignIn;
       try {
-        s = await finishOAuth(c.get("db"), c.env, c.req.valid("param").idp, { code, state, binding: getCookie(c, oauthCookieName(c)) }, client(c));
+        s = await finishOAuth(
+          c.get("db"),
+          c.env,
+          c.req.valid("param").idp,
+          { code, state, binding: getCookie(c, oauthCookieName(c)) },
+          client(c),
+        );
       } catch (err) {
         if (!isNavigation(c)) throw err;
         if (err instanceof ApiError) {

@@ -54,12 +54,20 @@ export async function revokeApiKey(db: DB, userId: string, id: string, now: numb
 // ---- users ----------------------------------------------------------------------------------
 
 export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.email, email), isNull(users.deletedAt))).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
   return row;
 }
 
 export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(and(eq(users.id, id), isNull(users.deletedAt))).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .limit(1);
   return row;
 }
 
@@ -67,7 +75,10 @@ export async function findUserById(db: DB, id: string): Promise<UserRow | undefi
  * Creates the account and its (empty) wallet together. Returns undefined when the email is taken
  * (the unique index decides, so two concurrent sign-ups cannot both succeed).
  */
-export async function insertUser(db: DB, row: { id: string; email: string; name: string | null; passwordHash: string | null; emailVerifiedAt: number | null }): Promise<UserRow | undefined> {
+export async function insertUser(
+  db: DB,
+  row: { id: string; email: string; name: string | null; passwordHash: string | null; emailVerifiedAt: number | null },
+): Promise<UserRow | undefined> {
   const now = Date.now();
   const d1 = db.$client;
   const [inserted] = await d1.batch([
@@ -83,8 +94,16 @@ export async function insertUser(db: DB, row: { id: string; email: string; name:
   return findUserById(db, row.id);
 }
 
-export async function updateUser(db: DB, id: string, patch: Partial<Pick<UserRow, "name" | "locale" | "passwordHash" | "emailVerifiedAt" | "totpSecret" | "totpEnabledAt" | "totpLastStep">>): Promise<UserRow | undefined> {
-  const [row] = await db.update(users).set(patch).where(and(eq(users.id, id), isNull(users.deletedAt))).returning();
+export async function updateUser(
+  db: DB,
+  id: string,
+  patch: Partial<Pick<UserRow, "name" | "locale" | "passwordHash" | "emailVerifiedAt" | "totpSecret" | "totpEnabledAt" | "totpLastStep">>,
+): Promise<UserRow | undefined> {
+  const [row] = await db
+    .update(users)
+    .set(patch)
+    .where(and(eq(users.id, id), isNull(users.deletedAt)))
+    .returning();
   return row;
 }
 
@@ -94,7 +113,9 @@ export async function updateUser(db: DB, id: string, patch: Partial<Pick<UserRow
  */
 export async function acceptTotpStep(db: DB, userId: string, step: number): Promise<boolean> {
   const res = await db.$client
-    .prepare("UPDATE users SET totp_last_step = ?, updated_at = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?) RETURNING id")
+    .prepare(
+      "UPDATE users SET totp_last_step = ?, updated_at = ? WHERE id = ? AND (totp_last_step IS NULL OR totp_last_step < ?) RETURNING id",
+    )
     .bind(step, Date.now(), userId, step)
     .run();
   return rowsWritten(res) === 1;
@@ -102,9 +123,24 @@ export async function acceptTotpStep(db: DB, userId: string, step: number): Prom
 
 // ---- sessions -------------------------------------------------------------------------------
 
-export async function insertSession(db: DB, row: { id: string; tokenHash: string; userId: string; userAgent: string | null; ip: string | null; method: AuthMethod; twoFactorPending: boolean; expiresAt: number }): Promise<SessionRow> {
+export async function insertSession(
+  db: DB,
+  row: {
+    id: string;
+    tokenHash: string;
+    userId: string;
+    userAgent: string | null;
+    ip: string | null;
+    method: AuthMethod;
+    twoFactorPending: boolean;
+    expiresAt: number;
+  },
+): Promise<SessionRow> {
   const now = Date.now();
-  const [created] = await db.insert(sessions).values({ ...row, createdAt: now, lastSeenAt: now }).returning();
+  const [created] = await db
+    .insert(sessions)
+    .values({ ...row, createdAt: now, lastSeenAt: now })
+    .returning();
   return created!;
 }
 
@@ -144,7 +180,9 @@ export async function revokeSession(db: DB, userId: string, id: string, now: num
 
 /** Ends every session of the account, except `keep` when given. */
 export async function revokeSessions(db: DB, userId: string, now: number, keep?: string): Promise<void> {
-  const scope = keep ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keep)) : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
+  const scope = keep
+    ? and(eq(sessions.userId, userId), isNull(sessions.revokedAt), ne(sessions.id, keep))
+    : and(eq(sessions.userId, userId), isNull(sessions.revokedAt));
   await db.update(sessions).set({ revokedAt: now }).where(scope);
 }
 
@@ -152,10 +190,19 @@ export async function revokeSessions(db: DB, userId: string, now: number, keep?:
  * Completes a pending two-factor sign-in: the pending session ends and a full one replaces it,
  * so the cookie token changes when the privilege does. False when the pending session is gone.
  */
-export async function promotePendingSession(db: DB, pendingId: string, next: { id: string; tokenHash: string; expiresAt: number }, now: number): Promise<boolean> {
+export async function promotePendingSession(
+  db: DB,
+  pendingId: string,
+  next: { id: string; tokenHash: string; expiresAt: number },
+  now: number,
+): Promise<boolean> {
   const d1 = db.$client;
   const [revoked] = await d1.batch([
-    d1.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND two_factor_pending = 1 AND revoked_at IS NULL AND expires_at > ? RETURNING id").bind(now, pendingId, now),
+    d1
+      .prepare(
+        "UPDATE sessions SET revoked_at = ? WHERE id = ? AND two_factor_pending = 1 AND revoked_at IS NULL AND expires_at > ? RETURNING id",
+      )
+      .bind(now, pendingId, now),
     d1
       .prepare(
         `INSERT INTO sessions (id, token_hash, user_id, user_agent, ip, method, two_factor_pending, created_at, last_seen_at, expires_at)
@@ -168,7 +215,15 @@ export async function promotePendingSession(db: DB, pendingId: string, next: { i
 
 // ---- single-use tokens ----------------------------------------------------------------------
 
-type NewAuthToken = { id: string; purpose: AuthTokenPurpose; tokenHash: string; userId: string | null; email: string | null; data?: AuthTokenData; expiresAt: number };
+type NewAuthToken = {
+  id: string;
+  purpose: AuthTokenPurpose;
+  tokenHash: string;
+  userId: string | null;
+  email: string | null;
+  data?: AuthTokenData;
+  expiresAt: number;
+};
 
 export async function insertAuthToken(db: DB, row: NewAuthToken): Promise<void> {
   await insertAuthTokens(db, [row]);
@@ -182,11 +237,18 @@ export async function insertAuthTokens(db: DB, rows: NewAuthToken[]): Promise<vo
  * Uses a token once: marks it used if it exists for this purpose, is unused and unexpired, in one
  * conditional update. On refusal, returns why (unknown/used vs expired) for the error message.
  */
-export async function consumeAuthToken(db: DB, purpose: AuthTokenPurpose, tokenHash: string, now: number): Promise<{ ok: true; token: AuthTokenRow } | { ok: false; reason: "unknown" | "used" | "expired" }> {
+export async function consumeAuthToken(
+  db: DB,
+  purpose: AuthTokenPurpose,
+  tokenHash: string,
+  now: number,
+): Promise<{ ok: true; token: AuthTokenRow } | { ok: false; reason: "unknown" | "used" | "expired" }> {
   const [used] = await db
     .update(authTokens)
     .set({ usedAt: now })
-    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)))
+    .where(
+      and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose), isNull(authTokens.usedAt), gt(authTokens.expiresAt, now)),
+    )
     .returning();
   if (used) return { ok: true, token: used };
   const row = await findAuthToken(db, purpose, tokenHash);
@@ -196,7 +258,11 @@ export async function consumeAuthToken(db: DB, purpose: AuthTokenPurpose, tokenH
 
 /** A token by hash and purpose, used or not (to check a request against it before using it up). */
 export async function findAuthToken(db: DB, purpose: AuthTokenPurpose, tokenHash: string): Promise<AuthTokenRow | undefined> {
-  const [row] = await db.select().from(authTokens).where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose))).limit(1);
+  const [row] = await db
+    .select()
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose)))
+    .limit(1);
   return row;
 }
 
@@ -210,7 +276,14 @@ export async function consumeRecoveryCode(db: DB, userId: string, codeHash: stri
   const done = await db
     .update(authTokens)
     .set({ usedAt: now })
-    .where(and(eq(authTokens.tokenHash, codeHash), eq(authTokens.userId, userId), eq(authTokens.purpose, "recovery_code"), isNull(authTokens.usedAt)))
+    .where(
+      and(
+        eq(authTokens.tokenHash, codeHash),
+        eq(authTokens.userId, userId),
+        eq(authTokens.purpose, "recovery_code"),
+        isNull(authTokens.usedAt),
+      ),
+    )
     .returning({ id: authTokens.id });
   return done.length === 1;
 }
@@ -226,8 +299,14 @@ export async function findIdentity(db: DB, provider: string, subject: string) {
   return row;
 }
 
-export async function insertIdentity(db: DB, row: { id: string; userId: string; provider: string; subject: string; email: string | null }): Promise<void> {
-  await db.insert(oauthIdentities).values({ ...row, lastUsedAt: Date.now() }).onConflictDoNothing();
+export async function insertIdentity(
+  db: DB,
+  row: { id: string; userId: string; provider: string; subject: string; email: string | null },
+): Promise<void> {
+  await db
+    .insert(oauthIdentities)
+    .values({ ...row, lastUsedAt: Date.now() })
+    .onConflictDoNothing();
 }
 
 export async function touchIdentity(db: DB, id: string, now: number): Promise<void> {

@@ -247,7 +247,10 @@ export const oauthStart = createRoute({
   summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",
   security: publicRoute,
   request: { params: IdpParam },
-  responses: { 200: json(StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"), ...errors(404, 422, 503) },
+  responses: {
+    200: json(StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"),
+    ...errors(404, 422, 503),
+  },
 });
 
 export const oauthCallback = createRoute({

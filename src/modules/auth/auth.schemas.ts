@@ -11,7 +11,11 @@ export const Email = z
   .openapi({ example: "ada@example.com" });
 
 /** Length and content are checked by the password policy, which gives the precise reason. */
-const Password = z.string().min(1, { message: "Password is required." }).max(PASSWORD_MAX_LENGTH * 4).openapi({ example: "correct horse battery staple" });
+const Password = z
+  .string()
+  .min(1, { message: "Password is required." })
+  .max(PASSWORD_MAX_LENGTH * 4)
+  .openapi({ example: "correct horse battery staple" });
 
 export const RegisterRequest = z
   .object({ email: Email, password: Password, name: z.string().trim().min(1).max(100).optional() })
@@ -22,24 +26,34 @@ export const LoginRequest = z.object({ email: Email, password: Password }).stric
 
 export const TwoFactorRequest = z
   .object({
-    code: z
-      .string()
-      .trim()
-      .min(6)
-      .max(32)
-      .openapi({ description: "A 6-digit code from the authenticator app, or (verify and disable only) a recovery code.", example: "123456" }),
+    code: z.string().trim().min(6).max(32).openapi({
+      description: "A 6-digit code from the authenticator app, or (verify and disable only) a recovery code.",
+      example: "123456",
+    }),
   })
   .strict()
   .openapi("TwoFactorRequest");
 
-export const TokenRequest = z.object({ token: z.string().min(16).max(200) }).strict().openapi("TokenRequest");
+export const TokenRequest = z
+  .object({ token: z.string().min(16).max(200) })
+  .strict()
+  .openapi("TokenRequest");
 
 export const MagicLinkRequest = z.object({ email: Email }).strict().openapi("MagicLinkRequest");
 
-export const PasswordResetRequest = z.object({ token: z.string().min(16).max(200), password: Password }).strict().openapi("PasswordResetRequest");
+export const PasswordResetRequest = z
+  .object({ token: z.string().min(16).max(200), password: Password })
+  .strict()
+  .openapi("PasswordResetRequest");
 
 export const ChangePasswordRequest = z
-  .object({ current_password: z.string().max(PASSWORD_MAX_LENGTH * 4).optional(), new_password: Password })
+  .object({
+    current_password: z
+      .string()
+      .max(PASSWORD_MAX_LENGTH * 4)
+      .optional(),
+    new_password: Password,
+  })
   .strict()
   .openapi("ChangePasswordRequest");
 
@@ -75,7 +89,8 @@ export const SessionOut = z
     user_agent: z.string().nullable(),
     ip: z.string().nullable(),
     method: z.enum(AUTH_METHODS).nullable().openapi({
-      description: "How the session was opened: `register`, `password`, `magic_link` or `oauth` (an identity provider); a two-factor step keeps the first factor's method.",
+      description:
+        "How the session was opened: `register`, `password`, `magic_link` or `oauth` (an identity provider); a two-factor step keeps the first factor's method.",
     }),
     created_at: z.string(),
     last_seen_at: z.string().nullable(),
@@ -84,10 +99,21 @@ export const SessionOut = z
   })
   .openapi("SessionOut");
 
-export const SessionIdParam = z.object({ session_id: z.string().min(1).max(64).openapi({ param: { name: "session_id", in: "path" } }) });
+export const SessionIdParam = z.object({
+  session_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "session_id", in: "path" } }),
+});
 /** An identity provider id: the path segment of the OAuth routes and a key of OAUTH_PROVIDERS. */
 export const IDP_PATTERN = /^[a-z0-9_-]{1,32}$/;
-export const IdpParam = z.object({ idp: z.string().regex(IDP_PATTERN).openapi({ param: { name: "idp", in: "path" }, example: "google" }) });
+export const IdpParam = z.object({
+  idp: z
+    .string()
+    .regex(IDP_PATTERN)
+    .openapi({ param: { name: "idp", in: "path" }, example: "google" }),
+});
 export const OAuthCallbackQuery = z.object({ code: z.string().min(1).max(2048), state: z.string().min(1).max(512) });
 
 export const Accepted = z.record(z.string(), z.boolean()).openapi({ example: { accepted: true } });

@@ -65,7 +65,9 @@ export function toUserOut(u: UserRow): z.infer<typeof UserOut> {
 function refusePassword(password: string, email?: string): void {
   const problem = passwordProblem(password, email);
   if (problem) {
-    throw new ApiError("validation_error", problem, { details: { fields: [{ location: "json", field: "password", message: problem, code: "password_policy" }] } });
+    throw new ApiError("validation_error", problem, {
+      details: { fields: [{ location: "json", field: "password", message: problem, code: "password_policy" }] },
+    });
   }
 }
 
@@ -116,8 +118,17 @@ export async function signIn(env: Env, user: UserRow | null, sessionId: string, 
 }
 
 /** Creates an account (email unused, password within policy) with its wallet and sign-up credits. */
-export async function createAccount(db: DB, input: { email: string; name: string | null; passwordHash: string | null; emailVerified: boolean }): Promise<UserRow> {
-  const user = await insertUser(db, { id: newId("usr"), email: input.email, name: input.name, passwordHash: input.passwordHash, emailVerifiedAt: input.emailVerified ? Date.now() : null });
+export async function createAccount(
+  db: DB,
+  input: { email: string; name: string | null; passwordHash: string | null; emailVerified: boolean },
+): Promise<UserRow> {
+  const user = await insertUser(db, {
+    id: newId("usr"),
+    email: input.email,
+    name: input.name,
+    passwordHash: input.passwordHash,
+    emailVerifiedAt: input.emailVerified ? Date.now() : null,
+  });
   if (!user) throw new ApiError("email_taken", "An account with this email already exists; sign in, or reset the password.");
   const credits = PLANS.free.monthly_credits;
   await grantSignupCredits(db, user.id, credits);
@@ -128,7 +139,14 @@ export async function createAccount(db: DB, input: { email: string; name: string
 export async function sendVerification(db: DB, env: Env, user: UserRow): Promise<void> {
   const { token, hash } = await mintToken();
   await deleteAuthTokens(db, user.id, "verify_email");
-  await insertAuthToken(db, { id: newId("atk"), purpose: "verify_email", tokenHash: hash, userId: user.id, email: user.email, expiresAt: Date.now() + TOKEN_TTL_MS.verify_email });
+  await insertAuthToken(db, {
+    id: newId("atk"),
+    purpose: "verify_email",
+    tokenHash: hash,
+    userId: user.id,
+    email: user.email,
+    expiresAt: Date.now() + TOKEN_TTL_MS.verify_email,
+  });
   await mailer(env).send(authMail.verifyEmail(user.email, link(env, "/verify-email", token)));
 }
 
@@ -142,9 +160,20 @@ export async function inBackground(what: string, work: Promise<unknown>): Promis
 }
 
 /** POST /auth/register: the account, a signed-in session, and (after the answer) a verification mail. */
-export async function register(db: DB, env: Env, input: { email: string; password: string; name?: string }, client: ClientInfo, defer: (p: Promise<unknown>) => void): Promise<SignIn> {
+export async function register(
+  db: DB,
+  env: Env,
+  input: { email: string; password: string; name?: string },
+  client: ClientInfo,
+  defer: (p: Promise<unknown>) => void,
+): Promise<SignIn> {
   refusePassword(input.password, input.email);
-  const user = await createAccount(db, { email: input.email, name: input.name ?? null, passwordHash: await hashPassword(input.password), emailVerified: false });
+  const user = await createAccount(db, {
+    email: input.email,
+    name: input.name ?? null,
+    passwordHash: await hashPassword(input.password),
+    emailVerified: false,
+  });
   defer(inBackground("verification mail", sendVerification(db, env, user)));
   return openSession(db, env, user, "register", client);
 }
@@ -180,7 +209,10 @@ async function useToken(db: DB, purpose: "magic_link" | "verify_email" | "reset_
   const result = await consumeAuthToken(db, purpose, await sha256Hex(token), Date.now());
   if (result.ok) return result.token;
   if (result.reason === "expired") throw new ApiError("link_expired", "This link has expired; ask for a new one.");
-  throw new ApiError("invalid_token", result.reason === "used" ? "This link was already used; ask for a new one." : "This link is not valid.");
+  throw new ApiError(
+    "invalid_token",
+    result.reason === "used" ? "This link was already used; ask for a new one." : "This link is not valid.",
+  );
 }
 
 /** POST /auth/verify-email: marks the address confirmed. */
@@ -207,7 +239,14 @@ export async function resendVerification(db: DB, env: Env, userId: string, defer
 export async function sendMagicLink(db: DB, env: Env, email: string): Promise<void> {
   const user = await findUserByEmail(db, email);
   const { token, hash } = await mintToken();
-  await insertAuthToken(db, { id: newId("atk"), purpose: "magic_link", tokenHash: hash, userId: user?.id ?? null, email, expiresAt: Date.now() + TOKEN_TTL_MS.magic_link });
+  await insertAuthToken(db, {
+    id: newId("atk"),
+    purpose: "magic_link",
+    tokenHash: hash,
+    userId: user?.id ?? null,
+    email,
+    expiresAt: Date.now() + TOKEN_TTL_MS.magic_link,
+  });
   await mailer(env).send(authMail.magicLink(email, link(env, "/magic-link", token)));
 }
 
@@ -228,7 +267,14 @@ export async function sendPasswordReset(db: DB, env: Env, email: string): Promis
   if (!user) return;
   const { token, hash } = await mintToken();
   await deleteAuthTokens(db, user.id, "reset_password");
-  await insertAuthToken(db, { id: newId("atk"), purpose: "reset_password", tokenHash: hash, userId: user.id, email, expiresAt: Date.now() + TOKEN_TTL_MS.reset_password });
+  await insertAuthToken(db, {
+    id: newId("atk"),
+    purpose: "reset_password",
+    tokenHash: hash,
+    userId: user.id,
+    email,
+    expiresAt: Date.now() + TOKEN_TTL_MS.reset_password,
+  });
   await mailer(env).send(authMail.resetPassword(email, link(env, "/reset-password", token)));
 }
 
@@ -240,7 +286,10 @@ export async function resetPassword(db: DB, token: string, password: string): Pr
   const row = await useToken(db, "reset_password", token);
   const user = row.userId ? await findUserById(db, row.userId) : undefined;
   if (!user || user.email !== row.email) throw new ApiError("invalid_token", "This link is not valid any more.");
-  const updated = await updateUser(db, user.id, { passwordHash: await hashPassword(password), emailVerifiedAt: user.emailVerifiedAt ?? Date.now() });
+  const updated = await updateUser(db, user.id, {
+    passwordHash: await hashPassword(password),
+    emailVerifiedAt: user.emailVerifiedAt ?? Date.now(),
+  });
   await revokeSessions(db, user.id, Date.now());
   return toUserOut(updated ?? user);
 }
@@ -249,7 +298,12 @@ export async function resetPassword(db: DB, token: string, password: string): Pr
  * POST /auth/change-password: needs the current password when the account has one (a password-less
  * account sets its first one). Every other session ends; this one stays.
  */
-export async function changePassword(db: DB, userId: string, sessionId: string, input: { current_password?: string; new_password: string }): Promise<void> {
+export async function changePassword(
+  db: DB,
+  userId: string,
+  sessionId: string,
+  input: { current_password?: string; new_password: string },
+): Promise<void> {
   const user = await findUserById(db, userId);
   if (!user) throw new ApiError("unauthorized", "The account no longer exists.");
   if (user.passwordHash && !(await verifyPassword(input.current_password ?? "", user.passwordHash))) {

@@ -5,7 +5,16 @@ import { ApiError } from "../../http/errors";
 import { sha256Hex } from "../../lib/crypto";
 import { base64Url, newId, newToken } from "../../lib/ids";
 import { withTimeout } from "../../lib/timing";
-import { consumeAuthToken, findIdentity, findUserByEmail, findUserById, insertAuthToken, insertIdentity, touchIdentity, updateUser } from "./auth.repo";
+import {
+  consumeAuthToken,
+  findIdentity,
+  findUserByEmail,
+  findUserById,
+  insertAuthToken,
+  insertIdentity,
+  touchIdentity,
+  updateUser,
+} from "./auth.repo";
 import { IDP_PATTERN } from "./auth.schemas";
 import { type ClientInfo, createAccount, openSession, type SignIn } from "./auth.service";
 
@@ -80,7 +89,11 @@ export function configuredProviders(env: Env): { id: string; name: string; start
   if (!parsed) return [];
   return Object.entries(parsed)
     .filter(([idp]) => IDP_PATTERN.test(idp) && clientSecret(env, idp) !== null)
-    .map(([idp, config]) => ({ id: idp, name: config.name ?? idp.charAt(0).toUpperCase() + idp.slice(1), start_url: `/api/v1/auth/oauth/${idp}/start` }));
+    .map(([idp, config]) => ({
+      id: idp,
+      name: config.name ?? idp.charAt(0).toUpperCase() + idp.slice(1),
+      start_url: `/api/v1/auth/oauth/${idp}/start`,
+    }));
 }
 
 async function discover(issuer: string): Promise<{ doc: Discovery; jwks: ReturnType<typeof createRemoteJWKSet> }> {
@@ -88,9 +101,14 @@ async function discover(issuer: string): Promise<{ doc: Discovery; jwks: ReturnT
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached;
   const url = `${issuer.replace(/\/$/, "")}/.well-known/openid-configuration`;
   const res = await withTimeout(HTTP_TIMEOUT_MS, "identity provider discovery", () => fetch(url)).catch(() => null);
-  if (!res?.ok) throw new ApiError("provider_unavailable", `The identity provider's discovery document could not be read (${res?.status ?? "network error"}).`);
+  if (!res?.ok)
+    throw new ApiError(
+      "provider_unavailable",
+      `The identity provider's discovery document could not be read (${res?.status ?? "network error"}).`,
+    );
   const doc = Discovery.safeParse(await res.json());
-  if (!doc.success || doc.data.issuer !== issuer) throw new ApiError("provider_unavailable", "The identity provider's discovery document is not valid for its issuer.");
+  if (!doc.success || doc.data.issuer !== issuer)
+    throw new ApiError("provider_unavailable", "The identity provider's discovery document is not valid for its issuer.");
   const entry = { at: Date.now(), doc: doc.data, jwks: createRemoteJWKSet(new URL(doc.data.jwks_uri)) };
   discoveryCache.set(issuer, entry);
   return entry;
@@ -114,7 +132,15 @@ export async function startOAuth(db: DB, env: Env, idp: string): Promise<{ autho
   const binding = newToken();
   const challenge = base64Url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
   const data: StateData = { idp, nonce, verifier, binding: await sha256Hex(binding) };
-  await insertAuthToken(db, { id: newId("atk"), purpose: "oauth_state", tokenHash: await sha256Hex(state), userId: null, email: null, data, expiresAt: Date.now() + STATE_TTL_MS });
+  await insertAuthToken(db, {
+    id: newId("atk"),
+    purpose: "oauth_state",
+    tokenHash: await sha256Hex(state),
+    userId: null,
+    email: null,
+    data,
+    expiresAt: Date.now() + STATE_TTL_MS,
+  });
   const url = new URL(doc.authorization_endpoint);
   url.search = new URLSearchParams({
     response_type: "code",
@@ -134,7 +160,12 @@ function refuse(reason: string, message: string): never {
 }
 
 /** The verified identity from the ID token, completed from userinfo when the token omits the email. */
-async function exchange(env: Env, idp: string, code: string, state: StateData): Promise<{ sub: string; email: string | null; emailVerified: boolean }> {
+async function exchange(
+  env: Env,
+  idp: string,
+  code: string,
+  state: StateData,
+): Promise<{ sub: string; email: string | null; emailVerified: boolean }> {
   const config = providerConfig(env, idp);
   const { doc, jwks } = await discover(config.issuer);
   const res = await withTimeout(HTTP_TIMEOUT_MS, "identity provider token endpoint", () =>
@@ -145,7 +176,12 @@ async function exchange(env: Env, idp: string, code: string, state: StateData): 
         Accept: "application/json",
         Authorization: `Basic ${btoa(`${encodeURIComponent(config.client_id)}:${encodeURIComponent(config.secret)}`)}`,
       },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri(env, idp), code_verifier: state.verifier }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri(env, idp),
+        code_verifier: state.verifier,
+      }),
     }),
   ).catch(() => null);
   if (!res) throw new ApiError("provider_unavailable", "The identity provider's token endpoint could not be reached.");
@@ -161,7 +197,9 @@ async function exchange(env: Env, idp: string, code: string, state: StateData): 
   if (!claims.sub) refuse("id_token", "The ID token has no subject.");
   let profile: Record<string, unknown> = claims;
   if (typeof claims.email !== "string" && doc.userinfo_endpoint && tokens.access_token) {
-    const info = await withTimeout(HTTP_TIMEOUT_MS, "identity provider userinfo", () => fetch(doc.userinfo_endpoint!, { headers: { Authorization: `Bearer ${tokens.access_token}` } })).catch(() => null);
+    const info = await withTimeout(HTTP_TIMEOUT_MS, "identity provider userinfo", () =>
+      fetch(doc.userinfo_endpoint!, { headers: { Authorization: `Bearer ${tokens.access_token}` } }),
+    ).catch(() => null);
     const body = info?.ok ? ((await info.json()) as Record<string, unknown>) : {};
     if (body.sub === claims.sub) profile = { ...body, ...claims };
   }
@@ -174,9 +212,19 @@ async function exchange(env: Env, idp: string, code: string, state: StateData): 
  * the PKCE verifier, verifies the ID token (signature, issuer, audience, expiry, nonce), then signs
  * in the linked account, links an existing account by verified email, or creates one.
  */
-export async function finishOAuth(db: DB, env: Env, idp: string, input: { code: string; state: string; binding: string | undefined }, client: ClientInfo): Promise<SignIn> {
+export async function finishOAuth(
+  db: DB,
+  env: Env,
+  idp: string,
+  input: { code: string; state: string; binding: string | undefined },
+  client: ClientInfo,
+): Promise<SignIn> {
   const used = await consumeAuthToken(db, "oauth_state", await sha256Hex(input.state), Date.now());
-  if (!used.ok) refuse("state", used.reason === "expired" ? "The sign-in took too long; start again." : "The state is unknown or was already used; start again.");
+  if (!used.ok)
+    refuse(
+      "state",
+      used.reason === "expired" ? "The sign-in took too long; start again." : "The state is unknown or was already used; start again.",
+    );
   const state = used.token.data as StateData | null;
   if (!state || state.idp !== idp) refuse("state", "The state belongs to another identity provider.");
   if (!input.binding || (await sha256Hex(input.binding)) !== state.binding) refuse("state", "This sign-in was started in another browser.");
@@ -191,9 +239,13 @@ export async function finishOAuth(db: DB, env: Env, idp: string, input: { code: 
     const existing = await findUserByEmail(db, identity.email);
     // Linking to an existing account on an unverified address would let anyone who registers that
     // address at the provider take the account over.
-    if (existing && !identity.emailVerified) refuse("email", "An account with this email exists and the provider has not verified the address; sign in with the password.");
-    user = existing ?? (await createAccount(db, { email: identity.email, name: null, passwordHash: null, emailVerified: identity.emailVerified }));
-    if (existing && existing.emailVerifiedAt === null) user = (await updateUser(db, existing.id, { emailVerifiedAt: Date.now() })) ?? existing;
+    if (existing && !identity.emailVerified)
+      refuse("email", "An account with this email exists and the provider has not verified the address; sign in with the password.");
+    user =
+      existing ??
+      (await createAccount(db, { email: identity.email, name: null, passwordHash: null, emailVerified: identity.emailVerified }));
+    if (existing && existing.emailVerifiedAt === null)
+      user = (await updateUser(db, existing.id, { emailVerifiedAt: Date.now() })) ?? existing;
     await insertIdentity(db, { id: newId("oid"), userId: user.id, provider: idp, subject: identity.sub, email: identity.email });
   }
   return openSession(db, env, user, "oauth", client);

@@ -34,7 +34,8 @@ export async function hashPassword(password: string): Promise<string> {
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [algorithm, iter, salt, hash] = stored.split("$");
   const iterations = Number(iter);
-  if (algorithm !== ALGORITHM || !salt || !hash || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) return false;
+  if (algorithm !== ALGORITHM || !salt || !hash || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS)
+    return false;
   const expected = fromBase64Url(hash);
   const actual = await derive(password, fromBase64Url(salt), iterations, expected.length);
   return timingSafeEqualStr(base64Url(actual), hash);
@@ -61,10 +62,38 @@ export const PASSWORD_MAX_LENGTH = 256;
 
 /** Passwords that appear at the top of every breach list; refused whatever their length. */
 const COMMON = new Set([
-  "password", "password1", "password12", "password123", "password1234", "passw0rd", "1234567890", "12345678910",
-  "0123456789", "qwertyuiop", "qwerty1234", "qwerty12345", "1q2w3e4r5t", "1qaz2wsx3edc", "iloveyou12", "letmein123",
-  "welcome123", "admin12345", "administrator", "abcdefghij", "abc1234567", "aaaaaaaaaa", "changeme123", "football123",
-  "baseball123", "sunshine123", "princess123", "dragon1234", "monkey1234", "trustno1234", "lingoscan123", "lingoscan1",
+  "password",
+  "password1",
+  "password12",
+  "password123",
+  "password1234",
+  "passw0rd",
+  "1234567890",
+  "12345678910",
+  "0123456789",
+  "qwertyuiop",
+  "qwerty1234",
+  "qwerty12345",
+  "1q2w3e4r5t",
+  "1qaz2wsx3edc",
+  "iloveyou12",
+  "letmein123",
+  "welcome123",
+  "admin12345",
+  "administrator",
+  "abcdefghij",
+  "abc1234567",
+  "aaaaaaaaaa",
+  "changeme123",
+  "football123",
+  "baseball123",
+  "sunshine123",
+  "princess123",
+  "dragon1234",
+  "monkey1234",
+  "trustno1234",
+  "lingoscan123",
+  "lingoscan1",
 ]);
 
 /**
@@ -81,7 +110,8 @@ export function passwordProblem(password: string, email?: string): string | null
   if (COMMON.has(lower)) return "This password is too common; choose another one.";
   if (email) {
     const local = email.toLowerCase().split("@")[0] ?? "";
-    if (lower === email.toLowerCase() || (local.length >= 4 && lower.includes(local))) return "Password must not contain your email address.";
+    if (lower === email.toLowerCase() || (local.length >= 4 && lower.includes(local)))
+      return "Password must not contain your email address.";
   }
   return null;
 }

@@ -31,7 +31,9 @@ function hashRecoveryCode(code: string): Promise<string> {
 
 /** `xxxxx-xxxxx`: 50 random bits in base32, easy to copy from paper. */
 function newRecoveryCode(): string {
-  const s = base32Encode(crypto.getRandomValues(new Uint8Array(7))).slice(0, 10).toLowerCase();
+  const s = base32Encode(crypto.getRandomValues(new Uint8Array(7)))
+    .slice(0, 10)
+    .toLowerCase();
   return `${s.slice(0, 5)}-${s.slice(5)}`;
 }
 
@@ -64,12 +66,22 @@ async function enabledUser(db: DB, userId: string): Promise<UserRow> {
 export async function startTwoFactor(db: DB, userId: string) {
   const user = await findUserById(db, userId);
   if (!user) throw new ApiError("unauthorized", "The account no longer exists.");
-  if (user.totpEnabledAt !== null) throw new ApiError("conflict", "Two-factor sign-in is already enabled; disable it first to set up a new app.");
+  if (user.totpEnabledAt !== null)
+    throw new ApiError("conflict", "Two-factor sign-in is already enabled; disable it first to set up a new app.");
   const secret = newTotpSecret();
   const recoveryCodes = Array.from({ length: RECOVERY_CODES }, newRecoveryCode);
   await updateUser(db, user.id, { totpSecret: secret, totpLastStep: null });
   await deleteAuthTokens(db, user.id, "recovery_code");
-  const rows = await Promise.all(recoveryCodes.map(async (code) => ({ id: newId("atk"), purpose: "recovery_code" as const, tokenHash: await hashRecoveryCode(code), userId: user.id, email: null, expiresAt: NEVER })));
+  const rows = await Promise.all(
+    recoveryCodes.map(async (code) => ({
+      id: newId("atk"),
+      purpose: "recovery_code" as const,
+      tokenHash: await hashRecoveryCode(code),
+      userId: user.id,
+      email: null,
+      expiresAt: NEVER,
+    })),
+  );
   await insertAuthTokens(db, rows);
   return {
     secret,

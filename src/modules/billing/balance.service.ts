@@ -16,11 +16,22 @@ export async function walletOf(db: DB, auth: AuthContext): Promise<z.infer<typeo
   const w = await findWallet(db, auth.userId);
   const balance = w?.balance ?? 0;
   const reserved = w?.reserved ?? 0;
-  return { balance, reserved, available: balance - reserved, plan: auth.plan, low_balance_threshold: LOW_BALANCE_THRESHOLD, updated_at: iso(w?.updatedAt ?? null) };
+  return {
+    balance,
+    reserved,
+    available: balance - reserved,
+    plan: auth.plan,
+    low_balance_threshold: LOW_BALANCE_THRESHOLD,
+    updated_at: iso(w?.updatedAt ?? null),
+  };
 }
 
 /** GET /account/wallet/ledger: newest first. */
-export async function ledgerPage(db: DB, auth: AuthContext, page: { limit: number; offset: number }): Promise<z.infer<typeof LedgerEntryOut>[]> {
+export async function ledgerPage(
+  db: DB,
+  auth: AuthContext,
+  page: { limit: number; offset: number },
+): Promise<z.infer<typeof LedgerEntryOut>[]> {
   return (await listLedger(db, auth.userId, page)).map((e) => ({
     id: e.id,
     kind: e.kind,
@@ -54,7 +65,13 @@ export async function warnIfLowBalance(env: Env, db: DB, userId: string): Promis
     db,
     userId,
     "wallet.low_balance",
-    { balance: w.balance, reserved: w.reserved, available: w.balance - w.reserved, threshold: LOW_BALANCE_THRESHOLD, last_credit_id: lastCredit?.id ?? null },
+    {
+      balance: w.balance,
+      reserved: w.reserved,
+      available: w.balance - w.reserved,
+      threshold: LOW_BALANCE_THRESHOLD,
+      last_credit_id: lastCredit?.id ?? null,
+    },
     { dedupeKey: `low_balance:${userId}:${lastCredit?.id ?? "none"}` },
   );
 }

@@ -30,12 +30,19 @@ export function registerBilling(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.listPlans, (c) => c.json(balance.plansAndPacks(), 200));
 
   app.openapi(routes.checkout, async (c) =>
-    c.json(await payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), { idempotencyKey: c.req.valid("header")["idempotency-key"] }), 200),
+    c.json(
+      await payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), {
+        idempotencyKey: c.req.valid("header")["idempotency-key"],
+      }),
+      200,
+    ),
   );
 
   app.openapi(routes.getSubscription, async (c) => c.json(await subscriptions.getSubscription(c.get("db"), c.get("auth")), 200));
 
-  app.openapi(routes.cancelSubscription, async (c) => c.json(await subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth")), 200));
+  app.openapi(routes.cancelSubscription, async (c) =>
+    c.json(await subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth")), 200),
+  );
 
   app.openapi(routes.listPayments, async (c) => c.json(await payments.listPayments(c.get("db"), c.get("auth"), c.req.valid("query")), 200));
 
@@ -53,7 +60,10 @@ export function registerBilling(app: OpenAPIHono<AppEnv>) {
   app.post(`${SANDBOX_CHECKOUT_PATH}/:session`, async (c) => {
     assertSandboxAllowed(c.env);
     const action = (await c.req.parseBody()).action;
-    if (action !== "confirm" && action !== "cancel") throw new ApiError("validation_error", "action is confirm or cancel.", { details: { fields: [{ location: "form", field: "action", message: "confirm or cancel" }] } });
+    if (action !== "confirm" && action !== "cancel")
+      throw new ApiError("validation_error", "action is confirm or cancel.", {
+        details: { fields: [{ location: "form", field: "action", message: "confirm or cancel" }] },
+      });
     const payment = await payments.completeSandboxCheckout(c.get("db"), c.req.param("session"), action);
     const back = returnUrl(c.req.query(action === "confirm" ? "success_url" : "cancel_url"));
     return back ? c.redirect(back, 303) : c.html(sandboxCheckoutPage(payment, ""));

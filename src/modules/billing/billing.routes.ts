@@ -2,7 +2,18 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
-import { CheckoutOut, CheckoutRequest, LedgerEntryOut, PaymentOut, PlansOut, StripeWebhookOut, SubscriptionOut, UsageOut, UsageQuery, WalletOut } from "./billing.schemas";
+import {
+  CheckoutOut,
+  CheckoutRequest,
+  LedgerEntryOut,
+  PaymentOut,
+  PlansOut,
+  StripeWebhookOut,
+  SubscriptionOut,
+  UsageOut,
+  UsageQuery,
+  WalletOut,
+} from "./billing.schemas";
 import { authedRoutes, jsonBody } from "../../http/route";
 
 const accountRoute = authedRoutes("Account");

@@ -23,7 +23,10 @@ export const WalletOut = z
     reserved: z.number().int().openapi({ description: "Credits held by running jobs." }),
     available: z.number().int().openapi({ description: "balance - reserved: what new jobs can use." }),
     plan: z.string().openapi({ example: "pro" }),
-    low_balance_threshold: z.number().int().openapi({ description: "A `wallet.low_balance` webhook event fires when `available` drops below this." }),
+    low_balance_threshold: z
+      .number()
+      .int()
+      .openapi({ description: "A `wallet.low_balance` webhook event fires when `available` drops below this." }),
     updated_at: ts.nullable(),
   })
   .openapi("WalletOut");
@@ -44,10 +47,21 @@ export const LedgerEntryOut = z
   .openapi("LedgerEntryOut");
 
 export const UsageQuery = z.object({
-  days: z.coerce.number().int().min(1).max(365).default(30).openapi({ param: { name: "days", in: "query" }, example: 30, description: "Days back from today (UTC), 1–365." }),
+  days: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .default(30)
+    .openapi({ param: { name: "days", in: "query" }, example: 30, description: "Days back from today (UTC), 1–365." }),
 });
 
-const UsageCounts = z.object({ jobs: z.number().int(), pages: z.number().int(), pages_failed: z.number().int(), credits: z.number().int() });
+const UsageCounts = z.object({
+  jobs: z.number().int(),
+  pages: z.number().int(),
+  pages_failed: z.number().int(),
+  credits: z.number().int(),
+});
 
 export const UsageOut = z
   .object({
@@ -56,7 +70,12 @@ export const UsageOut = z
     to: z.string().openapi({ example: "2026-03-02" }),
     totals: UsageCounts,
     by_tool: z.record(z.string(), UsageCounts),
-    jobs_by_status: z.object({ completed: z.number().int(), partially_completed: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }),
+    jobs_by_status: z.object({
+      completed: z.number().int(),
+      partially_completed: z.number().int(),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+    }),
     daily: z.array(UsageCounts.extend({ day: z.string(), by_tool: z.record(z.string(), UsageCounts) })),
   })
   .openapi("UsageOut");
@@ -75,7 +94,9 @@ const RedirectUrl = z
 
 export const CheckoutRequest = z
   .object({
-    kind: z.enum(PAYMENT_KINDS).openapi({ description: "`credits`: buy a credit pack; `subscription`: subscribe to a plan (monthly credits)." }),
+    kind: z
+      .enum(PAYMENT_KINDS)
+      .openapi({ description: "`credits`: buy a credit pack; `subscription`: subscribe to a plan (monthly credits)." }),
     pack: z.enum(PACK_IDS).optional().openapi({ description: "Credit pack, with kind `credits`." }),
     plan: z.enum(["pro", "business"]).optional().openapi({ description: "Plan, with kind `subscription`." }),
     success_url: RedirectUrl.optional().openapi({ description: "Where the buyer returns after paying." }),

@@ -18,7 +18,10 @@ export async function setCheckout(db: DB, id: string, providerRef: string, url: 
 
 /** Closes a checkout that never took money (pending → failed/expired/cancelled). */
 export async function closePayment(db: DB, id: string, status: "failed" | "expired" | "cancelled"): Promise<void> {
-  await db.update(payments).set({ status }).where(and(eq(payments.id, id), eq(payments.status, "pending")));
+  await db
+    .update(payments)
+    .set({ status })
+    .where(and(eq(payments.id, id), eq(payments.status, "pending")));
 }
 
 export async function findPayment(db: DB, id: string): Promise<PaymentRow | undefined> {
@@ -27,18 +30,30 @@ export async function findPayment(db: DB, id: string): Promise<PaymentRow | unde
 }
 
 export async function findPaymentByRef(db: DB, provider: ProviderId, providerRef: string): Promise<PaymentRow | undefined> {
-  const [row] = await db.select().from(payments).where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef))).limit(1);
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
+    .limit(1);
   return row;
 }
 
 export async function listPayments(db: DB, userId: string, page: { limit: number; offset: number }): Promise<PaymentRow[]> {
-  return db.select().from(payments).where(eq(payments.userId, userId)).orderBy(desc(payments.createdAt), desc(payments.id)).limit(page.limit).offset(page.offset);
+  return db
+    .select()
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt), desc(payments.id))
+    .limit(page.limit)
+    .offset(page.offset);
 }
 
 function completeStatement(db: DB, paymentId: string, now: number): D1PreparedStatement {
   // A late confirmation of an expired/failed checkout still took the money: it completes too.
   return db.$client
-    .prepare("UPDATE payments SET status = 'completed', completed_at = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'failed', 'expired', 'cancelled')")
+    .prepare(
+      "UPDATE payments SET status = 'completed', completed_at = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'failed', 'expired', 'cancelled')",
+    )
     .bind(now, now, paymentId);
 }
 
@@ -46,7 +61,12 @@ function completeStatement(db: DB, paymentId: string, now: number): D1PreparedSt
  * Marks a payment completed and, when `credit` is given, credits the wallet: one transaction,
  * and the credit's dedupe key makes a repeated confirmation a no-op.
  */
-export async function completePayment(db: DB, paymentId: string, credit: PaidCredit | null, extra: D1PreparedStatement[] = []): Promise<void> {
+export async function completePayment(
+  db: DB,
+  paymentId: string,
+  credit: PaidCredit | null,
+  extra: D1PreparedStatement[] = [],
+): Promise<void> {
   const now = Date.now();
   await db.$client.batch([...(credit ? paidCreditStatements(db, credit) : []), completeStatement(db, paymentId, now), ...extra]);
 }
@@ -57,7 +77,16 @@ export async function completePayment(db: DB, paymentId: string, credit: PaidCre
  */
 export function renewalPaymentStatements(
   db: DB,
-  p: { userId: string; provider: ProviderId; providerRef: string; plan: string; amountCents: number; currency: string; credits: number; dedupeKey: string },
+  p: {
+    userId: string;
+    provider: ProviderId;
+    providerRef: string;
+    plan: string;
+    amountCents: number;
+    currency: string;
+    credits: number;
+    dedupeKey: string;
+  },
 ): D1PreparedStatement[] {
   const id = newId("pay");
   const now = Date.now();
@@ -68,7 +97,14 @@ export function renewalPaymentStatements(
          VALUES (?, ?, ?, ?, 'subscription', ?, ?, ?, ?, 'completed', ?, ?, ?) ON CONFLICT (provider, provider_ref) DO NOTHING`,
       )
       .bind(id, p.userId, p.provider, p.providerRef, p.plan, p.amountCents, p.currency, p.credits, now, now, now),
-    ...paidCreditStatements(db, { userId: p.userId, kind: "subscription", amount: p.credits, dedupeKey: p.dedupeKey, reason: `${p.credits} monthly credits of the ${p.plan} plan`, paymentId: id }),
+    ...paidCreditStatements(db, {
+      userId: p.userId,
+      kind: "subscription",
+      amount: p.credits,
+      dedupeKey: p.dedupeKey,
+      reason: `${p.credits} monthly credits of the ${p.plan} plan`,
+      paymentId: id,
+    }),
   ];
 }
 
@@ -83,10 +119,22 @@ export async function eventProcessed(db: DB, provider: ProviderId, eventId: stri
 }
 
 /** Records a handled provider event (once per provider and event id). */
-export async function recordEvent(db: DB, e: { provider: ProviderId; eventId: string; type: string; paymentId: string | null; payload: ProviderPayload }): Promise<void> {
+export async function recordEvent(
+  db: DB,
+  e: { provider: ProviderId; eventId: string; type: string; paymentId: string | null; payload: ProviderPayload },
+): Promise<void> {
   const now = Date.now();
   await db
     .insert(paymentEvents)
-    .values({ id: newId("pev"), provider: e.provider, eventId: e.eventId, type: e.type, paymentId: e.paymentId, payload: e.payload, createdAt: now, processedAt: now })
+    .values({
+      id: newId("pev"),
+      provider: e.provider,
+      eventId: e.eventId,
+      type: e.type,
+      paymentId: e.paymentId,
+      payload: e.payload,
+      createdAt: now,
+      processedAt: now,
+    })
     .onConflictDoUpdate({ target: [paymentEvents.provider, paymentEvents.eventId], set: { processedAt: now } });
 }

@@ -61,7 +61,9 @@ export async function checkout(
   if (req.kind === "subscription") {
     const current = await subs.currentSubscription(db, auth.userId);
     if (current) {
-      throw new ApiError("conflict", `The account already subscribes to the ${current.plan} plan; cancel it before subscribing again.`, { details: { subscription_id: current.id } });
+      throw new ApiError("conflict", `The account already subscribes to the ${current.plan} plan; cancel it before subscribing again.`, {
+        details: { subscription_id: current.id },
+      });
     }
   }
   const provider = opts.provider ?? paymentProvider(env);
@@ -106,8 +108,14 @@ export async function listPayments(db: DB, auth: AuthContext, page: { limit: num
 }
 
 /** A confirmed checkout: credits a pack, or starts the subscription it paid for. Returns the payment id. */
-async function onCheckoutCompleted(db: DB, provider: ProviderId, ev: Extract<PaymentEvent, { type: "checkout.completed" }>): Promise<string | null> {
-  const payment = (await payments.findPaymentByRef(db, provider, ev.providerRef)) ?? (ev.paymentId ? await payments.findPayment(db, ev.paymentId) : undefined);
+async function onCheckoutCompleted(
+  db: DB,
+  provider: ProviderId,
+  ev: Extract<PaymentEvent, { type: "checkout.completed" }>,
+): Promise<string | null> {
+  const payment =
+    (await payments.findPaymentByRef(db, provider, ev.providerRef)) ??
+    (ev.paymentId ? await payments.findPayment(db, ev.paymentId) : undefined);
   if (!payment || payment.provider !== provider) {
     log.warn("payment event for an unknown checkout", { provider, provider_ref: ev.providerRef, event_id: ev.eventId });
     return null;
@@ -133,7 +141,12 @@ async function onCheckoutCompleted(db: DB, provider: ProviderId, ev: Extract<Pay
  * and event id), and every credit carries a ledger dedupe key, so even two deliveries of the same
  * event racing each other credit once.
  */
-export async function handlePaymentEvent(db: DB, provider: ProviderId, event: PaymentEvent, payload: Record<string, unknown>): Promise<{ duplicate: boolean }> {
+export async function handlePaymentEvent(
+  db: DB,
+  provider: ProviderId,
+  event: PaymentEvent,
+  payload: Record<string, unknown>,
+): Promise<{ duplicate: boolean }> {
   if (await payments.eventProcessed(db, provider, event.eventId)) return { duplicate: true };
   let paymentId: string | null = null;
   switch (event.type) {
@@ -160,12 +173,24 @@ export async function handlePaymentEvent(db: DB, provider: ProviderId, event: Pa
     case "ignored":
       break;
   }
-  await payments.recordEvent(db, { provider, eventId: event.eventId, type: event.type === "ignored" ? event.providerType : event.type, paymentId, payload });
+  await payments.recordEvent(db, {
+    provider,
+    eventId: event.eventId,
+    type: event.type === "ignored" ? event.providerType : event.type,
+    paymentId,
+    payload,
+  });
   return { duplicate: false };
 }
 
 /** POST /billing/webhooks/stripe: verifies Stripe's signature over the raw body, then handles the event once. */
-export async function receiveStripeWebhook(env: Env, db: DB, rawBody: string, signature: string | undefined, provider = stripeProvider(env)) {
+export async function receiveStripeWebhook(
+  env: Env,
+  db: DB,
+  rawBody: string,
+  signature: string | undefined,
+  provider = stripeProvider(env),
+) {
   const event = await provider.parseWebhook(rawBody, signature);
   const { duplicate } = await handlePaymentEvent(db, "stripe", event, JSON.parse(rawBody) as Record<string, unknown>);
   return { received: true, duplicate, type: event.type === "ignored" ? event.providerType : event.type };
@@ -185,12 +210,25 @@ export async function sandboxCheckout(db: DB, providerRef: string): Promise<paym
  */
 export async function completeSandboxCheckout(db: DB, providerRef: string, action: "confirm" | "cancel"): Promise<payments.PaymentRow> {
   const payment = await sandboxCheckout(db, providerRef);
-  const open = action === "confirm" ? payment.status === "pending" || payment.status === "completed" : payment.status === "pending" || payment.status === "cancelled";
-  if (!open) throw new ApiError("conflict", `This checkout is ${payment.status}; it cannot be ${action === "confirm" ? "paid" : "cancelled"} now.`, { details: { status: payment.status } });
+  const open =
+    action === "confirm"
+      ? payment.status === "pending" || payment.status === "completed"
+      : payment.status === "pending" || payment.status === "cancelled";
+  if (!open)
+    throw new ApiError("conflict", `This checkout is ${payment.status}; it cannot be ${action === "confirm" ? "paid" : "cancelled"} now.`, {
+      details: { status: payment.status },
+    });
   if (action === "cancel") {
     await payments.closePayment(db, payment.id, "cancelled");
   } else {
-    const event: PaymentEvent = { type: "checkout.completed", eventId: `sbx_evt_${providerRef}`, providerRef, paymentId: payment.id, subscriptionRef: null, amountCents: payment.amountCents };
+    const event: PaymentEvent = {
+      type: "checkout.completed",
+      eventId: `sbx_evt_${providerRef}`,
+      providerRef,
+      paymentId: payment.id,
+      subscriptionRef: null,
+      amountCents: payment.amountCents,
+    };
     await handlePaymentEvent(db, "sandbox", event, { source: SANDBOX_CHECKOUT_PATH, provider_ref: providerRef });
   }
   return (await payments.findPayment(db, payment.id))!;

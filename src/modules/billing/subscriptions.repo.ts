@@ -25,23 +25,48 @@ export async function findSubscription(db: DB, id: string): Promise<Subscription
 }
 
 export async function findSubscriptionByRef(db: DB, provider: ProviderId, providerRef: string): Promise<SubscriptionRow | undefined> {
-  const [row] = await db.select().from(subscriptions).where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerRef, providerRef))).limit(1);
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerRef, providerRef)))
+    .limit(1);
   return row;
 }
 
 /** Inserts a subscription once per provider reference and returns the stored row. */
 export async function upsertSubscription(
   db: DB,
-  s: { userId: string; plan: string; provider: ProviderId; providerRef: string; status: SubscriptionStatus; periodStart: number | null; periodEnd: number | null },
+  s: {
+    userId: string;
+    plan: string;
+    provider: ProviderId;
+    providerRef: string;
+    status: SubscriptionStatus;
+    periodStart: number | null;
+    periodEnd: number | null;
+  },
 ): Promise<SubscriptionRow> {
   await db
     .insert(subscriptions)
-    .values({ id: newId("sub"), userId: s.userId, plan: s.plan, provider: s.provider, providerRef: s.providerRef, status: s.status, currentPeriodStart: s.periodStart, currentPeriodEnd: s.periodEnd })
+    .values({
+      id: newId("sub"),
+      userId: s.userId,
+      plan: s.plan,
+      provider: s.provider,
+      providerRef: s.providerRef,
+      status: s.status,
+      currentPeriodStart: s.periodStart,
+      currentPeriodEnd: s.periodEnd,
+    })
     .onConflictDoNothing();
   return (await findSubscriptionByRef(db, s.provider, s.providerRef))!;
 }
 
-export async function updateSubscription(db: DB, id: string, patch: Partial<Pick<SubscriptionRow, "status" | "currentPeriodStart" | "currentPeriodEnd" | "cancelAtPeriodEnd" | "cancelledAt">>): Promise<void> {
+export async function updateSubscription(
+  db: DB,
+  id: string,
+  patch: Partial<Pick<SubscriptionRow, "status" | "currentPeriodStart" | "currentPeriodEnd" | "cancelAtPeriodEnd" | "cancelledAt">>,
+): Promise<void> {
   await db.update(subscriptions).set(patch).where(eq(subscriptions.id, id));
 }
 
@@ -50,14 +75,18 @@ export async function dueSandboxSubscriptions(db: DB, now: number, limit = 100):
   return db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.provider, "sandbox"), inArray(subscriptions.status, LIVE_STATUSES), lte(subscriptions.currentPeriodEnd, now)))
+    .where(
+      and(eq(subscriptions.provider, "sandbox"), inArray(subscriptions.status, LIVE_STATUSES), lte(subscriptions.currentPeriodEnd, now)),
+    )
     .limit(limit);
 }
 
 /** Moves a subscription to its next period, only if it is still in the period being renewed (no double renewal). */
 export function advancePeriodStatement(db: DB, id: string, from: number, to: number): D1PreparedStatement {
   return db.$client
-    .prepare("UPDATE subscriptions SET current_period_start = ?, current_period_end = ?, status = 'active', updated_at = ? WHERE id = ? AND current_period_end = ?")
+    .prepare(
+      "UPDATE subscriptions SET current_period_start = ?, current_period_end = ?, status = 'active', updated_at = ? WHERE id = ? AND current_period_end = ?",
+    )
     .bind(from, to, Date.now(), id, from);
 }
 
@@ -72,7 +101,9 @@ export function setPlanStatement(db: DB, userId: string, plan: string): D1Prepar
 /** Records a paid period: only ever moves the period forward, and makes the subscription active. */
 export function paidPeriodStatement(db: DB, id: string, start: number, end: number): D1PreparedStatement {
   return db.$client
-    .prepare("UPDATE subscriptions SET status = 'active', current_period_start = ?, current_period_end = ?, updated_at = ? WHERE id = ? AND (current_period_end IS NULL OR current_period_end < ?)")
+    .prepare(
+      "UPDATE subscriptions SET status = 'active', current_period_start = ?, current_period_end = ?, updated_at = ? WHERE id = ? AND (current_period_end IS NULL OR current_period_end < ?)",
+    )
     .bind(start, end, Date.now(), id, end);
 }
 
@@ -81,7 +112,9 @@ export function endStatements(db: DB, sub: { id: string; userId: string }, ended
   const now = Date.now();
   return [
     db.$client
-      .prepare("UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND status IN ('active', 'trialing', 'past_due', 'incomplete')")
+      .prepare(
+        "UPDATE subscriptions SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ? AND status IN ('active', 'trialing', 'past_due', 'incomplete')",
+      )
       .bind(endedAt, now, sub.id),
     db.$client.prepare("UPDATE users SET plan = 'free', updated_at = ? WHERE id = ? AND changes() = 1").bind(now, sub.userId),
   ];

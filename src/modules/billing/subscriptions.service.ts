@@ -66,7 +66,16 @@ export async function activateSubscription(db: DB, payment: payments.PaymentRow,
   const plan = planOf(payment.product ?? "free");
   const setPlan = repo.setPlanStatement(db, payment.userId, plan.id);
   if (payment.provider === "stripe") {
-    if (subscriptionRef) await repo.upsertSubscription(db, { userId: payment.userId, plan: plan.id, provider: "stripe", providerRef: subscriptionRef, status: "active", periodStart: null, periodEnd: null });
+    if (subscriptionRef)
+      await repo.upsertSubscription(db, {
+        userId: payment.userId,
+        plan: plan.id,
+        provider: "stripe",
+        providerRef: subscriptionRef,
+        status: "active",
+        periodStart: null,
+        periodEnd: null,
+      });
     await payments.completePayment(db, payment.id, null, subscriptionRef ? [setPlan] : []);
     return;
   }
@@ -83,7 +92,14 @@ export async function activateSubscription(db: DB, payment: payments.PaymentRow,
   await payments.completePayment(
     db,
     payment.id,
-    { userId: payment.userId, kind: "subscription", amount: payment.credits, dedupeKey: `payment:${payment.id}`, reason: `${payment.credits} monthly credits of the ${plan.name} plan`, paymentId: payment.id },
+    {
+      userId: payment.userId,
+      kind: "subscription",
+      amount: payment.credits,
+      dedupeKey: `payment:${payment.id}`,
+      reason: `${payment.credits} monthly credits of the ${plan.name} plan`,
+      paymentId: payment.id,
+    },
     [setPlan, repo.paidPeriodStatement(db, sub.id, sub.currentPeriodStart ?? now, sub.currentPeriodEnd ?? addMonth(now))],
   );
 }
@@ -94,14 +110,30 @@ export async function activateSubscription(db: DB, payment: payments.PaymentRow,
  * recorded as a payment of its own. An invoice may arrive before the checkout's confirmation,
  * so the subscription is created from the metadata set at checkout when it is not known yet.
  */
-export async function onInvoicePaid(db: DB, provider: ProviderId, ev: Extract<PaymentEvent, { type: "invoice.paid" }>): Promise<string | null> {
+export async function onInvoicePaid(
+  db: DB,
+  provider: ProviderId,
+  ev: Extract<PaymentEvent, { type: "invoice.paid" }>,
+): Promise<string | null> {
   let sub = await repo.findSubscriptionByRef(db, provider, ev.subscriptionRef);
   if (!sub) {
     if (!ev.userId || !ev.plan) {
-      log.warn("paid invoice of an unknown subscription without metadata", { provider, subscription: ev.subscriptionRef, event_id: ev.eventId });
+      log.warn("paid invoice of an unknown subscription without metadata", {
+        provider,
+        subscription: ev.subscriptionRef,
+        event_id: ev.eventId,
+      });
       return null;
     }
-    sub = await repo.upsertSubscription(db, { userId: ev.userId, plan: ev.plan, provider, providerRef: ev.subscriptionRef, status: "active", periodStart: ev.periodStart, periodEnd: ev.periodEnd });
+    sub = await repo.upsertSubscription(db, {
+      userId: ev.userId,
+      plan: ev.plan,
+      provider,
+      providerRef: ev.subscriptionRef,
+      status: "active",
+      periodStart: ev.periodStart,
+      periodEnd: ev.periodEnd,
+    });
   }
   const plan = planOf(sub.plan);
   const dedupeKey = `invoice:${provider}:${ev.invoiceRef}`;
@@ -109,12 +141,28 @@ export async function onInvoicePaid(db: DB, provider: ProviderId, ev: Extract<Pa
   const setPlan = repo.setPlanStatement(db, sub.userId, plan.id);
   const checkoutPayment = ev.first && ev.paymentId ? await payments.findPayment(db, ev.paymentId) : undefined;
   if (checkoutPayment && checkoutPayment.userId === sub.userId) {
-    const credit = { userId: sub.userId, kind: "subscription" as const, amount: plan.monthly_credits, dedupeKey, reason: `${plan.monthly_credits} monthly credits of the ${plan.name} plan`, paymentId: checkoutPayment.id };
+    const credit = {
+      userId: sub.userId,
+      kind: "subscription" as const,
+      amount: plan.monthly_credits,
+      dedupeKey,
+      reason: `${plan.monthly_credits} monthly credits of the ${plan.name} plan`,
+      paymentId: checkoutPayment.id,
+    };
     await payments.completePayment(db, checkoutPayment.id, credit, [period, setPlan]);
     return checkoutPayment.id;
   }
   await db.$client.batch([
-    ...payments.renewalPaymentStatements(db, { userId: sub.userId, provider, providerRef: ev.invoiceRef, plan: plan.id, amountCents: ev.amountCents, currency: ev.currency, credits: plan.monthly_credits, dedupeKey }),
+    ...payments.renewalPaymentStatements(db, {
+      userId: sub.userId,
+      provider,
+      providerRef: ev.invoiceRef,
+      plan: plan.id,
+      amountCents: ev.amountCents,
+      currency: ev.currency,
+      credits: plan.monthly_credits,
+      dedupeKey,
+    }),
     period,
     setPlan,
   ]);
@@ -122,7 +170,11 @@ export async function onInvoicePaid(db: DB, provider: ProviderId, ev: Extract<Pa
 }
 
 /** The provider changed a subscription (status, cancellation flag, period). */
-export async function onSubscriptionUpdated(db: DB, provider: ProviderId, ev: Extract<PaymentEvent, { type: "subscription.updated" }>): Promise<void> {
+export async function onSubscriptionUpdated(
+  db: DB,
+  provider: ProviderId,
+  ev: Extract<PaymentEvent, { type: "subscription.updated" }>,
+): Promise<void> {
   const sub = await repo.findSubscriptionByRef(db, provider, ev.subscriptionRef);
   if (!sub) return; // not confirmed yet: the checkout or first invoice creates it
   if (ev.status === "cancelled" || ev.status === "expired") {

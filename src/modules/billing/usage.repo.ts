@@ -12,7 +12,10 @@ const STATUS_COLUMN: Record<FinishedStatus, string> = {
 };
 
 /** Adds one finished job to its user's row for that UTC day and tool (an upsert, one statement). */
-export async function addUsage(db: DB, u: { userId: string; day: string; tool: string; status: FinishedStatus; pages: number; pagesFailed: number; credits: number }): Promise<void> {
+export async function addUsage(
+  db: DB,
+  u: { userId: string; day: string; tool: string; status: FinishedStatus; pages: number; pagesFailed: number; credits: number },
+): Promise<void> {
   const col = STATUS_COLUMN[u.status];
   await db.$client
     .prepare(

@@ -18,7 +18,15 @@ export async function recordUsage(
   db: DB,
   u: { userId: string; tool: string; status: FinishedStatus; pages: number; pagesFailed: number; credits: number; at?: number },
 ): Promise<void> {
-  await addUsage(db, { userId: u.userId, day: utcDay(u.at ?? Date.now()), tool: u.tool, status: u.status, pages: u.pages, pagesFailed: u.pagesFailed, credits: u.credits });
+  await addUsage(db, {
+    userId: u.userId,
+    day: utcDay(u.at ?? Date.now()),
+    tool: u.tool,
+    status: u.status,
+    pages: u.pages,
+    pagesFailed: u.pagesFailed,
+    credits: u.credits,
+  });
 }
 
 interface Counts {

@@ -51,7 +51,13 @@ export function moveStatements(db: DB, m: MoneyMove): D1PreparedStatement[] {
   const guard = (m.requireAvailable !== undefined ? " AND balance - reserved >= ?" : "") + (m.onlyIf ? ` AND (${m.onlyIf.sql})` : "");
   const guardArgs = [...(m.requireAvailable !== undefined ? [m.requireAvailable] : []), ...(m.onlyIf?.args ?? [])];
   return [
-    ...(m.createWallet ? [d1.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) VALUES (?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING").bind(m.userId, now)] : []),
+    ...(m.createWallet
+      ? [
+          d1
+            .prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) VALUES (?, 0, 0, ?) ON CONFLICT (user_id) DO NOTHING")
+            .bind(m.userId, now),
+        ]
+      : []),
     d1
       .prepare(
         `UPDATE wallets SET balance = balance + ?, reserved = reserved + ?, updated_at = ?
@@ -93,7 +99,10 @@ export async function ledgerHas(db: DB, dedupeKey: string): Promise<boolean> {
 
 /** The wallet's balance and reservation (zeros when the account has no wallet yet). */
 export async function walletBalance(db: DB, userId: string): Promise<{ balance: number; reserved: number }> {
-  const row = await db.$client.prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?").bind(userId).first<{ balance: number; reserved: number }>();
+  const row = await db.$client
+    .prepare("SELECT balance, reserved FROM wallets WHERE user_id = ?")
+    .bind(userId)
+    .first<{ balance: number; reserved: number }>();
   return row ?? { balance: 0, reserved: 0 };
 }
 

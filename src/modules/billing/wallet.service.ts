@@ -12,7 +12,9 @@ export async function availableCredits(db: DB, userId: string): Promise<number> 
 }
 
 function insufficient(credits: number): ApiError {
-  return new ApiError("insufficient_credits", `This job needs ${credits} credits, more than the wallet has available.`, { details: { required: credits } });
+  return new ApiError("insufficient_credits", `This job needs ${credits} credits, more than the wallet has available.`, {
+    details: { required: credits },
+  });
 }
 
 /** The hold of one attempt of a job, keyed `hold:<job>:<attempt>` so it happens once. */
@@ -43,7 +45,14 @@ export async function holdForJob(db: DB, j: { userId: string; jobId: string; att
  * `reserved`. Keyed `settle:<job>:<attempt>`, so a repeat (a retried step, a lost race) is a no-op.
  * Null when there is nothing to move.
  */
-export function settleMove(j: { userId: string; jobId: string; attempt: number; reserved: number; charge: number; onlyIf?: MoveGuard }): MoneyMove | null {
+export function settleMove(j: {
+  userId: string;
+  jobId: string;
+  attempt: number;
+  reserved: number;
+  charge: number;
+  onlyIf?: MoveGuard;
+}): MoneyMove | null {
   if (j.reserved === 0 && j.charge === 0) return null;
   return {
     userId: j.userId,
@@ -51,14 +60,20 @@ export function settleMove(j: { userId: string; jobId: string; attempt: number; 
     amount: -j.charge,
     reservedDelta: -j.reserved,
     dedupeKey: `settle:${j.jobId}:${j.attempt}`,
-    reason: j.charge > 0 ? `Charged ${j.charge} credits for job ${j.jobId}; released ${j.reserved - j.charge}` : `Released ${j.reserved} credits of job ${j.jobId}`,
+    reason:
+      j.charge > 0
+        ? `Charged ${j.charge} credits for job ${j.jobId}; released ${j.reserved - j.charge}`
+        : `Released ${j.reserved} credits of job ${j.jobId}`,
     jobId: j.jobId,
     onlyIf: j.onlyIf,
   };
 }
 
 /** Settles a job's hold once: charges the pages that succeeded and releases the rest. */
-export async function settleJob(db: DB, j: { userId: string; jobId: string; attempt: number; reserved: number; charge: number }): Promise<void> {
+export async function settleJob(
+  db: DB,
+  j: { userId: string; jobId: string; attempt: number; reserved: number; charge: number },
+): Promise<void> {
   const move = settleMove(j);
   if (move) await applyMove(db, move);
 }
@@ -70,7 +85,14 @@ export function moveMadeGuard(move: MoneyMove): MoveGuard {
 
 /** The sign-up credits of a new account, once (keyed by the account). */
 export async function grantSignupCredits(db: DB, userId: string, credits: number): Promise<void> {
-  await applyMove(db, { userId, kind: "grant", amount: credits, reservedDelta: 0, dedupeKey: `signup:${userId}`, reason: `Sign-up credits (${credits})` });
+  await applyMove(db, {
+    userId,
+    kind: "grant",
+    amount: credits,
+    reservedDelta: 0,
+    dedupeKey: `signup:${userId}`,
+    reason: `Sign-up credits (${credits})`,
+  });
 }
 
 /**
@@ -89,9 +111,13 @@ export async function chargeRetranslation(db: DB, r: { userId: string; regionId:
     reason: `Re-translated region ${r.regionId}`,
   });
   if (!charged && !(await ledgerHas(db, dedupeKey))) {
-    throw new ApiError("insufficient_credits", `Re-translating a region costs ${RETRANSLATE_CREDITS} credit, more than the wallet has available.`, {
-      details: { required: RETRANSLATE_CREDITS },
-    });
+    throw new ApiError(
+      "insufficient_credits",
+      `Re-translating a region costs ${RETRANSLATE_CREDITS} credit, more than the wallet has available.`,
+      {
+        details: { required: RETRANSLATE_CREDITS },
+      },
+    );
   }
 }
 

@@ -23,7 +23,10 @@ export interface DocumentExportRequest {
  * A project as the export builders read it: ready pages with their image and rendered-page keys,
  * regions in reading order with the user's text and translation where edited, lines, and tables.
  */
-export async function exportDocument(db: DB, req: Pick<DocumentExportRequest, "projectId" | "title" | "sourceLanguage" | "targetLanguage" | "pageIndexes">): Promise<ExportDocument> {
+export async function exportDocument(
+  db: DB,
+  req: Pick<DocumentExportRequest, "projectId" | "title" | "sourceLanguage" | "targetLanguage" | "pageIndexes">,
+): Promise<ExportDocument> {
   const rows = await repo.documentRows(db, req.projectId, req.pageIndexes);
   return {
     title: req.title,
@@ -56,7 +59,11 @@ export async function exportDocument(db: DB, req: Pick<DocumentExportRequest, "p
                   box: { x: l.x, y: l.y, w: l.w, h: l.h },
                   text: l.text,
                   confidence: l.confidence ?? 1,
-                  words: (l.words ?? []).map((w) => ({ box: { x: w.x, y: w.y, w: w.w, h: w.h }, text: w.text, confidence: w.confidence ?? 1 })),
+                  words: (l.words ?? []).map((w) => ({
+                    box: { x: w.x, y: w.y, w: w.w, h: w.h },
+                    text: w.text,
+                    confidence: w.confidence ?? 1,
+                  })),
                 })),
           };
         }),
@@ -66,7 +73,9 @@ export async function exportDocument(db: DB, req: Pick<DocumentExportRequest, "p
             box: { x: t.x, y: t.y, w: t.w, h: t.h },
             rows: t.rows,
             cols: t.cols,
-            cells: rows.cells.filter((c) => c.tableId === t.id).map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text })),
+            cells: rows.cells
+              .filter((c) => c.tableId === t.id)
+              .map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text })),
           })),
       };
     }),
@@ -84,7 +93,13 @@ export async function buildDocumentExports(env: Env, db: DB, req: DocumentExport
   const documentKey = keys.exportInput(req.outPrefix);
   await env.FILES.put(documentKey, JSON.stringify(doc), { httpMetadata: { contentType: "application/json" } });
   try {
-    return await env.ENGINE.buildExports({ documentKey, formats: req.formats, content: req.content, outPrefix: req.outPrefix, baseName: req.baseName });
+    return await env.ENGINE.buildExports({
+      documentKey,
+      formats: req.formats,
+      content: req.content,
+      outPrefix: req.outPrefix,
+      baseName: req.baseName,
+    });
   } finally {
     await env.FILES.delete(documentKey);
   }

@@ -9,7 +9,11 @@ export type ExportRow = typeof exportFiles.$inferSelect;
 export type NewExport = typeof exportFiles.$inferInsert;
 
 export async function findExport(db: DB, userId: string, exportId: string) {
-  const [row] = await db.select().from(exportFiles).where(and(eq(exportFiles.id, exportId), eq(exportFiles.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(exportFiles)
+    .where(and(eq(exportFiles.id, exportId), eq(exportFiles.userId, userId)))
+    .limit(1);
   return row;
 }
 
@@ -19,7 +23,11 @@ export async function jobExports(db: DB, jobIds: string[]) {
 }
 
 export async function projectExports(db: DB, projectId: string): Promise<ExportRow[]> {
-  return db.select().from(exportFiles).where(eq(exportFiles.projectId, projectId)).orderBy(desc(exportFiles.createdAt), desc(exportFiles.id));
+  return db
+    .select()
+    .from(exportFiles)
+    .where(eq(exportFiles.projectId, projectId))
+    .orderBy(desc(exportFiles.createdAt), desc(exportFiles.id));
 }
 
 export async function insertExport(db: DB, row: typeof exportFiles.$inferInsert): Promise<ExportRow> {
@@ -33,7 +41,10 @@ export async function upsertExports(db: DB, rows: (typeof exportFiles.$inferInse
     db
       .insert(exportFiles)
       .values(r)
-      .onConflictDoUpdate({ target: exportFiles.id, set: { key: r.key, bytes: r.bytes, filename: r.filename, contentType: r.contentType, status: r.status, completedAt: r.completedAt } }),
+      .onConflictDoUpdate({
+        target: exportFiles.id,
+        set: { key: r.key, bytes: r.bytes, filename: r.filename, contentType: r.contentType, status: r.status, completedAt: r.completedAt },
+      }),
   );
   if (first) await db.batch([first, ...rest]);
 }

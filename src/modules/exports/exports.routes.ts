@@ -18,6 +18,14 @@ export const downloadExport = exportsRoute({
   path: "/api/v1/exports/{export_id}/download",
   operationId: "downloadExport",
   summary: "A short-lived signed URL for an export file",
-  request: { params: z.object({ export_id: z.string().min(1).max(64).openapi({ param: { name: "export_id", in: "path" } }) }) },
+  request: {
+    params: z.object({
+      export_id: z
+        .string()
+        .min(1)
+        .max(64)
+        .openapi({ param: { name: "export_id", in: "path" } }),
+    }),
+  },
   responses: { 200: json(DownloadOut, "Signed URL"), ...errors(401, 404, 422) },
 });

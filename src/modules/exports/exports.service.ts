@@ -11,7 +11,8 @@ import { signFileUrl, verifyFileUrl } from "./signed-url";
 export async function downloadLink(env: Env, db: DB, auth: AuthContext, exportId: string, origin: string) {
   const exp = await findExport(db, auth.userId, exportId);
   if (!exp) throw new ApiError("not_found", `No export ${exportId}.`);
-  if (exp.status !== "ready" || !exp.key) throw new ApiError("conflict", `Export ${exportId} is ${exp.status}, not ready to download.`, { details: { status: exp.status } });
+  if (exp.status !== "ready" || !exp.key)
+    throw new ApiError("conflict", `Export ${exportId} is ${exp.status}, not ready to download.`, { details: { status: exp.status } });
   const filename = exp.filename ?? `${exp.id}.${exp.format}`;
   const { url, expiresAt } = await signFileUrl(signingSecret(env), origin, exp.key, filename, LIMITS.signed_url_ttl_seconds);
   return { url, expires_at: expiresAt.toISOString(), filename, content_type: exp.contentType ?? "application/octet-stream" };

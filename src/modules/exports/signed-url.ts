@@ -25,7 +25,11 @@ function keyOf(url: URL): string | null {
 }
 
 /** Checks a signed URL; returns the key and filename when valid and unexpired. */
-export async function verifyFileUrl(secret: string, url: URL, now = Date.now()): Promise<{ key: string; filename: string } | "expired" | "invalid"> {
+export async function verifyFileUrl(
+  secret: string,
+  url: URL,
+  now = Date.now(),
+): Promise<{ key: string; filename: string } | "expired" | "invalid"> {
   const key = keyOf(url);
   const exp = Number(url.searchParams.get("exp"));
   const filename = url.searchParams.get("name") ?? "";

@@ -13,7 +13,10 @@ export function registerGlossaries(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(routes.replaceGlossaryTerms, async (c) => {
-    return c.json(await service.replaceTerms(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id, c.req.valid("json")), 200);
+    return c.json(
+      await service.replaceTerms(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id, c.req.valid("json")),
+      200,
+    );
   });
 
   app.openapi(routes.deleteGlossary, async (c) => {

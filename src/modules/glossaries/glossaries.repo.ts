@@ -16,12 +16,21 @@ function termInserts(db: DB, glossaryId: string, terms: readonly NewTerm[]) {
 }
 
 export async function listGlossaries(db: DB, userId: string, limit: number, offset: number): Promise<GlossaryRow[]> {
-  return db.select().from(glossaries).where(eq(glossaries.userId, userId)).orderBy(desc(glossaries.createdAt), desc(glossaries.id)).limit(limit).offset(offset);
+  return db
+    .select()
+    .from(glossaries)
+    .where(eq(glossaries.userId, userId))
+    .orderBy(desc(glossaries.createdAt), desc(glossaries.id))
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function findGlossaries(db: DB, userId: string, ids: readonly string[]): Promise<GlossaryRow[]> {
   if (ids.length === 0) return [];
-  return db.select().from(glossaries).where(and(eq(glossaries.userId, userId), inArray(glossaries.id, [...ids])));
+  return db
+    .select()
+    .from(glossaries)
+    .where(and(eq(glossaries.userId, userId), inArray(glossaries.id, [...ids])));
 }
 
 export async function glossariesForPair(db: DB, userId: string, source: string, target: string): Promise<GlossaryRow[]> {
@@ -35,11 +44,19 @@ export async function glossariesForPair(db: DB, userId: string, source: string, 
 /** Terms of the given glossaries, each glossary's in the order given. */
 export async function termsOf(db: DB, glossaryIds: readonly string[]): Promise<TermRow[]> {
   if (glossaryIds.length === 0) return [];
-  return db.select().from(glossaryTerms).where(inArray(glossaryTerms.glossaryId, [...glossaryIds])).orderBy(glossaryTerms.glossaryId, glossaryTerms.position);
+  return db
+    .select()
+    .from(glossaryTerms)
+    .where(inArray(glossaryTerms.glossaryId, [...glossaryIds]))
+    .orderBy(glossaryTerms.glossaryId, glossaryTerms.position);
 }
 
 /** Inserts a glossary with its terms in one transaction. */
-export async function insertGlossary(db: DB, row: typeof glossaries.$inferInsert & { id: string }, terms: readonly NewTerm[]): Promise<void> {
+export async function insertGlossary(
+  db: DB,
+  row: typeof glossaries.$inferInsert & { id: string },
+  terms: readonly NewTerm[],
+): Promise<void> {
   await db.batch([db.insert(glossaries).values(row), ...termInserts(db, row.id, terms)]);
 }
 
@@ -54,6 +71,9 @@ export async function replaceTerms(db: DB, glossaryId: string, terms: readonly N
 
 /** Deletes an account's glossary (its terms cascade); false when there is none with that id. */
 export async function deleteGlossary(db: DB, userId: string, glossaryId: string): Promise<boolean> {
-  const deleted = await db.delete(glossaries).where(and(eq(glossaries.id, glossaryId), eq(glossaries.userId, userId))).returning({ id: glossaries.id });
+  const deleted = await db
+    .delete(glossaries)
+    .where(and(eq(glossaries.id, glossaryId), eq(glossaries.userId, userId)))
+    .returning({ id: glossaries.id });
   return deleted.length > 0;
 }

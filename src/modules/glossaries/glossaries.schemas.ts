@@ -9,11 +9,16 @@ export const GlossaryTermIn = z
   .object({
     source: z.string().trim().min(1).max(200).openapi({ example: "dog" }),
     target: z.string().trim().min(1).max(200).openapi({ example: "can" }),
-    case_sensitive: z.boolean().optional().openapi({ description: "Match the source with its exact case; defaults to false (or to the glossary's `case_sensitive` at creation)." }),
+    case_sensitive: z.boolean().optional().openapi({
+      description: "Match the source with its exact case; defaults to false (or to the glossary's `case_sensitive` at creation).",
+    }),
   })
   .openapi("GlossaryTermIn");
 
-export const GlossaryTermsBody = z.array(GlossaryTermIn).max(MAX_TERMS).openapi({ description: `Every term of the glossary (at most ${MAX_TERMS}); replaces the current ones.` });
+export const GlossaryTermsBody = z
+  .array(GlossaryTermIn)
+  .max(MAX_TERMS)
+  .openapi({ description: `Every term of the glossary (at most ${MAX_TERMS}); replaces the current ones.` });
 
 export const GlossaryCreateRequest = z
   .object({
@@ -23,12 +28,13 @@ export const GlossaryCreateRequest = z
     case_sensitive: z.boolean().default(false).openapi({ description: "Default case sensitivity of the terms given here." }),
     terms: GlossaryTermsBody.default([]),
   })
-  .refine((g) => g.source_language !== g.target_language, { message: "source_language and target_language must differ", path: ["target_language"] })
+  .refine((g) => g.source_language !== g.target_language, {
+    message: "source_language and target_language must differ",
+    path: ["target_language"],
+  })
   .openapi("GlossaryCreateRequest");
 
-export const GlossaryTermOut = z
-  .object({ source: z.string(), target: z.string(), case_sensitive: z.boolean() })
-  .openapi("GlossaryTermOut");
+export const GlossaryTermOut = z.object({ source: z.string(), target: z.string(), case_sensitive: z.boolean() }).openapi("GlossaryTermOut");
 
 export const GlossaryOut = z
   .object({
@@ -44,5 +50,9 @@ export const GlossaryOut = z
   .openapi("GlossaryOut");
 
 export const GlossaryIdParam = z.object({
-  glossary_id: z.string().min(1).max(64).openapi({ param: { name: "glossary_id", in: "path" }, example: "gls_0a1b2c3d4e5f6g7h8i9j" }),
+  glossary_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "glossary_id", in: "path" }, example: "gls_0a1b2c3d4e5f6g7h8i9j" }),
 });

@@ -27,11 +27,19 @@ function toOut(g: repo.GlossaryRow, terms: readonly repo.TermRow[]): z.infer<typ
  * letters in another case when either of them ignores case (the match would be ambiguous).
  */
 function normaliseTerms(terms: readonly TermIn[], defaultCaseSensitive: boolean, field: string): repo.NewTerm[] {
-  const out = terms.map((t) => ({ source: t.source.normalize("NFC"), target: t.target.normalize("NFC"), caseSensitive: t.case_sensitive ?? defaultCaseSensitive }));
+  const out = terms.map((t) => ({
+    source: t.source.normalize("NFC"),
+    target: t.target.normalize("NFC"),
+    caseSensitive: t.case_sensitive ?? defaultCaseSensitive,
+  }));
   const fields: { location: string; field: string; message: string }[] = [];
   out.forEach((t, i) => {
-    const clash = out.findIndex((o, j) => j < i && (o.source === t.source || ((!o.caseSensitive || !t.caseSensitive) && o.source.toLowerCase() === t.source.toLowerCase())));
-    if (clash !== -1) fields.push({ location: "json", field: `${field}${i}.source`, message: `"${t.source}" is already given as term ${clash}` });
+    const clash = out.findIndex(
+      (o, j) =>
+        j < i && (o.source === t.source || ((!o.caseSensitive || !t.caseSensitive) && o.source.toLowerCase() === t.source.toLowerCase())),
+    );
+    if (clash !== -1)
+      fields.push({ location: "json", field: `${field}${i}.source`, message: `"${t.source}" is already given as term ${clash}` });
   });
   if (fields.length) {
     throw new ApiError("validation_error", `Duplicate glossary terms: ${fields.map((f) => f.message).join("; ")}`, { details: { fields } });
@@ -48,8 +56,16 @@ async function ownGlossary(db: DB, userId: string, glossaryId: string): Promise<
 /** The account's glossaries with their terms, newest first. */
 export async function listGlossaries(db: DB, userId: string, paging: { limit: number; offset: number }) {
   const rows = await repo.listGlossaries(db, userId, paging.limit, paging.offset);
-  const terms = await repo.termsOf(db, rows.map((g) => g.id));
-  return rows.map((g) => toOut(g, terms.filter((t) => t.glossaryId === g.id)));
+  const terms = await repo.termsOf(
+    db,
+    rows.map((g) => g.id),
+  );
+  return rows.map((g) =>
+    toOut(
+      g,
+      terms.filter((t) => t.glossaryId === g.id),
+    ),
+  );
 }
 
 /** Creates a glossary for one language pair, with its first terms. */
@@ -57,7 +73,19 @@ export async function createGlossary(db: DB, userId: string, req: z.infer<typeof
   const terms = normaliseTerms(req.terms, req.case_sensitive, "terms.");
   const now = Date.now();
   const id = newId("gls");
-  await repo.insertGlossary(db, { id, userId, name: req.name, sourceLanguage: req.source_language, targetLanguage: req.target_language, createdAt: now, updatedAt: now }, terms);
+  await repo.insertGlossary(
+    db,
+    {
+      id,
+      userId,
+      name: req.name,
+      sourceLanguage: req.source_language,
+      targetLanguage: req.target_language,
+      createdAt: now,
+      updatedAt: now,
+    },
+    terms,
+  );
   return getGlossary(db, userId, id);
 }
 
@@ -90,7 +118,9 @@ function forTranslation(rows: readonly repo.GlossaryRow[], terms: readonly repo.
     id: g.id,
     source: g.sourceLanguage,
     target: g.targetLanguage,
-    terms: terms.filter((t) => t.glossaryId === g.id).map((t) => ({ glossaryId: g.id, source: t.source, target: t.target, caseSensitive: t.caseSensitive })),
+    terms: terms
+      .filter((t) => t.glossaryId === g.id)
+      .map((t) => ({ glossaryId: g.id, source: t.source, target: t.target, caseSensitive: t.caseSensitive })),
   }));
 }
 
@@ -109,5 +139,11 @@ export async function namedGlossaries(db: DB, userId: string, ids: readonly stri
 /** Every glossary of the account for one language pair (used when a request names none). */
 export async function glossariesForPair(db: DB, userId: string, source: string, target: string): Promise<GlossaryForTranslation[]> {
   const rows = await repo.glossariesForPair(db, userId, source, target);
-  return forTranslation(rows, await repo.termsOf(db, rows.map((g) => g.id)));
+  return forTranslation(
+    rows,
+    await repo.termsOf(
+      db,
+      rows.map((g) => g.id),
+    ),
+  );
 }

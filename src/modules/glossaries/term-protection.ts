@@ -72,7 +72,8 @@ function shapeLike(occurrence: string, term: GlossaryTerm): string {
   if (term.caseSensitive || term.target === "") return term.target;
   const letters = occurrence.replace(/[^\p{L}]/gu, "");
   const sourceLetters = term.source.replace(/[^\p{L}]/gu, "");
-  if (letters.length > 1 && letters === letters.toUpperCase() && sourceLetters !== sourceLetters.toUpperCase()) return term.target.toUpperCase();
+  if (letters.length > 1 && letters === letters.toUpperCase() && sourceLetters !== sourceLetters.toUpperCase())
+    return term.target.toUpperCase();
   const first = occurrence.charAt(0);
   if (first !== first.toLowerCase() && term.source.charAt(0) === term.source.charAt(0).toLowerCase()) {
     return term.target.charAt(0).toUpperCase() + term.target.slice(1);

@@ -44,20 +44,30 @@ async function intake(env: Env, auth: AuthContext, part: unknown, index: number)
 export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Record<string, unknown>): Promise<repo.JobRow> {
   const plan = planOf(auth.plan);
   if (!plan.features.includes("batch")) {
-    throw new ApiError("forbidden", `Batch uploads are not part of the ${plan.name} plan.`, { details: { plan: plan.id, feature: "batch" } });
+    throw new ApiError("forbidden", `Batch uploads are not part of the ${plan.name} plan.`, {
+      details: { plan: plan.id, feature: "batch" },
+    });
   }
   const parts = filesOf(form.file);
   if (parts.length === 0) {
-    throw new ApiError("validation_error", "Send each document as a multipart part named `file`.", { details: { fields: [{ location: "form", field: "file", message: "at least one file required" }] } });
+    throw new ApiError("validation_error", "Send each document as a multipart part named `file`.", {
+      details: { fields: [{ location: "form", field: "file", message: "at least one file required" }] },
+    });
   }
   if (parts.length > LIMITS.max_batch_files) {
     throw new ApiError("validation_error", `A batch holds at most ${LIMITS.max_batch_files} files; this one has ${parts.length}.`, {
-      details: { fields: [{ location: "form", field: "file", message: `at most ${LIMITS.max_batch_files} files` }], limit: LIMITS.max_batch_files, files: parts.length },
+      details: {
+        fields: [{ location: "form", field: "file", message: `at most ${LIMITS.max_batch_files} files` }],
+        limit: LIMITS.max_batch_files,
+        files: parts.length,
+      },
     });
   }
   const totalBytes = parts.reduce<number>((n, p) => n + (p instanceof File ? p.size : 0), 0);
   if (totalBytes > LIMITS.max_batch_bytes) {
-    throw new ApiError("payload_too_large", `A batch is limited to ${LIMITS.max_batch_bytes} bytes in all; this one has ${totalBytes}.`, { details: { limit: LIMITS.max_batch_bytes, bytes: totalBytes } });
+    throw new ApiError("payload_too_large", `A batch is limited to ${LIMITS.max_batch_bytes} bytes in all; this one has ${totalBytes}.`, {
+      details: { limit: LIMITS.max_batch_bytes, bytes: totalBytes },
+    });
   }
   const options = parseOptions(form.options);
   const ocrLanguages = await checkOptionsServed(env, db, auth.userId, options);
@@ -84,7 +94,11 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
   const now = Date.now();
   const parentEvents = [
     { type: "status", status: "created" as const, message: "Batch created" },
-    { type: "status", status: "uploading" as const, message: `Received ${parts.length} files (${totalBytes} bytes); ${results.length - accepted.length} refused` },
+    {
+      type: "status",
+      status: "uploading" as const,
+      message: `Received ${parts.length} files (${totalBytes} bytes); ${results.length - accepted.length} refused`,
+    },
     { type: "status", status: "queued" as const, message: "Waiting for the files to be processed" },
   ];
   await repo.insertJob(
@@ -115,8 +129,27 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
         childEvents.set(r.jobId, events);
         await repo.insertJob(
           db,
-          { ...newJobRow(auth, { jobId: r.jobId, options, ocrLanguages, file: r.file, sourceKey: r.sourceKey, format: r.format, pages: r.pages, credits: r.credits }), parentJobId: parentId, batchIndex: index },
-          { id: newId("prj"), name: r.file.name || `File ${index + 1}`, sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: r.pages },
+          {
+            ...newJobRow(auth, {
+              jobId: r.jobId,
+              options,
+              ocrLanguages,
+              file: r.file,
+              sourceKey: r.sourceKey,
+              format: r.format,
+              pages: r.pages,
+              credits: r.credits,
+            }),
+            parentJobId: parentId,
+            batchIndex: index,
+          },
+          {
+            id: newId("prj"),
+            name: r.file.name || `File ${index + 1}`,
+            sourceLanguage: options.source_language,
+            targetLanguage: options.target_language ?? null,
+            pageCount: r.pages,
+          },
           events,
         );
         await holdForJob(db, { userId: auth.userId, jobId: r.jobId, attempt: 0, credits: r.credits });

@@ -16,7 +16,9 @@ import { getOwnJob, launch } from "./jobs.service";
 export async function cancelJob(env: Env, db: DB, auth: AuthContext, jobId: string): Promise<repo.JobRow> {
   const job = await getOwnJob(db, auth, jobId);
   const refuse = (status: string) =>
-    new ApiError("invalid_transition", `The job already finished (${status}); only a queued or running job can be cancelled.`, { details: { from: status, to: "cancelled" } });
+    new ApiError("invalid_transition", `The job already finished (${status}); only a queued or running job can be cancelled.`, {
+      details: { from: status, to: "cancelled" },
+    });
   if (isTerminal(job.status)) throw refuse(job.status);
   const won = await cancelAttempt(env, db, job, "Cancelled by request");
   if (!won) {
@@ -39,12 +41,20 @@ export async function cancelJob(env: Env, db: DB, auth: AuthContext, jobId: stri
  */
 async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow> {
   if (!(RETRYABLE_FROM as readonly string[]).includes(job.status)) {
-    throw new ApiError("invalid_transition", `A ${job.status} job cannot be retried; only failed, cancelled or partially completed jobs can.`, { details: { from: job.status, to: "queued" } });
+    throw new ApiError(
+      "invalid_transition",
+      `A ${job.status} job cannot be retried; only failed, cancelled or partially completed jobs can.`,
+      { details: { from: job.status, to: "queued" } },
+    );
   }
   if (job.kind !== "batch" && job.pagesTotal === 0) {
-    throw new ApiError("conflict", `The file was refused at upload (${job.error?.code ?? "unreadable"}); a retry cannot change it. Upload it again.`, {
-      details: { error_code: job.error?.code ?? null },
-    });
+    throw new ApiError(
+      "conflict",
+      `The file was refused at upload (${job.error?.code ?? "unreadable"}); a retry cannot change it. Upload it again.`,
+      {
+        details: { error_code: job.error?.code ?? null },
+      },
+    );
   }
   const attempt = job.attempt + 1;
   const hold = job.kind === "batch" ? 0 : Math.max(0, priceOf(job.tool, job.pagesTotal, job.kind) - job.creditsCharged);
@@ -58,21 +68,48 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
     attempt: job.attempt,
     from: allowedFrom(job, "queued").filter((s) => (RETRYABLE_FROM as readonly string[]).includes(s)),
     to: "queued",
-    patch: { attempt, stage: null, error: null, finishedAt: null, pagesFailed: 0, creditsReserved: hold, workflowInstanceId: instanceIdFor(job.id, attempt) },
-    requireSql: allOf(hold > 0 ? moveMadeGuard(holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold })) : null, projectFree),
+    patch: {
+      attempt,
+      stage: null,
+      error: null,
+      finishedAt: null,
+      pagesFailed: 0,
+      creditsReserved: hold,
+      workflowInstanceId: instanceIdFor(job.id, attempt),
+    },
+    requireSql: allOf(
+      hold > 0 ? moveMadeGuard(holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold })) : null,
+      projectFree,
+    ),
     event: { message: `Retry: attempt ${attempt + 1}`, data: { attempt, retry: true } },
-    before: hold > 0 ? moneyStatements(db, holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold, onlyIf: stillRetryable })) : [],
-    after: [resetPages, ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))] : [])],
+    before:
+      hold > 0 ? moneyStatements(db, holdMove({ userId: job.userId, jobId: job.id, attempt, credits: hold, onlyIf: stillRetryable })) : [],
+    after: [
+      resetPages,
+      ...(job.projectId
+        ? [repo.projectStatusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))]
+        : []),
+    ],
   });
   if (!committed) {
     const now = (await repo.getJob(db, job.id))!;
     if (job.projectId && !(await repo.projectEditableNow(db, job.projectId))) {
-      throw new ApiError("conflict", "The job's project is being processed or is in the trash; retry when its other job has finished (or restore it).", { details: { project_id: job.projectId } });
+      throw new ApiError(
+        "conflict",
+        "The job's project is being processed or is in the trash; retry when its other job has finished (or restore it).",
+        { details: { project_id: job.projectId } },
+      );
     }
     if (hold > 0 && now.attempt === job.attempt && now.status === job.status) throw insufficientCredits(hold);
-    throw new ApiError("invalid_transition", `The job is ${now.status} now (another request moved it); it cannot be retried from there.`, { details: { from: now.status, to: "queued" } });
+    throw new ApiError("invalid_transition", `The job is ${now.status} now (another request moved it); it cannot be retried from there.`, {
+      details: { from: now.status, to: "queued" },
+    });
   }
-  await publish(env, job.id, { seq: committed.seq, type: "status", data: { job_id: job.id, status: "queued", attempt, retry: true, message: `Retry: attempt ${attempt + 1}` } });
+  await publish(env, job.id, {
+    seq: committed.seq,
+    type: "status",
+    data: { job_id: job.id, status: "queued", attempt, retry: true, message: `Retry: attempt ${attempt + 1}` },
+  });
   await launch(env, db, { id: job.id, attempt });
   return (await repo.getJob(db, job.id))!;
 }
@@ -96,12 +133,20 @@ function retryableChildren(children: repo.JobRow[]): repo.JobRow[] {
  */
 export async function retryFailed(env: Env, db: DB, auth: AuthContext, jobId: string): Promise<repo.JobRow> {
   const parent = await getOwnJob(db, auth, jobId);
-  if (parent.kind !== "batch") throw new ApiError("conflict", "retry-failed applies to batch jobs only; use POST /jobs/{job_id}/retry for this job.", { details: { kind: parent.kind } });
+  if (parent.kind !== "batch")
+    throw new ApiError("conflict", "retry-failed applies to batch jobs only; use POST /jobs/{job_id}/retry for this job.", {
+      details: { kind: parent.kind },
+    });
   if (!(RETRYABLE_FROM as readonly string[]).includes(parent.status)) {
-    throw new ApiError("invalid_transition", `A ${parent.status} batch has no failed files to retry.`, { details: { from: parent.status, to: "queued" } });
+    throw new ApiError("invalid_transition", `A ${parent.status} batch has no failed files to retry.`, {
+      details: { from: parent.status, to: "queued" },
+    });
   }
   const children = retryableChildren(await repo.childrenOf(db, parent.id));
-  if (children.length === 0) throw new ApiError("conflict", "No file of this batch can be retried (files refused at upload need a new upload).", { details: { retryable_files: 0 } });
+  if (children.length === 0)
+    throw new ApiError("conflict", "No file of this batch can be retried (files refused at upload need a new upload).", {
+      details: { retryable_files: 0 },
+    });
   const needed = children.reduce((n, c) => n + Math.max(0, priceOf(c.tool, c.pagesTotal, c.kind) - c.creditsCharged), 0);
   if ((await availableCredits(db, parent.userId)) < needed) throw insufficientCredits(needed);
   for (const child of children) await retryOne(env, db, child);

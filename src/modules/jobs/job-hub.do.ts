@@ -33,7 +33,12 @@ export class JobHub extends DurableObject<Env> {
   /** Records an event (idempotent on `seq`, so a retried pipeline step publishes it once) and pushes it live. */
   async publish(event: JobHubEvent): Promise<void> {
     const inserted = this.ctx.storage.sql
-      .exec("INSERT OR IGNORE INTO events (seq, type, data) VALUES (?, ?, ?) RETURNING seq", event.seq, event.type, JSON.stringify(event.data))
+      .exec(
+        "INSERT OR IGNORE INTO events (seq, type, data) VALUES (?, ?, ?) RETURNING seq",
+        event.seq,
+        event.type,
+        JSON.stringify(event.data),
+      )
       .toArray();
     if (inserted.length === 0) return;
     const bytes = frame(event);

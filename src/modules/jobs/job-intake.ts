@@ -26,9 +26,14 @@ export function checkToolOptions(options: JobOptionsIn, fieldPrefix = "options")
   const tool = TOOLS[options.tool];
   const bad = (options.export_formats ?? []).filter((f) => !tool.export_formats.includes(f));
   if (bad.length) {
-    throw invalid(`${fieldPrefix}.export_formats`, `not offered by ${tool.id}: ${bad.join(", ")}`, `Tool ${tool.id} cannot export ${bad.join(", ")}; it offers ${tool.export_formats.join(", ")}.`);
+    throw invalid(
+      `${fieldPrefix}.export_formats`,
+      `not offered by ${tool.id}: ${bad.join(", ")}`,
+      `Tool ${tool.id} cannot export ${bad.join(", ")}; it offers ${tool.export_formats.join(", ")}.`,
+    );
   }
-  if (tool.needs_target_language && !options.target_language) throw invalid(`${fieldPrefix}.target_language`, "required", `Tool ${tool.id} needs a target_language.`);
+  if (tool.needs_target_language && !options.target_language)
+    throw invalid(`${fieldPrefix}.target_language`, "required", `Tool ${tool.id} needs a target_language.`);
 }
 
 /** Parses the multipart `options` field (JSON text of CreateJobRequest). */
@@ -46,8 +51,14 @@ export function parseOptions(raw: unknown): JobOptionsIn {
   }
   const parsed = CreateJobRequest.safeParse(value);
   if (!parsed.success) {
-    const fields = parsed.error.issues.map((i) => ({ location: "form", field: ["options", ...i.path.map(String)].join("."), message: i.message }));
-    throw new ApiError("validation_error", `Invalid options: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, { details: { fields } });
+    const fields = parsed.error.issues.map((i) => ({
+      location: "form",
+      field: ["options", ...i.path.map(String)].join("."),
+      message: i.message,
+    }));
+    throw new ApiError("validation_error", `Invalid options: ${fields.map((f) => `${f.field}: ${f.message}`).join("; ")}`, {
+      details: { fields },
+    });
   }
   checkToolOptions(parsed.data);
   return parsed.data;
@@ -63,9 +74,13 @@ export async function ocrLanguagesOf(env: Env, options: JobOptionsIn): Promise<s
   const missing = [...unknown];
   for (const code of languages) if (!(await env.MODELS.head(`tessdata/${code}.traineddata.gz`))) missing.push(code);
   if (missing.length) {
-    throw new ApiError("unsupported_language", `No OCR model is installed for language ${missing.map((c) => `"${c}"`).join(", ")}; GET /api/v1/languages lists those available.`, {
-      details: { language: options.source_language, missing },
-    });
+    throw new ApiError(
+      "unsupported_language",
+      `No OCR model is installed for language ${missing.map((c) => `"${c}"`).join(", ")}; GET /api/v1/languages lists those available.`,
+      {
+        details: { language: options.source_language, missing },
+      },
+    );
   }
   return languages;
 }
@@ -83,9 +98,13 @@ export async function checkOptionsServed(env: Env, db: DB, userId: string, optio
     // Translated pages are drawn: refused now rather than failing at the rendering stage.
     const script = ocrModel(options.target_language ?? "")?.script;
     if (script && isUnshapedScript(script)) {
-      throw new ApiError("unsupported_language", `Translated pages cannot be drawn in ${script} script: the renderer does not shape it correctly. Use the ocr tool and translate the exported text instead.`, {
-        details: { language: options.target_language, script },
-      });
+      throw new ApiError(
+        "unsupported_language",
+        `Translated pages cannot be drawn in ${script} script: the renderer does not shape it correctly. Use the ocr tool and translate the exported text instead.`,
+        {
+          details: { language: options.target_language, script },
+        },
+      );
     }
     await assertPairServed(env, source, options.target_language ?? "");
   }
@@ -97,9 +116,13 @@ export async function checkOptionsServed(env: Env, db: DB, userId: string, optio
 export function checkPageLimit(planId: string, pages: number): void {
   const plan = planOf(planId);
   if (pages > plan.page_limit) {
-    throw new ApiError("page_limit_exceeded", `The document has ${pages} pages; the ${plan.name} plan allows ${plan.page_limit} per document.`, {
-      details: { pages, limit: plan.page_limit, plan: plan.id },
-    });
+    throw new ApiError(
+      "page_limit_exceeded",
+      `The document has ${pages} pages; the ${plan.name} plan allows ${plan.page_limit} per document.`,
+      {
+        details: { pages, limit: plan.page_limit, plan: plan.id },
+      },
+    );
   }
 }
 
@@ -108,7 +131,9 @@ export function requireFile(file: unknown, field = "file"): File {
   if (!(file instanceof File)) throw invalid(field, "required file", `Send the document as the multipart file field \`${field}\`.`);
   if (file.size === 0) throw new ApiError("corrupt_file", `The uploaded file${file.name ? ` ${file.name}` : ""} is empty.`);
   if (file.size > LIMITS.max_upload_bytes) {
-    throw new ApiError("payload_too_large", `Uploads are limited to ${LIMITS.max_upload_bytes} bytes.`, { details: { limit: LIMITS.max_upload_bytes, bytes: file.size } });
+    throw new ApiError("payload_too_large", `Uploads are limited to ${LIMITS.max_upload_bytes} bytes.`, {
+      details: { limit: LIMITS.max_upload_bytes, bytes: file.size },
+    });
   }
   return file;
 }
@@ -117,9 +142,17 @@ export function requireFile(file: unknown, field = "file"): File {
  * Stores an upload and has the engine sniff its real format and count its pages. On refusal the
  * stored object is deleted and the error thrown, so nothing is left behind.
  */
-export async function storeAndInspect(env: Env, auth: AuthContext, jobId: string, file: File): Promise<{ sourceKey: string; info: InspectResult }> {
+export async function storeAndInspect(
+  env: Env,
+  auth: AuthContext,
+  jobId: string,
+  file: File,
+): Promise<{ sourceKey: string; info: InspectResult }> {
   const sourceKey = keys.upload(auth.userId, jobId);
-  await env.FILES.put(sourceKey, file.stream(), { httpMetadata: { contentType: "application/octet-stream" }, customMetadata: { filename: file.name } });
+  await env.FILES.put(sourceKey, file.stream(), {
+    httpMetadata: { contentType: "application/octet-stream" },
+    customMetadata: { filename: file.name },
+  });
   try {
     const info = await env.ENGINE.inspect({ sourceKey }).catch((err: unknown) => {
       throw engineFailure(err);

@@ -48,7 +48,11 @@ export interface JobEventInput {
  */
 export async function recordEvent(env: Env, db: DB, jobId: string, e: JobEventInput): Promise<void> {
   const seq = await repo.appendEvent(db, jobId, e);
-  await publish(env, jobId, { seq, type: e.type, data: { job_id: jobId, ...(e.page !== undefined ? { page: e.page } : {}), message: e.message, ...e.data } });
+  await publish(env, jobId, {
+    seq,
+    type: e.type,
+    data: { job_id: jobId, ...(e.page !== undefined ? { page: e.page } : {}), message: e.message, ...e.data },
+  });
 }
 
 /** A job's percent while it runs: `done` of `units` of work, held below 100 until the job ends. */
@@ -92,9 +96,21 @@ export async function advance(
     if (now && now.attempt === ref.attempt && now.status === to) return "moved";
     return now && now.attempt === ref.attempt && now.status === job.status ? "blocked" : "stopped";
   }
-  await publish(env, ref.jobId, { seq: committed.seq, type: "status", data: { job_id: ref.jobId, status: to, stage: to, attempt: ref.attempt, message, ...opts.data } });
+  await publish(env, ref.jobId, {
+    seq: committed.seq,
+    type: "status",
+    data: { job_id: ref.jobId, status: to, stage: to, attempt: ref.attempt, message, ...opts.data },
+  });
   // duration_ms: time spent in the stage the job leaves.
-  if (tracing(env)) log.info("job stage", { job_id: ref.jobId, user_id: job.userId, stage: to, from: job.status, attempt: ref.attempt, duration_ms: Date.now() - job.updatedAt });
+  if (tracing(env))
+    log.info("job stage", {
+      job_id: ref.jobId,
+      user_id: job.userId,
+      stage: to,
+      from: job.status,
+      attempt: ref.attempt,
+      duration_ms: Date.now() - job.updatedAt,
+    });
   return "moved";
 }
 
@@ -105,14 +121,23 @@ export async function pageEvent(
   ref: JobRef,
   p: { page: number; stage: JobStage; last: boolean; percent: number; failed?: { code: string; message: string } },
 ): Promise<void> {
-  await repo.markPage(db, ref.jobId, p.page, { status: p.failed ? "failed" : p.last ? "completed" : "processing", stage: p.stage, error: p.failed });
+  await repo.markPage(db, ref.jobId, p.page, {
+    status: p.failed ? "failed" : p.last ? "completed" : "processing",
+    stage: p.stage,
+    error: p.failed,
+  });
   const message = p.failed ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}` : `Page ${p.page + 1} ${p.stage} done`;
   const data = { stage: p.stage, percent: p.percent, attempt: ref.attempt, ...(p.failed ? { error: p.failed } : {}) };
   await recordEvent(env, db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
 }
 
 /** A warning about the result that does not fail the job (e.g. text left after inpainting). */
-export async function warn(env: Env, db: DB, ref: JobRef, w: { code: string; message: string; page?: number; stage?: JobStage }): Promise<void> {
+export async function warn(
+  env: Env,
+  db: DB,
+  ref: JobRef,
+  w: { code: string; message: string; page?: number; stage?: JobStage },
+): Promise<void> {
   const data = { code: w.code, attempt: ref.attempt, ...(w.stage ? { stage: w.stage } : {}) };
   await recordEvent(env, db, ref.jobId, { type: "warning", page: w.page, stage: w.stage, message: w.message, data });
 }
@@ -132,7 +157,9 @@ async function projectStatusAfter(db: DB, job: repo.JobRow, status: JobStatus, s
 }
 
 function storedError(error: ApiError | undefined) {
-  return error ? { code: error.code, message: error.message, retryable: ERROR_CATALOGUE[error.code].retryable, details: error.details } : null;
+  return error
+    ? { code: error.code, message: error.message, retryable: ERROR_CATALOGUE[error.code].retryable, details: error.details }
+    : null;
 }
 
 async function pageCounts(db: DB, job: repo.JobRow): Promise<{ succeeded: number; failed: number }> {
@@ -150,7 +177,13 @@ async function pageCounts(db: DB, job: repo.JobRow): Promise<{ succeeded: number
  * racing with it resolves to exactly one outcome: the loser's transition and its guarded
  * settlement both do nothing. A repeat by a retried step re-publishes and returns true.
  */
-export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "attempt">, status: FinalStatus, error?: ApiError): Promise<boolean> {
+export async function finishJob(
+  env: Env,
+  db: DB,
+  ref: Pick<JobRef, "jobId" | "attempt">,
+  status: FinalStatus,
+  error?: ApiError,
+): Promise<boolean> {
   const job = await repo.getJob(db, ref.jobId);
   if (!job || job.attempt !== ref.attempt) return false;
   const { succeeded, failed } = await pageCounts(db, job);
@@ -166,7 +199,14 @@ export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "a
           ? "Some files failed"
           : `${failed} of ${job.pagesTotal} pages failed`
         : `Job failed: ${error?.message ?? "unknown error"}`;
-  const settle = settleMove({ userId: job.userId, jobId: job.id, attempt: job.attempt, reserved: job.creditsReserved, charge, onlyIf: jobNowIs(job.id, job.attempt, status) });
+  const settle = settleMove({
+    userId: job.userId,
+    jobId: job.id,
+    attempt: job.attempt,
+    reserved: job.creditsReserved,
+    charge,
+    onlyIf: jobNowIs(job.id, job.attempt, status),
+  });
   const committed = await repo.commitTransition(db, {
     jobId: job.id,
     attempt: job.attempt,
@@ -186,11 +226,21 @@ export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "a
     // The project's state commits with the job's, so a client never sees the job finished and its project still processing.
     after: [
       ...moneyStatements(db, settle),
-      ...(job.projectId ? [repo.projectStatusStatement(db, job.projectId, await projectStatusAfter(db, job, status, succeeded), jobNowIs(job.id, job.attempt, status))] : []),
+      ...(job.projectId
+        ? [
+            repo.projectStatusStatement(
+              db,
+              job.projectId,
+              await projectStatusAfter(db, job, status, succeeded),
+              jobNowIs(job.id, job.attempt, status),
+            ),
+          ]
+        : []),
     ],
   });
   // Usage counts the winning transition only (a batch parent's pages are its children's).
-  if (committed && job.kind !== "batch") await recordUsage(db, { userId: job.userId, tool: job.tool, status, pages: succeeded, pagesFailed: failed, credits: charge });
+  if (committed && job.kind !== "batch")
+    await recordUsage(db, { userId: job.userId, tool: job.tool, status, pages: succeeded, pagesFailed: failed, credits: charge });
   return announceTerminal(env, db, job, status, committed, { message, ...(stored ? { error: stored } : {}) });
 }
 
@@ -201,7 +251,14 @@ export async function finishJob(env: Env, db: DB, ref: Pick<JobRef, "jobId" | "a
  * Returns false when the job had already reached a terminal state (the race was lost).
  */
 export async function cancelAttempt(env: Env, db: DB, job: repo.JobRow, reason: string): Promise<boolean> {
-  const settle = settleMove({ userId: job.userId, jobId: job.id, attempt: job.attempt, reserved: job.creditsReserved, charge: 0, onlyIf: jobNowIs(job.id, job.attempt, "cancelled") });
+  const settle = settleMove({
+    userId: job.userId,
+    jobId: job.id,
+    attempt: job.attempt,
+    reserved: job.creditsReserved,
+    charge: 0,
+    onlyIf: jobNowIs(job.id, job.attempt, "cancelled"),
+  });
   const cancelPages = repo.cancelOpenPagesStatement(db, job.id, job.attempt);
   const committed = await repo.commitTransition(db, {
     jobId: job.id,
@@ -214,7 +271,8 @@ export async function cancelAttempt(env: Env, db: DB, job: repo.JobRow, reason: 
     after: [...moneyStatements(db, settle), cancelPages],
   });
   if (!committed) return false;
-  if (job.kind !== "batch") await recordUsage(db, { userId: job.userId, tool: job.tool, status: "cancelled", pages: 0, pagesFailed: 0, credits: 0 });
+  if (job.kind !== "batch")
+    await recordUsage(db, { userId: job.userId, tool: job.tool, status: "cancelled", pages: 0, pagesFailed: 0, credits: 0 });
   // After the transition: a workflow step still running finds the job cancelled and stops at its next step.
   if (job.workflowInstanceId) {
     const instanceId = job.workflowInstanceId;
@@ -256,10 +314,13 @@ async function announceTerminal(
 async function onJobTerminal(env: Env, db: DB, job: repo.JobRow, status: JobStatus): Promise<void> {
   if (job.projectId && status === "cancelled") {
     const pages = await repo.jobPageRows(db, job.id);
-    await repo.setProjectStatus(db, job.projectId, await projectStatusAfter(db, job, status, pages.filter((p) => p.status === "completed").length));
+    await repo.setProjectStatus(
+      db,
+      job.projectId,
+      await projectStatusAfter(db, job, status, pages.filter((p) => p.status === "completed").length),
+    );
   }
   // Keyed by job, attempt and status (event) and by the last top-up (low balance): safe to repeat.
   await emitJobEvent(env, db, (await repo.getJob(db, job.id)) ?? job);
   await warnIfLowBalance(env, db, job.userId);
 }
-

@@ -12,7 +12,11 @@ type NewEvent = { type: string; status: JobStatus; message: string; data?: Recor
 export type JobPageRow = typeof jobPages.$inferSelect;
 
 export async function findJob(db: DB, userId: string, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db.select().from(jobs).where(and(eq(jobs.id, jobId), eq(jobs.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
+    .limit(1);
   return row;
 }
 
@@ -27,7 +31,11 @@ export async function ownerPlan(db: DB, userId: string): Promise<string> {
   return row?.plan ?? "free";
 }
 
-export async function listJobs(db: DB, userId: string, f: { status?: JobStatus; tool?: JobRow["tool"]; parentJobId?: string; limit: number; offset: number }) {
+export async function listJobs(
+  db: DB,
+  userId: string,
+  f: { status?: JobStatus; tool?: JobRow["tool"]; parentJobId?: string; limit: number; offset: number },
+) {
   const where: SQL[] = [eq(jobs.userId, userId)];
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.tool) where.push(eq(jobs.tool, f.tool));
@@ -88,7 +96,12 @@ export async function insertJob(
           db.update(jobs).set({ projectId: project.id }).where(eq(jobs.id, job.id)),
         ]
       : []),
-    ...pageRows(db, job.id, Array.from({ length: job.pagesTotal ?? 0 }, (_, page) => page), now),
+    ...pageRows(
+      db,
+      job.id,
+      Array.from({ length: job.pagesTotal ?? 0 }, (_, page) => page),
+      now,
+    ),
     ...firstEvents(db, job.id, events, now),
   ]);
 }
@@ -98,7 +111,11 @@ function pageRows(db: DB, jobId: string, pageIndexes: number[], now: number) {
 }
 
 function firstEvents(db: DB, jobId: string, events: NewEvent[], now: number) {
-  return events.map((e, i) => db.insert(jobEvents).values({ jobId, seq: i + 1, type: e.type, status: e.status, message: e.message, data: e.data ?? {}, createdAt: now }));
+  return events.map((e, i) =>
+    db
+      .insert(jobEvents)
+      .values({ jobId, seq: i + 1, type: e.type, status: e.status, message: e.message, data: e.data ?? {}, createdAt: now }),
+  );
 }
 
 /** Inserts a re-render of an existing project: the job, a row per page it redraws and its first events, atomically. */
@@ -109,7 +126,10 @@ export async function insertRerenderJob(db: DB, job: NewJob & { projectId: strin
 
 /** Removes jobs that were refused before they started, with the projects they created. */
 export async function deleteJobs(db: DB, jobIds: string[]): Promise<void> {
-  const [first, ...rest] = chunks(jobIds).flatMap((run) => [db.delete(projects).where(inArray(projects.sourceJobId, run)), db.delete(jobs).where(inArray(jobs.id, run))]);
+  const [first, ...rest] = chunks(jobIds).flatMap((run) => [
+    db.delete(projects).where(inArray(projects.sourceJobId, run)),
+    db.delete(jobs).where(inArray(jobs.id, run)),
+  ]);
   if (first) await db.batch([first, ...rest]);
 }
 
@@ -117,7 +137,9 @@ export async function deleteJobs(db: DB, jobIds: string[]): Promise<void> {
 export type PatchValue = string | number | null | Record<string, unknown> | { sql: string; args: unknown[] };
 
 function isSqlExpr(v: PatchValue): v is { sql: string; args: unknown[] } {
-  return v !== null && typeof v === "object" && typeof (v as { sql?: unknown }).sql === "string" && Array.isArray((v as { args?: unknown }).args);
+  return (
+    v !== null && typeof v === "object" && typeof (v as { sql?: unknown }).sql === "string" && Array.isArray((v as { args?: unknown }).args)
+  );
 }
 
 function snake(k: string): string {
@@ -152,7 +174,10 @@ export interface Transition {
 export async function commitTransition(db: DB, t: Transition): Promise<{ seq: number; doneSeq: number | null } | null> {
   const now = Date.now();
   const d1 = db.$client;
-  const sets: [string, string, unknown[]][] = Object.entries({ ...t.patch, status: t.to, updatedAt: now } as Record<string, PatchValue>).map(([k, v]) =>
+  const sets: [string, string, unknown[]][] = Object.entries({ ...t.patch, status: t.to, updatedAt: now } as Record<
+    string,
+    PatchValue
+  >).map(([k, v]) =>
     isSqlExpr(v) ? [snake(k), v.sql, v.args] : [snake(k), "?", [v !== null && typeof v === "object" ? JSON.stringify(v) : v]],
   );
   const update = d1
@@ -184,7 +209,9 @@ export async function commitTransition(db: DB, t: Transition): Promise<{ seq: nu
 /** The newest status event (and the `done` after it) of a job: what a repeated terminal step re-publishes. */
 export async function lastStatusEvents(db: DB, jobId: string) {
   return db.$client
-    .prepare("SELECT seq, type, status, message, data FROM job_events WHERE job_id = ? AND type IN ('status', 'done') ORDER BY seq DESC LIMIT 2")
+    .prepare(
+      "SELECT seq, type, status, message, data FROM job_events WHERE job_id = ? AND type IN ('status', 'done') ORDER BY seq DESC LIMIT 2",
+    )
     .bind(jobId)
     .all<{ seq: number; type: string; status: JobStatus; message: string; data: string }>()
     .then((r) => r.results);
@@ -204,13 +231,18 @@ export function admissionGuard(userId: string, limit: number, running: JobStage[
 
 /** A guard for statements that commit with a transition: the job is at `attempt` in one of `statuses`. */
 export function jobIsGuard(jobId: string, attempt: number, statuses: readonly JobStatus[]): { sql: string; args: unknown[] } {
-  return { sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${statuses.map(() => "?").join(", ")}))`, args: [jobId, attempt, ...statuses] };
+  return {
+    sql: `EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status IN (${statuses.map(() => "?").join(", ")}))`,
+    args: [jobId, attempt, ...statuses],
+  };
 }
 
 /** With a cancel: the attempt's unfinished pages end cancelled (pages it finished are kept). */
 export function cancelOpenPagesStatement(db: DB, jobId: string, attempt: number): D1PreparedStatement {
   return db.$client
-    .prepare("UPDATE job_pages SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ('pending', 'processing') AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'cancelled')")
+    .prepare(
+      "UPDATE job_pages SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ('pending', 'processing') AND EXISTS (SELECT 1 FROM jobs WHERE id = ? AND attempt = ? AND status = 'cancelled')",
+    )
     .bind(Date.now(), jobId, jobId, attempt);
 }
 
@@ -224,7 +256,11 @@ export function resetUnfinishedPagesStatement(db: DB, jobId: string, attempt: nu
 }
 
 /** Appends a progress event (not a transition) and returns its seq. */
-export async function appendEvent(db: DB, jobId: string, e: { type: string; message: string; page?: number; stage?: JobStage; data?: Record<string, unknown> }): Promise<number> {
+export async function appendEvent(
+  db: DB,
+  jobId: string,
+  e: { type: string; message: string; page?: number; stage?: JobStage; data?: Record<string, unknown> },
+): Promise<number> {
   const row = await db.$client
     .prepare(
       `INSERT INTO job_events (job_id, seq, type, stage, page, message, data, created_at)
@@ -240,7 +276,12 @@ export async function timeline(db: DB, jobId: string) {
 }
 
 /** Records where a page is: its last finished stage, or its failure. */
-export async function markPage(db: DB, jobId: string, page: number, p: { status: JobPageStatus; stage: JobStage; error?: { code: string; message: string } }) {
+export async function markPage(
+  db: DB,
+  jobId: string,
+  page: number,
+  p: { status: JobPageStatus; stage: JobStage; error?: { code: string; message: string } },
+) {
   const now = Date.now();
   await db
     .update(jobPages)
@@ -257,7 +298,9 @@ export async function markPage(db: DB, jobId: string, page: number, p: { status:
 
 /** Replaces a page's recognised regions (idempotent for a retried step). */
 /** A table recognised on a page, with its cells (a spanning cell once, at its top-left position). */
-export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & { cells: Omit<typeof tableCells.$inferInsert, "tableId">[] };
+export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & {
+  cells: Omit<typeof tableCells.$inferInsert, "tableId">[];
+};
 
 /** Cells per INSERT: D1 binds at most 100 parameters a statement and a cell takes 7. */
 const CELLS_PER_INSERT = 14;
@@ -269,7 +312,19 @@ const CELLS_PER_INSERT = 14;
  */
 export async function savePageRegions(
   db: DB,
-  p: { jobId: string; projectId: string; pageId: string; pageIndex: number; width: number; height: number; imageKey: string; sourceKey: string; language: string; path: "ocr" | "text_layer" | "rasterized"; rotation?: number },
+  p: {
+    jobId: string;
+    projectId: string;
+    pageId: string;
+    pageIndex: number;
+    width: number;
+    height: number;
+    imageKey: string;
+    sourceKey: string;
+    language: string;
+    path: "ocr" | "text_layer" | "rasterized";
+    rotation?: number;
+  },
   rs: Omit<typeof regions.$inferInsert, "projectId" | "pageId">[],
   ts?: NewPageTable[],
 ) {
@@ -283,9 +338,37 @@ export async function savePageRegions(
   await db.batch([
     db
       .insert(pages)
-      .values({ id: p.pageId, projectId: p.projectId, pageIndex: p.pageIndex, width: p.width, height: p.height, imageKey: p.imageKey, sourceKey: p.sourceKey, path: p.path, rotation: p.rotation ?? 0, status: "ready", detectedLanguage: p.language, createdAt: now, updatedAt: now })
-      .onConflictDoUpdate({ target: [pages.projectId, pages.pageIndex], set: { width: p.width, height: p.height, imageKey: p.imageKey, path: p.path, rotation: p.rotation ?? 0, status: "ready", updatedAt: now } }),
-    db.update(jobPages).set({ pageId: p.pageId, updatedAt: now }).where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
+      .values({
+        id: p.pageId,
+        projectId: p.projectId,
+        pageIndex: p.pageIndex,
+        width: p.width,
+        height: p.height,
+        imageKey: p.imageKey,
+        sourceKey: p.sourceKey,
+        path: p.path,
+        rotation: p.rotation ?? 0,
+        status: "ready",
+        detectedLanguage: p.language,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [pages.projectId, pages.pageIndex],
+        set: {
+          width: p.width,
+          height: p.height,
+          imageKey: p.imageKey,
+          path: p.path,
+          rotation: p.rotation ?? 0,
+          status: "ready",
+          updatedAt: now,
+        },
+      }),
+    db
+      .update(jobPages)
+      .set({ pageId: p.pageId, updatedAt: now })
+      .where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
     db.delete(regions).where(eq(regions.pageId, p.pageId)),
     ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
     ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
@@ -293,20 +376,34 @@ export async function savePageRegions(
 }
 
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
-export function projectStatusStatement(db: DB, projectId: string, status: typeof projects.$inferSelect.status, guard: { sql: string; args: unknown[] }) {
-  return db.$client.prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`).bind(status, Date.now(), projectId, ...guard.args);
+export function projectStatusStatement(
+  db: DB,
+  projectId: string,
+  status: typeof projects.$inferSelect.status,
+  guard: { sql: string; args: unknown[] },
+) {
+  return db.$client
+    .prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`)
+    .bind(status, Date.now(), projectId, ...guard.args);
 }
 
 /** Whether the project passes the edit guard now (live, not processing). */
 export async function projectEditableNow(db: DB, projectId: string): Promise<boolean> {
   const guard = projectEditable(projectId);
-  return (await db.$client.prepare(`SELECT ${guard.sql} AS ok`).bind(...guard.args).first<number>("ok")) === 1;
+  return (
+    (await db.$client
+      .prepare(`SELECT ${guard.sql} AS ok`)
+      .bind(...guard.args)
+      .first<number>("ok")) === 1
+  );
 }
 
 /** A project's status from its pages: ready when all hold content, partial when some do, failed when none. */
 export async function projectStatusFromPages(db: DB, projectId: string): Promise<ProjectStatus> {
   const row = await db.$client
-    .prepare("SELECT page_count AS total, (SELECT count(*) FROM pages WHERE project_id = projects.id AND status = 'ready') AS ready FROM projects WHERE id = ?")
+    .prepare(
+      "SELECT page_count AS total, (SELECT count(*) FROM pages WHERE project_id = projects.id AND status = 'ready') AS ready FROM projects WHERE id = ?",
+    )
     .bind(projectId)
     .first<{ total: number; ready: number }>();
   if (!row || row.ready === 0) return "failed";

@@ -2,7 +2,17 @@ import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
-import { BatchBody, CostEstimateOut, CreateJobRequest, EstimateQuery, JobIdParam, JobListOut, JobListQuery, JobOut, ProcessBody } from "./jobs.schemas";
+import {
+  BatchBody,
+  CostEstimateOut,
+  CreateJobRequest,
+  EstimateQuery,
+  JobIdParam,
+  JobListOut,
+  JobListQuery,
+  JobOut,
+  ProcessBody,
+} from "./jobs.schemas";
 import { authedRoutes, jsonBody } from "../../http/route";
 
 const jobsRoute = authedRoutes("Jobs");
@@ -25,7 +35,8 @@ export const uploadBatch = jobsRoute({
   path: "/api/v1/batch",
   operationId: "uploadBatch",
   summary: "Upload several files with one set of options: a parent job and one child job per file",
-  description: "Each file becomes an ordinary job (`parent_job_id` = the returned parent) that fails alone. When every file is finished the parent builds a ZIP of their exports (a folder per file) and a CSV report.",
+  description:
+    "Each file becomes an ordinary job (`parent_job_id` = the returned parent) that fails alone. When every file is finished the parent builds a ZIP of their exports (a folder per file) and a CSV report.",
   middleware: [requireAuth, idempotent()] as const,
   request: {
     headers: IdempotencyHeader,

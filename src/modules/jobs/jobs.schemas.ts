@@ -18,18 +18,23 @@ export const CreateJobRequest = z
           "Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.",
         example: "en",
       }),
-    target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ description: "Translation target (tool `translate`).", example: "es" }),
+    target_language: z
+      .string()
+      .regex(/^[a-z]{2,3}$/)
+      .optional()
+      .openapi({ description: "Translation target (tool `translate`).", example: "es" }),
     export_formats: z.array(z.enum(allFormats)).min(1).max(10).optional().openapi({ description: "Result formats; defaults per tool." }),
     name: z.string().trim().min(1).max(200).optional().openapi({ description: "Project name; defaults to the file name." }),
-    ocr_mode: z
-      .enum(["auto", "force", "redo"])
+    ocr_mode: z.enum(["auto", "force", "redo"]).optional().openapi({
+      description:
+        "How PDF text layers are used (default `auto`). `auto`: a plausible text layer is taken as it is, other pages are recognised; `force`: every page is recognised, text layers are ignored; `redo`: invisible text from an earlier OCR is replaced by a new recognition, visible text is kept.",
+      example: "auto",
+    }),
+    glossary_ids: z
+      .array(z.string().min(1).max(64))
+      .max(10)
       .optional()
-      .openapi({
-        description:
-          "How PDF text layers are used (default `auto`). `auto`: a plausible text layer is taken as it is, other pages are recognised; `force`: every page is recognised, text layers are ignored; `redo`: invisible text from an earlier OCR is replaced by a new recognition, visible text is kept.",
-        example: "auto",
-      }),
-    glossary_ids: z.array(z.string().min(1).max(64)).max(10).optional().openapi({ description: "Glossaries whose terms the translation must keep (tool `translate`)." }),
+      .openapi({ description: "Glossaries whose terms the translation must keep (tool `translate`)." }),
   })
   .strict()
   .openapi("CreateJobRequest");
@@ -37,7 +42,10 @@ export const CreateJobRequest = z
 export const ProcessBody = z
   .object({
     file: z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
-    options: z.string().optional().openapi({ description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
+    options: z
+      .string()
+      .optional()
+      .openapi({ description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
   })
   .openapi("Body_process");
 
@@ -48,7 +56,10 @@ export const BatchBody = z
       items: { type: "string", format: "binary" },
       description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
     }),
-    options: z.string().optional().openapi({ description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' }),
+    options: z
+      .string()
+      .optional()
+      .openapi({ description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' }),
   })
   .openapi("Body_upload_batch");
 
@@ -75,7 +86,9 @@ export const JobOut = z
     options: z.record(z.string(), z.unknown()),
     source: z.object({ name: z.string().nullable(), bytes: z.number().int().nullable(), type: z.string().nullable() }),
     progress: z.object({ percent: z.number().int().min(0).max(100) }),
-    pages: z.object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }).openapi({ description: "For a batch parent: summed over its files." }),
+    pages: z
+      .object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() })
+      .openapi({ description: "For a batch parent: summed over its files." }),
     cost: z
       .object({
         estimated: z.number().int().openapi({ description: "Price of the whole document (POST /estimate computes the same)." }),
@@ -84,7 +97,13 @@ export const JobOut = z
       })
       .openapi({ description: "In credits." }),
     batch: z
-      .object({ files_total: z.number().int(), files_completed: z.number().int(), files_partially_completed: z.number().int(), files_failed: z.number().int(), files_pending: z.number().int() })
+      .object({
+        files_total: z.number().int(),
+        files_completed: z.number().int(),
+        files_partially_completed: z.number().int(),
+        files_failed: z.number().int(),
+        files_pending: z.number().int(),
+      })
       .nullable()
       .openapi({ description: "A batch parent's files by outcome; null for other jobs." }),
     output: z.object({ exports: z.array(ExportRefOut) }),
@@ -102,17 +121,36 @@ export const JobListOut = z
   .openapi("JobListOut");
 
 export const JobIdParam = z.object({
-  job_id: z.string().min(1).max(64).openapi({ param: { name: "job_id", in: "path" }, example: "job_0a1b2c3d4e5f6g7h8i9j" }),
+  job_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "job_id", in: "path" }, example: "job_0a1b2c3d4e5f6g7h8i9j" }),
 });
 
 export const JobListQuery = z.object({
-  job_status: z.enum(JOB_STATUSES).optional().openapi({ param: { name: "job_status", in: "query" } }),
-  job_type: z.enum(TOOL_IDS).optional().openapi({ param: { name: "job_type", in: "query" } }),
-  parent_job_id: z.string().max(64).optional().openapi({ param: { name: "parent_job_id", in: "query" } }),
+  job_status: z
+    .enum(JOB_STATUSES)
+    .optional()
+    .openapi({ param: { name: "job_status", in: "query" } }),
+  job_type: z
+    .enum(TOOL_IDS)
+    .optional()
+    .openapi({ param: { name: "job_type", in: "query" } }),
+  parent_job_id: z
+    .string()
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "parent_job_id", in: "query" } }),
 });
 
 export const EstimateQuery = z.object({
-  pages: z.coerce.number().int().min(1).max(100_000).openapi({ param: { name: "pages", in: "query" }, example: 3 }),
+  pages: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .openapi({ param: { name: "pages", in: "query" }, example: 3 }),
 });
 
 export const CostEstimateOut = z
@@ -120,7 +158,10 @@ export const CostEstimateOut = z
     tool: z.enum(TOOL_IDS),
     pages: z.number().int(),
     credits_per_page: z.number().int(),
-    credits: z.number().int().openapi({ description: "What a job with these options and pages reserves, and charges when every page succeeds." }),
+    credits: z
+      .number()
+      .int()
+      .openapi({ description: "What a job with these options and pages reserves, and charges when every page succeeds." }),
     plan: z.string(),
     page_limit: z.number().int(),
     within_page_limit: z.boolean(),

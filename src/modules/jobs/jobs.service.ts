@@ -6,7 +6,15 @@ import { newId } from "../../lib/ids";
 import { batchPercent, finishJob, instanceIdFor, publish, runningPercent } from "./job-lifecycle";
 import { planOf } from "../billing/plans";
 import { availableCredits, holdForJob, priceOf } from "../billing/wallet.service";
-import { checkOptionsServed, checkPageLimit, checkToolOptions, parseOptions, requireFile, storeAndInspect, type JobOptionsIn } from "./job-intake";
+import {
+  checkOptionsServed,
+  checkPageLimit,
+  checkToolOptions,
+  parseOptions,
+  requireFile,
+  storeAndInspect,
+  type JobOptionsIn,
+} from "./job-intake";
 import { isTerminal, stagesOf } from "./job-state";
 import type { CostEstimateOut, JobOut } from "./jobs.schemas";
 import { jobExports } from "../exports/exports.service";
@@ -21,7 +29,11 @@ type Event = { type: string; status: JobStatus; message: string; data?: Record<s
 export function intakeEvents(file: File, info: { format: string; pages: number }): Event[] {
   return [
     { type: "status", status: "created", message: "Job created" },
-    { type: "status", status: "uploading", message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})` },
+    {
+      type: "status",
+      status: "uploading",
+      message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})`,
+    },
     { type: "status", status: "queued", message: "Waiting for the pipeline" },
   ];
 }
@@ -29,12 +41,28 @@ export function intakeEvents(file: File, info: { format: string; pages: number }
 /** Publishes a new job's stored events to its hub (D1 has them already). */
 export async function publishIntake(env: Env, jobId: string, events: Event[]): Promise<void> {
   for (const [i, e] of events.entries()) {
-    await publish(env, jobId, { seq: i + 1, type: e.type === "done" ? "done" : "status", data: { job_id: jobId, status: e.status, message: e.message, ...e.data } });
+    await publish(env, jobId, {
+      seq: i + 1,
+      type: e.type === "done" ? "done" : "status",
+      data: { job_id: jobId, status: e.status, message: e.message, ...e.data },
+    });
   }
 }
 
 /** The row of a new job that will run: options normalised, the price reserved for attempt 0. */
-export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOptionsIn; ocrLanguages: string[]; file: File; sourceKey: string | null; format: string | null; pages: number; credits: number }): repo.NewJob {
+export function newJobRow(
+  auth: AuthContext,
+  p: {
+    jobId: string;
+    options: JobOptionsIn;
+    ocrLanguages: string[];
+    file: File;
+    sourceKey: string | null;
+    format: string | null;
+    pages: number;
+    credits: number;
+  },
+): repo.NewJob {
   const now = Date.now();
   return {
     id: p.jobId,
@@ -42,7 +70,11 @@ export function newJobRow(auth: AuthContext, p: { jobId: string; options: JobOpt
     apiKeyId: auth.via === "api_key" ? auth.credentialId : null,
     tool: p.options.tool,
     status: "queued",
-    options: { ...p.options, export_formats: p.options.export_formats ?? TOOLS[p.options.tool].default_exports, ocr_languages: p.ocrLanguages },
+    options: {
+      ...p.options,
+      export_formats: p.options.export_formats ?? TOOLS[p.options.tool].default_exports,
+      ocr_languages: p.ocrLanguages,
+    },
     sourceName: p.file.name || "upload",
     sourceKey: p.sourceKey,
     sourceBytes: p.file.size,
@@ -85,7 +117,13 @@ export async function createJob(env: Env, db: DB, auth: AuthContext, rawFile: un
     await repo.insertJob(
       db,
       newJobRow(auth, { jobId, options, ocrLanguages, file, sourceKey, format: info.format, pages: info.pages, credits }),
-      { id: newId("prj"), name: options.name ?? (file.name || "Untitled"), sourceLanguage: options.source_language, targetLanguage: options.target_language ?? null, pageCount: info.pages },
+      {
+        id: newId("prj"),
+        name: options.name ?? (file.name || "Untitled"),
+        sourceLanguage: options.source_language,
+        targetLanguage: options.target_language ?? null,
+        pageCount: info.pages,
+      },
       events,
     );
     try {
@@ -173,7 +211,11 @@ export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<ty
         ? { total: sum((c) => c.pagesTotal), succeeded: sum((c) => c.pagesDone), failed: sum((c) => c.pagesFailed) }
         : { total: job.pagesTotal, succeeded: count("completed"), failed: count("failed") },
       cost: isBatch
-        ? { estimated: sum((c) => priceOf(c.tool, c.pagesTotal, c.kind)), reserved: sum((c) => c.creditsReserved), charged: sum((c) => c.creditsCharged) }
+        ? {
+            estimated: sum((c) => priceOf(c.tool, c.pagesTotal, c.kind)),
+            reserved: sum((c) => c.creditsReserved),
+            charged: sum((c) => c.creditsCharged),
+          }
         : { estimated: priceOf(job.tool, job.pagesTotal, job.kind), reserved: job.creditsReserved, charged: job.creditsCharged },
       batch: isBatch
         ? {
@@ -196,7 +238,9 @@ export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<ty
             download: `/api/v1/exports/${e.id}/download`,
           })),
       },
-      error: job.error ? { code: job.error.code as never, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} } : null,
+      error: job.error
+        ? { code: job.error.code as never, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} }
+        : null,
       attempt: job.attempt,
       created_at: iso(job.createdAt)!,
       updated_at: iso(job.updatedAt)!,
@@ -227,7 +271,13 @@ export async function timelineOf(db: DB, job: repo.JobRow) {
   const stages = transitions.map((e, i) => {
     const next = transitions[i + 1];
     const end = next ? next.createdAt : isTerminal(e.status as JobStatus) ? e.createdAt : Date.now();
-    return { status: e.status, attempt: Number((e.data ?? {}).attempt ?? 0), started_at: iso(e.createdAt), ended_at: next || isTerminal(e.status as JobStatus) ? iso(end) : null, duration_ms: end - e.createdAt };
+    return {
+      status: e.status,
+      attempt: Number((e.data ?? {}).attempt ?? 0),
+      started_at: iso(e.createdAt),
+      ended_at: next || isTerminal(e.status as JobStatus) ? iso(end) : null,
+      duration_ms: end - e.createdAt,
+    };
   });
   const first = events[0]?.createdAt ?? job.createdAt;
   return {

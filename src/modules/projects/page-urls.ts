@@ -10,7 +10,8 @@ export function fileSigner(env: Env, origin: string, now = Date.now()) {
   const ttl = LIMITS.signed_url_ttl_seconds;
   return {
     expiresAt: new Date((Math.floor(now / 1000) + ttl) * 1000),
-    sign: async (key: string | null, filename: string): Promise<string | null> => (key ? (await signFileUrl(secret, origin, key, filename, ttl, now)).url : null),
+    sign: async (key: string | null, filename: string): Promise<string | null> =>
+      key ? (await signFileUrl(secret, origin, key, filename, ttl, now)).url : null,
   };
 }
 

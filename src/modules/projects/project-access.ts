@@ -18,10 +18,14 @@ export async function ownProject(db: DB, userId: string, projectId: string): Pro
 export async function editableProject(db: DB, userId: string, projectId: string): Promise<ProjectRow> {
   const project = await ownProject(db, userId, projectId);
   if (project.trashedAt !== null) {
-    throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it first.`, { details: { project_id: projectId, trashed: true } });
+    throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it first.`, {
+      details: { project_id: projectId, trashed: true },
+    });
   }
   if (project.status === "processing") {
-    throw new ApiError("conflict", `Project ${projectId} is still being processed; edit it when its job has finished.`, { details: { project_id: projectId, status: project.status } });
+    throw new ApiError("conflict", `Project ${projectId} is still being processed; edit it when its job has finished.`, {
+      details: { project_id: projectId, status: project.status },
+    });
   }
   return project;
 }
@@ -35,5 +39,7 @@ export async function editableProject(db: DB, userId: string, projectId: string)
 export async function writeProjectContent(db: DB, userId: string, projectId: string, statements: BatchItem<"sqlite">[]): Promise<void> {
   if (await batchWhileEditable(db, projectId, statements)) return;
   await editableProject(db, userId, projectId);
-  throw new ApiError("conflict", `Project ${projectId} changed state during the edit; nothing was written. Try again.`, { details: { project_id: projectId } });
+  throw new ApiError("conflict", `Project ${projectId} changed state during the edit; nothing was written. Try again.`, {
+    details: { project_id: projectId },
+  });
 }

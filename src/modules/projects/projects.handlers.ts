@@ -28,7 +28,9 @@ export function registerProjects(app: OpenAPIHono<AppEnv>) {
     c.json(await service.duplicateProject(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
   );
 
-  app.openapi(routes.restoreProject, async (c) => c.json(await service.restoreProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200));
+  app.openapi(routes.restoreProject, async (c) =>
+    c.json(await service.restoreProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+  );
 
   app.openapi(routes.rerenderProject, async (c) => {
     const db = c.get("db");
@@ -40,7 +42,9 @@ export function registerProjects(app: OpenAPIHono<AppEnv>) {
     c.json(await service.createProjectExport(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 201),
   );
 
-  app.openapi(routes.listProjectExports, async (c) => c.json(await service.listProjectExports(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200));
+  app.openapi(routes.listProjectExports, async (c) =>
+    c.json(await service.listProjectExports(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+  );
 
   app.openapi(routes.listFolders, async (c) => c.json(await service.listFolders(c.get("db"), c.get("auth")), 200));
 

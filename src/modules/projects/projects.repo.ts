@@ -10,7 +10,11 @@ export type PageRow = typeof pages.$inferSelect;
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function findProject(db: DB, userId: string, projectId: string): Promise<ProjectRow | undefined> {
-  const [row] = await db.select().from(projects).where(and(eq(projects.id, projectId), eq(projects.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.userId, userId)))
+    .limit(1);
   return row;
 }
 
@@ -54,7 +58,13 @@ export async function listProjects(db: DB, userId: string, f: ProjectFilter) {
   }
   const cond = and(...where);
   const [items, [total]] = await Promise.all([
-    db.select().from(projects).where(cond).orderBy(...ORDER_BY[f.order]).limit(f.limit).offset(f.offset),
+    db
+      .select()
+      .from(projects)
+      .where(cond)
+      .orderBy(...ORDER_BY[f.order])
+      .limit(f.limit)
+      .offset(f.offset),
     db.select({ n: count() }).from(projects).where(cond),
   ]);
   return { items, total: total?.n ?? 0 };
@@ -64,8 +74,17 @@ export async function projectPages(db: DB, projectId: string): Promise<PageRow[]
   return db.select().from(pages).where(eq(pages.projectId, projectId)).orderBy(pages.pageIndex);
 }
 
-export async function updateProject(db: DB, projectId: string, patch: Partial<Pick<ProjectRow, "name" | "folderId" | "trashedAt">>, now = Date.now()) {
-  const [row] = await db.update(projects).set({ ...patch, updatedAt: now }).where(eq(projects.id, projectId)).returning();
+export async function updateProject(
+  db: DB,
+  projectId: string,
+  patch: Partial<Pick<ProjectRow, "name" | "folderId" | "trashedAt">>,
+  now = Date.now(),
+) {
+  const [row] = await db
+    .update(projects)
+    .set({ ...patch, updatedAt: now })
+    .where(eq(projects.id, projectId))
+    .returning();
   return row;
 }
 
@@ -96,7 +115,12 @@ export async function deleteProject(db: DB, projectId: string): Promise<void> {
 }
 
 export async function trashedBefore(db: DB, cutoff: number, limit: number): Promise<ProjectRow[]> {
-  return db.select().from(projects).where(and(isNotNull(projects.trashedAt), lte(projects.trashedAt, cutoff))).orderBy(projects.trashedAt).limit(limit);
+  return db
+    .select()
+    .from(projects)
+    .where(and(isNotNull(projects.trashedAt), lte(projects.trashedAt, cutoff)))
+    .orderBy(projects.trashedAt)
+    .limit(limit);
 }
 
 /**
@@ -162,7 +186,11 @@ export async function projectTableIds(db: DB, projectId: string): Promise<string
 // Folders
 
 export async function findFolder(db: DB, userId: string, folderId: string): Promise<FolderRow | undefined> {
-  const [row] = await db.select().from(folders).where(and(eq(folders.id, folderId), eq(folders.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(folders)
+    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
+    .limit(1);
   return row;
 }
 
@@ -185,6 +213,9 @@ export async function insertFolder(db: DB, row: typeof folders.$inferInsert): Pr
 
 /** Deletes a folder; its projects stay, out of any folder (foreign key `set null`). */
 export async function deleteFolder(db: DB, userId: string, folderId: string): Promise<boolean> {
-  const res = await db.delete(folders).where(and(eq(folders.id, folderId), eq(folders.userId, userId))).returning({ id: folders.id });
+  const res = await db
+    .delete(folders)
+    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
+    .returning({ id: folders.id });
   return res.length > 0;
 }

@@ -1,7 +1,12 @@
 import { z } from "@hono/zod-openapi";
 import { EXPORT_FORMATS, PROJECT_STATUSES, REGION_KINDS, REGION_OVERFLOWS, TOOLS } from "../../db/schema/enums";
 
-const ID = (name: string, example: string) => z.string().min(1).max(64).openapi({ param: { name, in: "path" }, example });
+const ID = (name: string, example: string) =>
+  z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name, in: "path" }, example });
 
 export const ProjectIdParam = z.object({ project_id: ID("project_id", "prj_0a1b2c3d4e5f6g7h8i9j") });
 export const RegionIdParam = ProjectIdParam.extend({ region_id: ID("region_id", "rgn_0a1b2c3d4e5f6g7h8i9j") });
@@ -46,14 +51,18 @@ export const RegionOut = z
     user_text: z.string().nullable().openapi({ description: "Source text as corrected by the user; overrides `text` when set." }),
     source_language: z.string().nullable(),
     translation: z.string().nullable().openapi({ description: "Machine translation." }),
-    user_translation: z.string().nullable().openapi({ description: "Translation as edited by the user; overrides `translation` when set." }),
+    user_translation: z
+      .string()
+      .nullable()
+      .openapi({ description: "Translation as edited by the user; overrides `translation` when set." }),
     confidence: z.number().nullable(),
     style: RegionStyle.nullable(),
     vertical: z.boolean(),
     overflow: z.enum(REGION_OVERFLOWS).nullable(),
     leftover_text: z.boolean(),
     smear: z.boolean().openapi({
-      description: "The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage.",
+      description:
+        "The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage.",
     }),
     created_at: z.string(),
     updated_at: z.string(),
@@ -132,37 +141,75 @@ export const ProjectDetailOut = ProjectOut.extend({
 export const PROJECT_ORDERS = ["updated_desc", "updated_asc", "created_desc", "created_asc", "name_asc", "name_desc"] as const;
 
 /** `true`/`false`/`1`/`0` as a boolean (z.coerce.boolean would read "false" as true). */
-export const QueryBool = z
-  .enum(["true", "false", "1", "0"])
-  .transform((v) => v === "true" || v === "1");
+export const QueryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 export const ProjectListQuery = z.object({
-  tool: z.enum(TOOLS).optional().openapi({ param: { name: "tool", in: "query" } }),
-  project_status: z.enum(PROJECT_STATUSES).optional().openapi({ param: { name: "project_status", in: "query" } }),
-  search: z.string().trim().min(1).max(200).optional().openapi({ param: { name: "search", in: "query" }, description: "Matches the name and the recognised, corrected and translated text." }),
-  folder_id: z.string().min(1).max(64).optional().openapi({ param: { name: "folder_id", in: "query" } }),
-  trash: QueryBool.default(false).openapi({ param: { name: "trash", in: "query" }, type: "boolean", description: "List the trash instead of the live projects." }),
-  order: z.enum(PROJECT_ORDERS).default("updated_desc").openapi({ param: { name: "order", in: "query" } }),
+  tool: z
+    .enum(TOOLS)
+    .optional()
+    .openapi({ param: { name: "tool", in: "query" } }),
+  project_status: z
+    .enum(PROJECT_STATUSES)
+    .optional()
+    .openapi({ param: { name: "project_status", in: "query" } }),
+  search: z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({
+      param: { name: "search", in: "query" },
+      description: "Matches the name and the recognised, corrected and translated text.",
+    }),
+  folder_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .optional()
+    .openapi({ param: { name: "folder_id", in: "query" } }),
+  trash: QueryBool.default(false).openapi({
+    param: { name: "trash", in: "query" },
+    type: "boolean",
+    description: "List the trash instead of the live projects.",
+  }),
+  order: z
+    .enum(PROJECT_ORDERS)
+    .default("updated_desc")
+    .openapi({ param: { name: "order", in: "query" } }),
 });
 
 export const RenameProjectRequest = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
-    folder_id: z.string().min(1).max(64).nullable().optional().openapi({ description: "Move to this folder; null takes it out of its folder." }),
+    folder_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .nullable()
+      .optional()
+      .openapi({ description: "Move to this folder; null takes it out of its folder." }),
   })
   .strict()
   .refine((b) => b.name !== undefined || b.folder_id !== undefined, { message: "Send name and/or folder_id." })
   .openapi("RenameProjectRequest");
 
 export const DeleteProjectQuery = z.object({
-  permanent: QueryBool.default(false).openapi({ param: { name: "permanent", in: "query" }, type: "boolean", description: "Delete now, with every file, instead of moving to the trash." }),
+  permanent: QueryBool.default(false).openapi({
+    param: { name: "permanent", in: "query" },
+    type: "boolean",
+    description: "Delete now, with every file, instead of moving to the trash.",
+  }),
 });
 
 export const FolderOut = z
   .object({ id: z.string(), name: z.string(), project_count: z.number().int(), created_at: z.string(), updated_at: z.string() })
   .openapi("FolderOut");
 
-export const FolderCreateRequest = z.object({ name: z.string().trim().min(1).max(200) }).strict().openapi("FolderCreateRequest");
+export const FolderCreateRequest = z
+  .object({ name: z.string().trim().min(1).max(200) })
+  .strict()
+  .openapi("FolderCreateRequest");
 
 export const RerenderRequest = z
   .object({
@@ -171,13 +218,13 @@ export const RerenderRequest = z
       .min(1)
       .max(1000)
       .optional()
-      .openapi({ description: "0-based indexes of the pages to redraw; every ready page when omitted. Exports always cover the whole project.", example: [0] }),
-    export_formats: z
-      .array(z.enum(EXPORT_FORMATS))
-      .min(1)
-      .max(10)
-      .optional()
-      .openapi({ description: "Formats to rebuild; the formats of the job that made the project when omitted. Must be offered by the project's tool." }),
+      .openapi({
+        description: "0-based indexes of the pages to redraw; every ready page when omitted. Exports always cover the whole project.",
+        example: [0],
+      }),
+    export_formats: z.array(z.enum(EXPORT_FORMATS)).min(1).max(10).optional().openapi({
+      description: "Formats to rebuild; the formats of the job that made the project when omitted. Must be offered by the project's tool.",
+    }),
   })
   .strict()
   .openapi("RerenderRequest");
@@ -185,7 +232,10 @@ export const RerenderRequest = z
 export const ExportRequest = z
   .object({
     format: z.enum(EXPORT_FORMATS),
-    content: z.enum(["source", "translation"]).default("source").openapi({ description: "Export the (corrected) source text or the (edited) translation." }),
+    content: z
+      .enum(["source", "translation"])
+      .default("source")
+      .openapi({ description: "Export the (corrected) source text or the (edited) translation." }),
   })
   .strict()
   .openapi("ExportRequest");

@@ -36,7 +36,11 @@ export async function listProjects(db: DB, auth: AuthContext, q: z.infer<typeof 
 export async function projectDetail(env: Env, db: DB, auth: AuthContext, projectId: string, origin: string) {
   const project = await ownProject(db, auth.userId, projectId);
   const signer = fileSigner(env, origin);
-  const [pages, regions, tables] = await Promise.all([repo.projectPages(db, project.id), regionsOf(db, project.id), tablesOf(db, project.id)]);
+  const [pages, regions, tables] = await Promise.all([
+    repo.projectPages(db, project.id),
+    regionsOf(db, project.id),
+    tablesOf(db, project.id),
+  ]);
   return {
     ...toProjectOut(project),
     pages: await Promise.all(
@@ -64,7 +68,11 @@ export async function projectDetail(env: Env, db: DB, auth: AuthContext, project
  */
 export async function publicProjectView(env: Env, db: DB, project: repo.ProjectRow, origin: string) {
   const signer = fileSigner(env, origin);
-  const [pages, regions, tables] = await Promise.all([repo.projectPages(db, project.id), regionsOf(db, project.id), tablesOf(db, project.id)]);
+  const [pages, regions, tables] = await Promise.all([
+    repo.projectPages(db, project.id),
+    regionsOf(db, project.id),
+    tablesOf(db, project.id),
+  ]);
   return {
     project: {
       name: project.name,
@@ -74,7 +82,9 @@ export async function publicProjectView(env: Env, db: DB, project: repo.ProjectR
       page_count: project.pageCount,
       updated_at: iso(project.updatedAt),
     },
-    pages: await Promise.all(pages.map(async (p) => ({ index: p.pageIndex, width: p.width, height: p.height, ...(await pageUrls(signer, p)) }))),
+    pages: await Promise.all(
+      pages.map(async (p) => ({ index: p.pageIndex, width: p.width, height: p.height, ...(await pageUrls(signer, p)) })),
+    ),
     regions: regions.map((r) => ({
       page_index: r.page_index,
       order: r.order,
@@ -105,7 +115,13 @@ export async function publicProjectExports(env: Env, db: DB, project: repo.Proje
     exports: await Promise.all(
       [...newest.values()].map(async (e) => {
         const filename = e.filename ?? `${e.id}.${e.format}`;
-        return { format: e.format, filename, bytes: e.bytes, content_type: e.contentType ?? "application/octet-stream", url: (await signer.sign(e.key, filename))! };
+        return {
+          format: e.format,
+          filename,
+          bytes: e.bytes,
+          content_type: e.contentType ?? "application/octet-stream",
+          url: (await signer.sign(e.key, filename))!,
+        };
       }),
     ),
     expires_at: signer.expiresAt.toISOString(),
@@ -115,11 +131,18 @@ export async function publicProjectExports(env: Env, db: DB, project: repo.Proje
 /** Renames a project and/or moves it into (or out of, with null) one of the caller's folders. */
 export async function renameProject(db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof RenameProjectRequest>) {
   const project = await ownProject(db, auth.userId, projectId);
-  if (project.trashedAt !== null) throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it first.`, { details: { project_id: projectId, trashed: true } });
+  if (project.trashedAt !== null)
+    throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it first.`, {
+      details: { project_id: projectId, trashed: true },
+    });
   if (body.folder_id) {
-    if (!(await repo.findFolder(db, auth.userId, body.folder_id))) throw new ApiError("not_found", `No folder ${body.folder_id}.`, { details: { folder_id: body.folder_id } });
+    if (!(await repo.findFolder(db, auth.userId, body.folder_id)))
+      throw new ApiError("not_found", `No folder ${body.folder_id}.`, { details: { folder_id: body.folder_id } });
   }
-  const row = await repo.updateProject(db, project.id, { ...(body.name !== undefined && { name: body.name }), ...(body.folder_id !== undefined && { folderId: body.folder_id }) });
+  const row = await repo.updateProject(db, project.id, {
+    ...(body.name !== undefined && { name: body.name }),
+    ...(body.folder_id !== undefined && { folderId: body.folder_id }),
+  });
   return toProjectOut(row!);
 }
 
@@ -149,9 +172,17 @@ async function listKeys(files: R2Bucket, prefix: string): Promise<string[]> {
 
 /** Every R2 FILES key a project owns: its pages' files, its exports, its jobs' work files and its own copies. */
 async function projectFileKeys(env: Env, db: DB, project: repo.ProjectRow): Promise<string[]> {
-  const [pages, exports, jobIds] = await Promise.all([repo.projectPages(db, project.id), projectExports(db, project.id), repo.projectJobIds(db, project)]);
+  const [pages, exports, jobIds] = await Promise.all([
+    repo.projectPages(db, project.id),
+    projectExports(db, project.id),
+    repo.projectJobIds(db, project),
+  ]);
   const u = project.userId;
-  const prefixes = [keys.projectPrefix(u, project.id), keys.projectExportsPrefix(u, project.id), ...jobIds.flatMap((j) => [keys.jobPrefix(u, j), keys.exportPrefix(u, j)])];
+  const prefixes = [
+    keys.projectPrefix(u, project.id),
+    keys.projectExportsPrefix(u, project.id),
+    ...jobIds.flatMap((j) => [keys.jobPrefix(u, j), keys.exportPrefix(u, j)]),
+  ];
   const listed = await Promise.all(prefixes.map((p) => listKeys(env.FILES, p)));
   const referenced = [
     project.thumbnailKey,
@@ -182,7 +213,9 @@ async function destroyProject(env: Env, db: DB, project: repo.ProjectRow): Promi
 export async function deleteProjectPermanently(env: Env, db: DB, auth: AuthContext, projectId: string): Promise<void> {
   const project = await ownProject(db, auth.userId, projectId);
   if (project.status === "processing") {
-    throw new ApiError("conflict", `Project ${projectId} is still being processed; cancel its job or wait for it to finish.`, { details: { status: project.status } });
+    throw new ApiError("conflict", `Project ${projectId} is still being processed; cancel its job or wait for it to finish.`, {
+      details: { status: project.status },
+    });
   }
   await destroyProject(env, db, project);
 }
@@ -209,7 +242,8 @@ export async function purgeTrash(env: Env, db: DB, now: number, limit = 100): Pr
 
 async function copyObject(files: R2Bucket, from: string, to: string): Promise<void> {
   const obj = await files.get(from);
-  if (!obj) throw new ApiError("conflict", "A file of the project is missing; it cannot be duplicated.", { details: { key_missing: true } });
+  if (!obj)
+    throw new ApiError("conflict", "A file of the project is missing; it cannot be duplicated.", { details: { key_missing: true } });
   await files.put(to, await obj.arrayBuffer(), { httpMetadata: obj.httpMetadata, customMetadata: obj.customMetadata });
 }
 
@@ -224,7 +258,11 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
   const source = await editableProject(db, auth.userId, projectId);
   const copyId = newId("prj");
   const u = auth.userId;
-  const [pages, exports, tableIds] = await Promise.all([repo.projectPages(db, source.id), projectExports(db, source.id), repo.projectTableIds(db, source.id)]);
+  const [pages, exports, tableIds] = await Promise.all([
+    repo.projectPages(db, source.id),
+    projectExports(db, source.id),
+    repo.projectTableIds(db, source.id),
+  ]);
   const moved = new Map<string, string>();
   const plan = (from: string | null, name: string): string | null => {
     if (!from) return null;
@@ -255,7 +293,16 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
     await repo.insertProjectCopy(
       db,
       source,
-      { ...source, id: copyId, name: copyName(source.name), sourceJobId: null, thumbnailKey, createdAt: now, updatedAt: now, trashedAt: null },
+      {
+        ...source,
+        id: copyId,
+        name: copyName(source.name),
+        sourceJobId: null,
+        thumbnailKey,
+        createdAt: now,
+        updatedAt: now,
+        trashedAt: null,
+      },
       pageRows,
       tableIds.map((from) => ({ from, to: newId("tbl") })),
       exportStatements(db, exportRows),
@@ -274,7 +321,22 @@ function copyName(name: string): string {
 // Exports built from the edited project
 
 /** Formats the engine's export builder writes (every stored format but `html`, which it does not build). */
-const BUILDABLE: readonly EngineExportFormat[] = ["txt", "json", "md", "hocr", "alto", "docx", "xlsx", "csv", "searchable_pdf", "pdf", "png", "jpg", "webp", "zip"];
+const BUILDABLE: readonly EngineExportFormat[] = [
+  "txt",
+  "json",
+  "md",
+  "hocr",
+  "alto",
+  "docx",
+  "xlsx",
+  "csv",
+  "searchable_pdf",
+  "pdf",
+  "png",
+  "jpg",
+  "webp",
+  "zip",
+];
 
 export async function listProjectExports(db: DB, auth: AuthContext, projectId: string) {
   const project = await ownProject(db, auth.userId, projectId);
@@ -290,14 +352,22 @@ export async function createProjectExport(env: Env, db: DB, auth: AuthContext, p
   const project = await editableProject(db, auth.userId, projectId);
   const format = body.format as EngineExportFormat;
   if (!BUILDABLE.includes(format)) {
-    throw new ApiError("validation_error", `Exports in ${body.format} cannot be built from a project here; available: ${BUILDABLE.join(", ")}.`, {
-      details: { fields: [{ location: "json", field: "format", message: `available: ${BUILDABLE.join(", ")}` }] },
-    });
+    throw new ApiError(
+      "validation_error",
+      `Exports in ${body.format} cannot be built from a project here; available: ${BUILDABLE.join(", ")}.`,
+      {
+        details: { fields: [{ location: "json", field: "format", message: `available: ${BUILDABLE.join(", ")}` }] },
+      },
+    );
   }
   const pages = (await repo.projectPages(db, project.id)).filter((p) => p.status === "ready");
   if (pages.length === 0) throw new ApiError("conflict", `Project ${projectId} has no ready page to export.`);
   const exportId = newId("exp");
-  const baseName = project.name.replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(/[^\w.-]+/g, "_").slice(0, 80) || "document";
+  const baseName =
+    project.name
+      .replace(/\.[A-Za-z0-9]{1,5}$/, "")
+      .replace(/[^\w.-]+/g, "_")
+      .slice(0, 80) || "document";
   let built: BuiltExport[];
   try {
     built = await buildDocumentExports(env, db, {
@@ -340,7 +410,10 @@ export async function listFolders(db: DB, auth: AuthContext) {
 
 export async function createFolder(db: DB, auth: AuthContext, body: z.infer<typeof FolderCreateRequest>) {
   const now = Date.now();
-  return toFolderOut(await repo.insertFolder(db, { id: newId("fld"), userId: auth.userId, name: body.name, createdAt: now, updatedAt: now }), 0);
+  return toFolderOut(
+    await repo.insertFolder(db, { id: newId("fld"), userId: auth.userId, name: body.name, createdAt: now, updatedAt: now }),
+    0,
+  );
 }
 
 /** Deletes a folder; its projects are kept, outside any folder. */

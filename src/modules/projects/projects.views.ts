@@ -60,7 +60,15 @@ export function toTableOut(t: TableRow, pageIndex: number, cells: CellRow[]): z.
     rows: t.rows,
     columns: t.cols,
     confidence: t.confidence,
-    cells: cells.map((c) => ({ row: c.row, column: c.col, row_span: c.rowSpan, column_span: c.colSpan, text: c.text, confidence: c.confidence, edited: c.editedAt !== null })),
+    cells: cells.map((c) => ({
+      row: c.row,
+      column: c.col,
+      row_span: c.rowSpan,
+      column_span: c.colSpan,
+      text: c.text,
+      confidence: c.confidence,
+      edited: c.editedAt !== null,
+    })),
   };
 }
 

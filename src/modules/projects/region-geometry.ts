@@ -80,7 +80,11 @@ export function spanBox(span: Span, spans: Span[], boxes: Box[], vertical: boole
     const lb = boxes[i]!;
     const f0 = (a - ls.start) / len;
     const f1 = (b - ls.start) / len;
-    parts.push(vertical ? { x: lb.x, y: lb.y + lb.h * f0, w: lb.w, h: lb.h * (f1 - f0) } : { x: lb.x + lb.w * f0, y: lb.y, w: lb.w * (f1 - f0), h: lb.h });
+    parts.push(
+      vertical
+        ? { x: lb.x, y: lb.y + lb.h * f0, w: lb.w, h: lb.h * (f1 - f0) }
+        : { x: lb.x + lb.w * f0, y: lb.y, w: lb.w * (f1 - f0), h: lb.h },
+    );
   });
   return pixelBox(parts.length ? unionBox(parts) : boxes[0]!);
 }

@@ -7,7 +7,6 @@ import { toRegionOut } from "./projects.views";
 import * as regions from "./regions.repo";
 import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "../translation/translation.service";
 
-
 /** The region and its project; `edit` also requires the project editable (not trashed, not processing). */
 async function placedRegion(db: DB, auth: AuthContext, projectId: string, regionId: string, edit: boolean) {
   const project = edit ? await editableProject(db, auth.userId, projectId) : await ownProject(db, auth.userId, projectId);
@@ -47,16 +46,33 @@ export async function retranslateRegion(
   const result = await translateSegments(
     env,
     db,
-    { userId: auth.userId, source, target, segments: [{ id: region.id, text }], glossaryIds: req.glossary_ids, context: req.context, provider: req.provider, useMemory: false },
+    {
+      userId: auth.userId,
+      source,
+      target,
+      segments: [{ id: region.id, text }],
+      glossaryIds: req.glossary_ids,
+      context: req.context,
+      provider: req.provider,
+      useMemory: false,
+    },
     { contextPass: false },
   );
   const seg = result.segments[0]!;
 
-  if (seg.origin === "provider") await chargeRetranslation(db, { userId: auth.userId, regionId: region.id, regionUpdatedAt: region.updatedAt });
+  if (seg.origin === "provider")
+    await chargeRetranslation(db, { userId: auth.userId, regionId: region.id, regionUpdatedAt: region.updatedAt });
 
   // A job that claimed the project during the translation refuses this write (409); the charge, keyed
   // by the region's version, is not taken again when the same retranslation is asked for later.
-  await writeProjectContent(db, auth.userId, project.id, regions.regionChangeStatements(db, project.id, { updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }] }));
+  await writeProjectContent(
+    db,
+    auth.userId,
+    project.id,
+    regions.regionChangeStatements(db, project.id, {
+      updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }],
+    }),
+  );
   if (seg.origin === "provider" || seg.origin === "glossary") {
     await rememberTranslation(db, auth.userId, seg.source_language, result.target_language, text, seg.text);
   }
@@ -68,7 +84,14 @@ export async function retranslateRegion(
  * configured provider, the translation memory (fuzzy) and the account's glossaries for the pair.
  * Free: nothing is stored or charged.
  */
-export async function regionAlternatives(env: TranslationEnv, db: DB, auth: AuthContext, projectId: string, regionId: string, q: { target_language?: string }) {
+export async function regionAlternatives(
+  env: TranslationEnv,
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  regionId: string,
+  q: { target_language?: string },
+) {
   const { project, region } = await placedRegion(db, auth, projectId, regionId, false);
   const target = q.target_language ?? project.targetLanguage;
   if (!target) throw noTarget();

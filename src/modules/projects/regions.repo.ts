@@ -52,7 +52,11 @@ export async function pageRegions(db: DB, pageId: string): Promise<RegionRow[]> 
 
 export async function findPage(db: DB, projectId: string, by: { pageId?: string; pageIndex?: number }) {
   const cond = by.pageId !== undefined ? eq(pages.id, by.pageId) : eq(pages.pageIndex, by.pageIndex!);
-  const [row] = await db.select().from(pages).where(and(eq(pages.projectId, projectId), cond)).limit(1);
+  const [row] = await db
+    .select()
+    .from(pages)
+    .where(and(eq(pages.projectId, projectId), cond))
+    .limit(1);
   return row;
 }
 
@@ -69,8 +73,15 @@ export interface RegionChanges {
  */
 export function regionChangeStatements(db: DB, projectId: string, ch: RegionChanges, now = Date.now()): BatchItem<"sqlite">[] {
   const stmts: BatchItem<"sqlite">[] = [];
-  for (const run of chunks(ch.deletes ?? [])) stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, run))));
-  for (const u of ch.updates ?? []) stmts.push(db.update(regions).set({ ...u.patch, updatedAt: now }).where(and(eq(regions.id, u.id), eq(regions.projectId, projectId))));
+  for (const run of chunks(ch.deletes ?? []))
+    stmts.push(db.delete(regions).where(and(eq(regions.projectId, projectId), inArray(regions.id, run))));
+  for (const u of ch.updates ?? [])
+    stmts.push(
+      db
+        .update(regions)
+        .set({ ...u.patch, updatedAt: now })
+        .where(and(eq(regions.id, u.id), eq(regions.projectId, projectId))),
+    );
   for (const r of ch.inserts ?? []) stmts.push(db.insert(regions).values({ createdAt: now, updatedAt: now, ...r, projectId }));
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
   return stmts;
@@ -94,16 +105,32 @@ export async function tablesOfProject(db: DB, projectId: string) {
 }
 
 export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow[]> {
-  return queryInChunks(tableIds, (run) => db.select().from(tableCells).where(inArray(tableCells.tableId, run)).orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col)));
+  return queryInChunks(tableIds, (run) =>
+    db
+      .select()
+      .from(tableCells)
+      .where(inArray(tableCells.tableId, run))
+      .orderBy(asc(tableCells.tableId), asc(tableCells.row), asc(tableCells.col)),
+  );
 }
 
 export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
-  const [row] = await db.select().from(tables).where(and(eq(tables.id, tableId), eq(tables.projectId, projectId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(tables)
+    .where(and(eq(tables.id, tableId), eq(tables.projectId, projectId)))
+    .limit(1);
   return row;
 }
 
 /** The statements writing cell texts (inserting grid cells that had no row yet) and bumping the table and project. */
-export function cellWriteStatements(db: DB, projectId: string, tableId: string, cells: { row: number; col: number; text: string }[], now = Date.now()): BatchItem<"sqlite">[] {
+export function cellWriteStatements(
+  db: DB,
+  projectId: string,
+  tableId: string,
+  cells: { row: number; col: number; text: string }[],
+  now = Date.now(),
+): BatchItem<"sqlite">[] {
   const stmts: BatchItem<"sqlite">[] = cells.map((c) =>
     db
       .insert(tableCells)

@@ -1,7 +1,15 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
 import { ProjectIdParam, RegionIdParam, RegionOut, TableIdParam } from "./projects.schemas";
-import { RegionCreate, RegionMergeRequest, RegionSplitRequest, RegionUpdate, ReocrRequest, TableCellsResult, TableCellUpdates } from "./regions.schemas";
+import {
+  RegionCreate,
+  RegionMergeRequest,
+  RegionSplitRequest,
+  RegionUpdate,
+  ReocrRequest,
+  TableCellsResult,
+  TableCellUpdates,
+} from "./regions.schemas";
 import { authedRoutes, jsonBody } from "../../http/route";
 
 const regionsRoute = authedRoutes("Regions");

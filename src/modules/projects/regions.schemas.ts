@@ -22,7 +22,9 @@ export const RegionCreate = z
 export const RegionUpdate = z
   .object({
     text: Text.nullable().optional().openapi({ description: "Corrected source text (user_text); null returns to the recognised text." }),
-    translation: Text.nullable().optional().openapi({ description: "Edited translation (user_translation); null returns to the machine translation." }),
+    translation: Text.nullable()
+      .optional()
+      .openapi({ description: "Edited translation (user_translation); null returns to the machine translation." }),
     box: Box.optional(),
     style: RegionStyle.nullable().optional(),
     order: z.number().int().min(0).optional().openapi({ description: "New reading position within the page (0-based); the others shift." }),
@@ -35,7 +37,11 @@ export const RegionUpdate = z
 
 export const RegionMergeRequest = z
   .object({
-    region_ids: z.array(z.string().min(1).max(64)).min(2).max(200).openapi({ description: "Regions of one page; merged into the first in reading order." }),
+    region_ids: z
+      .array(z.string().min(1).max(64))
+      .min(2)
+      .max(200)
+      .openapi({ description: "Regions of one page; merged into the first in reading order." }),
     separator: z.string().max(8).default("\n").openapi({ description: "Joins the texts, in reading order." }),
   })
   .strict()
@@ -43,9 +49,15 @@ export const RegionMergeRequest = z
 
 export const RegionSplitRequest = z
   .discriminatedUnion("mode", [
-    z.object({ mode: z.literal("lines").openapi({ example: "lines" }) }).strict().openapi({ description: "One region per line of text." }),
     z
-      .object({ mode: z.literal("offset").openapi({ example: "offset" }), offset: z.number().int().min(1).openapi({ description: "Character offset in the region's text (user_text when corrected)." }) })
+      .object({ mode: z.literal("lines").openapi({ example: "lines" }) })
+      .strict()
+      .openapi({ description: "One region per line of text." }),
+    z
+      .object({
+        mode: z.literal("offset").openapi({ example: "offset" }),
+        offset: z.number().int().min(1).openapi({ description: "Character offset in the region's text (user_text when corrected)." }),
+      })
       .strict(),
     z
       .object({ mode: z.literal("point").openapi({ example: "point" }), x: z.number().int().min(0), y: z.number().int().min(0) })
@@ -75,7 +87,9 @@ export const TableCellsResult = z
 
 export const ReocrRequest = z
   .object({
-    box: Box.optional().openapi({ description: "Rectangle to read (page pixels); the region's box when absent. The region takes this box." }),
+    box: Box.optional().openapi({
+      description: "Rectangle to read (page pixels); the region's box when absent. The region takes this box.",
+    }),
     languages: z
       .array(z.string().regex(/^[a-z]{2,3}(_[a-z]{2,4})?$/))
       .min(1)

@@ -23,7 +23,9 @@ function invalid(field: string, message: string, details: Record<string, unknown
 /** A box must lie inside its page (when the page's size is known). */
 function checkBox(box: Box, page: PageRow, field = "box"): void {
   if (page.width > 0 && page.height > 0 && (box.x + box.w > page.width || box.y + box.h > page.height)) {
-    throw invalid(field, `The box ${box.x},${box.y} ${box.w}×${box.h} does not fit the page (${page.width}×${page.height}).`, { page: { width: page.width, height: page.height } });
+    throw invalid(field, `The box ${box.x},${box.y} ${box.w}×${box.h} does not fit the page (${page.width}×${page.height}).`, {
+      page: { width: page.width, height: page.height },
+    });
   }
 }
 
@@ -54,8 +56,17 @@ export async function regionsOf(db: DB, projectId: string): Promise<RegionOutT[]
 /** Every table of a project with its cells. */
 export async function tablesOf(db: DB, projectId: string) {
   const rows = await repo.tablesOfProject(db, projectId);
-  const cells = await repo.cellsOfTables(db, rows.map((r) => r.table.id));
-  return rows.map((r) => toTableOut(r.table, r.pageIndex, cells.filter((c) => c.tableId === r.table.id)));
+  const cells = await repo.cellsOfTables(
+    db,
+    rows.map((r) => r.table.id),
+  );
+  return rows.map((r) =>
+    toTableOut(
+      r.table,
+      r.pageIndex,
+      cells.filter((c) => c.tableId === r.table.id),
+    ),
+  );
 }
 
 /**
@@ -64,7 +75,8 @@ export async function tablesOf(db: DB, projectId: string) {
  */
 export async function createRegion(db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof RegionCreate>): Promise<RegionOutT> {
   const project = await editableProject(db, auth.userId, projectId);
-  if ((body.page_id === undefined) === (body.page_index === undefined)) throw invalid("page_id", "Send exactly one of page_id and page_index.");
+  if ((body.page_id === undefined) === (body.page_index === undefined))
+    throw invalid("page_id", "Send exactly one of page_id and page_index.");
   const page = await repo.findPage(db, project.id, { pageId: body.page_id, pageIndex: body.page_index });
   if (!page) throw new ApiError("not_found", `No page ${body.page_id ?? `with index ${body.page_index}`} in project ${projectId}.`);
   checkBox(body.box, page);
@@ -97,7 +109,13 @@ export async function createRegion(db: DB, auth: AuthContext, projectId: string,
  * Edits a region. Text edits go to `user_text` and translation edits to `user_translation`, so the
  * recognised text and the machine translation stay as they were (null clears the user's version).
  */
-export async function updateRegion(db: DB, auth: AuthContext, projectId: string, regionId: string, body: z.infer<typeof RegionUpdate>): Promise<RegionOutT> {
+export async function updateRegion(
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  regionId: string,
+  body: z.infer<typeof RegionUpdate>,
+): Promise<RegionOutT> {
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
   const patch: Partial<repo.NewRegion> = {};
@@ -112,12 +130,16 @@ export async function updateRegion(db: DB, auth: AuthContext, projectId: string,
     Object.assign(patch, body.box);
   }
   // A changed text, translation, box or style invalidates the last typesetting result.
-  if (body.text !== undefined || body.translation !== undefined || body.box !== undefined || body.style !== undefined) patch.overflow = null;
+  if (body.text !== undefined || body.translation !== undefined || body.box !== undefined || body.style !== undefined)
+    patch.overflow = null;
   const shifts = body.order === undefined ? [] : renumber(await repo.pageRegions(db, region.pageId), region.id, body.order);
   const own = shifts.find((s) => s.id === region.id);
   if (own) patch.readingOrder = own.order;
   await editRegions(db, auth, project.id, {
-    updates: [{ id: region.id, patch }, ...shifts.filter((s) => s.id !== region.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } }))],
+    updates: [
+      { id: region.id, patch },
+      ...shifts.filter((s) => s.id !== region.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } })),
+    ],
   });
   const updated = (await repo.findRegion(db, project.id, region.id))!;
   if (body.translation) await remember(db, auth.userId, updated, project.sourceLanguage, project.targetLanguage);
@@ -141,7 +163,10 @@ export async function deleteRegion(db: DB, auth: AuthContext, projectId: string,
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
   const shifts = renumber(await repo.pageRegions(db, region.pageId), region.id);
-  await editRegions(db, auth, project.id, { deletes: [region.id], updates: shifts.map((s) => ({ id: s.id, patch: { readingOrder: s.order } })) });
+  await editRegions(db, auth, project.id, {
+    deletes: [region.id],
+    updates: shifts.map((s) => ({ id: s.id, patch: { readingOrder: s.order } })),
+  });
 }
 
 function joinTexts(parts: (string | null)[], sep: string): string {
@@ -152,7 +177,12 @@ function joinTexts(parts: (string | null)[], sep: string): string {
  * Merges regions of one page into the first in reading order: the boxes are united and each text
  * (recognised, corrected, machine and user translation) is joined in reading order.
  */
-export async function mergeRegions(db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof RegionMergeRequest>): Promise<RegionOutT> {
+export async function mergeRegions(
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  body: z.infer<typeof RegionMergeRequest>,
+): Promise<RegionOutT> {
   const project = await editableProject(db, auth.userId, projectId);
   if (new Set(body.region_ids).size !== body.region_ids.length) throw invalid("region_ids", "region_ids must not repeat.");
   const found = await repo.findRegions(db, project.id, body.region_ids);
@@ -160,7 +190,9 @@ export async function mergeRegions(db: DB, auth: AuthContext, projectId: string,
   if (missing.length) throw new ApiError("not_found", `No region ${missing.join(", ")} in project ${projectId}.`, { details: { missing } });
   const pageIds = [...new Set(found.map((r) => r.pageId))];
   if (pageIds.length > 1) {
-    throw invalid("region_ids", "Only regions of the same page can be merged.", { pages: [...new Set(found.map((r) => r.pageIndex))].sort((a, b) => a - b) });
+    throw invalid("region_ids", "Only regions of the same page can be merged.", {
+      pages: [...new Set(found.map((r) => r.pageIndex))].sort((a, b) => a - b),
+    });
   }
   const rs = [...found].sort((a, b) => a.readingOrder - b.readingOrder || a.id.localeCompare(b.id));
   const [keep, ...rest] = rs as [repo.PlacedRegion, ...repo.PlacedRegion[]];
@@ -170,11 +202,31 @@ export async function mergeRegions(db: DB, auth: AuthContext, projectId: string,
   const lines = rs.flatMap((r) => r.lines ?? []);
   const patch: Partial<repo.NewRegion> = {
     ...unionBox(rs),
-    text: joinTexts(rs.map((r) => r.text), sep),
-    userText: rs.some((r) => r.userText !== null) ? joinTexts(rs.map((r) => r.userText ?? r.text), sep) : null,
-    translation: rs.some((r) => r.translation !== null) ? joinTexts(rs.map((r) => r.translation), sep) : null,
-    userTranslation: rs.some((r) => r.userTranslation !== null) ? joinTexts(rs.map((r) => r.userTranslation ?? r.translation), sep) : null,
-    confidence: weighted.length ? weighted.reduce((s, r) => s + r.confidence! * weight(r), 0) / weighted.reduce((s, r) => s + weight(r), 0) : null,
+    text: joinTexts(
+      rs.map((r) => r.text),
+      sep,
+    ),
+    userText: rs.some((r) => r.userText !== null)
+      ? joinTexts(
+          rs.map((r) => r.userText ?? r.text),
+          sep,
+        )
+      : null,
+    translation: rs.some((r) => r.translation !== null)
+      ? joinTexts(
+          rs.map((r) => r.translation),
+          sep,
+        )
+      : null,
+    userTranslation: rs.some((r) => r.userTranslation !== null)
+      ? joinTexts(
+          rs.map((r) => r.userTranslation ?? r.translation),
+          sep,
+        )
+      : null,
+    confidence: weighted.length
+      ? weighted.reduce((s, r) => s + r.confidence! * weight(r), 0) / weighted.reduce((s, r) => s + weight(r), 0)
+      : null,
     lines: lines.length ? lines : null,
     leftoverText: rs.some((r) => r.leftoverText),
     smear: rs.some((r) => r.smear),
@@ -187,13 +239,23 @@ export async function mergeRegions(db: DB, auth: AuthContext, projectId: string,
   if (own) patch.readingOrder = own.order;
   await editRegions(db, auth, project.id, {
     deletes: [...others],
-    updates: [{ id: keep.id, patch }, ...shifts.filter((s) => s.id !== keep.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } }))],
+    updates: [
+      { id: keep.id, patch },
+      ...shifts.filter((s) => s.id !== keep.id).map((s) => ({ id: s.id, patch: { readingOrder: s.order } })),
+    ],
   });
   return toRegionOut((await repo.findRegion(db, project.id, keep.id))!);
 }
 
 /** The character ranges a split request cuts the text into (each non-empty), or a 422 saying why not. */
-function splitSpans(text: string, req: z.infer<typeof RegionSplitRequest>, spans: Span[], boxes: Box[], vertical: boolean, box: Box): Span[] {
+function splitSpans(
+  text: string,
+  req: z.infer<typeof RegionSplitRequest>,
+  spans: Span[],
+  boxes: Box[],
+  vertical: boolean,
+  box: Box,
+): Span[] {
   if (req.mode === "lines") {
     const parts = spans.map((s) => trimSpan(text, s)).filter((s): s is Span => s !== null);
     if (parts.length < 2) throw invalid("mode", "The region has a single line of text; split it at an offset or a point instead.");
@@ -202,7 +264,12 @@ function splitSpans(text: string, req: z.infer<typeof RegionSplitRequest>, spans
   let offset: number;
   if (req.mode === "offset") {
     offset = req.offset;
-    if (offset >= text.length) throw invalid("offset", `The offset must be between 1 and ${Math.max(1, text.length - 1)} (the text has ${text.length} characters).`, { length: text.length });
+    if (offset >= text.length)
+      throw invalid(
+        "offset",
+        `The offset must be between 1 and ${Math.max(1, text.length - 1)} (the text has ${text.length} characters).`,
+        { length: text.length },
+      );
   } else {
     if (req.x < box.x || req.x > box.x + box.w || req.y < box.y || req.y > box.y + box.h) {
       throw invalid("x", `The point ${req.x},${req.y} is outside the region's box.`, { box });
@@ -211,7 +278,11 @@ function splitSpans(text: string, req: z.infer<typeof RegionSplitRequest>, spans
   }
   const a = trimSpan(text, { start: 0, end: offset });
   const b = trimSpan(text, { start: offset, end: text.length });
-  if (!a || !b) throw invalid(req.mode === "offset" ? "offset" : "x", "The cut would leave an empty region; cut inside the text.", { offset, length: text.length });
+  if (!a || !b)
+    throw invalid(req.mode === "offset" ? "offset" : "x", "The cut would leave an empty region; cut inside the text.", {
+      offset,
+      length: text.length,
+    });
   return [a, b];
 }
 
@@ -222,7 +293,13 @@ function splitSpans(text: string, req: z.infer<typeof RegionSplitRequest>, spans
  * the recognised words inside its box. Translations do not split meaningfully: the pieces have
  * none (retranslate them). The first piece keeps the region's id.
  */
-export async function splitRegion(db: DB, auth: AuthContext, projectId: string, regionId: string, req: z.infer<typeof RegionSplitRequest>): Promise<RegionOutT[]> {
+export async function splitRegion(
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  regionId: string,
+  req: z.infer<typeof RegionSplitRequest>,
+): Promise<RegionOutT[]> {
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
   const corrected = region.userText !== null;
@@ -248,8 +325,20 @@ export async function splitRegion(db: DB, auth: AuthContext, projectId: string, 
   const common = { translation: null, userTranslation: null, overflow: null, leftoverText: false, smear: false } as const;
   await editRegions(db, auth, project.id, {
     updates: [
-      { id: region.id, patch: { ...pieces[0]!.box, text: pieces[0]!.text, userText: pieces[0]!.userText, lines: pieces[0]!.lines, readingOrder: orderOf.get(region.id)!, ...common } },
-      ...siblings.filter((r) => r.id !== region.id && orderOf.get(r.id) !== r.readingOrder).map((r) => ({ id: r.id, patch: { readingOrder: orderOf.get(r.id)! } })),
+      {
+        id: region.id,
+        patch: {
+          ...pieces[0]!.box,
+          text: pieces[0]!.text,
+          userText: pieces[0]!.userText,
+          lines: pieces[0]!.lines,
+          readingOrder: orderOf.get(region.id)!,
+          ...common,
+        },
+      },
+      ...siblings
+        .filter((r) => r.id !== region.id && orderOf.get(r.id) !== r.readingOrder)
+        .map((r) => ({ id: r.id, patch: { readingOrder: orderOf.get(r.id)! } })),
     ],
     inserts: pieces.slice(1).map((p, i) => ({
       id: ids[i + 1]!,
@@ -277,7 +366,14 @@ export async function splitRegion(db: DB, auth: AuthContext, projectId: string, 
  * region's recognised text, lines and confidence; the user's correction is cleared so the new
  * reading shows (the translation is kept until it is retranslated). Free: no credits move.
  */
-export async function reocrRegion(env: Env, db: DB, auth: AuthContext, projectId: string, regionId: string, req: z.infer<typeof ReocrRequest>): Promise<RegionOutT> {
+export async function reocrRegion(
+  env: Env,
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  regionId: string,
+  req: z.infer<typeof ReocrRequest>,
+): Promise<RegionOutT> {
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
   const page = (await repo.findPage(db, project.id, { pageId: region.pageId }))!;
@@ -287,18 +383,38 @@ export async function reocrRegion(env: Env, db: DB, auth: AuthContext, projectId
   const asked = req.languages ?? page.detectedLanguage?.split("+") ?? (region.sourceLanguage ? [region.sourceLanguage] : ["eng"]);
   const languages = asked.map((code) => {
     const ocr = ocrCodeFor(code);
-    if (!ocr) throw new ApiError("unsupported_language", `No OCR model is installed for language "${code}".`, { details: { language: code } });
+    if (!ocr)
+      throw new ApiError("unsupported_language", `No OCR model is installed for language "${code}".`, { details: { language: code } });
     return ocr;
   });
-  const result = await env.ENGINE.reocr({ sourceKey: page.sourceKey, page: page.pageIndex, box, languages, pageKey: page.imageKey ?? undefined }).catch((err: unknown) => {
+  const result = await env.ENGINE.reocr({
+    sourceKey: page.sourceKey,
+    page: page.pageIndex,
+    box,
+    languages,
+    pageKey: page.imageKey ?? undefined,
+  }).catch((err: unknown) => {
     throw engineFailure(err);
   });
-  const lines: RegionLine[] = result.lines.map((l) => ({ ...l.box, text: l.text, confidence: l.confidence, words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })) }));
+  const lines: RegionLine[] = result.lines.map((l) => ({
+    ...l.box,
+    text: l.text,
+    confidence: l.confidence,
+    words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })),
+  }));
   await editRegions(db, auth, project.id, {
     updates: [
       {
         id: region.id,
-        patch: { ...box, text: result.text, userText: null, confidence: result.confidence, lines: lines.length ? lines : null, sourceLanguage: result.languages[0] ?? region.sourceLanguage, overflow: null },
+        patch: {
+          ...box,
+          text: result.text,
+          userText: null,
+          confidence: result.confidence,
+          lines: lines.length ? lines : null,
+          sourceLanguage: result.languages[0] ?? region.sourceLanguage,
+          overflow: null,
+        },
       },
     ],
   });
@@ -310,7 +426,13 @@ export async function reocrRegion(env: Env, db: DB, auth: AuthContext, projectId
  * cell (write its top-left cell instead) or repeated makes the whole request a 422 listing them,
  * and nothing is written.
  */
-export async function updateCells(db: DB, auth: AuthContext, projectId: string, tableId: string, updates: z.infer<typeof TableCellUpdates>) {
+export async function updateCells(
+  db: DB,
+  auth: AuthContext,
+  projectId: string,
+  tableId: string,
+  updates: z.infer<typeof TableCellUpdates>,
+) {
   const project = await editableProject(db, auth.userId, projectId);
   const table = await repo.findTable(db, project.id, tableId);
   if (!table) throw new ApiError("not_found", `No table ${tableId} in project ${projectId}.`);
@@ -327,23 +449,39 @@ export async function updateCells(db: DB, auth: AuthContext, projectId: string, 
   updates.forEach((u, index) => {
     const key = `${u.row},${u.column}`;
     let reason: string | null = null;
-    if (u.row < 0 || u.row >= table.rows || u.column < 0 || u.column >= table.cols) reason = `outside the ${table.rows}×${table.cols} table`;
+    if (u.row < 0 || u.row >= table.rows || u.column < 0 || u.column >= table.cols)
+      reason = `outside the ${table.rows}×${table.cols} table`;
     else if (coveredBy.has(key)) reason = `inside the merged cell at ${coveredBy.get(key)}`;
     else if (seen.has(key)) reason = "repeated in this request";
     seen.add(key);
     if (reason) bad.push({ index, row: u.row, column: u.column, reason });
   });
   if (bad.length) {
-    throw new ApiError("validation_error", `${bad.length} cell${bad.length === 1 ? "" : "s"} cannot be written: ${bad.map((b) => `(${b.row},${b.column}) ${b.reason}`).join("; ")}. Nothing was changed.`, {
-      details: {
-        invalid: bad,
-        rows: table.rows,
-        columns: table.cols,
-        fields: bad.map((b) => ({ location: "json", field: `${b.index}`, message: `(${b.row},${b.column}) ${b.reason}` })),
+    throw new ApiError(
+      "validation_error",
+      `${bad.length} cell${bad.length === 1 ? "" : "s"} cannot be written: ${bad.map((b) => `(${b.row},${b.column}) ${b.reason}`).join("; ")}. Nothing was changed.`,
+      {
+        details: {
+          invalid: bad,
+          rows: table.rows,
+          columns: table.cols,
+          fields: bad.map((b) => ({ location: "json", field: `${b.index}`, message: `(${b.row},${b.column}) ${b.reason}` })),
+        },
       },
-    });
+    );
   }
   const changed = updates.filter((u) => stored.get(`${u.row},${u.column}`)?.text !== u.text || !stored.has(`${u.row},${u.column}`));
-  if (changed.length) await writeProjectContent(db, auth.userId, project.id, repo.cellWriteStatements(db, project.id, table.id, changed.map((u) => ({ row: u.row, col: u.column, text: u.text }))));
+  if (changed.length)
+    await writeProjectContent(
+      db,
+      auth.userId,
+      project.id,
+      repo.cellWriteStatements(
+        db,
+        project.id,
+        table.id,
+        changed.map((u) => ({ row: u.row, col: u.column, text: u.text })),
+      ),
+    );
   return { updated: changed.length, unchanged: updates.length - changed.length, received: updates.length };
 }

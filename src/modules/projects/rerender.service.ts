@@ -15,9 +15,17 @@ import { claimForRerender } from "./projects.repo";
 import type { RerenderRequest } from "./projects.schemas";
 
 function invalidPages(missing: number[], ready: number[]): ApiError {
-  return new ApiError("validation_error", `The project has no ready page at index ${missing.join(", ")}; its ready pages are ${ready.join(", ")}.`, {
-    details: { fields: [{ location: "body", field: "pages", message: `no ready page at index ${missing.join(", ")}` }], pages: missing, ready_pages: ready },
-  });
+  return new ApiError(
+    "validation_error",
+    `The project has no ready page at index ${missing.join(", ")}; its ready pages are ${ready.join(", ")}.`,
+    {
+      details: {
+        fields: [{ location: "body", field: "pages", message: `no ready page at index ${missing.join(", ")}` }],
+        pages: missing,
+        ready_pages: ready,
+      },
+    },
+  );
 }
 
 /**
@@ -30,7 +38,9 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
   const project = await editableProject(db, auth.userId, projectId);
   const ready = await readyPageIndexes(db, project.id);
   if (ready.length === 0) {
-    throw new ApiError("conflict", `Project ${projectId} has no page with recognised content to redraw.`, { details: { project_id: projectId, ready_pages: [] } });
+    throw new ApiError("conflict", `Project ${projectId} has no page with recognised content to redraw.`, {
+      details: { project_id: projectId, ready_pages: [] },
+    });
   }
   const pages = req.pages ? [...new Set(req.pages)].sort((a, b) => a - b) : ready;
   const missing = pages.filter((p) => !ready.includes(p));
@@ -48,13 +58,19 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
   const ocrLanguages = (source?.options.ocr_languages as string[] | undefined) ?? ocrLanguagesFor(options.source_language).languages;
 
   if (!(await claimForRerender(db, project.id))) {
-    throw new ApiError("conflict", `Project ${projectId} is being processed or re-rendered already; wait for that job to finish.`, { details: { project_id: projectId } });
+    throw new ApiError("conflict", `Project ${projectId} is being processed or re-rendered already; wait for that job to finish.`, {
+      details: { project_id: projectId },
+    });
   }
   const jobId = newId("job");
   const now = Date.now();
   const events = [
     { type: "status", status: "created" as const, message: "Re-render requested" },
-    { type: "status", status: "queued" as const, message: `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)` },
+    {
+      type: "status",
+      status: "queued" as const,
+      message: `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)`,
+    },
   ];
   try {
     await jobsRepo.insertRerenderJob(

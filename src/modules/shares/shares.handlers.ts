@@ -8,7 +8,9 @@ export function registerShares(app: OpenAPIHono<AppEnv>) {
     c.json(await service.createShare(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 201),
   );
 
-  app.openapi(routes.listShares, async (c) => c.json(await service.listShares(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200));
+  app.openapi(routes.listShares, async (c) =>
+    c.json(await service.listShares(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+  );
 
   app.openapi(routes.revokeShare, async (c) => {
     await service.revokeShare(c.get("db"), c.get("auth"), c.req.valid("param").share_id);

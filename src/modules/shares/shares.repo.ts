@@ -10,7 +10,11 @@ export async function insertShare(db: DB, row: typeof shares.$inferInsert): Prom
 }
 
 export async function listShares(db: DB, userId: string, projectId: string): Promise<ShareRow[]> {
-  return db.select().from(shares).where(and(eq(shares.projectId, projectId), eq(shares.userId, userId))).orderBy(desc(shares.createdAt), desc(shares.id));
+  return db
+    .select()
+    .from(shares)
+    .where(and(eq(shares.projectId, projectId), eq(shares.userId, userId)))
+    .orderBy(desc(shares.createdAt), desc(shares.id));
 }
 
 export async function findShareByTokenHash(db: DB, tokenHash: string): Promise<ShareRow | undefined> {
@@ -19,15 +23,25 @@ export async function findShareByTokenHash(db: DB, tokenHash: string): Promise<S
 }
 
 export async function findOwnShare(db: DB, userId: string, shareId: string): Promise<ShareRow | undefined> {
-  const [row] = await db.select().from(shares).where(and(eq(shares.id, shareId), eq(shares.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(shares)
+    .where(and(eq(shares.id, shareId), eq(shares.userId, userId)))
+    .limit(1);
   return row;
 }
 
 /** Revokes a share once; a second revocation keeps the first time. */
 export async function revokeShare(db: DB, shareId: string, now: number): Promise<void> {
-  await db.update(shares).set({ revokedAt: now }).where(and(eq(shares.id, shareId), isNull(shares.revokedAt)));
+  await db
+    .update(shares)
+    .set({ revokedAt: now })
+    .where(and(eq(shares.id, shareId), isNull(shares.revokedAt)));
 }
 
 export async function recordView(db: DB, shareId: string, now: number): Promise<void> {
-  await db.update(shares).set({ viewCount: sql`${shares.viewCount} + 1`, lastViewedAt: now }).where(eq(shares.id, shareId));
+  await db
+    .update(shares)
+    .set({ viewCount: sql`${shares.viewCount} + 1`, lastViewedAt: now })
+    .where(eq(shares.id, shareId));
 }

@@ -3,7 +3,15 @@ import { errors, json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
 import { sha256Hex } from "../../lib/crypto";
 import { ProjectIdParam } from "../projects/projects.schemas";
-import { ShareCreateRequest, ShareDownloadOut, ShareIdParam, ShareOut, SharePasswordQuery, ShareTokenParam, ShareViewOut } from "./shares.schemas";
+import {
+  ShareCreateRequest,
+  ShareDownloadOut,
+  ShareIdParam,
+  ShareOut,
+  SharePasswordQuery,
+  ShareTokenParam,
+  ShareViewOut,
+} from "./shares.schemas";
 import { authedRoutes, jsonBody } from "../../http/route";
 
 const sharesRoute = authedRoutes("Shares");

@@ -3,22 +3,45 @@ import { REGION_KINDS, TOOLS } from "../../db/schema/enums";
 import { Box } from "../projects/projects.schemas";
 
 export const ShareIdParam = z.object({
-  share_id: z.string().min(1).max(64).openapi({ param: { name: "share_id", in: "path" }, example: "shr_0a1b2c3d4e5f6g7h8i9j" }),
+  share_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "share_id", in: "path" }, example: "shr_0a1b2c3d4e5f6g7h8i9j" }),
 });
 
 export const ShareTokenParam = z.object({
-  token: z.string().min(1).max(128).openapi({ param: { name: "token", in: "path" }, description: "The secret token of the link." }),
+  token: z
+    .string()
+    .min(1)
+    .max(128)
+    .openapi({ param: { name: "token", in: "path" }, description: "The secret token of the link." }),
 });
 
 export const SharePasswordQuery = z.object({
-  password: z.string().max(256).optional().openapi({ param: { name: "password", in: "query" }, description: "Required when the link has a password." }),
+  password: z
+    .string()
+    .max(256)
+    .optional()
+    .openapi({ param: { name: "password", in: "query" }, description: "Required when the link has a password." }),
 });
 
 export const ShareCreateRequest = z
   .object({
-    password: z.string().min(4).max(256).optional().openapi({ description: "Viewers must send it as `?password=`; stored only as a slow hash." }),
+    password: z
+      .string()
+      .min(4)
+      .max(256)
+      .optional()
+      .openapi({ description: "Viewers must send it as `?password=`; stored only as a slow hash." }),
     expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: "When the link stops working (at most a year ahead)." }),
-    expires_in_hours: z.number().int().min(1).max(24 * 366).optional().openapi({ description: "Alternative to expires_at." }),
+    expires_in_hours: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 366)
+      .optional()
+      .openapi({ description: "Alternative to expires_at." }),
     allow_download: z.boolean().default(true).openapi({ description: "Whether viewers may download the project's exports." }),
   })
   .strict()
@@ -53,7 +76,15 @@ export const ShareViewOut = z
       page_count: z.number().int(),
       updated_at: z.string(),
     }),
-    pages: z.array(z.object({ index: z.number().int(), width: z.number().int(), height: z.number().int(), image_url: z.string().nullable(), render_url: z.string().nullable() })),
+    pages: z.array(
+      z.object({
+        index: z.number().int(),
+        width: z.number().int(),
+        height: z.number().int(),
+        image_url: z.string().nullable(),
+        render_url: z.string().nullable(),
+      }),
+    ),
     regions: z.array(
       z.object({
         page_index: z.number().int(),
@@ -71,7 +102,15 @@ export const ShareViewOut = z
         box: Box,
         rows: z.number().int(),
         columns: z.number().int(),
-        cells: z.array(z.object({ row: z.number().int(), column: z.number().int(), row_span: z.number().int(), column_span: z.number().int(), text: z.string() })),
+        cells: z.array(
+          z.object({
+            row: z.number().int(),
+            column: z.number().int(),
+            row_span: z.number().int(),
+            column_span: z.number().int(),
+            text: z.string(),
+          }),
+        ),
       }),
     ),
     allow_download: z.boolean(),

@@ -49,7 +49,8 @@ export function sharePath(token: string): string {
  */
 export async function createShare(env: Env, db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof ShareCreateRequest>) {
   const project = await ownProject(db, auth.userId, projectId);
-  if (project.trashedAt !== null) throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it before sharing it.`, { details: { trashed: true } });
+  if (project.trashedAt !== null)
+    throw new ApiError("conflict", `Project ${projectId} is in the trash; restore it before sharing it.`, { details: { trashed: true } });
   const now = Date.now();
   const expiresAt = body.expires_at ? Date.parse(body.expires_at) : body.expires_in_hours ? now + body.expires_in_hours * 3_600_000 : null;
   if (expiresAt !== null && (expiresAt <= now || expiresAt > now + MAX_LIFETIME_MS)) {
@@ -95,11 +96,19 @@ async function openLink(db: DB, token: string, password: string | undefined) {
   if (!share) throw new ApiError("not_found", "No such share link.");
   const now = Date.now();
   const status = statusOf(share, now);
-  if (status !== "active") throw new ApiError("link_expired", status === "revoked" ? "This share link was revoked." : "This share link has expired.", { details: { status } });
+  if (status !== "active")
+    throw new ApiError("link_expired", status === "revoked" ? "This share link was revoked." : "This share link has expired.", {
+      details: { status },
+    });
   const project = await ownProject(db, share.userId, share.projectId);
-  if (project.trashedAt !== null) throw new ApiError("link_expired", "The shared project is no longer available.", { details: { status: "unavailable" } });
+  if (project.trashedAt !== null)
+    throw new ApiError("link_expired", "The shared project is no longer available.", { details: { status: "unavailable" } });
   if (share.passwordHash !== null) {
-    if (!password) throw new ApiError("share_password_required", "This share link is protected by a password; send it as the `password` query parameter.");
+    if (!password)
+      throw new ApiError(
+        "share_password_required",
+        "This share link is protected by a password; send it as the `password` query parameter.",
+      );
     if (!(await verifyPassword(password, share.passwordHash))) throw new ApiError("share_password_invalid", "The password is wrong.");
   }
   return { share, project, now };

@@ -12,7 +12,9 @@ export function registerSystem(app: OpenAPIHono<AppEnv>) {
   app.openapi(routes.ready, async (c) => {
     const { ok, checks } = await service.readiness(c.env);
     if (ok) return c.json({ status: "ok" as const, version: service.VERSION, time: new Date().toISOString(), checks }, 200);
-    const failing = Object.entries(checks).filter(([, v]) => v.status !== "ok").map(([k]) => k);
+    const failing = Object.entries(checks)
+      .filter(([, v]) => v.status !== "ok")
+      .map(([k]) => k);
     throw new ApiError("service_unavailable", `Not ready: ${failing.join(", ")} failing.`, { details: { checks } });
   });
 

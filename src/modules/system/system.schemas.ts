@@ -36,10 +36,19 @@ export const StatusOut = z
 
 export const StatusOverrideIn = z
   .object({
-    component: z.string().min(1).max(64).regex(/^[a-z0-9_]+$/),
+    component: z
+      .string()
+      .min(1)
+      .max(64)
+      .regex(/^[a-z0-9_]+$/),
     status: ComponentStatus,
     message: z.string().max(500).optional(),
-    expires_in_minutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
+    expires_in_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 30)
+      .optional(),
   })
   .openapi("StatusOverrideIn");
 
@@ -68,7 +77,10 @@ const ToolOut = z.object({
 
 export const LanguageOut = z
   .object({
-    code: z.string().openapi({ description: "What `source_language` takes to select this model: ISO 639-1 for a language's main model, else the tesseract code.", example: "ar" }),
+    code: z.string().openapi({
+      description: "What `source_language` takes to select this model: ISO 639-1 for a language's main model, else the tesseract code.",
+      example: "ar",
+    }),
     name: z.string().openapi({ example: "Arabic" }),
     ocr_code: z.string().openapi({ description: "tesseract model name.", example: "ara" }),
     script: z.string().openapi({ description: "Unicode script the model reads (`Japanese`: Han with kana).", example: "Arabic" }),
@@ -80,7 +92,10 @@ export const LanguageOut = z
 const OAuthProviderOut = z.object({
   id: z.string().openapi({ example: "google", description: "The idp of /auth/oauth/{idp}/start and /callback." }),
   name: z.string().openapi({ example: "Google", description: "Label for the sign-in button." }),
-  start_url: z.string().openapi({ example: "/api/v1/auth/oauth/google/start", description: "GET it (with cookies) for the authorization URL, then send the browser there." }),
+  start_url: z.string().openapi({
+    example: "/api/v1/auth/oauth/google/start",
+    description: "GET it (with cookies) for the authorization URL, then send the browser there.",
+  }),
 });
 
 export const AppConfigOut = z
@@ -95,7 +110,9 @@ export const AppConfigOut = z
     }),
     plans: z.array(PlanOut),
     limits: z.record(z.string(), z.number().int()),
-    webhook_events: z.array(z.string()).openapi({ description: "Event kinds a webhook endpoint can subscribe to (`*` subscribes to all)." }),
+    webhook_events: z
+      .array(z.string())
+      .openapi({ description: "Event kinds a webhook endpoint can subscribe to (`*` subscribes to all)." }),
     oauth_providers: z.array(OAuthProviderOut).openapi({
       description: "Identity providers this deployment can sign in with (configured with their client secret); empty when none.",
     }),

@@ -48,7 +48,10 @@ export async function readiness(env: Env): Promise<{ ok: boolean; checks: Record
     check("translator", async () => {
       const healths = await Promise.all(translatorsFromEnv(env).map((t) => t.health()));
       const up = healths.filter((h) => h.status === "ok");
-      if (up.length === 0) throw new Error(healths.map((h) => `${h.name}: ${h.status}${h.detail ? ` (${h.detail})` : ""}`).join("; ") || "no translator configured");
+      if (up.length === 0)
+        throw new Error(
+          healths.map((h) => `${h.name}: ${h.status}${h.detail ? ` (${h.detail})` : ""}`).join("; ") || "no translator configured",
+        );
       return up.map((h) => h.name).join(", ");
     }),
   ]);
@@ -68,7 +71,9 @@ export async function providers(env: Env) {
   return {
     ocr: [ocr],
     translation,
-    translation_order: env.TRANSLATOR.split(",").map((s) => s.trim()).filter(Boolean),
+    translation_order: env.TRANSLATOR.split(",")
+      .map((s) => s.trim())
+      .filter(Boolean),
     browser_rendering: { status: env.BROWSER ? "ok" : "not_configured" },
     workers_ai: { status: env.AI ? "ok" : "not_configured" },
   };
@@ -146,6 +151,9 @@ export async function status(env: Env, db: DB): Promise<z.infer<typeof StatusOut
   }
   for (const o of overrides) components.set(o.component, { name: o.component, status: o.status, message: o.message, source: "override" });
   const list = [...components.values()].sort((a, b) => a.name.localeCompare(b.name));
-  const worst = list.reduce((w, c) => (SEVERITY.indexOf(c.status) > SEVERITY.indexOf(w) ? c.status : w), "operational" as z.infer<typeof ComponentStatus>);
+  const worst = list.reduce(
+    (w, c) => (SEVERITY.indexOf(c.status) > SEVERITY.indexOf(w) ? c.status : w),
+    "operational" as z.infer<typeof ComponentStatus>,
+  );
   return { status: worst, components: list, updated_at: new Date().toISOString() };
 }

@@ -6,7 +6,11 @@ import { newId } from "../../lib/ids";
 
 export type EntryRow = typeof translationMemory.$inferSelect;
 
-export async function listEntries(db: DB, userId: string, f: { source?: string; target?: string; limit: number; offset: number }): Promise<EntryRow[]> {
+export async function listEntries(
+  db: DB,
+  userId: string,
+  f: { source?: string; target?: string; limit: number; offset: number },
+): Promise<EntryRow[]> {
   const where: SQL[] = [eq(translationMemory.userId, userId)];
   if (f.source) where.push(eq(translationMemory.sourceLanguage, f.source));
   if (f.target) where.push(eq(translationMemory.targetLanguage, f.target));
@@ -20,7 +24,10 @@ export async function listEntries(db: DB, userId: string, f: { source?: string; 
 }
 
 export async function deleteEntry(db: DB, userId: string, id: string): Promise<boolean> {
-  const deleted = await db.delete(translationMemory).where(and(eq(translationMemory.id, id), eq(translationMemory.userId, userId))).returning({ id: translationMemory.id });
+  const deleted = await db
+    .delete(translationMemory)
+    .where(and(eq(translationMemory.id, id), eq(translationMemory.userId, userId)))
+    .returning({ id: translationMemory.id });
   return deleted.length > 0;
 }
 
@@ -76,7 +83,12 @@ export async function upsertEntries(
       createdAt: now,
       updatedAt: now,
     });
-    const targetCols = [translationMemory.userId, translationMemory.sourceLanguage, translationMemory.targetLanguage, translationMemory.sourceHash];
+    const targetCols = [
+      translationMemory.userId,
+      translationMemory.sourceLanguage,
+      translationMemory.targetLanguage,
+      translationMemory.sourceHash,
+    ];
     return overwrite
       ? insert.onConflictDoUpdate({ target: targetCols, set: { targetText: e.targetText, sourceText: e.sourceText, updatedAt: now } })
       : insert.onConflictDoNothing({ target: targetCols });
@@ -94,16 +106,19 @@ export async function findEntry(db: DB, userId: string, source: string, target: 
  * Entries of a pair whose source length is within [minChars, maxChars] (a necessary condition
  * for a similarity above the threshold), most recently updated first.
  */
-export async function fuzzyCandidates(db: DB, userId: string, source: string, target: string, minChars: number, maxChars: number, limit: number): Promise<EntryRow[]> {
+export async function fuzzyCandidates(
+  db: DB,
+  userId: string,
+  source: string,
+  target: string,
+  minChars: number,
+  maxChars: number,
+  limit: number,
+): Promise<EntryRow[]> {
   return db
     .select()
     .from(translationMemory)
-    .where(
-      and(
-        ...ofPair(userId, source, target),
-        sql`length(${translationMemory.sourceText}) BETWEEN ${minChars} AND ${maxChars}`,
-      ),
-    )
+    .where(and(...ofPair(userId, source, target), sql`length(${translationMemory.sourceText}) BETWEEN ${minChars} AND ${maxChars}`))
     .orderBy(desc(translationMemory.updatedAt), desc(translationMemory.id))
     .limit(limit);
 }

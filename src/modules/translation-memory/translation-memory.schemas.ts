@@ -16,10 +16,22 @@ export const TranslationMemoryOut = z
   .openapi("TranslationMemoryOut");
 
 export const TranslationMemoryQuery = Paging.extend({
-  source_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ param: { name: "source_language", in: "query" } }),
-  target_language: z.string().regex(/^[a-z]{2,3}$/).optional().openapi({ param: { name: "target_language", in: "query" } }),
+  source_language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/)
+    .optional()
+    .openapi({ param: { name: "source_language", in: "query" } }),
+  target_language: z
+    .string()
+    .regex(/^[a-z]{2,3}$/)
+    .optional()
+    .openapi({ param: { name: "target_language", in: "query" } }),
 });
 
 export const EntryIdParam = z.object({
-  entry_id: z.string().min(1).max(64).openapi({ param: { name: "entry_id", in: "path" }, example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
+  entry_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "entry_id", in: "path" }, example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
 });

@@ -49,8 +49,17 @@ function toOut(e: repo.EntryRow): z.infer<typeof TranslationMemoryOut> {
   };
 }
 
-export async function listEntries(db: DB, userId: string, q: { source_language?: string; target_language?: string; limit: number; offset: number }) {
-  const rows = await repo.listEntries(db, userId, { source: q.source_language, target: q.target_language, limit: q.limit, offset: q.offset });
+export async function listEntries(
+  db: DB,
+  userId: string,
+  q: { source_language?: string; target_language?: string; limit: number; offset: number },
+) {
+  const rows = await repo.listEntries(db, userId, {
+    source: q.source_language,
+    target: q.target_language,
+    limit: q.limit,
+    offset: q.offset,
+  });
   return rows.map(toOut);
 }
 
@@ -59,7 +68,13 @@ export async function deleteEntry(db: DB, userId: string, entryId: string): Prom
 }
 
 /** Exact matches for many segments at once, keyed by normalised source text. */
-export async function exactMatches(db: DB, userId: string, source: string, target: string, texts: readonly string[]): Promise<Map<string, repo.EntryRow>> {
+export async function exactMatches(
+  db: DB,
+  userId: string,
+  source: string,
+  target: string,
+  texts: readonly string[],
+): Promise<Map<string, repo.EntryRow>> {
   const normalised = [...new Set(texts.map(normaliseSegment).filter(Boolean))];
   const byHash = new Map<string, string>();
   for (const n of normalised) byHash.set(await hashOf(n), n);
@@ -114,14 +129,27 @@ export interface FuzzyMatch {
 }
 
 /** Entries whose source is at least `threshold` similar to `text` (case-insensitive), best first. */
-export async function fuzzyMatches(db: DB, userId: string, source: string, target: string, text: string, threshold: number, limit = 5): Promise<FuzzyMatch[]> {
+export async function fuzzyMatches(
+  db: DB,
+  userId: string,
+  source: string,
+  target: string,
+  text: string,
+  threshold: number,
+  limit = 5,
+): Promise<FuzzyMatch[]> {
   const needle = normaliseSegment(text).toLowerCase();
   if (!needle || needle.length > FUZZY_MAX_CHARS) return [];
   const minChars = Math.ceil(needle.length * threshold);
   const maxChars = Math.floor(needle.length / threshold);
   const rows = await repo.fuzzyCandidates(db, userId, source, target, minChars, maxChars, FUZZY_SCAN_LIMIT);
   return rows
-    .map((e) => ({ entry_id: e.id, source_text: e.sourceText, target_text: e.targetText, score: similarity(needle, e.sourceText.toLowerCase(), threshold) }))
+    .map((e) => ({
+      entry_id: e.id,
+      source_text: e.sourceText,
+      target_text: e.targetText,
+      score: similarity(needle, e.sourceText.toLowerCase(), threshold),
+    }))
     .filter((m) => m.score >= threshold && m.score > 0)
     .sort((a, b) => b.score - a.score || a.entry_id.localeCompare(b.entry_id))
     .slice(0, limit)

@@ -6,19 +6,35 @@ const Language = z.string().regex(/^[a-z]{2,3}$/, "an ISO 639-1 code such as `en
 export const RetranslateRequest = z
   .object({
     provider: z.enum(TRANSLATOR_NAMES).optional().openapi({ description: "Use this configured provider instead of the fallback order." }),
-    source_language: z.union([Language, z.literal("auto")]).optional().openapi({ description: "Source language; defaults to the region's, `auto` detects it." }),
+    source_language: z
+      .union([Language, z.literal("auto")])
+      .optional()
+      .openapi({ description: "Source language; defaults to the region's, `auto` detects it." }),
     target_language: Language.optional().openapi({ description: "Defaults to the project's target language." }),
-    glossary_ids: z.array(z.string().min(1).max(64)).max(10).optional().openapi({ description: "Glossaries whose terms the translation must use (those of the region's language pair apply)." }),
+    glossary_ids: z
+      .array(z.string().min(1).max(64))
+      .max(10)
+      .optional()
+      .openapi({ description: "Glossaries whose terms the translation must use (those of the region's language pair apply)." }),
     context: z.string().max(2000).optional().openapi({ description: "What the document is about, for providers that use context." }),
   })
   .strict()
   .openapi("RetranslateRequest");
 
 export const AlternativesQuery = z.object({
-  target_language: Language.optional().openapi({ param: { name: "target_language", in: "query" }, description: "Defaults to the project's target language." }),
+  target_language: Language.optional().openapi({
+    param: { name: "target_language", in: "query" },
+    description: "Defaults to the project's target language.",
+  }),
 });
 
-const TermHitOut = z.object({ glossary_id: z.string(), source: z.string(), target: z.string(), count: z.number().int(), enforced: z.boolean() });
+const TermHitOut = z.object({
+  glossary_id: z.string(),
+  source: z.string(),
+  target: z.string(),
+  count: z.number().int(),
+  enforced: z.boolean(),
+});
 
 export const AlternativesOut = z
   .object({

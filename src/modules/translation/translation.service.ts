@@ -14,7 +14,16 @@ import {
 import * as glossaries from "../glossaries/glossaries.service";
 import * as tm from "../translation-memory/translation-memory.service";
 import { detectLanguage } from "./language-detection";
-import { postEditAll, protectTerms, restoreTerms, termHits, wordRegExp, type GlossaryTerm, type ProtectedText, type TermHit } from "../glossaries/term-protection";
+import {
+  postEditAll,
+  protectTerms,
+  restoreTerms,
+  termHits,
+  wordRegExp,
+  type GlossaryTerm,
+  type ProtectedText,
+  type TermHit,
+} from "../glossaries/term-protection";
 import { log } from "../../lib/log";
 
 export type { TermHit } from "../glossaries/term-protection";
@@ -86,7 +95,10 @@ interface Unit {
 /** ISO 639-1 code of an API or tesseract language code; a code nobody knows is a validation error. */
 export function languageCode(code: string, field = "language"): string {
   const iso = tesseractToIso1(code);
-  if (!iso) throw new ApiError("validation_error", `Unknown language code "${code}".`, { details: { fields: [{ location: "json", field, message: "unknown language code" }] } });
+  if (!iso)
+    throw new ApiError("validation_error", `Unknown language code "${code}".`, {
+      details: { fields: [{ location: "json", field, message: "unknown language code" }] },
+    });
   return iso;
 }
 
@@ -109,9 +121,13 @@ function pickTranslators(env: TranslatorEnv, opts: TranslateOptions, provider?: 
   if (!provider) return all;
   const one = all.filter((t) => t.name === provider);
   if (one.length === 0) {
-    throw new ApiError("validation_error", `Provider "${provider}" is not configured; configured: ${all.map((t) => t.name).join(", ") || "none"}.`, {
-      details: { fields: [{ location: "json", field: "provider", message: "not configured" }] },
-    });
+    throw new ApiError(
+      "validation_error",
+      `Provider "${provider}" is not configured; configured: ${all.map((t) => t.name).join(", ") || "none"}.`,
+      {
+        details: { fields: [{ location: "json", field: "provider", message: "not configured" }] },
+      },
+    );
   }
   return one;
 }
@@ -120,7 +136,10 @@ function pickTranslators(env: TranslatorEnv, opts: TranslateOptions, provider?: 
 async function detectableLanguages(translators: readonly Translator[], target: string): Promise<Set<string>> {
   const pairs = await servedPairs(translators);
   const langs = new Set(pairs.filter((p) => p.target === target).map((p) => p.source));
-  if (langs.size === 0) throw new ApiError("unsupported_language_pair", `No configured translator translates into "${target}".`, { details: { target_language: target } });
+  if (langs.size === 0)
+    throw new ApiError("unsupported_language_pair", `No configured translator translates into "${target}".`, {
+      details: { target_language: target },
+    });
   langs.add(target);
   return langs;
 }
@@ -130,13 +149,20 @@ async function detectableLanguages(translators: readonly Translator[], target: s
  * languages that can be translated into the target. A segment too short to be reliable takes the
  * language most reliable segments of the call have; null for text without letters.
  */
-async function sourceLanguages(texts: readonly string[], source: string, target: string, translators: readonly Translator[]): Promise<(string | null)[]> {
+async function sourceLanguages(
+  texts: readonly string[],
+  source: string,
+  target: string,
+  translators: readonly Translator[],
+): Promise<(string | null)[]> {
   if (source !== "auto") {
     const lang = languageCode(source, "source_language");
     return texts.map(() => lang);
   }
   const allowed = await detectableLanguages(translators, target);
-  const detected = await Promise.all(texts.map((t) => (/\p{L}/u.test(t) ? detectLanguage(t, allowed) : { language: null, reliable: false })));
+  const detected = await Promise.all(
+    texts.map((t) => (/\p{L}/u.test(t) ? detectLanguage(t, allowed) : { language: null, reliable: false })),
+  );
   const votes = new Map<string, number>();
   for (const d of detected) if (d.reliable && d.language) votes.set(d.language, (votes.get(d.language) ?? 0) + 1);
   const dominant = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -148,7 +174,14 @@ function compliant(p: ProtectedText, targetText: string): boolean {
   return p.slots.every((s) => wordRegExp(s.term.target, s.term.caseSensitive).test(targetText));
 }
 
-async function provide(translators: readonly Translator[], lang: string, target: string, texts: readonly string[], context?: string, glossary?: GlossaryTerm[]) {
+async function provide(
+  translators: readonly Translator[],
+  lang: string,
+  target: string,
+  texts: readonly string[],
+  context?: string,
+  glossary?: GlossaryTerm[],
+) {
   try {
     return await translateWithFallback(translators, {
       source: lang,
@@ -169,7 +202,14 @@ async function provide(translators: readonly Translator[], lang: string, target:
  * translated alone in the same request); those where that is not certain are translated again
  * with placeholders. A term neither way could place is reported with `enforced: false`.
  */
-async function translateUnits(translators: readonly Translator[], units: Unit[], lang: string, target: string, terms: GlossaryTerm[], context?: string): Promise<void> {
+async function translateUnits(
+  translators: readonly Translator[],
+  units: Unit[],
+  lang: string,
+  target: string,
+  terms: GlossaryTerm[],
+  context?: string,
+): Promise<void> {
   const todo = units.filter((u) => !u.out);
   if (todo.length === 0) return;
   const used = [...new Set(todo.flatMap((u) => u.protected!.slots.map((s) => s.term)))];
@@ -185,11 +225,25 @@ async function translateUnits(translators: readonly Translator[], units: Unit[],
   });
   if (uncertain.length === 0) return;
 
-  const second = await provide(translators, lang, target, uncertain.map((u) => u.protected!.text), context, terms);
+  const second = await provide(
+    translators,
+    lang,
+    target,
+    uncertain.map((u) => u.protected!.text),
+    context,
+    terms,
+  );
   uncertain.forEach((u, i) => {
     const restored = restoreTerms(second[i]!.text, u.protected!);
     // A provider that lost a placeholder keeps its plain translation, with the miss reported.
-    if (restored.missing.length === 0) u.out = { text: restored.text, origin: "provider", provider: second[i]!.provider, tmId: null, hits: termHits(u.protected!, restored.text) };
+    if (restored.missing.length === 0)
+      u.out = {
+        text: restored.text,
+        origin: "provider",
+        provider: second[i]!.provider,
+        tmId: null,
+        hits: termHits(u.protected!, restored.text),
+      };
   });
 }
 
@@ -208,7 +262,12 @@ async function contextPass(ai: Ai, units: Unit[], lang: string, target: string, 
       context,
       glossary: terms.map((t) => ({ source: t.source, target: t.target })),
       // Short ids: the model copies them back.
-      segments: candidates.map((u, i) => ({ id: `s${i}`, source: u.text, translation: u.out!.text, locked: u.out!.hits.map((h) => h.target) })),
+      segments: candidates.map((u, i) => ({
+        id: `s${i}`,
+        source: u.text,
+        translation: u.out!.text,
+        locked: u.out!.hits.map((h) => h.target),
+      })),
     });
     for (const s of result.segments) {
       const u = candidates[Number(s.id.slice(1))]!;
@@ -258,7 +317,12 @@ function sumHits(lists: readonly TermHit[][]): TermHit[] {
  *
  * Throws `unsupported_language_pair` (422) or `provider_unavailable` (503, retryable).
  */
-export async function translateSegments(env: TranslationEnv, db: DB, input: TranslateSegmentsInput, opts: TranslateOptions = {}): Promise<TranslateSegmentsResult> {
+export async function translateSegments(
+  env: TranslationEnv,
+  db: DB,
+  input: TranslateSegmentsInput,
+  opts: TranslateOptions = {},
+): Promise<TranslateSegmentsResult> {
   const target = languageCode(input.target, "target_language");
   const translators = pickTranslators(env, opts, input.provider);
   const named = input.glossaryIds?.length ? await glossaries.namedGlossaries(db, input.userId, input.glossaryIds) : [];
@@ -289,14 +353,29 @@ export async function translateSegments(env: TranslationEnv, db: DB, input: Tran
     for (const u of group) u.protected = protectTerms(u.text, terms);
 
     if (input.useMemory !== false) {
-      const matches = await tm.exactMatches(db, input.userId, lang, target, group.map((u) => u.norm));
+      const matches = await tm.exactMatches(
+        db,
+        input.userId,
+        lang,
+        target,
+        group.map((u) => u.norm),
+      );
       for (const u of group) {
         const entry = matches.get(u.norm);
         if (entry && compliant(u.protected!, entry.targetText)) {
-          u.out = { text: entry.targetText, origin: "tm_exact", provider: null, tmId: entry.id, hits: termHits(u.protected!, entry.targetText) };
+          u.out = {
+            text: entry.targetText,
+            origin: "tm_exact",
+            provider: null,
+            tmId: entry.id,
+            hits: termHits(u.protected!, entry.targetText),
+          };
         }
       }
-      await tm.recordUses(db, group.flatMap((u) => (u.out?.tmId ? [u.out.tmId] : [])));
+      await tm.recordUses(
+        db,
+        group.flatMap((u) => (u.out?.tmId ? [u.out.tmId] : [])),
+      );
     }
     for (const u of group) {
       if (!u.out && u.protected!.onlyTerms) {
@@ -311,8 +390,27 @@ export async function translateSegments(env: TranslationEnv, db: DB, input: Tran
   const segments = input.segments.map((s, i): TranslatedSegmentOut => {
     const u = unitOf[i];
     const lang = langs[i] ?? target;
-    if (!u?.out) return { id: s.id, source_text: s.text, text: s.text, source_language: lang, origin: "copy", provider: null, tm_entry_id: null, term_hits: [] };
-    return { id: s.id, source_text: s.text, text: u.out.text, source_language: u.lang, origin: u.out.origin, provider: u.out.provider, tm_entry_id: u.out.tmId, term_hits: u.out.hits };
+    if (!u?.out)
+      return {
+        id: s.id,
+        source_text: s.text,
+        text: s.text,
+        source_language: lang,
+        origin: "copy",
+        provider: null,
+        tm_entry_id: null,
+        term_hits: [],
+      };
+    return {
+      id: s.id,
+      source_text: s.text,
+      text: u.out.text,
+      source_language: u.lang,
+      origin: u.out.origin,
+      provider: u.out.provider,
+      tm_entry_id: u.out.tmId,
+      term_hits: u.out.hits,
+    };
   });
   return { target_language: target, segments, term_hits: sumHits(segments.map((s) => s.term_hits)), context_edits: contextEdits };
 }
@@ -322,7 +420,12 @@ export async function translateSegments(env: TranslationEnv, db: DB, input: Tran
  * `unsupported_language_pair`, or 503 `provider_unavailable` when a translator that might serve
  * it cannot list its pairs right now. `source` may be `auto` (any source into `target`).
  */
-export async function assertPairServed(env: TranslatorEnv, source: string, target: string, translators: readonly Translator[] = translatorsFromEnv(env)): Promise<void> {
+export async function assertPairServed(
+  env: TranslatorEnv,
+  source: string,
+  target: string,
+  translators: readonly Translator[] = translatorsFromEnv(env),
+): Promise<void> {
   const t = languageCode(target, "target_language");
   const s = source === "auto" ? "auto" : languageCode(source, "source_language");
   const lists = await Promise.allSettled(translators.map((tr) => tr.pairs()));
@@ -330,26 +433,53 @@ export async function assertPairServed(env: TranslatorEnv, source: string, targe
   if (served) return;
   const down = translators.filter((_, i) => lists[i]!.status === "rejected").map((tr) => tr.name);
   if (down.length) {
-    throw new ApiError("provider_unavailable", `Cannot check the pair ${s} → ${t}: ${down.join(", ")} cannot be reached. Try again shortly.`, { details: { providers: down, source_language: s, target_language: t } });
+    throw new ApiError(
+      "provider_unavailable",
+      `Cannot check the pair ${s} → ${t}: ${down.join(", ")} cannot be reached. Try again shortly.`,
+      { details: { providers: down, source_language: s, target_language: t } },
+    );
   }
-  throw new ApiError("unsupported_language_pair", `No configured translator translates ${s} → ${t}. GET /api/v1/languages lists the pairs served.`, {
-    details: { source_language: s, target_language: t },
-  });
+  throw new ApiError(
+    "unsupported_language_pair",
+    `No configured translator translates ${s} → ${t}. GET /api/v1/languages lists the pairs served.`,
+    {
+      details: { source_language: s, target_language: t },
+    },
+  );
 }
 
 /**
  * Stores a translation in the account's translation memory (an edit of a region's translation,
  * or a re-translation): an entry for the same source and pair takes the new target.
  */
-export async function rememberTranslation(db: DB, userId: string, source: string, target: string, sourceText: string, targetText: string): Promise<void> {
+export async function rememberTranslation(
+  db: DB,
+  userId: string,
+  source: string,
+  target: string,
+  sourceText: string,
+  targetText: string,
+): Promise<void> {
   await tm.rememberMany(db, userId, languageCode(source), languageCode(target), [{ sourceText, targetText }], { overwrite: true });
 }
 
 /** Stores a finished job's machine translations; entries that already exist are kept. */
-export async function rememberMachineTranslations(db: DB, userId: string, target: string, segments: readonly TranslatedSegmentOut[]): Promise<void> {
+export async function rememberMachineTranslations(
+  db: DB,
+  userId: string,
+  target: string,
+  segments: readonly TranslatedSegmentOut[],
+): Promise<void> {
   const fresh = segments.filter((s) => s.origin === "provider" || s.origin === "glossary");
   for (const [lang, group] of groupBy(fresh, (s) => s.source_language)) {
-    await tm.rememberMany(db, userId, lang, target, group.map((s) => ({ sourceText: providerText(s.source_text), targetText: s.text })), { overwrite: false });
+    await tm.rememberMany(
+      db,
+      userId,
+      lang,
+      target,
+      group.map((s) => ({ sourceText: providerText(s.source_text), targetText: s.text })),
+      { overwrite: false },
+    );
   }
 }
 
@@ -395,7 +525,14 @@ export async function alternatives(
   const source = detected ?? target;
   const threshold = tm.fuzzyThreshold(env);
   const unavailable: AlternativesResult["unavailable"] = [];
-  const result: AlternativesResult = { source_language: source, target_language: target, source_text: input.text, candidates: [], unavailable, fuzzy_threshold: threshold };
+  const result: AlternativesResult = {
+    source_language: source,
+    target_language: target,
+    source_text: input.text,
+    candidates: [],
+    unavailable,
+    fuzzy_threshold: threshold,
+  };
   if (!/\p{L}/u.test(text) || source === target) return result;
 
   const fromProviders = await Promise.all(
@@ -416,12 +553,25 @@ export async function alternatives(
     ? (await glossaries.namedGlossaries(db, input.userId, input.glossaryIds)).filter((g) => g.source === source && g.target === target)
     : await glossaries.glossariesForPair(db, input.userId, source, target);
   let constrained: Candidate | null = null;
-  if (protectTerms(text, gl.flatMap((g) => g.terms)).slots.length > 0) {
+  if (
+    protectTerms(
+      text,
+      gl.flatMap((g) => g.terms),
+    ).slots.length > 0
+  ) {
     try {
       const r = await translateSegments(
         env,
         db,
-        { userId: input.userId, source, target, segments: [{ id: "0", text }], glossaryIds: gl.map((g) => g.id), context: input.context, useMemory: false },
+        {
+          userId: input.userId,
+          source,
+          target,
+          segments: [{ id: "0", text }],
+          glossaryIds: gl.map((g) => g.id),
+          context: input.context,
+          useMemory: false,
+        },
         { ...opts, contextPass: false },
       );
       const seg = r.segments[0]!;
@@ -434,7 +584,14 @@ export async function alternatives(
 
   result.candidates = [
     ...fromProviders.filter((c): c is Candidate => c !== null),
-    ...fuzzy.map((m): Candidate => ({ text: m.target_text, origin: "translation_memory", provider: null, score: m.score, entry_id: m.entry_id, source_text: m.source_text })),
+    ...fuzzy.map((m): Candidate => ({
+      text: m.target_text,
+      origin: "translation_memory",
+      provider: null,
+      score: m.score,
+      entry_id: m.entry_id,
+      source_text: m.source_text,
+    })),
     ...(constrained ? [constrained] : []),
   ];
   return result;

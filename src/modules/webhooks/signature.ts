@@ -14,6 +14,11 @@ export async function signatureHeader(body: string, secrets: string[], timestamp
 }
 
 /** The secrets that sign now: the current one, and the previous one until its overlap ends. */
-export function signingSecrets(e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null }, now: number): string[] {
-  return e.previousSecret && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now ? [e.secret, e.previousSecret] : [e.secret];
+export function signingSecrets(
+  e: { secret: string; previousSecret: string | null; previousSecretExpiresAt: number | null },
+  now: number,
+): string[] {
+  return e.previousSecret && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now
+    ? [e.secret, e.previousSecret]
+    : [e.secret];
 }

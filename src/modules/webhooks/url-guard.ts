@@ -108,7 +108,22 @@ export function classifyAddress(host: string): AddressClass | null {
   return null;
 }
 
-const LOCAL_SUFFIXES = [".localhost", ".local", ".localdomain", ".internal", ".intranet", ".lan", ".home", ".corp", ".home.arpa", ".arpa", ".onion", ".test", ".invalid", ".example"];
+const LOCAL_SUFFIXES = [
+  ".localhost",
+  ".local",
+  ".localdomain",
+  ".internal",
+  ".intranet",
+  ".lan",
+  ".home",
+  ".corp",
+  ".home.arpa",
+  ".arpa",
+  ".onion",
+  ".test",
+  ".invalid",
+  ".example",
+];
 
 /** Names that are local by definition, and wildcard-DNS names spelling a private address. */
 function staticNameClass(name: string): AddressClass | null {
@@ -142,17 +157,22 @@ export async function resolveName(name: string, policy: Pick<UrlPolicy, "resolve
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       answer = await res.json();
     } catch (err) {
-      throw new ApiError("service_unavailable", `The address of ${name} could not be looked up; try again shortly.`, { details: { host: name, cause: String(err) } });
+      throw new ApiError("service_unavailable", `The address of ${name} could not be looked up; try again shortly.`, {
+        details: { host: name, cause: String(err) },
+      });
     }
     if (answer.Status === 3) continue; // NXDOMAIN
-    if (answer.Status !== 0) throw new ApiError("service_unavailable", `DNS lookup of ${name} failed (status ${answer.Status}).`, { details: { host: name } });
+    if (answer.Status !== 0)
+      throw new ApiError("service_unavailable", `DNS lookup of ${name} failed (status ${answer.Status}).`, { details: { host: name } });
     for (const a of answer.Answer ?? []) if (a.type === 1 || a.type === 28) addresses.push(a.data);
   }
   return addresses;
 }
 
 function refuse(url: string, message: string, reason: string): never {
-  throw new ApiError("validation_error", message, { details: { fields: [{ location: "json", field: "url", message, code: reason }], url } });
+  throw new ApiError("validation_error", message, {
+    details: { fields: [{ location: "json", field: "url", message, code: reason }], url },
+  });
 }
 
 /**

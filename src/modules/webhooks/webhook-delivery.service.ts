@@ -49,7 +49,13 @@ async function excerpt(res: Response): Promise<string> {
  * redirects, and records the attempt. Failures (network, timeout, non-2xx) are retried with
  * backoff; a URL that is now refused is not. `queueAttempt` is the message's attempt number.
  */
-export async function attemptDelivery(env: Env, db: DB, deliveryId: string, queueAttempt: number, fetcher: typeof fetch = (i, init) => fetch(i, init)): Promise<Outcome> {
+export async function attemptDelivery(
+  env: Env,
+  db: DB,
+  deliveryId: string,
+  queueAttempt: number,
+  fetcher: typeof fetch = (i, init) => fetch(i, init),
+): Promise<Outcome> {
   const row = await repo.deliveryForSending(db, deliveryId);
   if (!row) return { ack: true }; // the endpoint was deleted with its deliveries
   const { delivery, endpoint } = row;
@@ -105,12 +111,27 @@ export async function attemptDelivery(env: Env, db: DB, deliveryId: string, queu
     });
   } catch (err) {
     const timedOut = err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError");
-    return failed(null, timedOut ? `Timed out after ${DELIVERY_TIMEOUT_MS} ms` : `Network error: ${String(err)}`, Date.now() - started, true);
+    return failed(
+      null,
+      timedOut ? `Timed out after ${DELIVERY_TIMEOUT_MS} ms` : `Network error: ${String(err)}`,
+      Date.now() - started,
+      true,
+    );
   }
   const text = await excerpt(res).catch(() => "");
   const durationMs = Date.now() - started;
   if (res.status >= 200 && res.status < 300) {
-    await repo.recordAttempt(db, { deliveryId: delivery.id, endpointId: endpoint.id, ok: true, status: "delivered", responseStatus: res.status, excerpt: text, durationMs, nextAttemptAt: null, at: now });
+    await repo.recordAttempt(db, {
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      ok: true,
+      status: "delivered",
+      responseStatus: res.status,
+      excerpt: text,
+      durationMs,
+      nextAttemptAt: null,
+      at: now,
+    });
     return { ack: true };
   }
   return failed(res.status, text, durationMs, true);
@@ -158,7 +179,11 @@ export async function consumeDeadLetters(env: Env, db: DB, batch: MessageBatch<u
 
 async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointRow): Promise<void> {
   if (!(await repo.disableEndpoint(db, endpoint.id, Date.now()))) return;
-  log.warn("webhook endpoint disabled after failing deliveries", { endpoint_id: endpoint.id, user_id: endpoint.userId, failures: endpoint.failureCount });
+  log.warn("webhook endpoint disabled after failing deliveries", {
+    endpoint_id: endpoint.id,
+    user_id: endpoint.userId,
+    failures: endpoint.failureCount,
+  });
   const to = await repo.ownerEmail(db, endpoint.userId);
   if (!to) return;
   try {
@@ -169,7 +194,7 @@ async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointR
       text: [
         `Deliveries to your webhook endpoint ${endpoint.url} (${endpoint.id}) failed ${endpoint.failureCount} times in a row over about three days, so it has been disabled.`,
         "",
-        "Fix the receiver, then re-enable the endpoint (PATCH /api/v1/account/webhooks/{id} with {\"enabled\": true}) and replay the deliveries you need from its delivery log.",
+        'Fix the receiver, then re-enable the endpoint (PATCH /api/v1/account/webhooks/{id} with {"enabled": true}) and replay the deliveries you need from its delivery log.',
       ].join("\n"),
     });
   } catch (err) {
@@ -180,6 +205,7 @@ async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointR
 /** Scheduled: re-queues deliveries never attempted 10 minutes after they were created (a lost queue send). */
 export async function requeueStalledDeliveries(env: Env, db: DB, now: number): Promise<number> {
   const ids = await repo.stalledDeliveries(db, now - 10 * 60 * 1000);
-  if (ids.length) await env.WEBHOOKS.sendBatch(ids.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, contentType: "json" as const })));
+  if (ids.length)
+    await env.WEBHOOKS.sendBatch(ids.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, contentType: "json" as const })));
   return ids.length;
 }

@@ -17,17 +17,28 @@ export async function countEndpoints(db: DB, userId: string): Promise<number> {
 }
 
 export async function listEndpoints(db: DB, userId: string): Promise<EndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  return db
+    .select()
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId))
+    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
 export async function findEndpoint(db: DB, userId: string, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
+    .limit(1);
   return row;
 }
 
 /** Applies a patch (possibly empty: a request that changes nothing still marks the endpoint updated). */
 export async function updateEndpoint(db: DB, id: string, patch: Partial<typeof webhookEndpoints.$inferInsert>): Promise<void> {
-  await db.update(webhookEndpoints).set({ ...patch, updatedAt: Date.now() }).where(eq(webhookEndpoints.id, id));
+  await db
+    .update(webhookEndpoints)
+    .set({ ...patch, updatedAt: Date.now() })
+    .where(eq(webhookEndpoints.id, id));
 }
 
 export async function deleteEndpoint(db: DB, userId: string, id: string): Promise<boolean> {
@@ -70,7 +81,11 @@ export async function insertDeliveries(db: DB, rows: (typeof webhookDeliveries.$
 }
 
 export async function findDelivery(db: DB, userId: string, id: string): Promise<DeliveryRow | undefined> {
-  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.userId, userId)))
+    .limit(1);
   return row;
 }
 
@@ -85,7 +100,11 @@ export async function deliveryForSending(db: DB, id: string): Promise<{ delivery
   return row;
 }
 
-export async function listDeliveries(db: DB, endpointId: string, q: { status?: WebhookDeliveryStatus; limit: number; offset: number }): Promise<DeliveryRow[]> {
+export async function listDeliveries(
+  db: DB,
+  endpointId: string,
+  q: { status?: WebhookDeliveryStatus; limit: number; offset: number },
+): Promise<DeliveryRow[]> {
   return db
     .select()
     .from(webhookDeliveries)
@@ -101,7 +120,17 @@ export async function listDeliveries(db: DB, endpointId: string, q: { status?: W
  */
 export async function recordAttempt(
   db: DB,
-  a: { deliveryId: string; endpointId: string; ok: boolean; status: WebhookDeliveryStatus; responseStatus: number | null; excerpt: string; durationMs: number | null; nextAttemptAt: number | null; at: number },
+  a: {
+    deliveryId: string;
+    endpointId: string;
+    ok: boolean;
+    status: WebhookDeliveryStatus;
+    responseStatus: number | null;
+    excerpt: string;
+    durationMs: number | null;
+    nextAttemptAt: number | null;
+    at: number;
+  },
 ): Promise<number> {
   const d1 = db.$client;
   const [, , endpoint] = await d1.batch([
@@ -111,7 +140,9 @@ export async function recordAttempt(
            next_attempt_at = ?, last_attempt_at = ?, delivered_at = CASE WHEN ? THEN ? ELSE delivered_at END, updated_at = ? WHERE id = ?`,
       )
       .bind(a.status, a.responseStatus, a.excerpt, a.durationMs, a.nextAttemptAt, a.at, a.ok ? 1 : 0, a.at, a.at, a.deliveryId),
-    d1.prepare(`UPDATE webhook_endpoints SET failure_count = ${a.ok ? "0" : "failure_count + 1"}, updated_at = ? WHERE id = ?`).bind(a.at, a.endpointId),
+    d1
+      .prepare(`UPDATE webhook_endpoints SET failure_count = ${a.ok ? "0" : "failure_count + 1"}, updated_at = ? WHERE id = ?`)
+      .bind(a.at, a.endpointId),
     d1.prepare("SELECT failure_count FROM webhook_endpoints WHERE id = ?").bind(a.endpointId),
   ]);
   return (endpoint?.results[0] as { failure_count: number } | undefined)?.failure_count ?? 0;
@@ -127,7 +158,10 @@ export async function closeDelivery(db: DB, id: string, status: "failed" | "dead
 
 /** Disables an endpoint once; true when this call disabled it. */
 export async function disableEndpoint(db: DB, id: string, at: number): Promise<boolean> {
-  const res = await db.$client.prepare("UPDATE webhook_endpoints SET active = 0, disabled_at = ?, updated_at = ? WHERE id = ? AND active = 1 RETURNING id").bind(at, at, id).run();
+  const res = await db.$client
+    .prepare("UPDATE webhook_endpoints SET active = 0, disabled_at = ?, updated_at = ? WHERE id = ? AND active = 1 RETURNING id")
+    .bind(at, at, id)
+    .run();
   return rowsWritten(res) === 1;
 }
 
@@ -137,7 +171,14 @@ export async function stalledDeliveries(db: DB, before: number, limit = 100): Pr
     .select({ id: webhookDeliveries.id })
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-    .where(and(eq(webhookDeliveries.status, "pending"), eq(webhookDeliveries.attempts, 0), lt(webhookDeliveries.createdAt, before), eq(webhookEndpoints.active, true)))
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.attempts, 0),
+        lt(webhookDeliveries.createdAt, before),
+        eq(webhookEndpoints.active, true),
+      ),
+    )
     .limit(limit);
   return rows.map((r) => r.id);
 }

@@ -12,7 +12,10 @@ const EventKinds = z
 
 export const WebhookCreateRequest = z
   .object({
-    url: z.string().min(1).max(2000).openapi({ example: "https://example.com/hooks/lingoscan", description: "https (http only in development); never a private, loopback or link-local address." }),
+    url: z.string().min(1).max(2000).openapi({
+      example: "https://example.com/hooks/lingoscan",
+      description: "https (http only in development); never a private, loopback or link-local address.",
+    }),
     events: EventKinds.default(["*"]),
     description: z.string().trim().max(200).optional(),
     enabled: z.boolean().default(true),
@@ -39,8 +42,12 @@ export const WebhookOut = z
     enabled: z.boolean(),
     secret_prefix: z.string().openapi({ description: "First characters of the signing secret." }),
     failure_count: z.number().int().openapi({ description: "Failed delivery attempts in a row." }),
-    disabled_at: ts.nullable().openapi({ description: "Set when the service disabled the endpoint after failing deliveries, or the owner did." }),
-    previous_secret_expires_at: ts.nullable().openapi({ description: "Until then, deliveries are also signed with the secret before the last rotation." }),
+    disabled_at: ts
+      .nullable()
+      .openapi({ description: "Set when the service disabled the endpoint after failing deliveries, or the owner did." }),
+    previous_secret_expires_at: ts
+      .nullable()
+      .openapi({ description: "Until then, deliveries are also signed with the secret before the last rotation." }),
     created_at: ts,
     updated_at: ts,
   })
@@ -60,7 +67,9 @@ export const WebhookDeliveryOut = z
     endpoint_id: z.string(),
     event_id: z.string().openapi({ example: "evt_0a1b2c3d4e5f6g7h8i9j" }),
     event_type: z.string(),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({ description: "pending (not tried yet), failed (last attempt failed; retried while next_retry_at is set), delivered, dead (gave up)." }),
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({
+      description: "pending (not tried yet), failed (last attempt failed; retried while next_retry_at is set), delivered, dead (gave up).",
+    }),
     attempts: z.number().int(),
     response_status: z.number().int().nullable(),
     response_excerpt: z.string().nullable().openapi({ description: "First bytes of the receiver's answer, or the network error." }),
@@ -74,13 +83,24 @@ export const WebhookDeliveryOut = z
   .openapi("WebhookDeliveryOut");
 
 export const EndpointIdParam = z.object({
-  endpoint_id: z.string().min(1).max(64).openapi({ param: { name: "endpoint_id", in: "path" }, example: "whe_0a1b2c3d4e5f6g7h8i9j" }),
+  endpoint_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "endpoint_id", in: "path" }, example: "whe_0a1b2c3d4e5f6g7h8i9j" }),
 });
 
 export const DeliveryIdParam = z.object({
-  delivery_id: z.string().min(1).max(64).openapi({ param: { name: "delivery_id", in: "path" }, example: "dlv_0a1b2c3d4e5f6g7h8i9j" }),
+  delivery_id: z
+    .string()
+    .min(1)
+    .max(64)
+    .openapi({ param: { name: "delivery_id", in: "path" }, example: "dlv_0a1b2c3d4e5f6g7h8i9j" }),
 });
 
 export const DeliveryListQuery = z.object({
-  status: z.enum(WEBHOOK_DELIVERY_STATUSES).optional().openapi({ param: { name: "status", in: "query" } }),
+  status: z
+    .enum(WEBHOOK_DELIVERY_STATUSES)
+    .optional()
+    .openapi({ param: { name: "status", in: "query" } }),
 });

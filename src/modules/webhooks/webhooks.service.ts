@@ -35,7 +35,8 @@ export function toWebhookOut(e: repo.EndpointRow): z.infer<typeof WebhookOut> {
     secret_prefix: e.secretPrefix,
     failure_count: e.failureCount,
     disabled_at: iso(e.disabledAt),
-    previous_secret_expires_at: e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > Date.now() ? iso(e.previousSecretExpiresAt) : null,
+    previous_secret_expires_at:
+      e.previousSecret && e.previousSecretExpiresAt && e.previousSecretExpiresAt > Date.now() ? iso(e.previousSecretExpiresAt) : null,
     created_at: iso(e.createdAt)!,
     updated_at: iso(e.updatedAt)!,
   };
@@ -70,7 +71,9 @@ async function ownEndpoint(db: DB, auth: AuthContext, id: string): Promise<repo.
 export async function createEndpoint(env: Env, db: DB, auth: AuthContext, req: z.infer<typeof WebhookCreateRequest>) {
   const url = await checkWebhookUrl(req.url, urlPolicy(env));
   if ((await repo.countEndpoints(db, auth.userId)) >= MAX_ENDPOINTS) {
-    throw new ApiError("conflict", `An account can register at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, { details: { limit: MAX_ENDPOINTS } });
+    throw new ApiError("conflict", `An account can register at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`, {
+      details: { limit: MAX_ENDPOINTS },
+    });
   }
   const id = newId("whe");
   const secret = newSecret();
@@ -123,7 +126,12 @@ export async function rotateSecret(db: DB, auth: AuthContext, id: string) {
   const endpoint = await ownEndpoint(db, auth, id);
   const secret = newSecret();
   const expires = Date.now() + ROTATION_OVERLAP_MS;
-  await repo.updateEndpoint(db, endpoint.id, { secret, secretPrefix: secret.slice(0, 12), previousSecret: endpoint.secret, previousSecretExpiresAt: expires });
+  await repo.updateEndpoint(db, endpoint.id, {
+    secret,
+    secretPrefix: secret.slice(0, 12),
+    previousSecret: endpoint.secret,
+    previousSecretExpiresAt: expires,
+  });
   return { endpoint_id: endpoint.id, secret, secret_prefix: secret.slice(0, 12), previous_secret_expires_at: iso(expires)! };
 }
 
@@ -131,14 +139,21 @@ export async function deleteEndpoint(db: DB, auth: AuthContext, id: string): Pro
   if (!(await repo.deleteEndpoint(db, auth.userId, id))) throw new ApiError("not_found", `No webhook endpoint ${id}.`);
 }
 
-export async function listDeliveries(db: DB, auth: AuthContext, id: string, q: { status?: WebhookDeliveryStatus; limit: number; offset: number }) {
+export async function listDeliveries(
+  db: DB,
+  auth: AuthContext,
+  id: string,
+  q: { status?: WebhookDeliveryStatus; limit: number; offset: number },
+) {
   const endpoint = await ownEndpoint(db, auth, id);
   return (await repo.listDeliveries(db, endpoint.id, q)).map(toDeliveryOut);
 }
 
 async function enqueue(env: Env, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
-  await env.WEBHOOKS.sendBatch(deliveryIds.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, contentType: "json" as const })));
+  await env.WEBHOOKS.sendBatch(
+    deliveryIds.map((id) => ({ body: { delivery_id: id } satisfies DeliveryMessage, contentType: "json" as const })),
+  );
 }
 
 /** POST /account/webhooks/deliveries/{id}/replay: the same event (id, body) sent again as a new delivery. */
@@ -146,9 +161,22 @@ export async function replayDelivery(env: Env, db: DB, auth: AuthContext, delive
   const original = await repo.findDelivery(db, auth.userId, deliveryId);
   if (!original) throw new ApiError("not_found", `No webhook delivery ${deliveryId}.`);
   const endpoint = await ownEndpoint(db, auth, original.endpointId);
-  if (!endpoint.active) throw new ApiError("conflict", "The endpoint is disabled; enable it before replaying deliveries.", { details: { endpoint_id: endpoint.id } });
+  if (!endpoint.active)
+    throw new ApiError("conflict", "The endpoint is disabled; enable it before replaying deliveries.", {
+      details: { endpoint_id: endpoint.id },
+    });
   const id = newId("dlv");
-  await repo.insertDeliveries(db, [{ id, endpointId: endpoint.id, userId: auth.userId, eventId: original.eventId, eventType: original.eventType, payload: original.payload, replayOf: original.id }]);
+  await repo.insertDeliveries(db, [
+    {
+      id,
+      endpointId: endpoint.id,
+      userId: auth.userId,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      payload: original.payload,
+      replayOf: original.id,
+    },
+  ]);
   await enqueue(env, [id]);
   return toDeliveryOut((await repo.findDelivery(db, auth.userId, id))!);
 }
@@ -161,7 +189,14 @@ export async function replayDelivery(env: Env, db: DB, auth: AuthContext, delive
  * deliveries whose queue message was lost are re-queued by the scheduled sweep.
  * Returns the event id, or null when no endpoint wants the event.
  */
-export async function emitEvent(env: Env, db: DB, userId: string, type: WebhookEventType, data: Record<string, unknown>, opts: { dedupeKey?: string } = {}): Promise<string | null> {
+export async function emitEvent(
+  env: Env,
+  db: DB,
+  userId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  opts: { dedupeKey?: string } = {},
+): Promise<string | null> {
   try {
     const endpoints = await repo.subscribedEndpoints(db, userId, type);
     if (endpoints.length === 0) return null;
@@ -219,7 +254,9 @@ export async function emitJobEvent(env: Env, db: DB, job: FinishedJob): Promise<
     pages_done: job.pagesDone,
     pages_failed: job.pagesFailed,
     credits_charged: job.creditsCharged,
-    error: job.error ? { code: job.error.code, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} } : null,
+    error: job.error
+      ? { code: job.error.code, message: job.error.message, retryable: job.error.retryable, details: job.error.details ?? {} }
+      : null,
     finished_at: iso(job.finishedAt),
     url: `/api/v1/jobs/${job.id}`,
   };

@@ -13,7 +13,12 @@ import { batchReportCsv, childFolder } from "./batch-report";
  * One look at a batch's children: how many are finished. Publishes a progress event on the parent
  * when more finished than `seen`. `stopped` when the parent was cancelled or retried meanwhile.
  */
-export async function watchChildren(env: Env, db: DB, ref: JobRef, seen: number): Promise<{ stopped: boolean; total: number; finished: number }> {
+export async function watchChildren(
+  env: Env,
+  db: DB,
+  ref: JobRef,
+  seen: number,
+): Promise<{ stopped: boolean; total: number; finished: number }> {
   const parent = await repo.getJob(db, ref.jobId);
   if (!parent || parent.attempt !== ref.attempt || parent.status !== "queued") return { stopped: true, total: 0, finished: 0 };
   const children = await repo.childrenOf(db, ref.jobId);
@@ -62,8 +67,24 @@ export async function batchArchive(env: Env, db: DB, plan: JobPlan): Promise<Bat
   const now = Date.now();
   const base = { userId: plan.userId, projectId: null, jobId: plan.jobId, status: "ready" as const, createdAt: now, completedAt: now };
   await upsertExports(db, [
-    { ...base, id: `exp_${plan.jobId.slice(4)}_zip`, format: "zip", key: zipKey, filename: "batch.zip", bytes: zip.byteLength, contentType: "application/zip" },
-    { ...base, id: `exp_${plan.jobId.slice(4)}_csv`, format: "csv", key: csvKey, filename: "report.csv", bytes: csv.byteLength, contentType: "text/csv; charset=utf-8" },
+    {
+      ...base,
+      id: `exp_${plan.jobId.slice(4)}_zip`,
+      format: "zip",
+      key: zipKey,
+      filename: "batch.zip",
+      bytes: zip.byteLength,
+      contentType: "application/zip",
+    },
+    {
+      ...base,
+      id: `exp_${plan.jobId.slice(4)}_csv`,
+      format: "csv",
+      key: csvKey,
+      filename: "report.csv",
+      bytes: csv.byteLength,
+      contentType: "text/csv; charset=utf-8",
+    },
   ]);
   const failed = children.filter((c) => c.status === "failed" || c.status === "cancelled");
   return {
@@ -79,5 +100,8 @@ export function batchOutcome(c: BatchCounts): { status: FinalStatus; error?: Api
   if (c.failed === 0 && c.partial === 0) return { status: "completed" };
   if (c.completed + c.partial > 0) return { status: "partially_completed" };
   const code = c.firstError && isErrorCode(c.firstError.code) ? c.firstError.code : "internal_error";
-  return { status: "failed", error: new ApiError(code, `Every file of the batch failed; the first: ${c.firstError?.message ?? "unknown error"} (see report.csv).`) };
+  return {
+    status: "failed",
+    error: new ApiError(code, `Every file of the batch failed; the first: ${c.firstError?.message ?? "unknown error"} (see report.csv).`),
+  };
 }

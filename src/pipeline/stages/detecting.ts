@@ -11,6 +11,12 @@ const RECOGNIZED_BY_TEXT = new Set(["ocr", "translate"]);
  */
 export const detecting: StageHandler = async ({ env, plan, page }) => {
   const languages = RECOGNIZED_BY_TEXT.has(plan.tool) ? { languages: plan.languages } : {};
-  const r = await engineCall(() => env.ENGINE.detect({ pageKey: keys.pageImage(plan.userId, plan.jobId, page), outKey: keys.pageLayout(plan.userId, plan.jobId, page), ...languages }));
+  const r = await engineCall(() =>
+    env.ENGINE.detect({
+      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
+      outKey: keys.pageLayout(plan.userId, plan.jobId, page),
+      ...languages,
+    }),
+  );
   return { regions: r.regions };
 };

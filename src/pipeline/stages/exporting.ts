@@ -29,7 +29,12 @@ export async function runExports(env: Env, db: DB, plan: JobPlan, okPages: numbe
           baseName: plan.baseName,
           pageIndexes: okPages,
         })
-      : env.ENGINE.buildExports({ pageTextKeys: okPages.map((p) => keys.pageText(plan.userId, plan.jobId, p)), formats, outPrefix, baseName: plan.baseName }),
+      : env.ENGINE.buildExports({
+          pageTextKeys: okPages.map((p) => keys.pageText(plan.userId, plan.jobId, p)),
+          formats,
+          outPrefix,
+          baseName: plan.baseName,
+        }),
   );
   const now = Date.now();
   await upsertExports(

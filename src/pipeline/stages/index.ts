@@ -57,7 +57,11 @@ export async function planJob(db: DB, jobId: string, attempt: number): Promise<J
     ocrMode: (o.ocr_mode as JobPlan["ocrMode"]) ?? "auto",
     targetLanguage: o.target_language ?? null,
     formats: o.export_formats ?? [],
-    baseName: (job.sourceName ?? "document").replace(/\.[A-Za-z0-9]{1,5}$/, "").replace(/[^\w.-]+/g, "_").slice(0, 80) || "document",
+    baseName:
+      (job.sourceName ?? "document")
+        .replace(/\.[A-Za-z0-9]{1,5}$/, "")
+        .replace(/[^\w.-]+/g, "_")
+        .slice(0, 80) || "document",
     concurrency: planOf(await repo.ownerPlan(db, job.userId)).concurrency,
   };
 }

@@ -73,7 +73,15 @@ export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: num
   const detected = pageRow.detectedLanguage?.split("+").filter((l) => l !== "auto");
   const languages = detected?.length ? detected : plan.languages;
   const out = await engineCall(() =>
-    env.ENGINE.inpaint({ pageKey: pageRow.imageKey!, sourceKey: pageRow.sourceKey ?? undefined, page, regions: input, maskKey, cleanKey, languages }),
+    env.ENGINE.inpaint({
+      pageKey: pageRow.imageKey!,
+      sourceKey: pageRow.sourceKey ?? undefined,
+      page,
+      regions: input,
+      maskKey,
+      cleanKey,
+      languages,
+    }),
   );
   await pagesRepo.setPageFiles(db, pid, { maskKey, cleanKey });
   if (rows.length) {

@@ -12,7 +12,12 @@ async function readJson<T>(env: Env, key: string): Promise<T> {
 }
 
 /** Stores a page's recognised regions (with lines, words, confidences) and, for the tables tool, its tables. */
-async function savePage(ctx: StageContext, text: PageText, read: { languages?: string[]; path?: PageText["path"]; rotation?: number }, tables?: PageTables) {
+async function savePage(
+  ctx: StageContext,
+  text: PageText,
+  read: { languages?: string[]; path?: PageText["path"]; rotation?: number },
+  tables?: PageTables,
+) {
   const { db, plan, page } = ctx;
   if (!plan.projectId) return;
   await repo.savePageRegions(
@@ -40,7 +45,12 @@ async function savePage(ctx: StageContext, text: PageText, read: { languages?: s
       text: reg.text,
       sourceLanguage: plan.languages[0] ?? null,
       confidence: reg.confidence,
-      lines: reg.lines.map((l) => ({ ...l.box, text: l.text, confidence: l.confidence, words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })) })),
+      lines: reg.lines.map((l) => ({
+        ...l.box,
+        text: l.text,
+        confidence: l.confidence,
+        words: l.words.map((w) => ({ ...w.box, text: w.text, confidence: w.confidence })),
+      })),
     })),
     tables?.tables.map((t) => ({
       id: newId("tbl"),
@@ -51,7 +61,14 @@ async function savePage(ctx: StageContext, text: PageText, read: { languages?: s
       rows: t.rows,
       cols: t.cols,
       confidence: t.cells.length ? Math.round((t.cells.reduce((n, c) => n + c.confidence, 0) / t.cells.length) * 1000) / 1000 : null,
-      cells: t.cells.map((c) => ({ row: c.row, col: c.col, rowSpan: c.rowSpan, colSpan: c.colSpan, text: c.text, confidence: c.confidence })),
+      cells: t.cells.map((c) => ({
+        row: c.row,
+        col: c.col,
+        rowSpan: c.rowSpan,
+        colSpan: c.colSpan,
+        text: c.text,
+        confidence: c.confidence,
+      })),
     })),
   );
 }
@@ -79,7 +96,13 @@ async function recognizeTables(ctx: StageContext): Promise<StageResult> {
 export const recognizing: StageHandler = async (ctx) => {
   if (ctx.plan.tool === "tables") return recognizeTables(ctx);
   const { env, plan, page } = ctx;
-  const r = await engineCall(() => env.ENGINE.recognize({ pageKey: keys.pageImage(plan.userId, plan.jobId, page), languages: plan.languages, outKey: keys.pageText(plan.userId, plan.jobId, page) }));
+  const r = await engineCall(() =>
+    env.ENGINE.recognize({
+      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
+      languages: plan.languages,
+      outKey: keys.pageText(plan.userId, plan.jobId, page),
+    }),
+  );
   await savePage(ctx, await readJson<PageText>(env, r.key), r);
   // Pages with ink but no text fail in the engine; what reaches here empty is a blank page: said, not silent.
   const warnings = r.chars === 0 ? [{ code: "blank_page", message: `Page ${page + 1} is blank: no text was found on it.` }] : [];

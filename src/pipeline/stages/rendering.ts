@@ -40,12 +40,17 @@ export async function renderingStage(env: Env, db: DB, plan: JobPlan, page: numb
   );
   await pagesRepo.setPageFiles(db, pid, { renderKey });
   if (rows.length) {
-    await regions.applyRegionChanges(db, plan.projectId, { updates: rows.map((r, i) => ({ id: r.id, patch: { overflow: out.regions[i]!.overflow } })) });
+    await regions.applyRegionChanges(db, plan.projectId, {
+      updates: rows.map((r, i) => ({ id: r.id, patch: { overflow: out.regions[i]!.overflow } })),
+    });
   }
   const warnings = rows
     .map((r, i) => ({ r, res: out.regions[i]! }))
     .filter((x) => x.res.overflow === "overflowing")
-    .map(({ r, res }) => ({ code: "text_overflow", message: `Page ${page + 1}: the translation of region ${r.id} does not fit its box even at ${res.fontSize} px.` }));
+    .map(({ r, res }) => ({
+      code: "text_overflow",
+      message: `Page ${page + 1}: the translation of region ${r.id} does not fit its box even at ${res.fontSize} px.`,
+    }));
   return { regions: rows.length, ...(warnings.length ? { warnings } : {}) };
 }
 

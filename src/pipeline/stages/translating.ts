@@ -16,7 +16,6 @@ function glossaryIdsOf(options: Record<string, unknown>): string[] {
   return [...new Set([...many, ...one])];
 }
 
-
 /**
  * Translates a page's regions (the user's corrected text where there is one) into the job's
  * target language: source language from the job's options (`auto` or none: detected per region),
@@ -41,14 +40,26 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
   let result;
   try {
     try {
-      result = await translateSegments(env, db, { userId: plan.userId, source, target: plan.targetLanguage, segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })), glossaryIds });
+      result = await translateSegments(env, db, {
+        userId: plan.userId,
+        source,
+        target: plan.targetLanguage,
+        segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })),
+        glossaryIds,
+      });
     } catch (err) {
       // A glossary deleted since the job was created: translate without it and say so.
       if (!(err instanceof ApiError) || err.code !== "not_found" || !Array.isArray(err.details.glossary_ids)) throw err;
       const missing = err.details.glossary_ids as string[];
       glossaryIds = glossaryIds.filter((g) => !missing.includes(g));
       warnings.push({ code: "glossary_missing", message: `Glossary ${missing.join(", ")} no longer exists; translated without it.` });
-      result = await translateSegments(env, db, { userId: plan.userId, source, target: plan.targetLanguage, segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })), glossaryIds });
+      result = await translateSegments(env, db, {
+        userId: plan.userId,
+        source,
+        target: plan.targetLanguage,
+        segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })),
+        glossaryIds,
+      });
     }
   } catch (err) {
     if (err instanceof ApiError) throwForStep(err);
@@ -78,7 +89,10 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
   await recordEvent(env, db, plan.jobId, { type: "progress", page, stage: "translating", message, data });
 
   for (const h of hits.filter((x) => !x.enforced)) {
-    warnings.push({ code: "glossary_term_not_enforced", message: `The provider's output could not be made to use "${h.target}" for "${h.source}" on page ${page + 1}.` });
+    warnings.push({
+      code: "glossary_term_not_enforced",
+      message: `The provider's output could not be made to use "${h.target}" for "${h.source}" on page ${page + 1}.`,
+    });
   }
   return { regions: result.segments.length, ...(warnings.length ? { warnings } : {}) };
 }

@@ -20,7 +20,9 @@ export function assertSandboxAllowed(env: Env): void {
  */
 export function stripeProvider(env: Env): StripeProvider {
   if (!env.STRIPE_WEBHOOK_SECRET) {
-    throw new ApiError("provider_unavailable", "Stripe is not configured: set the STRIPE_WEBHOOK_SECRET and STRIPE_SECRET_KEY secrets.", { details: { provider: "stripe" } });
+    throw new ApiError("provider_unavailable", "Stripe is not configured: set the STRIPE_WEBHOOK_SECRET and STRIPE_SECRET_KEY secrets.", {
+      details: { provider: "stripe" },
+    });
   }
   return new StripeProvider({ secretKey: env.STRIPE_SECRET_KEY ?? "", webhookSecret: env.STRIPE_WEBHOOK_SECRET });
 }
@@ -37,7 +39,11 @@ export function providerById(env: Env, id: string): PaymentProvider {
       return stripeProvider(env);
     case "sandbox":
       if (env.ENVIRONMENT === "production") {
-        throw new ApiError("provider_unavailable", "The sandbox payment provider is disabled in production; set PAYMENTS_PROVIDER=stripe.", { details: { provider: "sandbox" } });
+        throw new ApiError(
+          "provider_unavailable",
+          "The sandbox payment provider is disabled in production; set PAYMENTS_PROVIDER=stripe.",
+          { details: { provider: "sandbox" } },
+        );
       }
       return new SandboxProvider(env.PUBLIC_BASE_URL);
     default:

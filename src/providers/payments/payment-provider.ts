@@ -31,7 +31,14 @@ export interface CheckoutSession {
  * carries the provider's event id, the key that makes handling it happen once.
  */
 export type PaymentEvent =
-  | { type: "checkout.completed"; eventId: string; providerRef: string; paymentId: string | null; subscriptionRef: string | null; amountCents: number | null }
+  | {
+      type: "checkout.completed";
+      eventId: string;
+      providerRef: string;
+      paymentId: string | null;
+      subscriptionRef: string | null;
+      amountCents: number | null;
+    }
   /** The checkout ended without payment: it expired, or an asynchronous payment failed. */
   | { type: "checkout.closed"; eventId: string; providerRef: string; paymentId: string | null; status: "expired" | "failed" }
   | {

@@ -14,7 +14,13 @@ function refuse(message: string): never {
  * and `t` within the tolerance of `nowSeconds`. Other schemes (`v0`) are ignored, as Stripe's
  * libraries do. Throws `invalid_signature`.
  */
-export async function verifyStripeSignature(payload: string, header: string | undefined, secret: string, nowSeconds: number, toleranceSeconds = STRIPE_TOLERANCE_SECONDS): Promise<void> {
+export async function verifyStripeSignature(
+  payload: string,
+  header: string | undefined,
+  secret: string,
+  nowSeconds: number,
+  toleranceSeconds = STRIPE_TOLERANCE_SECONDS,
+): Promise<void> {
   if (!header) refuse("The Stripe-Signature header is missing.");
   let timestamp: number | null = null;
   const signatures: string[] = [];
@@ -31,5 +37,6 @@ export async function verifyStripeSignature(payload: string, header: string | un
     refuse(`The Stripe-Signature timestamp is more than ${toleranceSeconds} s away from the current time.`);
   }
   const expected = await hmacSha256Hex(secret, `${timestamp}.${payload}`);
-  if (!signatures.some((s) => timingSafeEqualStr(s, expected))) refuse("No v1 signature in the Stripe-Signature header matches the payload.");
+  if (!signatures.some((s) => timingSafeEqualStr(s, expected)))
+    refuse("No v1 signature in the Stripe-Signature header matches the payload.");
 }

@@ -16,7 +16,10 @@ export interface StripeConfig {
 }
 
 const Metadata = z.record(z.string(), z.string()).nullish();
-const Ref = z.union([z.string(), z.object({ id: z.string() })]).nullish().transform((v) => (v == null ? null : typeof v === "string" ? v : v.id));
+const Ref = z
+  .union([z.string(), z.object({ id: z.string() })])
+  .nullish()
+  .transform((v) => (v == null ? null : typeof v === "string" ? v : v.id));
 
 const StripeEvent = z.object({ id: z.string(), type: z.string(), data: z.object({ object: z.record(z.string(), z.unknown()) }) });
 
@@ -49,7 +52,11 @@ const Subscription = z.object({
   // Moved from the subscription to its items in 2025-03-31.
   current_period_start: z.number().int().nullish(),
   current_period_end: z.number().int().nullish(),
-  items: z.object({ data: z.array(z.object({ current_period_start: z.number().int().nullish(), current_period_end: z.number().int().nullish() })) }).nullish(),
+  items: z
+    .object({
+      data: z.array(z.object({ current_period_start: z.number().int().nullish(), current_period_end: z.number().int().nullish() })),
+    })
+    .nullish(),
   ended_at: z.number().int().nullish(),
 });
 
@@ -108,11 +115,19 @@ export class StripeProvider implements PaymentProvider {
   }
 
   async cancelAtPeriodEnd(subscriptionRef: string): Promise<void> {
-    await this.call(`/subscriptions/${encodeURIComponent(subscriptionRef)}`, [["cancel_at_period_end", "true"]], `cancel:${subscriptionRef}`);
+    await this.call(
+      `/subscriptions/${encodeURIComponent(subscriptionRef)}`,
+      [["cancel_at_period_end", "true"]],
+      `cancel:${subscriptionRef}`,
+    );
   }
 
   /** Verifies a webhook delivery (`Stripe-Signature`) and reads the event. Throws `invalid_signature`. */
-  async parseWebhook(payload: string, signatureHeader: string | undefined, nowSeconds = Math.floor(Date.now() / 1000)): Promise<PaymentEvent> {
+  async parseWebhook(
+    payload: string,
+    signatureHeader: string | undefined,
+    nowSeconds = Math.floor(Date.now() / 1000),
+  ): Promise<PaymentEvent> {
     await verifyStripeSignature(payload, signatureHeader, this.config.webhookSecret, nowSeconds);
     let json: unknown;
     try {
@@ -125,13 +140,17 @@ export class StripeProvider implements PaymentProvider {
     try {
       return toPaymentEvent(event.data);
     } catch (err) {
-      if (err instanceof z.ZodError) throw new ApiError("bad_request", `The ${event.data.type} event lacks fields this service needs: ${err.message}`);
+      if (err instanceof z.ZodError)
+        throw new ApiError("bad_request", `The ${event.data.type} event lacks fields this service needs: ${err.message}`);
       throw err;
     }
   }
 
   private async call(path: string, params: [string, string][], idempotencyKey: string): Promise<unknown> {
-    if (!this.config.secretKey) throw new ApiError("provider_unavailable", "Stripe is not configured: set the STRIPE_SECRET_KEY secret.", { details: { provider: "stripe" } });
+    if (!this.config.secretKey)
+      throw new ApiError("provider_unavailable", "Stripe is not configured: set the STRIPE_SECRET_KEY secret.", {
+        details: { provider: "stripe" },
+      });
     let res: Response;
     try {
       res = await this.http(`${STRIPE_API}${path}`, {
@@ -146,7 +165,9 @@ export class StripeProvider implements PaymentProvider {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {
-      throw new ApiError("provider_unavailable", "Stripe could not be reached; try again shortly.", { details: { provider: "stripe", cause: String(err) } });
+      throw new ApiError("provider_unavailable", "Stripe could not be reached; try again shortly.", {
+        details: { provider: "stripe", cause: String(err) },
+      });
     }
     const body = (await res.json().catch(() => null)) as { error?: { message?: string; type?: string; code?: string } } | null;
     if (!res.ok) {
@@ -165,13 +186,27 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
     case "checkout.session.async_payment_succeeded": {
       const s = Session.parse(object);
       // A delayed payment method completes the session unpaid; `async_payment_succeeded` follows.
-      if (s.payment_status !== "paid" && s.payment_status !== "no_payment_required") return { type: "ignored", eventId: event.id, providerType: event.type };
-      return { type: "checkout.completed", eventId: event.id, providerRef: s.id, paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null, subscriptionRef: s.subscription, amountCents: s.amount_total ?? null };
+      if (s.payment_status !== "paid" && s.payment_status !== "no_payment_required")
+        return { type: "ignored", eventId: event.id, providerType: event.type };
+      return {
+        type: "checkout.completed",
+        eventId: event.id,
+        providerRef: s.id,
+        paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null,
+        subscriptionRef: s.subscription,
+        amountCents: s.amount_total ?? null,
+      };
     }
     case "checkout.session.expired":
     case "checkout.session.async_payment_failed": {
       const s = Session.parse(object);
-      return { type: "checkout.closed", eventId: event.id, providerRef: s.id, paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null, status: event.type === "checkout.session.expired" ? "expired" : "failed" };
+      return {
+        type: "checkout.closed",
+        eventId: event.id,
+        providerRef: s.id,
+        paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null,
+        status: event.type === "checkout.session.expired" ? "expired" : "failed",
+      };
     }
     case "invoice.paid": {
       const inv = Invoice.parse(object);
@@ -212,7 +247,12 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
     }
     case "customer.subscription.deleted": {
       const sub = Subscription.parse(object);
-      return { type: "subscription.deleted", eventId: event.id, subscriptionRef: sub.id, endedAt: sub.ended_at ? ms(sub.ended_at) : Date.now() };
+      return {
+        type: "subscription.deleted",
+        eventId: event.id,
+        subscriptionRef: sub.id,
+        endedAt: sub.ended_at ? ms(sub.ended_at) : Date.now(),
+      };
     }
     default:
       return { type: "ignored", eventId: event.id, providerType: event.type };

@@ -99,11 +99,22 @@ export class ApertiumTranslator implements Translator {
       this.listed.set(this.baseUrl, { at: Date.now(), pairs });
       const latency_ms = Date.now() - started;
       if (pairs.length === 0) {
-        return { name: this.name, status: "degraded", latency_ms, pairs: 0, detail: "no language pair installed (run scripts/install-apertium.sh)" };
+        return {
+          name: this.name,
+          status: "degraded",
+          latency_ms,
+          pairs: 0,
+          detail: "no language pair installed (run scripts/install-apertium.sh)",
+        };
       }
       return { name: this.name, status: "ok", latency_ms, pairs: pairs.length };
     } catch (err) {
-      return { name: this.name, status: "down", latency_ms: Date.now() - started, detail: err instanceof Error ? err.message : String(err) };
+      return {
+        name: this.name,
+        status: "down",
+        latency_ms: Date.now() - started,
+        detail: err instanceof Error ? err.message : String(err),
+      };
     }
   }
 
@@ -127,7 +138,11 @@ export class ApertiumTranslator implements Translator {
 
   async translate(req: TranslateRequest): Promise<TranslatedSegment[]> {
     if (req.segments.length === 0) return [];
-    if (!this.baseUrl) throw new ProviderError("provider_unavailable", "Apertium is not configured (APERTIUM_URL is empty)", { provider: this.name, retryable: false });
+    if (!this.baseUrl)
+      throw new ProviderError("provider_unavailable", "Apertium is not configured (APERTIUM_URL is empty)", {
+        provider: this.name,
+        retryable: false,
+      });
     const steps = await this.route(req.source.toLowerCase(), req.target.toLowerCase());
 
     // Segments → lines → units of at most maxRequestBytes (only an overlong line is cut).
@@ -156,9 +171,17 @@ export class ApertiumTranslator implements Translator {
   private async route(source: string, target: string): Promise<Step[]> {
     const pair = (await this.pairs()).find((p) => p.source === source && p.target === target);
     if (!pair) {
-      throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}`, { provider: this.name, retryable: false });
+      throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}`, {
+        provider: this.name,
+        retryable: false,
+      });
     }
-    return pair.via ? [[source, pair.via], [pair.via, target]] : [[source, target]];
+    return pair.via
+      ? [
+          [source, pair.via],
+          [pair.via, target],
+        ]
+      : [[source, target]];
   }
 
   /** Translates single-line units; blank units are kept as they are and never sent. */
@@ -203,14 +226,23 @@ export class ApertiumTranslator implements Translator {
       const explanation = typeof json?.explanation === "string" ? json.explanation : `HTTP ${res.status}`;
       if (res.status === 400 && /not installed/i.test(explanation)) {
         this.listed.delete(this.baseUrl);
-        throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}: ${explanation}`, { provider: this.name, retryable: false });
+        throw new ProviderError("unsupported_language_pair", `Apertium does not translate ${source} → ${target}: ${explanation}`, {
+          provider: this.name,
+          retryable: false,
+        });
       }
       const retryable = res.status >= 500 || res.status === 408 || res.status === 429;
-      throw new ProviderError("provider_unavailable", `Apertium failed to translate ${langpair}: ${explanation}`, { provider: this.name, retryable });
+      throw new ProviderError("provider_unavailable", `Apertium failed to translate ${langpair}: ${explanation}`, {
+        provider: this.name,
+        retryable,
+      });
     }
     const text = (json?.responseData as { translatedText?: unknown } | undefined)?.translatedText;
     if (typeof text !== "string") {
-      throw new ProviderError("provider_unavailable", "Apertium answered without a translatedText", { provider: this.name, retryable: true });
+      throw new ProviderError("provider_unavailable", "Apertium answered without a translatedText", {
+        provider: this.name,
+        retryable: true,
+      });
     }
     return text;
   }
@@ -220,7 +252,10 @@ export class ApertiumTranslator implements Translator {
     const { res, json } = await this.request("/listPairs", { method: "GET" }, this.opts.listTimeoutMs);
     const data = json?.responseData;
     if (!res.ok || !Array.isArray(data)) {
-      throw new ProviderError("provider_unavailable", `Apertium /listPairs answered HTTP ${res.status} without a pair list`, { provider: this.name, retryable: true });
+      throw new ProviderError("provider_unavailable", `Apertium /listPairs answered HTTP ${res.status} without a pair list`, {
+        provider: this.name,
+        retryable: true,
+      });
     }
     const seen = new Set<string>();
     const pairs: LanguagePair[] = [];
@@ -235,7 +270,11 @@ export class ApertiumTranslator implements Translator {
   }
 
   /** One request and its JSON body (undefined when the body is not a JSON object), both within `timeoutMs`. */
-  private async request(path: string, init: RequestInit, timeoutMs: number): Promise<{ res: Response; json: Record<string, unknown> | undefined }> {
+  private async request(
+    path: string,
+    init: RequestInit,
+    timeoutMs: number,
+  ): Promise<{ res: Response; json: Record<string, unknown> | undefined }> {
     try {
       const res = await this.fetch(`${this.baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       // The body is read under the same deadline: running out of time while it streams is a timeout, not a malformed answer.

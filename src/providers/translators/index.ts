@@ -4,8 +4,23 @@ import { WorkersAiTranslator } from "./workers-ai";
 
 export * from "./translator";
 export { ApertiumTranslator, type ApertiumOptions } from "./apertium";
-export { WorkersAiTranslator, M2M100_MODEL, M2M100_LANGUAGES, WORKERS_AI_DEFAULT_LANGUAGES, isPermanentAiFailure, type WorkersAiOptions } from "./workers-ai";
-export { WorkersAiContextPass, INSTRUCT_MODEL, type ContextEdit, type ContextPassOptions, type ContextPassRequest, type ContextPassResult, type ContextSegment } from "./workers-ai-context";
+export {
+  WorkersAiTranslator,
+  M2M100_MODEL,
+  M2M100_LANGUAGES,
+  WORKERS_AI_DEFAULT_LANGUAGES,
+  isPermanentAiFailure,
+  type WorkersAiOptions,
+} from "./workers-ai";
+export {
+  WorkersAiContextPass,
+  INSTRUCT_MODEL,
+  type ContextEdit,
+  type ContextPassOptions,
+  type ContextPassRequest,
+  type ContextPassResult,
+  type ContextSegment,
+} from "./workers-ai-context";
 export { fromApertiumCode, tesseractToIso1, toApertiumCode } from "./languages";
 
 export type TranslatorEnv = Pick<Env, "TRANSLATOR" | "APERTIUM_URL"> & { AI?: Ai };
@@ -20,7 +35,14 @@ export const TRANSLATOR_NAMES = ["workers-ai", "apertium"] as const;
  * configuration error and throws.
  */
 export function translatorsFromEnv(env: TranslatorEnv): Translator[] {
-  const names = [...new Set((env.TRANSLATOR ?? "").split(",").map((s) => s.trim().toLowerCase()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      (env.TRANSLATOR ?? "")
+        .split(",")
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
   return names.map((name): Translator => {
     switch (name) {
       case "apertium":
@@ -80,7 +102,11 @@ export async function translateWithFallback(translators: readonly Translator[], 
   const first = unavailable[0];
   if (first) {
     const message = unavailable.map((e) => e.message).join("; ");
-    throw new ProviderError("provider_unavailable", message, { provider: first.provider, retryable: unavailable.some((e) => e.retryable), cause: first });
+    throw new ProviderError("provider_unavailable", message, {
+      provider: first.provider,
+      retryable: unavailable.some((e) => e.retryable),
+      cause: first,
+    });
   }
   throw new ProviderError("unsupported_language_pair", `No configured translator serves ${req.source} → ${req.target}`, {
     provider: translators.map((t) => t.name).join(",") || "none",

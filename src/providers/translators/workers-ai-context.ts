@@ -131,13 +131,22 @@ export class WorkersAiContextPass {
         rejected++;
         continue;
       }
-      current.set(edit.id, text.replace(wordRe(edit.from), () => edit.to));
+      current.set(
+        edit.id,
+        text.replace(wordRe(edit.from), () => edit.to),
+      );
       applied.push(edit);
     }
     return { segments: req.segments.map((s) => ({ id: s.id, translation: current.get(s.id) ?? s.translation })), applied, rejected };
   }
 
-  private acceptable(edit: ContextEdit, seg: ContextSegment, text: string, all: readonly ContextSegment[], glossaryTargets: ReadonlySet<string>): boolean {
+  private acceptable(
+    edit: ContextEdit,
+    seg: ContextSegment,
+    text: string,
+    all: readonly ContextSegment[],
+    glossaryTargets: ReadonlySet<string>,
+  ): boolean {
     const { from, to } = edit;
     if (!from.trim() || !to.trim() || from === to || from.length > MAX_EDIT_CHARS || to.length > MAX_EDIT_CHARS) return false;
     if (!wordRe(from, "u").test(text)) return false;
@@ -201,7 +210,11 @@ export class WorkersAiContextPass {
       return await run(this.opts.model, inputs, { signal: AbortSignal.timeout(this.opts.timeoutMs) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new ProviderError("provider_unavailable", `Workers AI ${this.opts.model} failed: ${message}`, { provider: "workers-ai", retryable: !isPermanentAiFailure(message), cause: err });
+      throw new ProviderError("provider_unavailable", `Workers AI ${this.opts.model} failed: ${message}`, {
+        provider: "workers-ai",
+        retryable: !isPermanentAiFailure(message),
+        cause: err,
+      });
     }
   }
 }
@@ -219,9 +232,13 @@ function parseEdits(result: unknown): ContextEdit[] {
   }
   const edits = (response as { edits?: unknown } | undefined)?.edits;
   if (!Array.isArray(edits)) {
-    throw new ProviderError("provider_unavailable", `Workers AI ${INSTRUCT_MODEL} answered without an edits list`, { provider: "workers-ai", retryable: true });
+    throw new ProviderError("provider_unavailable", `Workers AI ${INSTRUCT_MODEL} answered without an edits list`, {
+      provider: "workers-ai",
+      retryable: true,
+    });
   }
   return edits.filter(
-    (e): e is ContextEdit => !!e && typeof e === "object" && typeof e.id === "string" && typeof e.from === "string" && typeof e.to === "string",
+    (e): e is ContextEdit =>
+      !!e && typeof e === "object" && typeof e.id === "string" && typeof e.from === "string" && typeof e.to === "string",
   );
 }

@@ -12,11 +12,106 @@ export const M2M100_MODEL = "@cf/meta/m2m100-1.2b";
 
 /** The 100 languages of M2M100 (ISO 639-1 where one exists, as the model card lists them). */
 export const M2M100_LANGUAGES = [
-  "af", "am", "ar", "ast", "az", "ba", "be", "bg", "bn", "br", "bs", "ca", "ceb", "cs", "cy", "da", "de", "el", "en", "es",
-  "et", "fa", "ff", "fi", "fr", "fy", "ga", "gd", "gl", "gu", "ha", "he", "hi", "hr", "ht", "hu", "hy", "id", "ig", "ilo",
-  "is", "it", "ja", "jv", "ka", "kk", "km", "kn", "ko", "lb", "lg", "ln", "lo", "lt", "lv", "mg", "mk", "ml", "mn", "mr",
-  "ms", "my", "ne", "nl", "no", "ns", "oc", "or", "pa", "pl", "ps", "pt", "ro", "ru", "sd", "si", "sk", "sl", "so", "sq",
-  "sr", "ss", "su", "sv", "sw", "ta", "th", "tl", "tn", "tr", "uk", "ur", "uz", "vi", "wo", "xh", "yi", "yo", "zh", "zu",
+  "af",
+  "am",
+  "ar",
+  "ast",
+  "az",
+  "ba",
+  "be",
+  "bg",
+  "bn",
+  "br",
+  "bs",
+  "ca",
+  "ceb",
+  "cs",
+  "cy",
+  "da",
+  "de",
+  "el",
+  "en",
+  "es",
+  "et",
+  "fa",
+  "ff",
+  "fi",
+  "fr",
+  "fy",
+  "ga",
+  "gd",
+  "gl",
+  "gu",
+  "ha",
+  "he",
+  "hi",
+  "hr",
+  "ht",
+  "hu",
+  "hy",
+  "id",
+  "ig",
+  "ilo",
+  "is",
+  "it",
+  "ja",
+  "jv",
+  "ka",
+  "kk",
+  "km",
+  "kn",
+  "ko",
+  "lb",
+  "lg",
+  "ln",
+  "lo",
+  "lt",
+  "lv",
+  "mg",
+  "mk",
+  "ml",
+  "mn",
+  "mr",
+  "ms",
+  "my",
+  "ne",
+  "nl",
+  "no",
+  "ns",
+  "oc",
+  "or",
+  "pa",
+  "pl",
+  "ps",
+  "pt",
+  "ro",
+  "ru",
+  "sd",
+  "si",
+  "sk",
+  "sl",
+  "so",
+  "sq",
+  "sr",
+  "ss",
+  "su",
+  "sv",
+  "sw",
+  "ta",
+  "th",
+  "tl",
+  "tn",
+  "tr",
+  "uk",
+  "ur",
+  "uz",
+  "vi",
+  "wo",
+  "xh",
+  "yi",
+  "yo",
+  "zh",
+  "zu",
 ] as const;
 
 /**
@@ -24,8 +119,36 @@ export const M2M100_LANGUAGES = [
  * list stays readable (every ordered pair among them is served). Pass `languages` to widen it.
  */
 export const WORKERS_AI_DEFAULT_LANGUAGES = [
-  "ar", "ca", "cs", "da", "de", "el", "en", "es", "fi", "fr", "gl", "he", "hi", "hu", "id", "it", "ja", "ko", "nl", "no",
-  "pl", "pt", "ro", "ru", "sv", "th", "tr", "uk", "vi", "zh",
+  "ar",
+  "ca",
+  "cs",
+  "da",
+  "de",
+  "el",
+  "en",
+  "es",
+  "fi",
+  "fr",
+  "gl",
+  "he",
+  "hi",
+  "hu",
+  "id",
+  "it",
+  "ja",
+  "ko",
+  "nl",
+  "no",
+  "pl",
+  "pt",
+  "ro",
+  "ru",
+  "sv",
+  "th",
+  "tr",
+  "uk",
+  "vi",
+  "zh",
 ];
 
 export interface WorkersAiOptions {
@@ -43,7 +166,11 @@ export interface WorkersAiOptions {
 }
 
 /** Minimal surface used here, so that tests can pass a stub for the `Ai` binding. */
-type AiRun = (model: string, inputs: { text: string; source_lang: string; target_lang: string }, options?: { signal?: AbortSignal }) => Promise<unknown>;
+type AiRun = (
+  model: string,
+  inputs: { text: string; source_lang: string; target_lang: string },
+  options?: { signal?: AbortSignal },
+) => Promise<unknown>;
 
 const HEALTH_TTL_MS = 60_000;
 
@@ -109,11 +236,18 @@ export class WorkersAiTranslator implements Translator {
   async translate(req: TranslateRequest): Promise<TranslatedSegment[]> {
     if (req.segments.length === 0) return [];
     const ai = this.ai;
-    if (!ai) throw new ProviderError("provider_unavailable", "Workers AI is not configured (no AI binding)", { provider: this.name, retryable: false });
+    if (!ai)
+      throw new ProviderError("provider_unavailable", "Workers AI is not configured (no AI binding)", {
+        provider: this.name,
+        retryable: false,
+      });
     const source = req.source.toLowerCase();
     const target = req.target.toLowerCase();
     if (source === target || !this.languages.has(source) || !this.languages.has(target)) {
-      throw new ProviderError("unsupported_language_pair", `Workers AI does not translate ${source} → ${target}`, { provider: this.name, retryable: false });
+      throw new ProviderError("unsupported_language_pair", `Workers AI does not translate ${source} → ${target}`, {
+        provider: this.name,
+        retryable: false,
+      });
     }
     return mapLimit(req.segments, this.concurrency, async (seg) => ({
       id: seg.id,
@@ -142,11 +276,18 @@ export class WorkersAiTranslator implements Translator {
       result = await run(M2M100_MODEL, { text, source_lang: source, target_lang: target }, { signal: AbortSignal.timeout(timeoutMs) });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} failed: ${message}`, { provider: this.name, retryable: !isPermanentAiFailure(message), cause: err });
+      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} failed: ${message}`, {
+        provider: this.name,
+        retryable: !isPermanentAiFailure(message),
+        cause: err,
+      });
     }
     const translated = (result as { translated_text?: unknown } | null)?.translated_text;
     if (typeof translated !== "string") {
-      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} answered without translated_text`, { provider: this.name, retryable: true });
+      throw new ProviderError("provider_unavailable", `Workers AI ${M2M100_MODEL} answered without translated_text`, {
+        provider: this.name,
+        retryable: true,
+      });
     }
     return translated;
   }
@@ -160,7 +301,12 @@ export class WorkersAiTranslator implements Translator {
       if (latency_ms > this.healthTimeoutMs / 2) return { name: this.name, status: "degraded", latency_ms, pairs, detail: "slow answer" };
       return { name: this.name, status: "ok", latency_ms, pairs };
     } catch (err) {
-      return { name: this.name, status: "down", latency_ms: Date.now() - started, detail: err instanceof Error ? err.message : String(err) };
+      return {
+        name: this.name,
+        status: "down",
+        latency_ms: Date.now() - started,
+        detail: err instanceof Error ? err.message : String(err),
+      };
     }
   }
 }

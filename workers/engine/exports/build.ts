@@ -27,7 +27,22 @@ const SINGLE: Record<Exclude<ExportFormat, "csv" | "png" | "jpg" | "webp" | "zip
   pdf: { ext: "pdf", contentType: "application/pdf" },
 };
 
-export const EXPORT_FORMATS: readonly ExportFormat[] = ["txt", "json", "md", "hocr", "alto", "docx", "xlsx", "csv", "searchable_pdf", "pdf", "png", "jpg", "webp", "zip"];
+export const EXPORT_FORMATS: readonly ExportFormat[] = [
+  "txt",
+  "json",
+  "md",
+  "hocr",
+  "alto",
+  "docx",
+  "xlsx",
+  "csv",
+  "searchable_pdf",
+  "pdf",
+  "png",
+  "jpg",
+  "webp",
+  "zip",
+];
 
 export function isExportFormat(f: string): f is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(f);
@@ -37,11 +52,25 @@ export function isExportFormat(f: string): f is ExportFormat {
 function applicable(doc: ExportDocument): ExportFormat[] {
   const rendered = doc.pages.some((p) => p.renderKey);
   const tables = doc.pages.some((p) => (p.tables ?? []).length);
-  return ["txt", "json", "md", "searchable_pdf", "docx", ...(tables ? (["xlsx", "csv"] as const) : []), ...(rendered ? (["pdf", "png"] as const) : [])];
+  return [
+    "txt",
+    "json",
+    "md",
+    "searchable_pdf",
+    "docx",
+    ...(tables ? (["xlsx", "csv"] as const) : []),
+    ...(rendered ? (["pdf", "png"] as const) : []),
+  ];
 }
 
 /** The files of one format: most formats are one file; CSV is one per table, images one per page. */
-async function filesOf(files: R2Bucket, doc: ExportDocument, format: Exclude<ExportFormat, "zip">, content: ExportContent, base: string): Promise<ExportFile[]> {
+async function filesOf(
+  files: R2Bucket,
+  doc: ExportDocument,
+  format: Exclude<ExportFormat, "zip">,
+  content: ExportContent,
+  base: string,
+): Promise<ExportFile[]> {
   switch (format) {
     case "txt":
       return [{ name: `${base}.txt`, body: renderTxt(doc, content) }];
@@ -67,7 +96,10 @@ async function filesOf(files: R2Bucket, doc: ExportDocument, format: Exclude<Exp
         const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
         return [{ name: `${base}.csv`, body: sheets[0]!.grid.map((r) => r.map(field).join(",")).join("\r\n") + "\r\n" }];
       }
-      return sheets.map((s, i) => ({ name: sheets.length === 1 ? `${base}.csv` : `${base}-table-${i + 1}.csv`, body: renderCsv(s.table!) }));
+      return sheets.map((s, i) => ({
+        name: sheets.length === 1 ? `${base}.csv` : `${base}-table-${i + 1}.csv`,
+        body: renderCsv(s.table!),
+      }));
     }
     case "png":
     case "jpg":
@@ -93,7 +125,14 @@ const bytesOf = (b: Uint8Array | string) => (typeof b === "string" ? enc.encode(
  * (CSV of several tables, images of several pages) is delivered as `<base>-<format>.zip`;
  * `zip` bundles the other requested formats (all applicable ones when asked alone).
  */
-export async function buildAll(files: R2Bucket, doc: ExportDocument, formats: ExportFormat[], content: ExportContent, outPrefix: string, base: string): Promise<BuiltExport[]> {
+export async function buildAll(
+  files: R2Bucket,
+  doc: ExportDocument,
+  formats: ExportFormat[],
+  content: ExportContent,
+  outPrefix: string,
+  base: string,
+): Promise<BuiltExport[]> {
   const built: BuiltExport[] = [];
   const made = new Map<ExportFormat, ExportFile[]>();
   const wanted = [...new Set(formats)];
@@ -104,7 +143,13 @@ export async function buildAll(files: R2Bucket, doc: ExportDocument, formats: Ex
     const single = parts.length === 1;
     const name = single ? parts[0]!.name : `${base}-${format}.zip`;
     const body = single ? bytesOf(parts[0]!.body) : zipSync(Object.fromEntries(parts.map((f) => [f.name, bytesOf(f.body)])), { level: 6 });
-    const contentType = !single ? "application/zip" : format === "csv" ? "text/csv; charset=utf-8" : format in IMAGE_CONTENT_TYPES ? IMAGE_CONTENT_TYPES[format as ImageEncoding] : SINGLE[format as keyof typeof SINGLE].contentType;
+    const contentType = !single
+      ? "application/zip"
+      : format === "csv"
+        ? "text/csv; charset=utf-8"
+        : format in IMAGE_CONTENT_TYPES
+          ? IMAGE_CONTENT_TYPES[format as ImageEncoding]
+          : SINGLE[format as keyof typeof SINGLE].contentType;
     const key = `${outPrefix}${name}`;
     built.push({ format, key, bytes: await writeObject(files, key, body, contentType), contentType, filename: name });
   }
@@ -117,7 +162,13 @@ export async function buildAll(files: R2Bucket, doc: ExportDocument, formats: Ex
     }
     const name = `${base}.zip`;
     const key = `${outPrefix}${name}`;
-    built.push({ format: "zip", key, bytes: await writeObject(files, key, zipSync(entries, { level: 6 }), "application/zip"), contentType: "application/zip", filename: name });
+    built.push({
+      format: "zip",
+      key,
+      bytes: await writeObject(files, key, zipSync(entries, { level: 6 }), "application/zip"),
+      contentType: "application/zip",
+      filename: name,
+    });
   }
   return built;
 }

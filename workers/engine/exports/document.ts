@@ -29,7 +29,11 @@ export function documentOfPageTexts(pages: PageText[], title: string): ExportDoc
 }
 
 /** Reads the builder's input: an `ExportDocument` by key, or recognition output by page keys. */
-export async function loadDocument(files: R2Bucket, input: { documentKey?: string; pageTextKeys?: string[] }, title: string): Promise<ExportDocument> {
+export async function loadDocument(
+  files: R2Bucket,
+  input: { documentKey?: string; pageTextKeys?: string[] },
+  title: string,
+): Promise<ExportDocument> {
   if (input.documentKey) {
     const doc = await readJson<ExportDocument>(files, input.documentKey, "export document");
     if (!doc || !Array.isArray(doc.pages)) throw engineError("validation_error", "The export document has no pages.");
@@ -49,8 +53,17 @@ export function linesOf(r: ExportRegion, content: ExportContent): LineText[] {
   const text = regionText(r, content);
   const recognised = r.lines ?? [];
   const joined = recognised.map((l) => l.text).join("\n");
-  if (recognised.length && content === "source" && joined.replace(/\s+/g, " ").trim() === text.replace(/\s+/g, " ").trim() && recognised.every((l) => l.words?.length)) return recognised;
-  const rows = text.split(/\n+/).map((s) => s.trim()).filter(Boolean);
+  if (
+    recognised.length &&
+    content === "source" &&
+    joined.replace(/\s+/g, " ").trim() === text.replace(/\s+/g, " ").trim() &&
+    recognised.every((l) => l.words?.length)
+  )
+    return recognised;
+  const rows = text
+    .split(/\n+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (rows.length === 0) return [];
   const h = r.box.h / rows.length;
   return rows.map((row, i) => {

@@ -21,7 +21,10 @@ export function renderHocr(doc: ExportDocument, content: ExportContent): string 
           const spans = lines
             .map((l, li) => {
               const words = l.words
-                .map((w, wi) => `<span class="ocrx_word" id="word_${n}_${bi + 1}_${li + 1}_${wi + 1}" title="${bbox(w.box)}; x_wconf ${Math.round(Math.max(0, Math.min(1, w.confidence)) * 100)}">${xml(w.text)}</span>`)
+                .map(
+                  (w, wi) =>
+                    `<span class="ocrx_word" id="word_${n}_${bi + 1}_${li + 1}_${wi + 1}" title="${bbox(w.box)}; x_wconf ${Math.round(Math.max(0, Math.min(1, w.confidence)) * 100)}">${xml(w.text)}</span>`,
+                )
                 .join(" ");
               return `<span class="ocr_line" id="line_${n}_${bi + 1}_${li + 1}" title="${bbox(l.box)}; baseline 0 0">${words}</span>`;
             })
@@ -56,7 +59,8 @@ ${body}
  * TextBlock per region, TextLines, and Strings separated by SP, each with its box and WC (0–1).
  */
 export function renderAlto(doc: ExportDocument, content: ExportContent): string {
-  const pos = (b: { x: number; y: number; w: number; h: number }) => `HPOS="${px(b.x)}" VPOS="${px(b.y)}" WIDTH="${px(b.w)}" HEIGHT="${px(b.h)}"`;
+  const pos = (b: { x: number; y: number; w: number; h: number }) =>
+    `HPOS="${px(b.x)}" VPOS="${px(b.y)}" WIDTH="${px(b.w)}" HEIGHT="${px(b.h)}"`;
   const pages = doc.pages
     .map((p) => {
       const n = p.index + 1;
@@ -74,7 +78,9 @@ export function renderAlto(doc: ExportDocument, content: ExportContent): string 
                   const [a, b] = w.box.x >= prev.x ? [prev, w.box] : [w.box, prev];
                   parts.push(`<SP HPOS="${px(a.x + a.w)}" VPOS="${px(l.box.y)}" WIDTH="${px(Math.max(0, b.x - a.x - a.w))}"/>`);
                 }
-                parts.push(`<String ID="s_${n}_${bi + 1}_${li + 1}_${wi + 1}" ${pos(w.box)} CONTENT="${xml(w.text)}" WC="${Math.max(0, Math.min(1, w.confidence)).toFixed(2)}"/>`);
+                parts.push(
+                  `<String ID="s_${n}_${bi + 1}_${li + 1}_${wi + 1}" ${pos(w.box)} CONTENT="${xml(w.text)}" WC="${Math.max(0, Math.min(1, w.confidence)).toFixed(2)}"/>`,
+                );
               });
               return `<TextLine ID="l_${n}_${bi + 1}_${li + 1}" ${pos(l.box)}>${parts.join("")}</TextLine>`;
             })

@@ -28,7 +28,7 @@ function rowCells(t: ExportTable): { col: number; span: number; text: string; vm
   const rows: ReturnType<typeof rowCells> = [];
   for (let r = 0; r < t.rows; r++) {
     const row: ReturnType<typeof rowCells>[number] = [];
-    for (let c = 0; c < t.cols; ) {
+    for (let c = 0; c < t.cols;) {
       const cell = start.get(`${r},${c}`);
       if (cell) {
         const span = Math.max(1, Math.min(cell.colSpan, t.cols - c));
@@ -92,7 +92,10 @@ export function renderDocx(doc: ExportDocument, content: ExportContent): Uint8Ar
     if (pi > 0) body.push(`<w:p><w:r><w:br w:type="page"/></w:r></w:p>`);
     const tables = [...(p.tables ?? [])].sort((a, b) => a.box.y - b.box.y);
     const inside = (b: { x: number; y: number; w: number; h: number }) =>
-      (p.tables ?? []).some((t) => b.x + b.w / 2 >= t.box.x && b.x + b.w / 2 <= t.box.x + t.box.w && b.y + b.h / 2 >= t.box.y && b.y + b.h / 2 <= t.box.y + t.box.h);
+      (p.tables ?? []).some(
+        (t) =>
+          b.x + b.w / 2 >= t.box.x && b.x + b.w / 2 <= t.box.x + t.box.w && b.y + b.h / 2 >= t.box.y && b.y + b.h / 2 <= t.box.y + t.box.h,
+      );
     for (const r of p.regions) {
       if (inside(r.box)) continue;
       const text = regionText(r, content).trim();
@@ -135,7 +138,9 @@ function sheetXml(grid: string[][], merges: string[]): string {
       return `<row r="${ri + 1}">${cells}</row>`;
     })
     .join("");
-  const mc = merges.length ? `<mergeCells count="${merges.length}">${merges.map((m) => `<mergeCell ref="${m}"/>`).join("")}</mergeCells>` : "";
+  const mc = merges.length
+    ? `<mergeCells count="${merges.length}">${merges.map((m) => `<mergeCell ref="${m}"/>`).join("")}</mergeCells>`
+    : "";
   return `${XML_HEAD}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData>${mc}</worksheet>`;
 }
 
@@ -144,8 +149,15 @@ export function sheetsOf(doc: ExportDocument): { name: string; grid: string[][];
   const sheets: ReturnType<typeof sheetsOf> = [];
   for (const p of doc.pages) {
     (p.tables ?? []).forEach((t, ti) => {
-      const merges = t.cells.filter((c) => c.rowSpan > 1 || c.colSpan > 1).map((c) => `${columnName(c.col)}${c.row + 1}:${columnName(c.col + c.colSpan - 1)}${c.row + c.rowSpan}`);
-      sheets.push({ name: doc.pages.length > 1 ? `Page ${p.index + 1} Table ${ti + 1}` : `Table ${ti + 1}`, grid: tableGrid(t), merges, table: t });
+      const merges = t.cells
+        .filter((c) => c.rowSpan > 1 || c.colSpan > 1)
+        .map((c) => `${columnName(c.col)}${c.row + 1}:${columnName(c.col + c.colSpan - 1)}${c.row + c.rowSpan}`);
+      sheets.push({
+        name: doc.pages.length > 1 ? `Page ${p.index + 1} Table ${ti + 1}` : `Table ${ti + 1}`,
+        grid: tableGrid(t),
+        merges,
+        table: t,
+      });
     });
   }
   if (sheets.length) return sheets;

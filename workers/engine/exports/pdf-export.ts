@@ -1,4 +1,22 @@
-import { PDFDocument, PDFHexString, PDFName, PDFNumber, PDFOperator, PDFOperatorNames, PDFRef, PDFString, TextRenderingMode, beginText, endText, popGraphicsState, pushGraphicsState, setFontAndSize, setTextMatrix, setTextRenderingMode, showText } from "pdf-lib";
+import {
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFOperator,
+  PDFOperatorNames,
+  PDFRef,
+  PDFString,
+  TextRenderingMode,
+  beginText,
+  endText,
+  popGraphicsState,
+  pushGraphicsState,
+  setFontAndSize,
+  setTextMatrix,
+  setTextRenderingMode,
+  showText,
+} from "pdf-lib";
 import type { ExportDocument, LineText } from "../contract";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
@@ -39,7 +57,17 @@ function glyphlessFont(pdf: PDFDocument): PDFRef {
   const ctx = pdf.context;
   const toUnicode = ctx.register(ctx.flateStream(TO_UNICODE));
   const descriptor = ctx.register(
-    ctx.obj({ Type: "FontDescriptor", FontName: "GlyphLessFont", Flags: 5, FontBBox: [0, 0, 500, 1000], ItalicAngle: 0, Ascent: 1000, Descent: 0, CapHeight: 1000, StemV: 80 }),
+    ctx.obj({
+      Type: "FontDescriptor",
+      FontName: "GlyphLessFont",
+      Flags: 5,
+      FontBBox: [0, 0, 500, 1000],
+      ItalicAngle: 0,
+      Ascent: 1000,
+      Descent: 0,
+      CapHeight: 1000,
+      StemV: 80,
+    }),
   );
   const cid = ctx.register(
     ctx.obj({
@@ -52,7 +80,16 @@ function glyphlessFont(pdf: PDFDocument): PDFRef {
       CIDToGIDMap: "Identity",
     }),
   );
-  return ctx.register(ctx.obj({ Type: "Font", Subtype: "Type0", BaseFont: "GlyphLessFont", Encoding: "Identity-H", DescendantFonts: [cid], ToUnicode: toUnicode }));
+  return ctx.register(
+    ctx.obj({
+      Type: "Font",
+      Subtype: "Type0",
+      BaseFont: "GlyphLessFont",
+      Encoding: "Identity-H",
+      DescendantFonts: [cid],
+      ToUnicode: toUnicode,
+    }),
+  );
 }
 
 function utf16Hex(s: string): string {
@@ -95,11 +132,22 @@ function textLayer(lines: LineText[], k: number, pageH: number, fontKey: PDFName
       const right = w.box.x + w.box.w;
       // Right to left, the next word starts at its right edge, left of this one.
       const nextStart = next && (rtl ? next.box.x + next.box.w : next.box.x);
-      const span = nextStart === undefined ? w.box.w : rtl ? (nextStart < w.box.x ? right - nextStart : w.box.w) : nextStart > right ? nextStart - w.box.x : w.box.w;
+      const span =
+        nextStart === undefined
+          ? w.box.w
+          : rtl
+            ? nextStart < w.box.x
+              ? right - nextStart
+              : w.box.w
+            : nextStart > right
+              ? nextStart - w.box.x
+              : w.box.w;
       const scale = Math.max(1, Math.min(1000, (100 * span * k) / (text.length * 0.5 * size)));
       ops.push(
         PDFOperator.of(PDFOperatorNames.SetTextHorizontalScaling, [PDFNumber.of(fixed(scale))]),
-        rtl ? setTextMatrix(-1, 0, 0, 1, fixed(right * k), fixed(baseline)) : setTextMatrix(1, 0, 0, 1, fixed(w.box.x * k), fixed(baseline)),
+        rtl
+          ? setTextMatrix(-1, 0, 0, 1, fixed(right * k), fixed(baseline))
+          : setTextMatrix(1, 0, 0, 1, fixed(w.box.x * k), fixed(baseline)),
         showText(PDFHexString.of(utf16Hex(text))),
       );
     });
@@ -123,7 +171,8 @@ export async function renderPdf(files: R2Bucket, doc: ExportDocument, kind: "sea
   const content: ExportContent = kind === "pdf" ? "translation" : "source";
   for (const p of doc.pages) {
     const k = 72 / dpiOf(p.width, p.height);
-    const W = p.width * k, H = p.height * k;
+    const W = p.width * k,
+      H = p.height * k;
     const page = pdf.addPage([W, H]);
     const key = kind === "pdf" ? (p.renderKey ?? p.imageKey) : p.imageKey;
     if (key) {
@@ -131,11 +180,21 @@ export async function renderPdf(files: R2Bucket, doc: ExportDocument, kind: "sea
       // Rendered pages are photographs as often as text: JPEG keeps them small. Page images stay lossless.
       if (kind === "pdf" && p.renderKey) bytes = transcode(bytes, "jpg", "rendered page");
       const format = sniffFormat(bytes);
-      const image = format === "jpeg" ? await pdf.embedJpg(bytes) : await pdf.embedPng(format === "png" ? bytes : transcode(bytes, "png", "page image"));
+      const image =
+        format === "jpeg"
+          ? await pdf.embedJpg(bytes)
+          : await pdf.embedPng(format === "png" ? bytes : transcode(bytes, "png", "page image"));
       page.drawImage(image, { x: 0, y: 0, width: W, height: H });
     }
     const fontKey = page.node.newFontDictionary("GlyphLess", font);
-    page.pushOperators(...textLayer(p.regions.flatMap((r) => linesOf(r, content)), k, H, fontKey));
+    page.pushOperators(
+      ...textLayer(
+        p.regions.flatMap((r) => linesOf(r, content)),
+        k,
+        H,
+        fontKey,
+      ),
+    );
   }
   return pdf.save({ useObjectStreams: true });
 }

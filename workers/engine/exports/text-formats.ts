@@ -42,7 +42,11 @@ export function tableGrid(t: ExportTable): string[][] {
   return grid;
 }
 
-const mdCell = (s: string) => s.replace(/\|/g, "\\|").replace(/\s*\n\s*/g, "<br>").trim();
+const mdCell = (s: string) =>
+  s
+    .replace(/\|/g, "\\|")
+    .replace(/\s*\n\s*/g, "<br>")
+    .trim();
 
 function mdTable(t: ExportTable): string {
   const grid = tableGrid(t);
@@ -65,7 +69,10 @@ export function renderMarkdown(doc: ExportDocument, content: ExportContent): str
     if (doc.pages.length > 1) out.push(`## Page ${p.index + 1}`);
     const tables = p.tables ?? [];
     const inside = (b: { x: number; y: number; w: number; h: number }) =>
-      tables.some((t) => b.x + b.w / 2 >= t.box.x && b.x + b.w / 2 <= t.box.x + t.box.w && b.y + b.h / 2 >= t.box.y && b.y + b.h / 2 <= t.box.y + t.box.h);
+      tables.some(
+        (t) =>
+          b.x + b.w / 2 >= t.box.x && b.x + b.w / 2 <= t.box.x + t.box.w && b.y + b.h / 2 >= t.box.y && b.y + b.h / 2 <= t.box.y + t.box.h,
+      );
     const items: { y: number; md: string }[] = [];
     const tableItems = tables.map((t) => ({ y: t.box.y, md: mdTable(t) })).sort((a, b) => a.y - b.y);
     const heights = p.regions.flatMap((r) => (r.lines ?? []).map((l) => l.box.h)).sort((a, b) => a - b);
@@ -75,8 +82,14 @@ export function renderMarkdown(doc: ExportDocument, content: ExportContent): str
       const text = regionText(r, content).trim();
       if (!text) continue;
       const lineH = r.lines?.length ? r.lines.reduce((s, l) => s + l.box.h, 0) / r.lines.length : 0;
-      const heading = HEADING_KINDS.has(r.kind ?? "") || (typical > 0 && lineH > typical * 1.35 && text.length < 120 && !text.includes("\n"));
-      items.push({ y: r.box.y, md: heading ? `${doc.pages.length > 1 ? "###" : "##"} ${text.replace(/\s+/g, " ")}` : text.replace(/\n(?!\n)/g, " ").replace(/([\\`*_#])/g, "\\$1") });
+      const heading =
+        HEADING_KINDS.has(r.kind ?? "") || (typical > 0 && lineH > typical * 1.35 && text.length < 120 && !text.includes("\n"));
+      items.push({
+        y: r.box.y,
+        md: heading
+          ? `${doc.pages.length > 1 ? "###" : "##"} ${text.replace(/\s+/g, " ")}`
+          : text.replace(/\n(?!\n)/g, " ").replace(/([\\`*_#])/g, "\\$1"),
+      });
     }
     // Regions keep reading order; each table goes before the first region that starts below it.
     for (const r of items) {
@@ -91,5 +104,9 @@ export function renderMarkdown(doc: ExportDocument, content: ExportContent): str
 /** CSV (RFC 4180): fields quoted when they hold a comma, quote or line break; CRLF line ends. */
 export function renderCsv(t: ExportTable): string {
   const field = (s: string) => (/[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  return tableGrid(t).map((r) => r.map(field).join(",")).join("\r\n") + "\r\n";
+  return (
+    tableGrid(t)
+      .map((r) => r.map(field).join(","))
+      .join("\r\n") + "\r\n"
+  );
 }

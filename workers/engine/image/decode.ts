@@ -16,13 +16,17 @@ import { decodeTiffPage } from "./tiff";
  */
 export async function decodeToGray(bytes: Uint8Array, format: Exclude<InputFormat, "pdf">, page = 0): Promise<GrayImage> {
   if (format === "tiff") return decodeTiffPage(bytes, page);
-  if (page !== 0) throw engineError("validation_error", `Page ${page} does not exist: a ${format.toUpperCase()} image has a single page (index 0).`);
+  if (page !== 0)
+    throw engineError("validation_error", `Page ${page} does not exist: a ${format.toUpperCase()} image has a single page (index 0).`);
   if (format === "pnm") return decodePnm(bytes);
   const probe = probeRaster(bytes, format);
   let gray: GrayImage | null = format === "png" ? await decodePngToGray(bytes) : null;
   gray ??= decodeWithPhoton(bytes, `${format.toUpperCase()} image`, probe.width * probe.height);
   if (gray.width !== probe.width || gray.height !== probe.height) {
-    throw engineError("corrupt_file", `The ${format.toUpperCase()} image decodes to ${gray.width}x${gray.height}, not the ${probe.width}x${probe.height} its header declares.`);
+    throw engineError(
+      "corrupt_file",
+      `The ${format.toUpperCase()} image decodes to ${gray.width}x${gray.height}, not the ${probe.width}x${probe.height} its header declares.`,
+    );
   }
   // Cameras store photos as the sensor saw them and say in EXIF how to turn them upright.
   return format === "jpeg" ? applyOrientation(gray, jpegOrientation(bytes)) : gray;

@@ -18,8 +18,8 @@ export function normaliseContrast(img: GrayImage): GrayImage {
   const n = img.data.length;
   let lo = 0;
   let hi = 255;
-  for (let acc = 0; lo < 255 && (acc += hist[lo]!) < n * 0.005; ) lo++;
-  for (let acc = 0; hi > 0 && (acc += hist[hi]!) < n * 0.005; ) hi--;
+  for (let acc = 0; lo < 255 && (acc += hist[lo]!) < n * 0.005;) lo++;
+  for (let acc = 0; hi > 0 && (acc += hist[hi]!) < n * 0.005;) hi--;
   if (hi - lo < 32 || (lo <= 8 && hi >= 247)) return img;
   const lut = new Uint8Array(256);
   for (let v = 0; v < 256; v++) lut[v] = Math.max(0, Math.min(255, Math.round(((v - lo) * 255) / (hi - lo))));

@@ -144,6 +144,7 @@ export function cropGray(img: GrayImage, box: Box): GrayImage {
   const w = Math.max(1, x1 - x0);
   const h = Math.max(1, y1 - y0);
   const out = new Uint8Array(w * h).fill(255);
-  for (let y = 0; y < h && y0 + y < img.height; y++) out.set(img.data.subarray((y0 + y) * img.width + x0, (y0 + y) * img.width + x0 + Math.min(w, img.width - x0)), y * w);
+  for (let y = 0; y < h && y0 + y < img.height; y++)
+    out.set(img.data.subarray((y0 + y) * img.width + x0, (y0 + y) * img.width + x0 + Math.min(w, img.width - x0)), y * w);
   return { width: w, height: h, data: out };
 }

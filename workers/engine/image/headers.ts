@@ -11,7 +11,8 @@ export interface RasterProbe {
   pages: number;
 }
 
-const corrupt = (format: string, why: string) => engineError("corrupt_file", `The ${format.toUpperCase()} file is truncated or corrupt: ${why}.`);
+const corrupt = (format: string, why: string) =>
+  engineError("corrupt_file", `The ${format.toUpperCase()} file is truncated or corrupt: ${why}.`);
 
 function view(bytes: Uint8Array): DataView {
   return new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -19,7 +20,8 @@ function view(bytes: Uint8Array): DataView {
 
 function probePng(b: Uint8Array): RasterProbe {
   const dv = view(b);
-  if (b.length < 33 || dv.getUint32(8) !== 13 || String.fromCharCode(...b.subarray(12, 16)) !== "IHDR") throw corrupt("png", "no IHDR header");
+  if (b.length < 33 || dv.getUint32(8) !== 13 || String.fromCharCode(...b.subarray(12, 16)) !== "IHDR")
+    throw corrupt("png", "no IHDR header");
   const width = dv.getUint32(16);
   const height = dv.getUint32(20);
   assertDimensions(width, height, "PNG image");
@@ -95,7 +97,10 @@ function probeBmp(b: Uint8Array): RasterProbe {
   if (b.length < 26) throw corrupt("bmp", "short header");
   const dataOffset = dv.getUint32(10, true);
   const dib = dv.getUint32(14, true);
-  let width: number, height: number, bpp: number, compression = 0;
+  let width: number,
+    height: number,
+    bpp: number,
+    compression = 0;
   if (dib === 12) {
     width = dv.getUint16(18, true);
     height = dv.getUint16(20, true);
@@ -178,7 +183,10 @@ function probeTiff(b: Uint8Array): RasterProbe {
     const width = tags.get(256)?.[0] ?? 0;
     const height = tags.get(257)?.[0] ?? 0;
     assertDimensions(width, height, `TIFF page ${pages + 1}`);
-    for (const [offTag, lenTag] of [[273, 279], [324, 325]] as const) {
+    for (const [offTag, lenTag] of [
+      [273, 279],
+      [324, 325],
+    ] as const) {
       const offs = tags.get(offTag) ?? [];
       const lens = tags.get(lenTag) ?? [];
       offs.forEach((o, k) => {

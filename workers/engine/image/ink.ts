@@ -51,7 +51,7 @@ export function inkFraction(img: GrayImage): number {
   }
   if (n === 0) return 0;
   let median = 0;
-  for (let acc = 0; median < 255 && (acc += hist[median]!) < n / 2; ) median++;
+  for (let acc = 0; median < 255 && (acc += hist[median]!) < n / 2;) median++;
   let ink = 0;
   for (let v = 0; v < 256; v++) if (Math.abs(v - median) > INK_CONTRAST) ink += hist[v]!;
   return ink / n;

@@ -74,7 +74,7 @@ export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | nu
   if (depth !== 8 || interlace !== 0 || !channels) return null;
 
   const idat: Uint8Array[] = [];
-  for (let off = 8; off + 12 <= bytes.length; ) {
+  for (let off = 8; off + 12 <= bytes.length;) {
     const len = dv.getUint32(off);
     const type = String.fromCharCode(...bytes.subarray(off + 4, off + 8));
     if (type === "IDAT") idat.push(bytes.subarray(off + 8, off + 8 + len));
@@ -111,7 +111,9 @@ export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | nu
         case 4: {
           const c = i >= bpp ? prev[i - bpp]! : 0;
           const p = a + b - c;
-          const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+          const pa = Math.abs(p - a),
+            pb = Math.abs(p - b),
+            pc = Math.abs(p - c);
           v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
           break;
         }

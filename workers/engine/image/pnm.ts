@@ -66,7 +66,8 @@ export function readPnmHeader(b: Uint8Array): PnmHeader {
   const header = { kind, width, height, maxval, dataOffset: t.pos + 1 };
   if (kind >= 4) {
     const need = binaryLength(header);
-    if (header.dataOffset + need > b.length) throw corrupt(`it holds ${b.length - header.dataOffset} of the ${need} pixel bytes its header declares`);
+    if (header.dataOffset + need > b.length)
+      throw corrupt(`it holds ${b.length - header.dataOffset} of the ${need} pixel bytes its header declares`);
   }
   return header;
 }

@@ -16,7 +16,8 @@ export function sniffFormat(bytes: Uint8Array): InputFormat | null {
   if (startsWith(bytes, ascii("BM")) && bytes.length >= 26) return "bmp";
   if (startsWith(bytes, [0x49, 0x49, 0x2a, 0x00]) || startsWith(bytes, [0x4d, 0x4d, 0x00, 0x2a])) return "tiff";
   // Netpbm: P1–P6, then whitespace or a comment before the width.
-  if (bytes.length >= 3 && bytes[0] === 0x50 && bytes[1]! >= 0x31 && bytes[1]! <= 0x36 && /[\s#]/.test(String.fromCharCode(bytes[2]!))) return "pnm";
+  if (bytes.length >= 3 && bytes[0] === 0x50 && bytes[1]! >= 0x31 && bytes[1]! <= 0x36 && /[\s#]/.test(String.fromCharCode(bytes[2]!)))
+    return "pnm";
   // PDF: the header may follow a little junk (the spec tolerates it within the first 1024 bytes).
   const head = new TextDecoder("latin1").decode(bytes.subarray(0, 1024));
   if (head.includes("%PDF-")) return "pdf";

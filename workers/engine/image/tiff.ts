@@ -46,7 +46,14 @@ function readIfd(b: Uint8Array, dv: DataView, le: boolean, at: number): Ifd {
     const values = new Array<number>(n);
     for (let k = 0; k < n; k++) {
       const p = off + k * size;
-      values[k] = size === 1 ? b[p]! : size === 2 ? dv.getUint16(p, le) : type === 5 || type === 10 ? dv.getUint32(p, le) / (dv.getUint32(p + 4, le) || 1) : dv.getUint32(p, le);
+      values[k] =
+        size === 1
+          ? b[p]!
+          : size === 2
+            ? dv.getUint16(p, le)
+            : type === 5 || type === 10
+              ? dv.getUint32(p, le) / (dv.getUint32(p + 4, le) || 1)
+              : dv.getUint32(p, le);
     }
     tags.set(tag, values);
   }
@@ -60,7 +67,7 @@ function pageDirectories(b: Uint8Array): { dv: DataView; le: boolean; ifds: Ifd[
   const le = b[0] === 0x49;
   const ifds: Ifd[] = [];
   const seen = new Set<number>();
-  for (let at = dv.getUint32(4, le); at !== 0; ) {
+  for (let at = dv.getUint32(4, le); at !== 0;) {
     if (seen.has(at) || ifds.length >= 10_000) throw corrupt("the page chain loops");
     seen.add(at);
     const ifd = readIfd(b, dv, le, at);
@@ -174,7 +181,16 @@ interface PageFormat {
 }
 
 /** Converts `rows` decoded rows (chunky samples) to gray into `out` at (x0, y0), clipped to the page. */
-function rowsToGray(f: PageFormat, src: Uint8Array, rowBytes: number, blockW: number, rows: number, out: Uint8Array, x0: number, y0: number): void {
+function rowsToGray(
+  f: PageFormat,
+  src: Uint8Array,
+  rowBytes: number,
+  blockW: number,
+  rows: number,
+  out: Uint8Array,
+  x0: number,
+  y0: number,
+): void {
   const { width, height, bits, samples, photometric } = f;
   const maxSample = (1 << bits) - 1;
   const cm = f.colorMap;
@@ -202,7 +218,9 @@ function rowsToGray(f: PageFormat, src: Uint8Array, rowBytes: number, blockW: nu
         g = (sample(x, 0) * 77 + sample(x, 1) * 150 + sample(x, 2) * 29) >> 8;
       } else if (photometric === 5 && samples >= 4) {
         const k = 255 - sample(x, 3);
-        g = ((((255 - sample(x, 0)) * k) / 255) * 77 + (((255 - sample(x, 1)) * k) / 255) * 150 + (((255 - sample(x, 2)) * k) / 255) * 29) / 256;
+        g =
+          ((((255 - sample(x, 0)) * k) / 255) * 77 + (((255 - sample(x, 1)) * k) / 255) * 150 + (((255 - sample(x, 2)) * k) / 255) * 29) /
+          256;
       } else {
         g = sample(x, 0);
         if (photometric === 0) g = 255 - g;
@@ -239,20 +257,32 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
   const compression = one(259, 1);
   if (!SUPPORTED.includes(compression)) {
     const name = COMPRESSION_NAMES[compression] ?? `compression ${compression}`;
-    throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses ${name}, which the engine does not decode (supported: none, LZW, PackBits, Deflate, CCITT fax, JPEG).`);
+    throw engineError(
+      "unsupported_media_type",
+      `TIFF page ${page + 1} uses ${name}, which the engine does not decode (supported: none, LZW, PackBits, Deflate, CCITT fax, JPEG).`,
+    );
   }
-  if (one(284, 1) !== 1) throw engineError("unsupported_media_type", `TIFF page ${page + 1} stores its colour planes separately, which the engine does not decode.`);
+  if (one(284, 1) !== 1)
+    throw engineError(
+      "unsupported_media_type",
+      `TIFF page ${page + 1} stores its colour planes separately, which the engine does not decode.`,
+    );
   const samples = one(277, 1);
   const bits = one(258, 1);
   const photometric = one(262, samples >= 3 ? 2 : 1);
   const ccitt = CCITT[compression];
-  if (ccitt && (bits !== 1 || samples !== 1)) throw corrupt(`page ${page + 1} is CCITT fax coded but has ${samples} sample(s) of ${bits} bit(s)`);
+  if (ccitt && (bits !== 1 || samples !== 1))
+    throw corrupt(`page ${page + 1} is CCITT fax coded but has ${samples} sample(s) of ${bits} bit(s)`);
   const jpeg = compression === 7;
   if (![1, 2, 4, 8, 16].includes(bits) || samples < 1 || samples > 8 || ![0, 1, 2, 3, 5, ...(jpeg ? [6] : [])].includes(photometric)) {
-    throw engineError("unsupported_media_type", `TIFF page ${page + 1} has ${samples} sample(s) of ${bits} bit(s) in photometric ${photometric}, which the engine does not decode.`);
+    throw engineError(
+      "unsupported_media_type",
+      `TIFF page ${page + 1} has ${samples} sample(s) of ${bits} bit(s) in photometric ${photometric}, which the engine does not decode.`,
+    );
   }
   const colorMap = photometric === 3 ? t.get(320) : undefined;
-  if (photometric === 3 && (!colorMap || colorMap.length < 3 * (1 << bits))) throw corrupt(`page ${page + 1} has a palette image without a colour map`);
+  if (photometric === 3 && (!colorMap || colorMap.length < 3 * (1 << bits)))
+    throw corrupt(`page ${page + 1} has a palette image without a colour map`);
   const colourSamples = photometric === 2 ? 3 : photometric === 5 ? 4 : 1;
   const f: PageFormat = {
     width,
@@ -264,7 +294,11 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     predictor: one(317, 1),
     extraAlpha: samples > colourSamples && (t.get(338)?.[0] === 1 || t.get(338)?.[0] === 2),
   };
-  if (f.predictor === 2 && bits !== 8) throw engineError("unsupported_media_type", `TIFF page ${page + 1} uses a ${bits}-bit horizontal predictor, which the engine does not decode.`);
+  if (f.predictor === 2 && bits !== 8)
+    throw engineError(
+      "unsupported_media_type",
+      `TIFF page ${page + 1} uses a ${bits}-bit horizontal predictor, which the engine does not decode.`,
+    );
 
   const tiled = t.has(322) && t.has(324);
   const blockW = tiled ? one(322, 0) : width;
@@ -289,13 +323,26 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     if (off + count > bytes.length) throw corrupt(`page ${page + 1}'s image data runs past the end of the file`);
     const raw = bytes.subarray(off, off + count);
     if (jpeg) {
-      placeGray(decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`, blockW * rows), out, width, height, x0, y0);
+      placeGray(
+        decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`, blockW * rows),
+        out,
+        width,
+        height,
+        x0,
+        y0,
+      );
       continue;
     }
     let data: Uint8Array;
     if (ccitt) {
       const options = one(ccitt === "g4" ? 293 : 292, 0);
-      data = decodeCcitt(raw, { width: blockW, height: rows, mode: ccitt, twoD: ccitt === "g3" && (options & 1) === 1, lsbFirst: one(266, 1) === 2 });
+      data = decodeCcitt(raw, {
+        width: blockW,
+        height: rows,
+        mode: ccitt,
+        twoD: ccitt === "g3" && (options & 1) === 1,
+        lsbFirst: one(266, 1) === 2,
+      });
     } else if (compression === 1) {
       if (raw.length < expected) throw corrupt(`page ${page + 1}'s image data is cut short`);
       data = raw.slice(0, expected);
@@ -325,5 +372,6 @@ function jpegWithTables(block: Uint8Array, tables: number[] | undefined): Uint8A
 /** Copies a decoded block into the page at (x0, y0), clipped to the page. */
 function placeGray(block: GrayImage, out: Uint8Array, width: number, height: number, x0: number, y0: number): void {
   const w = Math.min(block.width, width - x0);
-  for (let y = 0; y < block.height && y0 + y < height; y++) out.set(block.data.subarray(y * block.width, y * block.width + w), (y0 + y) * width + x0);
+  for (let y = 0; y < block.height && y0 + y < height; y++)
+    out.set(block.data.subarray(y * block.width, y * block.width + w), (y0 + y) * width + x0);
 }

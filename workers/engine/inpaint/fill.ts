@@ -1,7 +1,9 @@
 import type { Rect } from "./mask";
 import type { RgbaImage } from "./rgba";
 
-const KNOWN = 0, BAND = 1, INSIDE = 2;
+const KNOWN = 0,
+  BAND = 1,
+  INSIDE = 2;
 /** Luma difference from the guide at which a neighbour's weight halves: two backgrounds apart, it falls to a few percent. */
 const GUIDE_SCALE = 8;
 /** Neighbours whose luma is this much farther from the guide than the closest one's are left out. */
@@ -15,7 +17,8 @@ class Heap {
 
   push(key: number, val: number): void {
     if (this.size === this.keys.length) {
-      const k = new Float64Array(this.size * 2), v = new Int32Array(this.size * 2);
+      const k = new Float64Array(this.size * 2),
+        v = new Int32Array(this.size * 2);
       k.set(this.keys);
       v.set(this.vals);
       this.keys = k;
@@ -35,7 +38,8 @@ class Heap {
 
   pop(): number {
     const top = this.vals[0]!;
-    const key = this.keys[--this.size]!, val = this.vals[this.size]!;
+    const key = this.keys[--this.size]!,
+      val = this.vals[this.size]!;
     let i = 0;
     for (;;) {
       let c = 2 * i + 1;
@@ -67,7 +71,10 @@ interface March {
  * `rect` inwards. Null when there is no hole there.
  */
 function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March | null {
-  let bx0 = Infinity, by0 = Infinity, bx1 = -1, by1 = -1;
+  let bx0 = Infinity,
+    by0 = Infinity,
+    bx1 = -1,
+    by1 = -1;
   for (let y = outer.y0; y < outer.y1; y++) {
     for (let x = outer.x0; x < outer.x1; x++) {
       if (!hole[y * W + x]) continue;
@@ -78,8 +85,14 @@ function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March 
     }
   }
   if (bx1 < 0) return null;
-  const rect = { x0: Math.max(outer.x0, bx0 - margin), y0: Math.max(outer.y0, by0 - margin), x1: Math.min(outer.x1, bx1 + margin + 1), y1: Math.min(outer.y1, by1 + margin + 1) };
-  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
+  const rect = {
+    x0: Math.max(outer.x0, bx0 - margin),
+    y0: Math.max(outer.y0, by0 - margin),
+    x1: Math.min(outer.x1, bx1 + margin + 1),
+    y1: Math.min(outer.y1, by1 + margin + 1),
+  };
+  const w = rect.x1 - rect.x0,
+    h = rect.y1 - rect.y0;
   const flag = new Uint8Array(w * h);
   const T = new Float32Array(w * h);
   const heap = new Heap();
@@ -98,7 +111,12 @@ function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March 
     for (let x = 0; x < w; x++) {
       const o = y * w + x;
       if (flag[o] !== KNOWN) continue;
-      if ((x > 0 && flag[o - 1] === INSIDE) || (x < w - 1 && flag[o + 1] === INSIDE) || (y > 0 && flag[o - w] === INSIDE) || (y < h - 1 && flag[o + w] === INSIDE)) {
+      if (
+        (x > 0 && flag[o - 1] === INSIDE) ||
+        (x < w - 1 && flag[o + 1] === INSIDE) ||
+        (y > 0 && flag[o - w] === INSIDE) ||
+        (y < h - 1 && flag[o + w] === INSIDE)
+      ) {
         flag[o] = BAND;
         heap.push(0, o);
       }
@@ -126,7 +144,10 @@ function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March 
   let n = 0;
   const visit = (q: number, nx: number, ny: number) => {
     if (flag[q] === KNOWN) return;
-    const l = known(nx - 1, ny), r = known(nx + 1, ny), u = known(nx, ny - 1), d = known(nx, ny + 1);
+    const l = known(nx - 1, ny),
+      r = known(nx + 1, ny),
+      u = known(nx, ny - 1),
+      d = known(nx, ny + 1);
     const t = Math.min(solve(l, u), solve(r, u), solve(l, d), solve(r, d));
     if (flag[q] === INSIDE || t < T[q]!) {
       T[q] = t;
@@ -139,7 +160,8 @@ function march(hole: Uint8Array, W: number, outer: Rect, margin: number): March 
     if (flag[o] === KNOWN) continue;
     if (T[o]! > 0) order[n++] = o;
     flag[o] = KNOWN;
-    const x = o % w, y = (o - x) / w;
+    const x = o % w,
+      y = (o - x) / w;
     if (x > 0) visit(o - 1, x - 1, y);
     if (x < w - 1) visit(o + 1, x + 1, y);
     if (y > 0) visit(o - w, x, y - 1);
@@ -183,8 +205,10 @@ export function fillHoles(img: RgbaImage, hole: Uint8Array, rect: Rect, radius: 
  * never overshoots into a colour the neighbourhood does not have.
  */
 function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, guide: Uint8Array): void {
-  const W = img.width, { rect, order, T } = m;
-  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
+  const W = img.width,
+    { rect, order, T } = m;
+  const w = rect.x1 - rect.x0,
+    h = rect.y1 - rect.y0;
   const data = img.data;
   const at = (x: number, y: number) => ((rect.y0 + y) * W + rect.x0 + x) * 4;
   const done = new Uint8Array(w * h);
@@ -204,18 +228,23 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
       if (!done[o]) continue;
       const j = at(x, y);
       for (let axis = 0; axis < 2; axis++) {
-        const dx = axis === 0 ? 1 : 0, dy = 1 - dx;
+        const dx = axis === 0 ? 1 : 0,
+          dy = 1 - dx;
         const f = x + dx < w && y + dy < h && done[o + dx + dy * w] === 1;
         const b = x - dx >= 0 && y - dy >= 0 && done[o - dx - dy * w] === 1;
         if (!f && !b) continue;
-        const jf = f ? at(x + dx, y + dy) : j, jb = b ? at(x - dx, y - dy) : j;
+        const jf = f ? at(x + dx, y + dy) : j,
+          jb = b ? at(x - dx, y - dy) : j;
         const span = f && b ? 2 : 1;
         for (let c = 0; c < 3; c++) gradAt[o * 6 + axis * 3 + c] = (data[jf + c]! - data[jb + c]!) / span;
       }
     }
   }
   // The disc of neighbours: offsets and the distance terms of their weights.
-  const dxs: number[] = [], dys: number[] = [], invD: number[] = [], invD2: number[] = [];
+  const dxs: number[] = [],
+    dys: number[] = [],
+    invD: number[] = [],
+    invD2: number[] = [];
   for (let dy = -radius; dy <= radius; dy++) {
     for (let dx = -radius; dx <= radius; dx++) {
       if ((!dx && !dy) || dx * dx + dy * dy > radius * radius) continue;
@@ -225,25 +254,36 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
       invD2.push(1 / (dx * dx + dy * dy));
     }
   }
-  const nIdx = new Int32Array(dxs.length), nWt = new Float64Array(dxs.length), nOff = new Float64Array(dxs.length);
+  const nIdx = new Int32Array(dxs.length),
+    nWt = new Float64Array(dxs.length),
+    nOff = new Float64Array(dxs.length);
   for (const o of order) {
-    const x = o % w, y = (o - x) / w;
+    const x = o % w,
+      y = (o - x) / w;
     const t = T[o]!;
     const gq = guide[(rect.y0 + y) * W + rect.x0 + x]!;
-    const tl = x > 0 ? T[o - 1]! : t, tr = x < w - 1 ? T[o + 1]! : t, tu = y > 0 ? T[o - w]! : t, td = y < h - 1 ? T[o + w]! : t;
-    const gx = (tr - tl) / 2, gy = (td - tu) / 2;
-    const gn = Math.hypot(gx, gy), ign = gn > 0 ? 1 / gn : 0;
+    const tl = x > 0 ? T[o - 1]! : t,
+      tr = x < w - 1 ? T[o + 1]! : t,
+      tu = y > 0 ? T[o - w]! : t,
+      td = y < h - 1 ? T[o + w]! : t;
+    const gx = (tr - tl) / 2,
+      gy = (td - tu) / 2;
+    const gn = Math.hypot(gx, gy),
+      ign = gn > 0 ? 1 / gn : 0;
     // Neighbours already known, with their weight and how far their luma is from the guide.
-    let k = 0, closest = Infinity;
+    let k = 0,
+      closest = Infinity;
     for (let q = 0; q < dxs.length; q++) {
-      const kx = x - dxs[q]!, ky = y - dys[q]!;
+      const kx = x - dxs[q]!,
+        ky = y - dys[q]!;
       if (kx < 0 || ky < 0 || kx >= w || ky >= h) continue;
       const ko = ky * w + kx;
       if (!done[ko]) continue;
       const cos = (dxs[q]! * gx + dys[q]! * gy) * invD[q]! * ign;
       const dir = gn > 0 ? Math.max(0.05, cos < 0 ? -cos : cos) : 1;
       const off = Math.abs(luma[ko]! - gq);
-      const dt = T[ko]! - t, g = off / GUIDE_SCALE;
+      const dt = T[ko]! - t,
+        g = off / GUIDE_SCALE;
       nIdx[k] = ko;
       nWt[k] = (dir * invD2[q]!) / ((1 + (dt < 0 ? -dt : dt)) * (1 + g * g));
       nOff[k] = off;
@@ -251,14 +291,29 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
       k++;
     }
     // Only the neighbours on the guide's side of a background edge, when there are any.
-    let ws = 0, s0 = 0, s1 = 0, s2 = 0, lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
+    let ws = 0,
+      s0 = 0,
+      s1 = 0,
+      s2 = 0,
+      lo0 = 255,
+      lo1 = 255,
+      lo2 = 255,
+      hi0 = 0,
+      hi1 = 0,
+      hi2 = 0;
     for (let q = 0; q < k; q++) {
       if (nOff[q]! > closest + GUIDE_GATE) continue;
-      const ko = nIdx[q]!, wt = nWt[q]!;
-      const kx = ko % w, ky = (ko - kx) / w;
-      const rx = x - kx, ry = y - ky;
-      const j = at(kx, ky), g = ko * 6;
-      const v0 = data[j]!, v1 = data[j + 1]!, v2 = data[j + 2]!;
+      const ko = nIdx[q]!,
+        wt = nWt[q]!;
+      const kx = ko % w,
+        ky = (ko - kx) / w;
+      const rx = x - kx,
+        ry = y - ky;
+      const j = at(kx, ky),
+        g = ko * 6;
+      const v0 = data[j]!,
+        v1 = data[j + 1]!,
+        v2 = data[j + 2]!;
       s0 += wt * (v0 + gradAt[g]! * rx + gradAt[g + 3]! * ry);
       s1 += wt * (v1 + gradAt[g + 1]! * rx + gradAt[g + 4]! * ry);
       s2 += wt * (v2 + gradAt[g + 2]! * rx + gradAt[g + 5]! * ry);
@@ -298,8 +353,10 @@ const TRIES = 8;
  * background boundary keeps to its own.
  */
 function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number, guide: Uint8Array): void {
-  const W = img.width, { rect, order } = m;
-  const w = rect.x1 - rect.x0, h = rect.y1 - rect.y0;
+  const W = img.width,
+    { rect, order } = m;
+  const w = rect.x1 - rect.x0,
+    h = rect.y1 - rect.y0;
   const data = img.data;
   const page = (o: number) => (rect.y0 + ((o / w) | 0)) * W + rect.x0 + (o % w);
   // 0 = hole not yet filled, 1 = original, 2 = filled.
@@ -315,41 +372,54 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
   };
   const cands = new Int32Array(8 + TRIES);
   for (const o of order) {
-    const x = o % w, y = (o - x) / w;
+    const x = o % w,
+      y = (o - x) / w;
     const gq = guide[page(o)]!;
     let n = 0;
     // Coherent candidates: a filled neighbour's source, shifted back by the step to it.
     for (let dy = -1; dy <= 1; dy++) {
       for (let dx = -1; dx <= 1; dx++) {
         if (!dx && !dy) continue;
-        const nx = x + dx, ny = y + dy;
+        const nx = x + dx,
+          ny = y + dy;
         if (nx < 0 || ny < 0 || nx >= w || ny >= h) continue;
         const s = source[ny * w + nx]!;
         if (s < 0) continue;
-        const sx = (s % w) - dx, sy = ((s / w) | 0) - dy;
+        const sx = (s % w) - dx,
+          sy = ((s / w) | 0) - dy;
         if (sx >= 0 && sy >= 0 && sx < w && sy < h && state[sy * w + sx] === 1) cands[n++] = sy * w + sx;
       }
     }
     for (let k = 0; k < TRIES; k++) {
-      const sx = x + Math.round((random() * 2 - 1) * search), sy = y + Math.round((random() * 2 - 1) * search);
+      const sx = x + Math.round((random() * 2 - 1) * search),
+        sy = y + Math.round((random() * 2 - 1) * search);
       if (sx >= 0 && sy >= 0 && sx < w && sy < h && state[sy * w + sx] === 1) cands[n++] = sy * w + sx;
     }
-    let best = -1, bestCost = Infinity;
+    let best = -1,
+      bestCost = Infinity;
     for (let k = 0; k < n; k++) {
       const c = cands[k]!;
       if (c === best) continue;
-      const cx = c % w, cy = (c - cx) / w;
-      let cost = 0, count = 0;
+      const cx = c % w,
+        cy = (c - cx) / w;
+      let cost = 0,
+        count = 0;
       for (let py = -PATCH; py <= PATCH; py++) {
-        const ay = y + py, by = cy + py;
+        const ay = y + py,
+          by = cy + py;
         if (ay < 0 || by < 0 || ay >= h || by >= h) continue;
         for (let px = -PATCH; px <= PATCH; px++) {
-          const ax = x + px, bx = cx + px;
+          const ax = x + px,
+            bx = cx + px;
           if (ax < 0 || bx < 0 || ax >= w || bx >= w) continue;
-          const a = ay * w + ax, b = by * w + bx;
+          const a = ay * w + ax,
+            b = by * w + bx;
           if (!state[a] || !state[b]) continue;
-          const ja = page(a) * 4, jb = page(b) * 4;
-          const dr = data[ja]! - data[jb]!, dg = data[ja + 1]! - data[jb + 1]!, db = data[ja + 2]! - data[jb + 2]!;
+          const ja = page(a) * 4,
+            jb = page(b) * 4;
+          const dr = data[ja]! - data[jb]!,
+            dg = data[ja + 1]! - data[jb + 1]!,
+            db = data[ja + 2]! - data[jb + 2]!;
           cost += dr * dr + dg * dg + db * db;
           count++;
         }
@@ -368,7 +438,8 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
       }
     }
     if (best < 0) continue;
-    const j = page(o) * 4, jb = page(best) * 4;
+    const j = page(o) * 4,
+      jb = page(best) * 4;
     data[j] = data[jb]!;
     data[j + 1] = data[jb + 1]!;
     data[j + 2] = data[jb + 2]!;

@@ -67,7 +67,10 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const checked = Date.now();
   const gray = { width, height, data: lumaOf(img) };
   const leftovers: string[] = [];
-  for (const [i, r] of input.regions.entries()) leftovers.push(languages.length ? await leftoverText(env.MODELS, gray, r.box, languages, evidence.checked ? evidence.text[i] : undefined) : "");
+  for (const [i, r] of input.regions.entries())
+    leftovers.push(
+      languages.length ? await leftoverText(env.MODELS, gray, r.box, languages, evidence.checked ? evidence.text[i] : undefined) : "",
+    );
   return {
     maskKey: input.maskKey,
     cleanKey: input.cleanKey,

@@ -32,7 +32,12 @@ export async function wordsIn(models: R2Bucket, gray: GrayImage, box: Box, langu
   const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
   const crop = cropGray(gray, rect);
   if (crop.width < 4 || crop.height < 4) return [];
-  const raster = ocrRasterFromGray(crop, { width: gray.width, height: gray.height, offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) }, scale: 1 });
+  const raster = ocrRasterFromGray(crop, {
+    width: gray.width,
+    height: gray.height,
+    offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) },
+    scale: 1,
+  });
   const page = await recognizeWith(models, raster, languages, "block");
   return page.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.box }))));
 }
@@ -49,7 +54,8 @@ export const readable = (w: ReadWord, minConfidence = MIN_CONFIDENCE) => w.confi
  */
 export async function leftoverText(models: R2Bucket, clean: GrayImage, box: Box, languages: string[], sources?: Box[]): Promise<string> {
   const on = (w: ReadWord) => {
-    const cx = w.box.x + w.box.w / 2, cy = w.box.y + w.box.h / 2;
+    const cx = w.box.x + w.box.w / 2,
+      cy = w.box.y + w.box.h / 2;
     return sources!.some((b) => cx >= b.x && cx <= b.x + b.w && cy >= b.y && cy <= b.y + b.h);
   };
   return (await wordsIn(models, clean, box, languages))

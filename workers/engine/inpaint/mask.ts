@@ -12,8 +12,14 @@ export interface Rect {
 
 /** A box grown by `pad`, clipped to the page (empty, never inverted, when it lies outside). */
 export function rectOf(b: Box, pad: number, width: number, height: number): Rect {
-  const x0 = Math.min(width, Math.max(0, Math.floor(b.x - pad))), y0 = Math.min(height, Math.max(0, Math.floor(b.y - pad)));
-  return { x0, y0, x1: Math.max(x0, Math.min(width, Math.ceil(b.x + b.w + pad))), y1: Math.max(y0, Math.min(height, Math.ceil(b.y + b.h + pad))) };
+  const x0 = Math.min(width, Math.max(0, Math.floor(b.x - pad))),
+    y0 = Math.min(height, Math.max(0, Math.floor(b.y - pad)));
+  return {
+    x0,
+    y0,
+    x1: Math.max(x0, Math.min(width, Math.ceil(b.x + b.w + pad))),
+    y1: Math.max(y0, Math.min(height, Math.ceil(b.y + b.h + pad))),
+  };
 }
 
 function inRects(rects: Rect[], x: number, y: number): boolean {
@@ -56,7 +62,10 @@ const WINDOW = 0.12;
 const OUTSIDE = 10;
 
 const LUMA = [77, 150, 29];
-const hex = (v: number) => Math.round(Math.max(0, Math.min(255, v))).toString(16).padStart(2, "0");
+const hex = (v: number) =>
+  Math.round(Math.max(0, Math.min(255, v)))
+    .toString(16)
+    .padStart(2, "0");
 
 /** At most SAMPLES evenly spaced entries of a pixel list (percentiles of a ring need no more). */
 const SAMPLES = 4000;
@@ -77,7 +86,12 @@ function percentile(values: ArrayLike<number>, q: number): number {
 /** Alignment of a region's lines: the edge (or centre) where they line up best. */
 function alignmentOf(r: InpaintRegion): TextStyle["align"] {
   const lines = r.lines ?? [];
-  if (lines.length < 2 || r.vertical) return r.vertical ? "left" : lines.length === 1 && Math.abs(lines[0]!.x + lines[0]!.w / 2 - (r.box.x + r.box.w / 2)) < 2 && lines[0]!.w < r.box.w * 0.8 ? "center" : "left";
+  if (lines.length < 2 || r.vertical)
+    return r.vertical
+      ? "left"
+      : lines.length === 1 && Math.abs(lines[0]!.x + lines[0]!.w / 2 - (r.box.x + r.box.w / 2)) < 2 && lines[0]!.w < r.box.w * 0.8
+        ? "center"
+        : "left";
   const spread = (f: (b: Box) => number) => {
     const v = lines.map(f);
     return Math.max(...v) - Math.min(...v);
@@ -100,8 +114,12 @@ const EDGE = 48;
 function backgroundEdges(img: RgbaImage, z: Rect, r: number, blocked: Rect[]): number[] {
   const { width, height } = img;
   const edges: number[] = [];
-  for (const rows of [[z.y0 - r, z.y0], [z.y1, z.y1 + r]] as const) {
-    const y0 = Math.max(0, rows[0]), y1 = Math.min(height, rows[1]);
+  for (const rows of [
+    [z.y0 - r, z.y0],
+    [z.y1, z.y1 + r],
+  ] as const) {
+    const y0 = Math.max(0, rows[0]),
+      y1 = Math.min(height, rows[1]);
     if (y1 <= y0) continue;
     // Mean colour of each column's free pixels; a column without any keeps its neighbour's.
     const col = new Float32Array((z.x1 - z.x0) * 3);
@@ -120,14 +138,23 @@ function backgroundEdges(img: RgbaImage, z: Rect, r: number, blocked: Rect[]): n
     }
     const span = 4;
     for (let x = z.x0 + span; x < z.x1; x++) {
-      const a = (x - span - z.x0) * 3, b = (x - z.x0) * 3;
+      const a = (x - span - z.x0) * 3,
+        b = (x - z.x0) * 3;
       if (col[a]! < 0 || col[b]! < 0) continue;
       let d = 0;
       for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(col[b + c]! - col[a + c]!));
       // One cut per step: the middle of the run of columns that see it.
       if (d > EDGE) {
         let e = x;
-        while (e + 1 < z.x1 && (() => { let dd = 0; for (let c = 0; c < 3; c++) dd = Math.max(dd, Math.abs(col[(e + 1 - z.x0) * 3 + c]! - col[(e + 1 - span - z.x0) * 3 + c]!)); return dd > EDGE; })()) e++;
+        while (
+          e + 1 < z.x1 &&
+          (() => {
+            let dd = 0;
+            for (let c = 0; c < 3; c++) dd = Math.max(dd, Math.abs(col[(e + 1 - z.x0) * 3 + c]! - col[(e + 1 - span - z.x0) * 3 + c]!));
+            return dd > EDGE;
+          })()
+        )
+          e++;
         edges.push(Math.round((x - span + e) / 2));
         x = e + span;
       }
@@ -142,7 +169,8 @@ function segmented(plane: Float32Array, w: number, h: number, r: number, dark: b
   if (bounds.length === 2) return strokeFreeBackground(plane, w, h, r, dark);
   const out = new Float32Array(w * h);
   for (let k = 0; k + 1 < bounds.length; k++) {
-    const x0 = bounds[k]!, sw = bounds[k + 1]! - x0;
+    const x0 = bounds[k]!,
+      sw = bounds[k + 1]! - x0;
     const part = new Float32Array(sw * h);
     for (let y = 0; y < h; y++) for (let x = 0; x < sw; x++) part[y * sw + x] = plane[y * w + x0 + x]!;
     const done = strokeFreeBackground(part, sw, h, r, dark);
@@ -177,8 +205,14 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
   const { width, height } = img;
   if (z.x1 <= z.x0 || z.y1 <= z.y0) return { at: [], distance: [], texture: 0 };
   const r = Math.max(2, Math.ceil(lh * WINDOW));
-  const R = { x0: Math.max(0, z.x0 - r - 2), y0: Math.max(0, z.y0 - r - 2), x1: Math.min(width, z.x1 + r + 2), y1: Math.min(height, z.y1 + r + 2) };
-  const w = R.x1 - R.x0, h = R.y1 - R.y0;
+  const R = {
+    x0: Math.max(0, z.x0 - r - 2),
+    y0: Math.max(0, z.y0 - r - 2),
+    x1: Math.min(width, z.x1 + r + 2),
+    y1: Math.min(height, z.y1 + r + 2),
+  };
+  const w = R.x1 - R.x0,
+    h = R.y1 - R.y0;
   // Only the text zones that touch this rectangle matter (a page may have hundreds).
   const near = blocked.filter((b) => b.x0 < R.x1 && b.x1 > R.x0 && b.y0 < R.y1 && b.y1 > R.y0);
   const planes: Float32Array[] = [0, 1, 2].map((c) => {
@@ -195,15 +229,18 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
   const bounds = [...new Set([...cuts, ...edges, z.x1])].sort((a, b) => a - b);
   const tiles: { x0: number; x1: number; ring: Int32Array; inside: Int32Array; dark: (boolean | null)[] }[] = [];
   for (let t = 0; t + 1 < bounds.length; t++) {
-    const tx0 = bounds[t]!, tx1 = bounds[t + 1]!;
+    const tx0 = bounds[t]!,
+      tx1 = bounds[t + 1]!;
     // Ring: pixels of the padded rectangle beside this tile that no text zone covers (never across a background edge).
-    const rx0 = edges.includes(tx0) ? tx0 : tx0 - r, rx1 = edges.includes(tx1) ? tx1 : tx1 + r;
+    const rx0 = edges.includes(tx0) ? tx0 : tx0 - r,
+      rx1 = edges.includes(tx1) ? tx1 : tx1 + r;
     // Sampled on a grid (percentiles need no more than a few thousand pixels).
     const cols = Math.max(1, Math.min(R.x1, rx1) - Math.max(R.x0, rx0));
     const stride = Math.max(1, Math.floor(Math.sqrt((cols * h) / SAMPLES)));
     const ring: number[] = [];
     for (let y = R.y0; y < R.y1; y += stride) {
-      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x += stride) if (!inRects(near, x, y)) ring.push((y - R.y0) * w + x - R.x0);
+      for (let x = Math.max(R.x0, rx0); x < Math.min(R.x1, rx1); x += stride)
+        if (!inRects(near, x, y)) ring.push((y - R.y0) * w + x - R.x0);
     }
     const inside = new Int32Array((z.y1 - z.y0) * (tx1 - tx0));
     for (let y = z.y0, k = 0; y < z.y1; y++) for (let x = tx0; x < tx1; x++) inside[k++] = (y - R.y0) * w + x - R.x0;
@@ -212,11 +249,17 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
     // a detected "line" spans half the page), the pixels farthest from it are the text. A channel
     // in which they hardly differ says nothing (null) and is left out.
     const picked = sampledIndexes(inside);
-    const median = planes.map((p) => percentile(picked.map((i) => p[i]!), 0.5));
+    const median = planes.map((p) =>
+      percentile(
+        picked.map((i) => p[i]!),
+        0.5,
+      ),
+    );
     const far = picked.map((i) => Math.max(...planes.map((p, c) => Math.abs(p[i]! - median[c]!))));
     const cut = percentile(far.slice(), 0.95);
     const text = planes.map((p) => {
-      let sum = 0, n = 0;
+      let sum = 0,
+        n = 0;
       picked.forEach((i, k) => {
         if (far[k]! < cut) return;
         sum += p[i]!;
@@ -230,12 +273,39 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
   }
   // Only the estimates some tile needs (usually one per channel), each computed between background
   // edges: a window reaching across one would fill a stroke beside it with the other side's colour.
-  const closed = planes.map((p, c) => (tiles.some((t) => t.dark[c] === true) ? segmented(p, w, h, r, true, edges.map((e) => e - R.x0)) : p));
-  const opened = planes.map((p, c) => (tiles.some((t) => t.dark[c] === false) ? segmented(p, w, h, r, false, edges.map((e) => e - R.x0)) : p));
+  const closed = planes.map((p, c) =>
+    tiles.some((t) => t.dark[c] === true)
+      ? segmented(
+          p,
+          w,
+          h,
+          r,
+          true,
+          edges.map((e) => e - R.x0),
+        )
+      : p,
+  );
+  const opened = planes.map((p, c) =>
+    tiles.some((t) => t.dark[c] === false)
+      ? segmented(
+          p,
+          w,
+          h,
+          r,
+          false,
+          edges.map((e) => e - R.x0),
+        )
+      : p,
+  );
   // Columns of each tile (the first and last reach to the rectangle's edges), row by row.
   tiles.forEach((tile, k) => {
-    const c0 = k === 0 ? 0 : tile.x0 - R.x0, c1 = k === tiles.length - 1 ? w : tile.x1 - R.x0;
-    const [p0, p1, p2] = tile.dark.map((d, c) => (d === true ? closed[c]! : d === false ? opened[c]! : planes[c]!)) as [Float32Array, Float32Array, Float32Array];
+    const c0 = k === 0 ? 0 : tile.x0 - R.x0,
+      c1 = k === tiles.length - 1 ? w : tile.x1 - R.x0;
+    const [p0, p1, p2] = tile.dark.map((d, c) => (d === true ? closed[c]! : d === false ? opened[c]! : planes[c]!)) as [
+      Float32Array,
+      Float32Array,
+      Float32Array,
+    ];
     for (let y = 0; y < h; y++) {
       const row = (R.y0 + y) * width + R.x0;
       for (let x = c0, i = y * w + c0; x < c1; x++, i++) guide[row + x] = (p0[i]! * LUMA[0]! + p1[i]! * LUMA[1]! + p2[i]! * LUMA[2]!) >> 8;
@@ -312,15 +382,27 @@ export function maskRegion(img: RgbaImage, r: InpaintRegion, source: RegionInk, 
   let edge = 0;
   for (const ink of inks) {
     for (const i of ink.at) {
-      const x = i % width, y = (i - x) / width;
-      if (x === 0 || y === 0 || x === width - 1 || y === height - 1 || mask[i - 1] !== 1 || mask[i + 1] !== 1 || mask[i - width] !== 1 || mask[i + width] !== 1) edge++;
+      const x = i % width,
+        y = (i - x) / width;
+      if (
+        x === 0 ||
+        y === 0 ||
+        x === width - 1 ||
+        y === height - 1 ||
+        mask[i - 1] !== 1 ||
+        mask[i + 1] !== 1 ||
+        mask[i - width] !== 1 ||
+        mask[i + width] !== 1
+      )
+        edge++;
     }
   }
   const found = inks.reduce((n, k) => n + k.at.length, 0);
   const stroke = edge ? (2 * found) / edge : 0;
   const weight = stroke / lh > WEIGHT_SPLIT ? 700 : 400;
   // Colour from the solid ink only: anti-aliased edges mix with the background.
-  let seen = 0, p95 = 0;
+  let seen = 0,
+    p95 = 0;
   for (let d = 255; d >= 0; d--) {
     seen += hist[d]!;
     if (seen >= found * 0.05) {
@@ -328,7 +410,10 @@ export function maskRegion(img: RgbaImage, r: InpaintRegion, source: RegionInk, 
       break;
     }
   }
-  let sr = 0, sg = 0, sb = 0, sw = 0;
+  let sr = 0,
+    sg = 0,
+    sb = 0,
+    sw = 0;
   for (const ink of inks) {
     ink.at.forEach((i, k) => {
       if (ink.distance[k]! < p95 * 0.85) return;
@@ -349,21 +434,31 @@ export function maskRegion(img: RgbaImage, r: InpaintRegion, source: RegionInk, 
  */
 export function dilate(src: Uint8Array, dst: Uint8Array, width: number, area: Rect, radius: number): void {
   if (radius <= 0) return;
-  const w = area.x1 - area.x0, h = area.y1 - area.y0;
+  const w = area.x1 - area.x0,
+    h = area.y1 - area.y0;
   const tmp = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     let last = -1e9;
-    for (let x = 0; x < w; x++) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (x - last <= radius) tmp[y * w + x] = 1;
+    for (let x = 0; x < w; x++)
+      if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x;
+      else if (x - last <= radius) tmp[y * w + x] = 1;
     last = 1e9;
-    for (let x = w - 1; x >= 0; x--) if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x; else if (last - x <= radius) tmp[y * w + x] = 1;
+    for (let x = w - 1; x >= 0; x--)
+      if (src[(area.y0 + y) * width + area.x0 + x] === 1) last = x;
+      else if (last - x <= radius) tmp[y * w + x] = 1;
   }
   for (let i = 0; i < w * h; i++) if (src[(area.y0 + Math.floor(i / w)) * width + area.x0 + (i % w)] === 1) tmp[i] = 1;
   const out = new Uint8Array(w * h);
   for (let x = 0; x < w; x++) {
     let last = -1e9;
-    for (let y = 0; y < h; y++) if (tmp[y * w + x]) last = y; else if (y - last <= radius) out[y * w + x] = 1;
+    for (let y = 0; y < h; y++)
+      if (tmp[y * w + x]) last = y;
+      else if (y - last <= radius) out[y * w + x] = 1;
     last = 1e9;
-    for (let y = h - 1; y >= 0; y--) if (tmp[y * w + x]) last = y; else if (last - y <= radius) out[y * w + x] = 1;
+    for (let y = h - 1; y >= 0; y--)
+      if (tmp[y * w + x]) last = y;
+      else if (last - y <= radius) out[y * w + x] = 1;
   }
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) dst[(area.y0 + y) * width + area.x0 + x] = 1;
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) if (out[y * w + x] || tmp[y * w + x]) dst[(area.y0 + y) * width + area.x0 + x] = 1;
 }

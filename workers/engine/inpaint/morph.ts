@@ -12,7 +12,16 @@
  * padded with r neutral values each side, so every window spans at most two blocks. Values are
  * pre-multiplied by ±1 by the caller (a min is the max of the negated values).
  */
-function runRow(src: Float32Array, dst: Float32Array, off: number, n: number, r: number, sign: number, g: Float32Array, h: Float32Array): void {
+function runRow(
+  src: Float32Array,
+  dst: Float32Array,
+  off: number,
+  n: number,
+  r: number,
+  sign: number,
+  g: Float32Array,
+  h: Float32Array,
+): void {
   const k = 2 * r + 1;
   const m = n + 2 * r;
   // (Never read outside the scratch arrays: an out-of-bounds typed-array read makes V8 drop the
@@ -37,7 +46,8 @@ function runRow(src: Float32Array, dst: Float32Array, off: number, n: number, r:
     }
   }
   for (let i = 0; i < n; i++) {
-    const a = h[i]!, c = g[i + 2 * r]!;
+    const a = h[i]!,
+      c = g[i + 2 * r]!;
     dst[off + i] = sign * (a > c ? a : c);
   }
 }
@@ -46,12 +56,22 @@ function runRow(src: Float32Array, dst: Float32Array, off: number, n: number, r:
  * The same along columns, a whole row at a time (contiguous memory: a column walk over a wide
  * plane misses the cache on every step). `g` and `h` are scratch of (h + 2r)·w.
  */
-function runColumns(src: Float32Array, dst: Float32Array, w: number, rows: number, r: number, sign: number, g: Float32Array, h: Float32Array): void {
+function runColumns(
+  src: Float32Array,
+  dst: Float32Array,
+  w: number,
+  rows: number,
+  r: number,
+  sign: number,
+  g: Float32Array,
+  h: Float32Array,
+): void {
   const k = 2 * r + 1;
   const m = rows + 2 * r;
   for (let i = 0, b = 0; i < m; i++, b++) {
     if (b === k) b = 0;
-    const j = i - r, o = i * w;
+    const j = i - r,
+      o = i * w;
     if (j < 0 || j >= rows) {
       if (b === 0) g.fill(-Infinity, o, o + w);
       else g.copyWithin(o, o - w, o);
@@ -61,13 +81,15 @@ function runColumns(src: Float32Array, dst: Float32Array, w: number, rows: numbe
     if (b === 0) for (let x = 0; x < w; x++) g[o + x] = sign * src[so + x]!;
     else {
       for (let x = 0; x < w; x++) {
-        const v = sign * src[so + x]!, p = g[o - w + x]!;
+        const v = sign * src[so + x]!,
+          p = g[o - w + x]!;
         g[o + x] = p < v ? v : p;
       }
     }
   }
   for (let i = m - 1; i >= 0; i--) {
-    const j = i - r, o = i * w;
+    const j = i - r,
+      o = i * w;
     const first = i % k === k - 1 || i === m - 1;
     if (j < 0 || j >= rows) {
       if (first) h.fill(-Infinity, o, o + w);
@@ -78,15 +100,19 @@ function runColumns(src: Float32Array, dst: Float32Array, w: number, rows: numbe
     if (first) for (let x = 0; x < w; x++) h[o + x] = sign * src[so + x]!;
     else {
       for (let x = 0; x < w; x++) {
-        const v = sign * src[so + x]!, p = h[o + w + x]!;
+        const v = sign * src[so + x]!,
+          p = h[o + w + x]!;
         h[o + x] = p < v ? v : p;
       }
     }
   }
   for (let y = 0; y < rows; y++) {
-    const a0 = y * w, c0 = (y + 2 * r) * w, d0 = y * w;
+    const a0 = y * w,
+      c0 = (y + 2 * r) * w,
+      d0 = y * w;
     for (let x = 0; x < w; x++) {
-      const a = h[a0 + x]!, c = g[c0 + x]!;
+      const a = h[a0 + x]!,
+        c = g[c0 + x]!;
       dst[d0 + x] = sign * (a > c ? a : c);
     }
   }
@@ -97,9 +123,11 @@ export function squareFilter(src: Float32Array, w: number, h: number, r: number,
   const sign = max ? 1 : -1;
   const tmp = new Float32Array(w * h);
   const out = new Float32Array(w * h);
-  const g = new Float32Array(w + 2 * r), hh = new Float32Array(w + 2 * r);
+  const g = new Float32Array(w + 2 * r),
+    hh = new Float32Array(w + 2 * r);
   for (let y = 0; y < h; y++) runRow(src, tmp, y * w, w, r, sign, g, hh);
-  const G = new Float32Array((h + 2 * r) * w), H = new Float32Array((h + 2 * r) * w);
+  const G = new Float32Array((h + 2 * r) * w),
+    H = new Float32Array((h + 2 * r) * w);
   runColumns(tmp, out, w, h, r, sign, G, H);
   return out;
 }

@@ -24,15 +24,24 @@ export interface PlateCheck {
  */
 export function checkPlate(img: RgbaImage, mask: Uint8Array, zones: Rect[], radius: number): PlateCheck {
   const { width, height } = img;
-  let filled = 0, smeared = 0;
+  let filled = 0,
+    smeared = 0;
   for (const z of zones) {
-    const R = { x0: Math.max(0, z.x0 - radius), y0: Math.max(0, z.y0 - radius), x1: Math.min(width, z.x1 + radius), y1: Math.min(height, z.y1 + radius) };
-    const w = R.x1 - R.x0, h = R.y1 - R.y0;
+    const R = {
+      x0: Math.max(0, z.x0 - radius),
+      y0: Math.max(0, z.y0 - radius),
+      x1: Math.min(width, z.x1 + radius),
+      y1: Math.min(height, z.y1 + radius),
+    };
+    const w = R.x1 - R.x0,
+      h = R.y1 - R.y0;
     if (w <= 0 || h <= 0) continue;
-    const lows: Float32Array[] = [], highs: Float32Array[] = [];
+    const lows: Float32Array[] = [],
+      highs: Float32Array[] = [];
     for (let c = 0; c < 3; c++) {
       // Filled pixels are neutral for the neighbourhood's min and max.
-      const forMax = new Float32Array(w * h), forMin = new Float32Array(w * h);
+      const forMax = new Float32Array(w * h),
+        forMin = new Float32Array(w * h);
       for (let y = 0; y < h; y++) {
         for (let x = 0; x < w; x++) {
           const i = (R.y0 + y) * width + R.x0 + x;

@@ -30,9 +30,11 @@ function withPhoton<T>(img: PhotonImage, fn: (img: PhotonImage) => T): T {
 /** Decodes PNG, JPEG, WebP, GIF or BMP bytes to RGBA with photon. */
 export function decodeRgba(bytes: Uint8Array, what: string): RgbaImage {
   const format = sniffFormat(bytes);
-  if (!format || format === "pdf" || format === "tiff" || format === "pnm") throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
+  if (!format || format === "pdf" || format === "tiff" || format === "pnm")
+    throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
   const probe = probeRaster(bytes, format);
-  if (probe.width * probe.height > MAX_PHOTON_PIXELS) throw engineError("image_too_large", `The ${what} (${probe.width}x${probe.height}) is too large to edit.`);
+  if (probe.width * probe.height > MAX_PHOTON_PIXELS)
+    throw engineError("image_too_large", `The ${what} (${probe.width}x${probe.height}) is too large to edit.`);
   let img: PhotonImage;
   try {
     img = PhotonImage.new_from_byteslice(bytes);
@@ -61,7 +63,9 @@ export const IMAGE_CONTENT_TYPES: Record<ImageEncoding, string> = { png: "image/
 
 /** Encodes RGBA pixels; JPEG at quality 90 (photon composites nothing: pages are opaque). */
 export function encodeRgba(img: RgbaImage, as: ImageEncoding): Uint8Array {
-  return withPhoton(new PhotonImage(img.data, img.width, img.height), (p) => (as === "png" ? p.get_bytes() : as === "jpg" ? p.get_bytes_jpeg(90) : p.get_bytes_webp()));
+  return withPhoton(new PhotonImage(img.data, img.width, img.height), (p) =>
+    as === "png" ? p.get_bytes() : as === "jpg" ? p.get_bytes_jpeg(90) : p.get_bytes_webp(),
+  );
 }
 
 /** Re-encodes stored image bytes to another encoding (PNG bytes stay as they are). */
@@ -84,7 +88,12 @@ export function lumaOf(img: RgbaImage): Uint8Array {
  * when the upload is a colour raster and preprocessing neither turned nor deskewed it, the
  * original's colours are used, resampled to the page image's size. Otherwise the page image itself.
  */
-export async function loadPageBase(files: R2Bucket, pageKey: string, sourceKey: string | undefined, page: number | undefined): Promise<RgbaImage> {
+export async function loadPageBase(
+  files: R2Bucket,
+  pageKey: string,
+  sourceKey: string | undefined,
+  page: number | undefined,
+): Promise<RgbaImage> {
   const pageImage = await loadRgba(files, pageKey, "page image");
   if (!sourceKey || (page ?? 0) !== 0) return pageImage;
   const meta = await readPageMeta(files, pageKey);
@@ -93,7 +102,8 @@ export async function loadPageBase(files: R2Bucket, pageKey: string, sourceKey: 
   const bytes = await readBytes(files, sourceKey, "upload");
   const format = sniffFormat(bytes);
   // Formats photon does not read, and JPEGs stored turned (EXIF orientation), keep the page image.
-  if (!format || format === "pdf" || format === "tiff" || format === "pnm" || (format === "jpeg" && jpegOrientation(bytes) !== 1)) return pageImage;
+  if (!format || format === "pdf" || format === "tiff" || format === "pnm" || (format === "jpeg" && jpegOrientation(bytes) !== 1))
+    return pageImage;
   const source = decodeRgba(bytes, "upload");
   if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
   return resizeRgba(source, pageImage.width, pageImage.height);

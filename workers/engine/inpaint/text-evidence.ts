@@ -29,7 +29,7 @@ function rowOverlap(a: Box, b: Box): number {
 function textWords(words: ReadWord[]): ReadWord[] {
   if (!words.some((w) => readable(w, WORD_CONFIDENCE))) return [];
   const taken = words.map((w) => w.confidence >= WORD_CONFIDENCE && ALNUM.test(w.text));
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     words.forEach((w, i) => {
       if (taken[i]) return;
@@ -66,7 +66,14 @@ export interface TextEvidence {
  * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
-export async function confirmText(models: R2Bucket, img: RgbaImage, gray: GrayImage, found: RegionInk[], languages: string[], guide: Uint8Array): Promise<TextEvidence> {
+export async function confirmText(
+  models: R2Bucket,
+  img: RgbaImage,
+  gray: GrayImage,
+  found: RegionInk[],
+  languages: string[],
+  guide: Uint8Array,
+): Promise<TextEvidence> {
   const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
   const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
   if (!textured || !languages.length) return evidence;
@@ -75,7 +82,9 @@ export async function confirmText(models: R2Bucket, img: RgbaImage, gray: GrayIm
     for (const [k, z] of f.zones.entries()) {
       if (!f.inks[k]!.at.length) continue;
       evidence.zones++;
-      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter((w) => w.box.w > 0 && w.box.h > 0);
+      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter(
+        (w) => w.box.w > 0 && w.box.h > 0,
+      );
       const text = textWords(words);
       if (!text.length) evidence.rejected++;
       // A word read twice (zones overlap) is kept once.
@@ -94,6 +103,7 @@ export async function confirmText(models: R2Bucket, img: RgbaImage, gray: GrayIm
 
 /** Overlap of two boxes over the smaller one's area (0..1). */
 function overlap(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x), h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x),
+    h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   return w > 0 && h > 0 ? (w * h) / Math.min(a.w * a.h, b.w * b.h) : 0;
 }

@@ -27,7 +27,8 @@ function median(xs: number[]): number {
   return s.length ? s[s.length >> 1]! : 0;
 }
 
-const centreIn = (b: Box, w: Box) => w.x + w.w / 2 >= b.x && w.x + w.w / 2 <= b.x + b.w && w.y + w.h / 2 >= b.y && w.y + w.h / 2 <= b.y + b.h;
+const centreIn = (b: Box, w: Box) =>
+  w.x + w.w / 2 >= b.x && w.x + w.w / 2 <= b.x + b.w && w.y + w.h / 2 >= b.y && w.y + w.h / 2 <= b.y + b.h;
 const boxOf = (boxes: Box[]) => boxes.slice(1).reduce((u, b) => unionBox(u, b), boxes[0]!);
 
 /** Words into lines by vertical centre, each line split into segments at gaps wider than 0.9 text heights (a word space is about 0.3). */
@@ -71,7 +72,7 @@ function columnBounds(lines: Line[], lineH: number): number[] {
   const covered = new Uint8Array(Math.ceil(x1 - x0) + 1);
   for (const r of defining) for (const s of r.segments) covered.fill(1, Math.floor(s.box.x - x0), Math.ceil(s.box.x + s.box.w - x0));
   const bounds: number[] = [x0];
-  for (let x = 0; x < covered.length; ) {
+  for (let x = 0; x < covered.length;) {
     if (covered[x]) {
       x++;
       continue;
@@ -236,7 +237,11 @@ export function findAlignedTables(words: WordText[], exclude: Box[], rules: Box[
   let lines = linesOf(words.filter((w) => !exclude.some((b) => centreIn(b, w.box))));
   const lineH = median(lines.map((r) => r.box.h)) || 1;
   const tables: AlignedTable[] = [];
-  for (const region of ruleFramed(lines, rules.filter((r) => !exclude.some((b) => centreIn(b, r))), lineH)) {
+  for (const region of ruleFramed(
+    lines,
+    rules.filter((r) => !exclude.some((b) => centreIn(b, r))),
+    lineH,
+  )) {
     // Regions of rules that overlap share lines: a line goes to the first table that takes it.
     const free = region.lines.filter((l) => lines.includes(l));
     const t = free.length ? tableOf(free, lineH, region.cuts) : null;
@@ -257,7 +262,11 @@ export function findAlignedTables(words: WordText[], exclude: Box[], rules: Box[
       if (l.box.y - (run[run.length - 1]!.box.y + run[run.length - 1]!.box.h) >= 2.5 * lineH) break;
       const width = boxOf(run.map((r) => r.box)).w;
       // A wrapped cell's next line: one narrow segment of words (a lone number is an axis tick of a chart).
-      const wrapped = l.segments.length === 1 && l.box.w < 0.4 * width && /\p{L}/u.test(l.segments[0]!.words.map((w) => w.text).join("")) && (lines[j + 1]?.segments.length ?? 0) >= 2;
+      const wrapped =
+        l.segments.length === 1 &&
+        l.box.w < 0.4 * width &&
+        /\p{L}/u.test(l.segments[0]!.words.map((w) => w.text).join("")) &&
+        (lines[j + 1]?.segments.length ?? 0) >= 2;
       if (l.segments.length < 2 && !wrapped) break;
       run.push(l);
     }

@@ -43,10 +43,17 @@ export function blocksOf(lines: LayoutLine[]): PageLayout["blocks"] {
 export async function detectLayout(models: R2Bucket, raster: OcrRaster, fallbackLanguage: string): Promise<PageLayout> {
   const language = anyCachedEngine()?.language ?? fallbackLanguage;
   const { lineBoxes, wordBoxes } = await withEngine(models, language, raster, (engine) => {
-    const page = (r: { left: number; top: number; right: number; bottom: number }) => toPageBox(r, raster.scale, raster.width, raster.height);
+    const page = (r: { left: number; top: number; right: number; bottom: number }) =>
+      toPageBox(r, raster.scale, raster.width, raster.height);
     return {
-      lineBoxes: engine.getBoundingBoxes("line").map((i) => page(i.rect)).filter((b) => b.w > 0 && b.h > 0),
-      wordBoxes: engine.getBoundingBoxes("word").map((i) => page(i.rect)).filter((b) => b.w > 0 && b.h > 0),
+      lineBoxes: engine
+        .getBoundingBoxes("line")
+        .map((i) => page(i.rect))
+        .filter((b) => b.w > 0 && b.h > 0),
+      wordBoxes: engine
+        .getBoundingBoxes("word")
+        .map((i) => page(i.rect))
+        .filter((b) => b.w > 0 && b.h > 0),
     };
   });
   const words = new Map<number, Box[]>();

@@ -61,7 +61,8 @@ function segments(img: GrayImage, dark: number, horizontal: boolean, minLen: num
 
 const hBox = (s: Segment): Box => ({ x: s.a0, y: s.b0, w: s.a1 - s.a0 + 1, h: s.b1 - s.b0 + 1 });
 const vBox = (s: Segment): Box => ({ x: s.b0, y: s.a0, w: s.b1 - s.b0 + 1, h: s.a1 - s.a0 + 1 });
-const touches = (a: Box, b: Box, tol: number) => a.x - tol <= b.x + b.w && b.x - tol <= a.x + a.w && a.y - tol <= b.y + b.h && b.y - tol <= a.y + a.h;
+const touches = (a: Box, b: Box, tol: number) =>
+  a.x - tol <= b.x + b.w && b.x - tol <= a.x + a.w && a.y - tol <= b.y + b.h && b.y - tol <= a.y + a.h;
 
 /**
  * The ruling lines of a page image, as thin boxes: horizontal runs at least 1/30 of the page wide,

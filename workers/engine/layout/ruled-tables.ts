@@ -68,8 +68,14 @@ export function ruledGrids(rules: Box[], tol: number, minCell: number): RuledGri
   for (const g of groups.values()) {
     if (g.h.length < 2 || g.v.length < 2) continue;
     const near = Math.max(1.5 * tol, minCell);
-    const ys = cluster(g.h.map((s) => s.at), near);
-    const xs = cluster(g.v.map((s) => s.at), near);
+    const ys = cluster(
+      g.h.map((s) => s.at),
+      near,
+    );
+    const xs = cluster(
+      g.v.map((s) => s.at),
+      near,
+    );
     if (ys.length < 2 || xs.length < 2) continue;
     const rows = ys.length - 1;
     const cols = xs.length - 1;

@@ -50,7 +50,12 @@ async function readCrop(models: R2Bucket, page: GrayImage, box: Box, languages: 
   if (box.w <= 4 || box.h <= 4) return { text: "", confidence: 1, lines: [] };
   const crop = cropGray(page, box);
   if (!hasInk(crop)) return { text: "", confidence: 1, lines: [] };
-  const raster = ocrRasterFromGray(padded(crop), { width: page.width, height: page.height, offset: { x: box.x - PAD, y: box.y - PAD }, scale: 1 });
+  const raster = ocrRasterFromGray(padded(crop), {
+    width: page.width,
+    height: page.height,
+    offset: { x: box.x - PAD, y: box.y - PAD },
+    scale: 1,
+  });
   const read = await recognizeWith(models, raster, languages, "block");
   const lines = read.regions.flatMap((r) => r.lines);
   return { text: lines.map((l) => l.text).join(" "), confidence: read.confidence, lines };
@@ -63,7 +68,9 @@ function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
     // Lines of the cell top to bottom, words left to right within each.
     const lines: WordText[][] = [];
     for (const w of ws) {
-      const line = lines.find((l) => Math.abs(l[0]!.box.y + l[0]!.box.h / 2 - (w.box.y + w.box.h / 2)) <= 0.5 * Math.max(l[0]!.box.h, w.box.h));
+      const line = lines.find(
+        (l) => Math.abs(l[0]!.box.y + l[0]!.box.h / 2 - (w.box.y + w.box.h / 2)) <= 0.5 * Math.max(l[0]!.box.h, w.box.h),
+      );
       if (line) line.push(w);
       else lines.push([w]);
     }
@@ -81,7 +88,13 @@ const CELL_BY_CELL = 80;
  * grids), or taken from the page reading with the cells it left empty though they hold ink read
  * again (tesseract's page layout drops short isolated words such as lone numbers).
  */
-async function readRuledCells(models: R2Bucket, page: GrayImage, grid: RuledGrid, cells: TableCell[], languages: string[]): Promise<{ cells: TableCell[]; reads: CropRead[] }> {
+async function readRuledCells(
+  models: R2Bucket,
+  page: GrayImage,
+  grid: RuledGrid,
+  cells: TableCell[],
+  languages: string[],
+): Promise<{ cells: TableCell[]; reads: CropRead[] }> {
   const out: TableCell[] = [];
   const reads: CropRead[] = [];
   for (const c of cells) {
@@ -97,7 +110,12 @@ async function readRuledCells(models: R2Bucket, page: GrayImage, grid: RuledGrid
 }
 
 /** The same for the empty grid positions of a borderless table. */
-async function fillAlignedGaps(models: R2Bucket, page: GrayImage, t: AlignedTable, languages: string[]): Promise<{ table: PageTable; reads: CropRead[] }> {
+async function fillAlignedGaps(
+  models: R2Bucket,
+  page: GrayImage,
+  t: AlignedTable,
+  languages: string[],
+): Promise<{ table: PageTable; reads: CropRead[] }> {
   const cells = [...t.table.cells];
   const reads: CropRead[] = [];
   for (let row = 0; row < t.rows.length; row++) {
@@ -130,7 +148,12 @@ function withCellReads(text: PageText, grids: Box[], reads: CropRead[]): PageTex
     .filter((r) => r.lines.length > 0);
   const cellRegions: RegionText[] = reads
     .filter((c) => c.lines.length > 0)
-    .map((c) => ({ box: c.lines.slice(1).reduce((u, l) => unionBox(u, l.box), c.lines[0]!.box), text: c.lines.map((l) => l.text).join("\n"), confidence: c.confidence, lines: c.lines }));
+    .map((c) => ({
+      box: c.lines.slice(1).reduce((u, l) => unionBox(u, l.box), c.lines[0]!.box),
+      text: c.lines.map((l) => l.text).join("\n"),
+      confidence: c.confidence,
+      lines: c.lines,
+    }));
   const regions = [...kept, ...cellRegions].sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
   return { ...text, regions, text: regions.map((r) => r.text).join("\n\n") };
 }
@@ -148,7 +171,8 @@ function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolea
   return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
 }
 
-const overlap = (a: Box, b: Box) => Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
+const overlap = (a: Box, b: Box) =>
+  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
 
 /** A ruled grid this much covered by a figure is the figure's gridlines (a chart's plot area). */
 const FIGURE_SHARE = 0.3;
@@ -160,7 +184,12 @@ const FIGURE_LABELS = 2;
  * pages) are areas drawn as charts or diagrams: grids they mostly cover are their gridlines, and
  * the words on and around them are labels, not cells.
  */
-export function tablesFromWords(words: WordText[], rules: Box[], tol: number, figures: Box[] = []): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
+export function tablesFromWords(
+  words: WordText[],
+  rules: Box[],
+  tol: number,
+  figures: Box[] = [],
+): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
   const heights = words.map((w) => w.box.h).sort((a, b) => a - b);
   const textH = heights[heights.length >> 1] ?? 0;
   const grids = ruledGrids(rules, tol, 0.6 * textH)
@@ -185,7 +214,13 @@ export interface PageTablesAndText {
  * crop. Ruled grids come first (crossing rules), then tables framed by horizontal rules, then
  * borderless tables from word alignment.
  */
-export async function extractPageTables(models: R2Bucket, page: GrayImage, path: PagePath, textLayer: PageText | null, languages: string[]): Promise<PageTablesAndText> {
+export async function extractPageTables(
+  models: R2Bucket,
+  page: GrayImage,
+  path: PagePath,
+  textLayer: PageText | null,
+  languages: string[],
+): Promise<PageTablesAndText> {
   let text: PageText;
   let rules: Box[];
   let clean = page;
@@ -216,5 +251,8 @@ export async function extractPageTables(models: R2Bucket, page: GrayImage, path:
   }
   tables.sort((a, b) => a.box.y - b.box.y || a.box.x - b.box.x);
   const read = withCellReads(text, replaced, reads);
-  return { tables: { width: page.width, height: page.height, languages: text.languages.length ? text.languages : languages, path, tables }, text: read };
+  return {
+    tables: { width: page.width, height: page.height, languages: text.languages.length ? text.languages : languages, path, tables },
+    text: read,
+  };
 }

@@ -29,7 +29,12 @@ export function mergeReadings(readings: PageText[]): PageText {
   };
   const regions = base.regions.map((r) => {
     const lines = r.lines.map(better);
-    return { ...r, lines, text: lines.map((l) => l.text).join("\n"), confidence: round3(mean(lines.flatMap((l) => l.words.map((w) => w.confidence)))) };
+    return {
+      ...r,
+      lines,
+      text: lines.map((l) => l.text).join("\n"),
+      confidence: round3(mean(lines.flatMap((l) => l.words.map((w) => w.confidence)))),
+    };
   });
   return {
     ...base,

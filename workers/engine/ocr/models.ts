@@ -24,7 +24,10 @@ export async function seededLanguages(models: R2Bucket): Promise<string[]> {
 /** Font files seeded in R2 MODELS (names without the prefix). */
 export async function seededFonts(models: R2Bucket): Promise<string[]> {
   const keys = await listKeys(models, "fonts/");
-  return keys.map((k) => k.slice("fonts/".length)).filter((n) => n.length > 0 && !n.includes("/")).sort();
+  return keys
+    .map((k) => k.slice("fonts/".length))
+    .filter((n) => n.length > 0 && !n.includes("/"))
+    .sort();
 }
 
 /** The language list that asks the engine to choose (script trials + language detection). */
@@ -44,8 +47,13 @@ export async function requireLanguages(models: R2Bucket, languages: unknown): Pr
     return unique;
   }
   for (const lang of unique) {
-    if (!isModelCode(lang)) throw engineError("unsupported_language", `${JSON.stringify(lang)} is not an OCR model name (tesseract codes such as eng, ara, jpn_vert).`);
-    if (!(await models.head(modelKey(lang)))) throw engineError("unsupported_language", `The OCR model for ${JSON.stringify(lang)} is not installed.`);
+    if (!isModelCode(lang))
+      throw engineError(
+        "unsupported_language",
+        `${JSON.stringify(lang)} is not an OCR model name (tesseract codes such as eng, ara, jpn_vert).`,
+      );
+    if (!(await models.head(modelKey(lang))))
+      throw engineError("unsupported_language", `The OCR model for ${JSON.stringify(lang)} is not installed.`);
   }
   return unique;
 }

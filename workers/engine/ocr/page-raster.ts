@@ -23,7 +23,10 @@ export interface OcrRaster {
  * sits: by default the image is the whole page; for a crop, the page size, the crop's offset and
  * its pixels per page pixel.
  */
-export function ocrRasterFromGray(img: GrayImage, page?: { width: number; height: number; offset: { x: number; y: number }; scale: number }): OcrRaster {
+export function ocrRasterFromGray(
+  img: GrayImage,
+  page?: { width: number; height: number; offset: { x: number; y: number }; scale: number },
+): OcrRaster {
   const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
   const work = downscaleGray(img, fit);
   // Report the scale actually applied (rounded dimensions), so boxes map back exactly.
@@ -41,6 +44,7 @@ export function ocrRasterFromGray(img: GrayImage, page?: { width: number; height
 export async function loadPageGray(files: R2Bucket, pageKey: string): Promise<GrayImage> {
   const bytes = await readBytes(files, pageKey, "page image");
   const format = sniffFormat(bytes);
-  if (!format || format === "pdf") throw engineError("unsupported_media_type", `The page image at ${JSON.stringify(pageKey)} is not an image format the engine reads.`);
+  if (!format || format === "pdf")
+    throw engineError("unsupported_media_type", `The page image at ${JSON.stringify(pageKey)} is not an image format the engine reads.`);
   return decodeToGray(bytes, format);
 }

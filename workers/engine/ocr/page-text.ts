@@ -15,7 +15,10 @@ export function joinWords(words: string[]): string {
   for (const w of words) {
     if (!w) continue;
     const prev = out.at(-1);
-    const tight = prev !== undefined && ((UNSPACED.test(prev) && (UNSPACED.test(w[0]!) || /^\p{P}/u.test(w))) || (/\p{P}/u.test(prev) && UNSPACED.test(w[0]!) && UNSPACED.test(out.at(-2) ?? "")));
+    const tight =
+      prev !== undefined &&
+      ((UNSPACED.test(prev) && (UNSPACED.test(w[0]!) || /^\p{P}/u.test(w))) ||
+        (/\p{P}/u.test(prev) && UNSPACED.test(w[0]!) && UNSPACED.test(out.at(-2) ?? "")));
     if (out && !tight) out += " ";
     out += w;
   }
@@ -58,9 +61,19 @@ function joinHangulSyllables(words: HocrBlock["lines"][number]["words"]): HocrBl
   let last: (typeof words)[number] | null = null;
   for (const w of words) {
     const prev = out[out.length - 1];
-    const joined = prev && last && HANGUL.test(prev.text.at(-1)!) && HANGUL.test(w.text[0]!) && w.box.left - last.box.left - [...last.text].length * pitch < 0.2 * pitch;
+    const joined =
+      prev &&
+      last &&
+      HANGUL.test(prev.text.at(-1)!) &&
+      HANGUL.test(w.text[0]!) &&
+      w.box.left - last.box.left - [...last.text].length * pitch < 0.2 * pitch;
     if (prev && joined) {
-      const box = { left: Math.min(prev.box.left, w.box.left), top: Math.min(prev.box.top, w.box.top), right: Math.max(prev.box.right, w.box.right), bottom: Math.max(prev.box.bottom, w.box.bottom) };
+      const box = {
+        left: Math.min(prev.box.left, w.box.left),
+        top: Math.min(prev.box.top, w.box.top),
+        right: Math.max(prev.box.right, w.box.right),
+        bottom: Math.max(prev.box.bottom, w.box.bottom),
+      };
       out[out.length - 1] = { box, text: prev.text + w.text, confidence: Math.min(prev.confidence, w.confidence) };
     } else out.push(w);
     last = w;

@@ -29,7 +29,12 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
 }
 
 /** Runs `read` against the isolate's engine for `language`, discarding the engine if it traps. */
-export async function withEngine<T>(models: R2Bucket, language: string, raster: OcrRaster, read: (engine: CachedEngine["engine"]) => T): Promise<T> {
+export async function withEngine<T>(
+  models: R2Bucket,
+  language: string,
+  raster: OcrRaster,
+  read: (engine: CachedEngine["engine"]) => T,
+): Promise<T> {
   const cached = await getEngine(models, language);
   try {
     return withImage(cached, raster, read);
@@ -49,7 +54,12 @@ export async function withEngine<T>(models: R2Bucket, language: string, raster: 
 export type SegmentationMode = "page" | "block";
 
 /** Recognises the raster (a page or a crop of one) in one language. */
-export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language: string, mode: SegmentationMode = "page"): Promise<PageText> {
+export async function recognizeIn(
+  models: R2Bucket,
+  raster: OcrRaster,
+  language: string,
+  mode: SegmentationMode = "page",
+): Promise<PageText> {
   const vertical = !!ocrModel(language)?.vertical;
   const read = vertical ? { ...raster, image: columnsToLines(raster.image) } : raster;
   const hocr = await withEngine(models, language, read, (engine) => {
@@ -58,7 +68,13 @@ export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language:
   });
   const blocks = vertical ? linesToColumns(parseHocr(hocr), raster.image.width) : parseHocr(hocr);
   return {
-    ...buildPageText(blocks, { width: raster.width, height: raster.height, scale: raster.scale, languages: [language], offset: raster.offset }),
+    ...buildPageText(blocks, {
+      width: raster.width,
+      height: raster.height,
+      scale: raster.scale,
+      languages: [language],
+      offset: raster.offset,
+    }),
     path: "ocr",
   };
 }
@@ -68,7 +84,12 @@ export async function recognizeIn(models: R2Bucket, raster: OcrRaster, language:
  * languages the raster is read once per language and the readings are merged line by line
  * (`mergeReadings`): each line comes from the language that reads it most confidently.
  */
-export async function recognizeWith(models: R2Bucket, raster: OcrRaster, languages: string[], mode: SegmentationMode = "page"): Promise<PageText> {
+export async function recognizeWith(
+  models: R2Bucket,
+  raster: OcrRaster,
+  languages: string[],
+  mode: SegmentationMode = "page",
+): Promise<PageText> {
   const readings: PageText[] = [];
   for (const lang of languages) readings.push(await recognizeIn(models, raster, lang, mode));
   return { ...mergeReadings(readings), languages };

@@ -52,7 +52,13 @@ export function textLayerIn(page: PageText, box: Box): ReocrResult {
  * sampled through the page's transform (upright, deskewed), contrast-normalised and read as one
  * block of text. Boxes come back in normalised page coordinates.
  */
-export async function reocrRect(models: R2Bucket, source: SourcePage, transform: PageTransform, box: Box, languages: string[]): Promise<ReocrResult> {
+export async function reocrRect(
+  models: R2Bucket,
+  source: SourcePage,
+  transform: PageTransform,
+  box: Box,
+  languages: string[],
+): Promise<ReocrResult> {
   const { width, height } = normalisedSize(transform);
   const crop = cropFromSource(source.image, transform, box, MAX_OCR_PIXELS);
   const image = normaliseContrast(crop.image);

@@ -8,7 +8,11 @@ import type { HocrBlock, HocrBox } from "./hocr";
  */
 
 /** The RGBA image turned a quarter counter-clockwise: columns become lines, the rightmost on top. */
-export function columnsToLines(img: { data: Uint8ClampedArray; width: number; height: number }): { data: Uint8ClampedArray; width: number; height: number } {
+export function columnsToLines(img: { data: Uint8ClampedArray; width: number; height: number }): {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+} {
   const { width: w, height: h, data: src } = img;
   const out = new Uint8ClampedArray(w * h * 4);
   // Output (u, v), width h, height w, takes source (w - 1 - v, u).

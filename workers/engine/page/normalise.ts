@@ -96,5 +96,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     image = normaliseContrast(image);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
-  return { image, path: source.path, transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) }, ...(textLayer ? { textLayer } : {}), ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}) };
+  return {
+    image,
+    path: source.path,
+    transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) },
+    ...(textLayer ? { textLayer } : {}),
+    ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}),
+  };
 }

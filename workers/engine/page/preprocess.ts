@@ -23,11 +23,20 @@ export interface PreprocessRequest {
  * path and transform travel with the image (R2 metadata); a text layer is stored beside it.
  * A text-layer page drawn later (`pageImage: "background"`) is handed to `waitUntil`.
  */
-export async function preprocessPage(env: EngineEnv, req: PreprocessRequest, waitUntil: (work: Promise<unknown>) => void): Promise<PreprocessResult> {
+export async function preprocessPage(
+  env: EngineEnv,
+  req: PreprocessRequest,
+  waitUntil: (work: Promise<unknown>) => void,
+): Promise<PreprocessResult> {
   const { bytes, format } = await readSource(env, req.sourceKey);
   const seeded = await seededLanguages(env.MODELS);
   const drawLater = req.pageImage === "background";
-  const out = await normalisePage(bytes, format, req.page, { models: env.MODELS, browser: env.BROWSER, language: autoOrTrialLanguage(req.languages, seeded), pdf: { languages: req.languages, ocrMode: req.ocrMode, drawLater } });
+  const out = await normalisePage(bytes, format, req.page, {
+    models: env.MODELS,
+    browser: env.BROWSER,
+    language: autoOrTrialLanguage(req.languages, seeded),
+    pdf: { languages: req.languages, ocrMode: req.ocrMode, drawLater },
+  });
   const textLayerKey = out.textLayer ? textLayerKeyFor(req.outKey) : null;
   if (out.textLayer && textLayerKey) await writeJson(env.FILES, textLayerKey, out.textLayer);
   const metadata = pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage);
@@ -39,7 +48,8 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest, wai
     const { width, height } = out.image;
     const later = async () => {
       const image = await draw();
-      if (image.width === width && image.height === height) await writeObject(env.FILES, req.outKey, await encodeGrayPng(image), "image/png", metadata);
+      if (image.width === width && image.height === height)
+        await writeObject(env.FILES, req.outKey, await encodeGrayPng(image), "image/png", metadata);
     };
     waitUntil(later().catch(() => {}));
   }

@@ -25,7 +25,13 @@ async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languag
  * Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. With
  * `languages` (recognition follows), the page is read once and the reading kept for `recognize`.
  */
-export async function detectPage(env: EngineEnv, pageKey: string, meta: PageMeta, outKey: string, languages: string[] | undefined): Promise<DetectResult> {
+export async function detectPage(
+  env: EngineEnv,
+  pageKey: string,
+  meta: PageMeta,
+  outKey: string,
+  languages: string[] | undefined,
+): Promise<DetectResult> {
   let layout;
   if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(env.FILES, meta));
   else if (languages) {
@@ -40,14 +46,26 @@ export async function detectPage(env: EngineEnv, pageKey: string, meta: PageMeta
   }
   await writeJson(env.FILES, outKey, layout);
   const lines = layout.blocks.flatMap((b) => b.items);
-  return { key: outKey, regions: layout.blocks.length, lines: lines.length, words: lines.reduce((n, l) => n + l.words.length, 0), path: layout.path };
+  return {
+    key: outKey,
+    regions: layout.blocks.length,
+    lines: lines.length,
+    words: lines.reduce((n, l) => n + l.words.length, 0),
+    path: layout.path,
+  };
 }
 
 /**
  * Recognises a page's text (or takes its text layer), written as `PageText` JSON. A page with
  * ink on it where recognition finds nothing fails as `[no_text_found]` rather than passing empty.
  */
-export async function recognizePage(env: EngineEnv, pageKey: string, meta: PageMeta, outKey: string, languages: string[]): Promise<RecognizeResult> {
+export async function recognizePage(
+  env: EngineEnv,
+  pageKey: string,
+  meta: PageMeta,
+  outKey: string,
+  languages: string[],
+): Promise<RecognizeResult> {
   let page: PageText;
   if (meta.path === "text_layer") page = { ...(await readTextLayer(env.FILES, meta)), languages };
   else {
@@ -58,7 +76,10 @@ export async function recognizePage(env: EngineEnv, pageKey: string, meta: PageM
     // An icon-sized source cannot hold legible text: nothing read there is an empty page.
     const legible = !meta.transform || canHoldText(meta.transform.sourceWidth, meta.transform.sourceHeight);
     if (countChars(page) === 0 && legible && inkFraction(await loadPageGray(env.FILES, pageKey)) >= TEXT_INK_FROM) {
-      throw engineError("no_text_found", `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${reading.languages.join("+")}). The page is not charged.`);
+      throw engineError(
+        "no_text_found",
+        `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${reading.languages.join("+")}). The page is not charged.`,
+      );
     }
   }
   await writeJson(env.FILES, outKey, page);

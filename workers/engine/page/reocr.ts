@@ -11,7 +11,14 @@ import { loadSourcePage, readSource } from "./source";
  * Recognises one rectangle (normalised page coordinates) from the original upload at full
  * resolution. Pages read from a text layer answer with the layer's words in the rectangle.
  */
-export async function reocrPage(env: EngineEnv, sourceKey: string, page: number, meta: PageMeta | null, box: Box, languages: string[]): Promise<ReocrResult> {
+export async function reocrPage(
+  env: EngineEnv,
+  sourceKey: string,
+  page: number,
+  meta: PageMeta | null,
+  box: Box,
+  languages: string[],
+): Promise<ReocrResult> {
   if (meta?.path === "text_layer" && meta.transform) {
     const size = normalisedSize(meta.transform);
     return textLayerIn(await readTextLayer(env.FILES, meta), clampBox(box, size.width, size.height));
@@ -20,7 +27,9 @@ export async function reocrPage(env: EngineEnv, sourceKey: string, page: number,
   const source = await loadSourcePage(bytes, format, page, env.BROWSER);
   const seeded = await seededLanguages(env.MODELS);
   // Without the page image's record, orientation and skew are found again (same result, more work).
-  const fresh = meta?.transform ? null : await normaliseSource(source, { models: env.MODELS, browser: env.BROWSER, language: trialLanguage(languages, seeded) });
+  const fresh = meta?.transform
+    ? null
+    : await normaliseSource(source, { models: env.MODELS, browser: env.BROWSER, language: trialLanguage(languages, seeded) });
   const transform = meta?.transform ?? fresh!.transform;
   const size = normalisedSize(transform);
   const clamped = clampBox(box, size.width, size.height);

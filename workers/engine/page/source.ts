@@ -19,7 +19,13 @@ export async function readSource(env: EngineEnv, sourceKey: string): Promise<{ b
  * Reads page `page` of an upload: raster formats are decoded (TIFF page by page); PDF pages use
  * their text layer, else their images composed, else a browser rendering (`pdf/source-page.ts`).
  */
-export async function loadSourcePage(bytes: Uint8Array, format: InputFormat, page: number, browser: unknown, pdf: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean } = {}): Promise<SourcePage> {
+export async function loadSourcePage(
+  bytes: Uint8Array,
+  format: InputFormat,
+  page: number,
+  browser: unknown,
+  pdf: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean } = {},
+): Promise<SourcePage> {
   if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
   if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
   return { image: await decodeToGray(bytes, format, page), path: "ocr", rendered: true };

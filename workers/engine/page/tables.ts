@@ -10,7 +10,14 @@ import { writeJson } from "../storage/r2";
  * Tables of a page (ruled, rule-framed and borderless), each cell's text, written as `PageTables`
  * JSON; with `textOutKey`, the page text the tables were read from is written too (`PageText`).
  */
-export async function extractTables(env: EngineEnv, pageKey: string, meta: PageMeta, outKey: string, textOutKey: string | undefined, languages: string[]): Promise<ExtractTablesResult> {
+export async function extractTables(
+  env: EngineEnv,
+  pageKey: string,
+  meta: PageMeta,
+  outKey: string,
+  textOutKey: string | undefined,
+  languages: string[],
+): Promise<ExtractTablesResult> {
   const gray = await loadPageGray(env.FILES, pageKey);
   const textLayer = meta.path === "text_layer" ? { ...(await readTextLayer(env.FILES, meta)), languages } : null;
   const langs = textLayer ? languages : await resolveLanguages(env.MODELS, languages, gray);

@@ -59,7 +59,10 @@ export async function textItems(page: PdfPageProxy): Promise<PdfTextItem[]> {
   try {
     content = await page.getTextContent();
   } catch (err) {
-    throw engineError("corrupt_file", `The text of PDF page ${page.pageNumber} is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+    throw engineError(
+      "corrupt_file",
+      `The text of PDF page ${page.pageNumber} is corrupt: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return (content.items as Partial<PdfTextItem>[])
     .filter((i): i is PdfTextItem => typeof i.str === "string" && Array.isArray(i.transform))

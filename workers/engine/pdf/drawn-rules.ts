@@ -37,7 +37,8 @@ const FIGURE_GAP_PT = 10;
 const FIGURE_MIN_PT = 36;
 const SERIES_MARKS = 3;
 
-const near = (a: Box, b: Box, gap: number) => a.x - gap <= b.x + b.w && b.x - gap <= a.x + a.w && a.y - gap <= b.y + b.h && b.y - gap <= a.y + a.h;
+const near = (a: Box, b: Box, gap: number) =>
+  a.x - gap <= b.x + b.w && b.x - gap <= a.x + a.w && a.y - gap <= b.y + b.h && b.y - gap <= a.y + a.h;
 
 /** Connected groups of boxes (two are connected when within `gap` of each other), each as its union and its number of boxes. */
 function clusters(boxes: Box[], gap: number): { box: Box; n: number }[] {
@@ -104,8 +105,20 @@ export async function drawnMarks(page: PdfPageProxy, viewport: Matrix, width: nu
     } else if (fn === OPS.paintFormXObjectEnd) ({ ctm, lineWidth } = stack.pop() ?? { ctm, lineWidth });
     else if (fn === OPS.constructPath) {
       const paint = args[0] as number;
-      const stroke = paint === OPS.stroke || paint === OPS.closeStroke || paint === OPS.fillStroke || paint === OPS.eoFillStroke || paint === OPS.closeFillStroke || paint === OPS.closeEOFillStroke;
-      const fill = paint === OPS.fill || paint === OPS.eoFill || paint === OPS.fillStroke || paint === OPS.eoFillStroke || paint === OPS.closeFillStroke || paint === OPS.closeEOFillStroke;
+      const stroke =
+        paint === OPS.stroke ||
+        paint === OPS.closeStroke ||
+        paint === OPS.fillStroke ||
+        paint === OPS.eoFillStroke ||
+        paint === OPS.closeFillStroke ||
+        paint === OPS.closeEOFillStroke;
+      const fill =
+        paint === OPS.fill ||
+        paint === OPS.eoFill ||
+        paint === OPS.fillStroke ||
+        paint === OPS.eoFillStroke ||
+        paint === OPS.closeFillStroke ||
+        paint === OPS.closeEOFillStroke;
       if (!stroke && !fill) continue;
       const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
       if (!data) continue;
@@ -115,10 +128,10 @@ export async function drawnMarks(page: PdfPageProxy, viewport: Matrix, width: nu
       const subpaths: { x: number; y: number }[][] = [];
       // Curves: their end and control points (the curve lies within their hull).
       const curves: { x: number; y: number }[] = [];
-      for (let k = 0; k < data.length; ) {
+      for (let k = 0; k < data.length;) {
         const op = data[k++]!;
-        if (op === MOVE) subpaths.push([apply(ctm, data[k]!, data[k + 1]!)]), (k += 2);
-        else if (op === LINE) subpaths[subpaths.length - 1]?.push(apply(ctm, data[k]!, data[k + 1]!)), (k += 2);
+        if (op === MOVE) (subpaths.push([apply(ctm, data[k]!, data[k + 1]!)]), (k += 2));
+        else if (op === LINE) (subpaths[subpaths.length - 1]?.push(apply(ctm, data[k]!, data[k + 1]!)), (k += 2));
         else if (op === CURVE || op === QUAD) {
           const n = op === CURVE ? 6 : 4;
           const last = subpaths[subpaths.length - 1]?.at(-1);
@@ -136,7 +149,8 @@ export async function drawnMarks(page: PdfPageProxy, viewport: Matrix, width: nu
       }
       for (const sp of subpaths) {
         const box = boxOf(sp);
-        const rectLike = sp.length >= 4 && sp.every((p, k) => k === 0 || Math.abs(p.x - sp[k - 1]!.x) <= 0.5 || Math.abs(p.y - sp[k - 1]!.y) <= 0.5);
+        const rectLike =
+          sp.length >= 4 && sp.every((p, k) => k === 0 || Math.abs(p.x - sp[k - 1]!.x) <= 0.5 || Math.abs(p.y - sp[k - 1]!.y) <= 0.5);
         if (fill && rectLike && Math.min(box.w, box.h) <= RULE_MAX_PT * scale) push(box);
         else if (fill && !rectLike && sp.length >= 3) marks.push(box);
         if (stroke) for (let k = 1; k < sp.length; k++) segment(sp[k - 1]!, sp[k]!, thick);

@@ -93,20 +93,33 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
   const [a, b, c, d, e, f] = ctm;
   const det = a * d - b * c;
   if (!det) return;
-  const corners = [[e, f], [a + e, b + f], [c + e, d + f], [a + c + e, b + d + f]];
+  const corners = [
+    [e, f],
+    [a + e, b + f],
+    [c + e, d + f],
+    [a + c + e, b + d + f],
+  ];
   const x0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[0]!))));
   const x1 = Math.min(W, Math.ceil(Math.max(...corners.map((p) => p[0]!))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[1]!))));
   const y1 = Math.min(H, Math.ceil(Math.max(...corners.map((p) => p[1]!))));
   if (x0 >= x1 || y0 >= y1) return;
   // Inverse of ctm: device → unit square.
-  const ia = d / det, ib = -b / det, ic = -c / det, id = a / det;
-  const ie = -(ia * e + ic * f), iff = -(ib * e + id * f);
+  const ia = d / det,
+    ib = -b / det,
+    ic = -c / det,
+    id = a / det;
+  const ie = -(ia * e + ic * f),
+    iff = -(ib * e + id * f);
   const { width: iw, height: ih, gray, opaque } = img;
   // Image pixels per device pixel along each axis decide the supersampling.
   const n = Math.max(1, Math.min(4, Math.round(Math.max(iw / Math.hypot(a, b), ih / Math.hypot(c, d)))));
-  const cols = (x1 - x0) * n, rows = (y1 - y0) * n;
-  const sX = new Float64Array(cols), tX = new Float64Array(cols), sY = new Float64Array(rows), tY = new Float64Array(rows);
+  const cols = (x1 - x0) * n,
+    rows = (y1 - y0) * n;
+  const sX = new Float64Array(cols),
+    tX = new Float64Array(cols),
+    sY = new Float64Array(rows),
+    tY = new Float64Array(rows);
   for (let k = 0; k < cols; k++) {
     const px = x0 + (k + 0.5) / n;
     sX[k] = ia * px;
@@ -122,9 +135,12 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
     const ky = (y - y0) * n;
     for (let x = x0; x < x1; x++) {
       const kx = (x - x0) * n;
-      let sum = 0, count = 0, seen = 0;
+      let sum = 0,
+        count = 0,
+        seen = 0;
       for (let sy = 0; sy < n; sy++) {
-        const rs = sY[ky + sy]!, rt = tY[ky + sy]!;
+        const rs = sY[ky + sy]!,
+          rt = tY[ky + sy]!;
         for (let sx = 0; sx < n; sx++) {
           const s = sX[kx + sx]! + rs;
           const t = tX[kx + sx]! + rt;
@@ -156,7 +172,7 @@ function parseFill(args: unknown[]): number {
   if (args.length === 3 && args.every((x) => typeof x === "number")) {
     const [r, g, b] = args as number[];
     const k = r! <= 1 && g! <= 1 && b! <= 1 ? 255 : 1;
-    return Math.round((r! * 77 + g! * 150 + b! * 29) / 256 * k);
+    return Math.round(((r! * 77 + g! * 150 + b! * 29) / 256) * k);
   }
   return 0;
 }
@@ -185,9 +201,12 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
   let fill = 0;
   // Text clipping: the rendering mode inside BT/ET, whether text was shown in it, and whether a
   // text clip is in force (set at ET, undone by the enclosing restore).
-  let mode = 0, shown = false, textClip = false;
+  let mode = 0,
+    shown = false,
+    textClip = false;
   const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean }[] = [];
-  let images = 0, clipped = 0;
+  let images = 0,
+    clipped = 0;
   const draw = (m: Matrix, img: PdfImage | null, mask: boolean) => {
     const px = img && grayPixels(img, mask, fill);
     if (!px) return;

@@ -42,7 +42,10 @@ async function openBrowser(binding: BrowserBinding): Promise<Browser> {
     sessionId = browser.sessionId();
     return browser;
   } catch (err) {
-    throw engineError("rasterizer_unavailable", `Browser Rendering could not start a browser: ${err instanceof Error ? err.message : String(err)}`);
+    throw engineError(
+      "rasterizer_unavailable",
+      `Browser Rendering could not start a browser: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -52,7 +55,11 @@ async function openBrowser(binding: BrowserBinding): Promise<Browser> {
  * fails with `[rasterizer_unavailable]`.
  */
 export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array, scale: number): Promise<GrayImage> {
-  if (!browserBinding) throw engineError("rasterizer_unavailable", "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.");
+  if (!browserBinding)
+    throw engineError(
+      "rasterizer_unavailable",
+      "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.",
+    );
   const browser = await openBrowser(browserBinding as BrowserBinding);
   let failed = false;
   try {
@@ -68,7 +75,9 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
           const pg = await doc.getPage(1);
           const vp = pg.getViewport({ scale: s });
           // Runs in the browser page, where `document` exists (the Worker's typings have no DOM).
-          const canvas = (globalThis as unknown as { document: { createElement(tag: "canvas"): HTMLCanvasLike } }).document.createElement("canvas");
+          const canvas = (globalThis as unknown as { document: { createElement(tag: "canvas"): HTMLCanvasLike } }).document.createElement(
+            "canvas",
+          );
           canvas.width = Math.round(vp.width);
           canvas.height = Math.round(vp.height);
           const ctx = canvas.getContext("2d");
@@ -93,7 +102,10 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
   } catch (err) {
     if (isEngineError(err)) throw err;
     failed = true;
-    throw engineError("rasterizer_unavailable", `Rendering the PDF page in the browser failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw engineError(
+      "rasterizer_unavailable",
+      `Rendering the PDF page in the browser failed: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     // A browser that failed once is not trusted again: the next page launches a new one.
     if (failed) {

@@ -3,7 +3,17 @@ import type { GrayImage } from "../image/gray";
 import { assertInk } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../memory";
 import type { SourcePage } from "../image/source-page";
-import { assertPageImagesFit, hasTextLayer, type PdfTextItem, openPage, openPdf, pageSize, singlePagePdf, textItems, viewportTransform } from "./document";
+import {
+  assertPageImagesFit,
+  hasTextLayer,
+  type PdfTextItem,
+  openPage,
+  openPdf,
+  pageSize,
+  singlePagePdf,
+  textItems,
+  viewportTransform,
+} from "./document";
 import { drawnMarks } from "./drawn-rules";
 import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
@@ -36,7 +46,15 @@ function textShare(items: PdfTextItem[], size: { width: number; height: number }
 }
 
 const VECTOR = new Set<number>([OPS.constructPath, OPS.shadingFill, ...SHOW_TEXT]);
-const IMAGE = new Set<number>([OPS.paintImageXObject, OPS.paintInlineImageXObject, OPS.paintImageMaskXObject, OPS.paintImageMaskXObjectGroup, OPS.paintImageXObjectRepeat, OPS.paintInlineImageXObjectGroup, OPS.paintImageMaskXObjectRepeat]);
+const IMAGE = new Set<number>([
+  OPS.paintImageXObject,
+  OPS.paintInlineImageXObject,
+  OPS.paintImageMaskXObject,
+  OPS.paintImageMaskXObjectGroup,
+  OPS.paintImageXObjectRepeat,
+  OPS.paintInlineImageXObjectGroup,
+  OPS.paintImageMaskXObjectRepeat,
+]);
 
 /** True when every text drawing operation uses an invisible rendering mode (3 or 7): an OCR layer over a scan. */
 function onlyInvisibleText(ops: PdfOperatorList): boolean {
@@ -94,7 +112,11 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     // blank page passed as read.
     if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
-    const useLayer = hasTextLayer(items) && mode !== "force" && !(mode === "redo" && invisible) && judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    const useLayer =
+      hasTextLayer(items) &&
+      mode !== "force" &&
+      !(mode === "redo" && invisible) &&
+      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const viewport = viewportTransform(p, scale);
       const textLayer = { ...textLayerPage(items, viewport, width, height), ...(await drawnMarks(p, viewport, width, height)) };
@@ -102,13 +124,22 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       // recognised and the text merged with what OCR reads (the layer's words win where both read
       // the same place). Pages with images beside their real text (figures, decorative bands, a
       // background) are read from their layer.
-      if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE) return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
+      if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
+        return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
       if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
       const browser = opts.browser;
-      if (browser && opts.drawLater) return { image: blank(), path: "text_layer", textLayer, rendered: false, rotation, draw: async () => rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale) };
+      if (browser && opts.drawLater)
+        return {
+          image: blank(),
+          path: "text_layer",
+          textLayer,
+          rendered: false,
+          rotation,
+          draw: async () => rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale),
+        };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
@@ -118,7 +149,8 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
     }
     // Pages that draw only images need no browser; images beside vector drawing do.
-    if (composed && (scan || (faithful && !vectors) || !opts.browser)) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    if (composed && (scan || (faithful && !vectors) || !opts.browser))
+      return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
       const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
       // Images neither decoder could read, drawn blank by the browser too.

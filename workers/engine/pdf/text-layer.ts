@@ -20,7 +20,12 @@ const round1 = (v: number) => Math.round(v * 10) / 10;
 function clampBox(b: Box, width: number, height: number): Box {
   const x = Math.max(0, Math.min(width - 1, b.x));
   const y = Math.max(0, Math.min(height - 1, b.y));
-  return { x: round1(x), y: round1(y), w: round1(Math.max(1, Math.min(width - x, b.w + (b.x - x)))), h: round1(Math.max(1, Math.min(height - y, b.h + (b.y - y)))) };
+  return {
+    x: round1(x),
+    y: round1(y),
+    w: round1(Math.max(1, Math.min(width - x, b.w + (b.x - x)))),
+    h: round1(Math.max(1, Math.min(height - y, b.h + (b.y - y)))),
+  };
 }
 
 /**
@@ -30,16 +35,20 @@ function clampBox(b: Box, width: number, height: number): Box {
  * narrower than "mww"). Other characters count as an average letter, wide (CJK) ones as 1 em.
  */
 const ASCII_WIDTHS = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,
-  1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,
-  333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278,
+  278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, 667, 778, 722, 667, 611, 722,
+  667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556,
+  556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
 ];
 
 function advance(ch: string): number {
   const c = ch.codePointAt(0)!;
   if (c >= 32 && c <= 126) return ASCII_WIDTHS[c - 32]!;
   // East Asian wide characters (CJK, kana, Hangul, full-width forms) take a full em.
-  return c >= 0x1100 && /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(ch) ? 1000 : 556;
+  return c >= 0x1100 &&
+    /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]|[\u{20000}-\u{3fffd}]/u.test(ch)
+    ? 1000
+    : 556;
 }
 
 /** Splits a run into words, sharing its width by the characters' usual advance widths. */
@@ -80,7 +89,11 @@ export function textLayerPage(items: PdfTextItem[], viewport: number[], width: n
     leaf.sort((a, b) => a.baseline - b.baseline || a.x - b.x);
     const ls: Run[][] = [];
     for (const r of leaf) {
-      const line = ls.find((l) => Math.abs(l[0]!.baseline - r.baseline) < 0.4 * Math.min(l[0]!.size, r.size) && !l.some((o) => r.x < o.x + o.width - 0.5 * r.size && o.x < r.x + r.width - 0.5 * r.size));
+      const line = ls.find(
+        (l) =>
+          Math.abs(l[0]!.baseline - r.baseline) < 0.4 * Math.min(l[0]!.size, r.size) &&
+          !l.some((o) => r.x < o.x + o.width - 0.5 * r.size && o.x < r.x + r.width - 0.5 * r.size),
+      );
       if (line) line.push(r);
       else ls.push([r]);
     }

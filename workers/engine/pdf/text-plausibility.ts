@@ -6,14 +6,47 @@
 
 /** Scripts expected for tesseract language codes; languages not listed are written in Latin. */
 const SCRIPTS: Record<string, string[]> = {
-  ara: ["Arabic"], fas: ["Arabic"], urd: ["Arabic"], pus: ["Arabic"], uig: ["Arabic"],
-  heb: ["Hebrew"], yid: ["Hebrew"],
-  rus: ["Cyrillic"], ukr: ["Cyrillic"], bul: ["Cyrillic"], bel: ["Cyrillic"], mkd: ["Cyrillic"], srp: ["Cyrillic"], kaz: ["Cyrillic"], mon: ["Cyrillic"], kir: ["Cyrillic"], tgk: ["Cyrillic"],
-  ell: ["Greek"], grc: ["Greek"],
-  chi_sim: ["Han"], chi_tra: ["Han"], jpn: ["Han", "Hiragana", "Katakana"], kor: ["Hangul", "Han"],
-  hin: ["Devanagari"], mar: ["Devanagari"], nep: ["Devanagari"], san: ["Devanagari"],
-  ben: ["Bengali"], tam: ["Tamil"], tel: ["Telugu"], kan: ["Kannada"], mal: ["Malayalam"], guj: ["Gujarati"], pan: ["Gurmukhi"],
-  tha: ["Thai"], lao: ["Lao"], khm: ["Khmer"], mya: ["Myanmar"], kat: ["Georgian"], hye: ["Armenian"], amh: ["Ethiopic"],
+  ara: ["Arabic"],
+  fas: ["Arabic"],
+  urd: ["Arabic"],
+  pus: ["Arabic"],
+  uig: ["Arabic"],
+  heb: ["Hebrew"],
+  yid: ["Hebrew"],
+  rus: ["Cyrillic"],
+  ukr: ["Cyrillic"],
+  bul: ["Cyrillic"],
+  bel: ["Cyrillic"],
+  mkd: ["Cyrillic"],
+  srp: ["Cyrillic"],
+  kaz: ["Cyrillic"],
+  mon: ["Cyrillic"],
+  kir: ["Cyrillic"],
+  tgk: ["Cyrillic"],
+  ell: ["Greek"],
+  grc: ["Greek"],
+  chi_sim: ["Han"],
+  chi_tra: ["Han"],
+  jpn: ["Han", "Hiragana", "Katakana"],
+  kor: ["Hangul", "Han"],
+  hin: ["Devanagari"],
+  mar: ["Devanagari"],
+  nep: ["Devanagari"],
+  san: ["Devanagari"],
+  ben: ["Bengali"],
+  tam: ["Tamil"],
+  tel: ["Telugu"],
+  kan: ["Kannada"],
+  mal: ["Malayalam"],
+  guj: ["Gujarati"],
+  pan: ["Gurmukhi"],
+  tha: ["Thai"],
+  lao: ["Lao"],
+  khm: ["Khmer"],
+  mya: ["Myanmar"],
+  kat: ["Georgian"],
+  hye: ["Armenian"],
+  amh: ["Ethiopic"],
 };
 
 const SCRIPT_NAMES = [...new Set(["Latin", ...Object.values(SCRIPTS).flat()])];
@@ -38,16 +71,19 @@ export function judgeTextLayer(text: string, languages: string[] = []): Plausibi
   const chars = [...text.replace(/\s+/gu, "")];
   if (chars.length === 0) return { ok: false, reason: "the text layer is empty" };
   const junk = chars.filter((c) => JUNK.test(c)).length;
-  if (junk > 0.05 * chars.length) return { ok: false, reason: `${junk} of ${chars.length} characters are private-use, replacement or control characters` };
+  if (junk > 0.05 * chars.length)
+    return { ok: false, reason: `${junk} of ${chars.length} characters are private-use, replacement or control characters` };
   const wide = chars.filter((c) => c.codePointAt(0)! > 0xff);
   const swapped = wide.filter((c) => (c.codePointAt(0)! & 0xff) === 0).length;
-  if (wide.length >= 4 && swapped > wide.length / 3) return { ok: false, reason: "the text layer decodes as byte-swapped UTF-16 (mojibake)" };
+  if (wide.length >= 4 && swapped > wide.length / 3)
+    return { ok: false, reason: "the text layer decodes as byte-swapped UTF-16 (mojibake)" };
   const known = languages.filter((l) => l !== "auto");
   if (known.length === 0) return { ok: true };
   const scripts = new Set(known.flatMap((l) => SCRIPTS[l] ?? ["Latin"]));
   const letters = chars.filter((c) => /\p{L}/u.test(c));
   if (letters.length < 8) return { ok: true };
   const inScript = letters.filter((c) => [...scripts].some((s) => SCRIPT_RE[s]!.test(c))).length;
-  if (inScript < 0.5 * letters.length) return { ok: false, reason: `only ${inScript} of ${letters.length} letters are in the script of ${known.join("+")}` };
+  if (inScript < 0.5 * letters.length)
+    return { ok: false, reason: `only ${inScript} of ${letters.length} letters are in the script of ${known.join("+")}` };
   return { ok: true };
 }

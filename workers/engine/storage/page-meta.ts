@@ -42,8 +42,18 @@ export function textLayerKeyFor(pageKey: string): string {
   return `${pageKey}.text-layer.json`;
 }
 
-export function pageMetadata(path: PagePath, transform: PageTransform, textLayerKey: string | null, autoLanguage?: string): Record<string, string> {
-  return { path, transform: JSON.stringify(transform), ...(textLayerKey ? { textLayerKey } : {}), ...(autoLanguage ? { autoLanguage } : {}) };
+export function pageMetadata(
+  path: PagePath,
+  transform: PageTransform,
+  textLayerKey: string | null,
+  autoLanguage?: string,
+): Record<string, string> {
+  return {
+    path,
+    transform: JSON.stringify(transform),
+    ...(textLayerKey ? { textLayerKey } : {}),
+    ...(autoLanguage ? { autoLanguage } : {}),
+  };
 }
 
 /** The page's metadata; images not written by preprocess are plain `ocr` pages. */
@@ -58,10 +68,17 @@ export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<Pa
   } catch {
     transform = null;
   }
-  return { path, transform, textLayerKey: m.textLayerKey ?? null, etag: head.etag, ...(m.autoLanguage ? { autoLanguage: m.autoLanguage } : {}) };
+  return {
+    path,
+    transform,
+    textLayerKey: m.textLayerKey ?? null,
+    etag: head.etag,
+    ...(m.autoLanguage ? { autoLanguage: m.autoLanguage } : {}),
+  };
 }
 
 export async function readTextLayer(files: R2Bucket, meta: PageMeta): Promise<PageText> {
-  if (!meta.textLayerKey) throw engineError("corrupt_file", "The page was read from a text layer that is no longer stored; preprocess it again.");
+  if (!meta.textLayerKey)
+    throw engineError("corrupt_file", "The page was read from a text layer that is no longer stored; preprocess it again.");
   return readJson<PageText>(files, meta.textLayerKey, "text layer");
 }

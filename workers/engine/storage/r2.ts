@@ -18,7 +18,13 @@ export async function readJson<T>(bucket: R2Bucket, key: string, what: string): 
 }
 
 /** Writes `body` and returns its size in bytes. */
-export async function writeObject(bucket: R2Bucket, key: string, body: Uint8Array | string, contentType: string, customMetadata?: Record<string, string>): Promise<number> {
+export async function writeObject(
+  bucket: R2Bucket,
+  key: string,
+  body: Uint8Array | string,
+  contentType: string,
+  customMetadata?: Record<string, string>,
+): Promise<number> {
   const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
   await bucket.put(key, bytes, { httpMetadata: { contentType }, ...(customMetadata ? { customMetadata } : {}) });
   return bytes.byteLength;

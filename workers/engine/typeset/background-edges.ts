@@ -12,8 +12,10 @@ const SPAN = 4;
  * colour across the box steps by more than EDGE. One row per step (the middle of the rows that see it).
  */
 export function rowEdges(page: RgbaImage, box: Box): number[] {
-  const x0 = Math.max(0, Math.floor(box.x)), x1 = Math.min(page.width, Math.ceil(box.x + box.w));
-  const y0 = Math.max(0, Math.floor(box.y)), y1 = Math.min(page.height, Math.ceil(box.y + box.h));
+  const x0 = Math.max(0, Math.floor(box.x)),
+    x1 = Math.min(page.width, Math.ceil(box.x + box.w));
+  const y0 = Math.max(0, Math.floor(box.y)),
+    y1 = Math.min(page.height, Math.ceil(box.y + box.h));
   if (x1 <= x0 || y1 - y0 <= SPAN) return [];
   const step = Math.max(1, Math.floor((x1 - x0) / 400));
   const means: number[][] = [];

@@ -60,7 +60,9 @@ export function regionSvg(
       const cx = right - s / 2 - i * s * COLUMN_STEP;
       [...col.text].forEach((ch, k) => {
         const y = k * s + s * ASCENT;
-        parts.push(`<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle">${tspans(chain, ch, style.weight, s, style.color)}</text>`);
+        parts.push(
+          `<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle">${tspans(chain, ch, style.weight, s, style.color)}</text>`,
+        );
       });
     });
   } else {
@@ -76,11 +78,15 @@ export function regionSvg(
         // out left to right with bidi reordering inside: a closing right-to-left mark keeps end
         // punctuation at the left end.
         const [x, anchor] = style.align === "center" ? [width / 2, "middle"] : [width, "end"];
-        parts.push(`<text x="${x.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="${anchor}" xml:space="preserve">${tspans(chain, `${line.text}\u200f`, style.weight, s, style.color)}</text>`);
+        parts.push(
+          `<text x="${x.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="${anchor}" xml:space="preserve">${tspans(chain, `${line.text}\u200f`, style.weight, s, style.color)}</text>`,
+        );
         return;
       }
       const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
-      parts.push(`<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`);
+      parts.push(
+        `<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`,
+      );
     });
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><g fill="${style.color}" font-size="${s}">${parts.join("")}</g></svg>`;
@@ -89,7 +95,9 @@ export function regionSvg(
 
 /** Renders an SVG with resvg (only the faces it uses are loaded) and composites it onto the page at (x, y). */
 export async function drawSvg(page: RgbaImage, svg: string, faces: Face[], x: number, y: number): Promise<void> {
-  const resvg = await Resvg.async(svg, { font: { fontBuffers: faces.map((f) => f.bytes), defaultFontFamily: faces[0]?.metrics.family ?? "DejaVu Sans" } });
+  const resvg = await Resvg.async(svg, {
+    font: { fontBuffers: faces.map((f) => f.bytes), defaultFontFamily: faces[0]?.metrics.family ?? "DejaVu Sans" },
+  });
   try {
     const img = resvg.render();
     try {

@@ -2,7 +2,8 @@ import type { Box, TypesetOverflow } from "../contract";
 import { advancePx, type Face } from "./fonts";
 
 /** Characters that may be broken anywhere (scripts written without spaces between words). */
-const SPACELESS = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\u3000-\u303f\uff00-\uffef]/u;
+const SPACELESS =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\u3000-\u303f\uff00-\uffef]/u;
 /** Kinsoku: never at the start of a line (closing marks, small kana, prolonged sound). */
 const NO_START = new Set([..."、。，．,.!?！？)]}）」』】〕〉》〙〗ー…‥・：；:;ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶ々〻"]);
 /** Never at the end of a line (opening marks). */
@@ -88,7 +89,9 @@ function placeLines(count: number, size: number, start: number, edges: number[])
 /** Greedy line filling at one size; an atom wider than the box is cut between characters. */
 function breakLines(chain: Face[], atoms: Atom[], size: number, maxW: number): { text: string; width: number }[] {
   const lines: { text: string; width: number }[] = [];
-  let text = "", width = 0, pending = "";
+  let text = "",
+    width = 0,
+    pending = "";
   const flush = () => {
     lines.push({ text, width });
     text = "";
@@ -172,12 +175,21 @@ export const COLUMN_STEP = COLUMN_PITCH;
  * `edges` are background edges across the box (y from its top, horizontal text only): lines are
  * placed from `start` so that none crosses one.
  */
-export function fitText(chain: Face[], text: string, box: Box, target: number, vertical: boolean, edges: number[] = [], start = 0): { layout: Layout; overflow: TypesetOverflow } {
+export function fitText(
+  chain: Face[],
+  text: string,
+  box: Box,
+  target: number,
+  vertical: boolean,
+  edges: number[] = [],
+  start = 0,
+): { layout: Layout; overflow: TypesetOverflow } {
   const top = Math.max(4, Math.round(target));
   const min = Math.max(6, Math.min(top, Math.ceil(top * 0.45)));
   const first = layoutAt(chain, text, box, top, vertical, edges, start);
   if (first.fits) return { layout: first, overflow: "fitted" };
-  let lo = min, hi = top - 1;
+  let lo = min,
+    hi = top - 1;
   let best: Layout | null = null;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;

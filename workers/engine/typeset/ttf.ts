@@ -46,16 +46,23 @@ function cmapOf(dv: DataView, cmap: number): Map<number, number> {
     const groups = dv.getUint32(best + 12);
     for (let g = 0; g < groups; g++) {
       const p = best + 16 + g * 12;
-      const start = dv.getUint32(p), end = dv.getUint32(p + 4), gid = dv.getUint32(p + 8);
+      const start = dv.getUint32(p),
+        end = dv.getUint32(p + 4),
+        gid = dv.getUint32(p + 8);
       for (let c = start; c <= end; c++) glyphs.set(c, gid + (c - start));
     }
     return glyphs;
   }
   const segX2 = dv.getUint16(best + 6);
-  const ends = best + 14, starts = ends + segX2 + 2, deltas = starts + segX2, ranges = deltas + segX2;
+  const ends = best + 14,
+    starts = ends + segX2 + 2,
+    deltas = starts + segX2,
+    ranges = deltas + segX2;
   for (let s = 0; s < segX2 / 2; s++) {
-    const end = dv.getUint16(ends + s * 2), start = dv.getUint16(starts + s * 2);
-    const delta = dv.getInt16(deltas + s * 2), rangeOff = dv.getUint16(ranges + s * 2);
+    const end = dv.getUint16(ends + s * 2),
+      start = dv.getUint16(starts + s * 2);
+    const delta = dv.getInt16(deltas + s * 2),
+      rangeOff = dv.getUint16(ranges + s * 2);
     for (let c = start; c <= end && c !== 0xffff; c++) {
       let gid: number;
       if (rangeOff === 0) gid = (c + delta) & 0xffff;
@@ -75,7 +82,10 @@ function familyOf(dv: DataView, name: number): string {
   let found = "";
   for (let i = 0; i < count; i++) {
     const r = name + 6 + i * 12;
-    const platform = dv.getUint16(r), nameId = dv.getUint16(r + 6), len = dv.getUint16(r + 8), off = dv.getUint16(r + 10);
+    const platform = dv.getUint16(r),
+      nameId = dv.getUint16(r + 6),
+      len = dv.getUint16(r + 8),
+      off = dv.getUint16(r + 10);
     if (nameId !== 1) continue;
     if (platform === 3 || platform === 0) {
       let s = "";
@@ -91,10 +101,16 @@ function familyOf(dv: DataView, name: number): string {
 export function parseFont(bytes: Uint8Array): FontMetrics {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const t = tables(dv);
-  const head = t.get("head"), hhea = t.get("hhea"), hmtx = t.get("hmtx"), cmap = t.get("cmap"), name = t.get("name");
-  if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined) throw new Error("not a TrueType/OpenType font (tables missing)");
+  const head = t.get("head"),
+    hhea = t.get("hhea"),
+    hmtx = t.get("hmtx"),
+    cmap = t.get("cmap"),
+    name = t.get("name");
+  if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined)
+    throw new Error("not a TrueType/OpenType font (tables missing)");
   const unitsPerEm = dv.getUint16(head + 18);
-  const ascender = dv.getInt16(hhea + 4), descender = dv.getInt16(hhea + 6);
+  const ascender = dv.getInt16(hhea + 4),
+    descender = dv.getInt16(hhea + 6);
   const metrics = dv.getUint16(hhea + 34);
   const glyphs = cmapOf(dv, cmap);
   const lastAdvance = dv.getUint16(hmtx + (metrics - 1) * 4);

@@ -31,7 +31,10 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   for (const r of input.regions) {
     const script = unshapedScript(r.text);
     if (script) {
-      throw engineError("unsupported_language", `Typesetting cannot draw ${script} text: the renderer does not shape that script correctly. Export the text (txt, docx) instead of rendered pages.`);
+      throw engineError(
+        "unsupported_language",
+        `Typesetting cannot draw ${script} text: the renderer does not shape that script correctly. Export the text (txt, docx) instead of rendered pages.`,
+      );
     }
   }
   const page = await loadRgba(env.FILES, input.backgroundKey, "background");

@@ -21,26 +21,88 @@ function section(title, build) {
 /** A secret shown once, with a copy button. */
 function shownOnce(label, value) {
   const input = h("input", { readonly: true, value, "aria-label": label, class: "share-url" });
-  return h("div", { class: "notice", "data-kind": "info" }, h("p", {}, `${label} — shown only now; copy it:`), h("div", { class: "inline" }, input,
-    h("button", { type: "button", class: "secondary", onclick: () => navigator.clipboard.writeText(value).catch(() => input.select()) }, "Copy")));
+  return h(
+    "div",
+    { class: "notice", "data-kind": "info" },
+    h("p", {}, `${label} — shown only now; copy it:`),
+    h(
+      "div",
+      { class: "inline" },
+      input,
+      h(
+        "button",
+        { type: "button", class: "secondary", onclick: () => navigator.clipboard.writeText(value).catch(() => input.select()) },
+        "Copy",
+      ),
+    ),
+  );
 }
 
 function table(headers, rows, empty) {
   if (!rows.length) return h("p", { class: "empty" }, empty);
-  return h("div", { class: "scroll" }, h("table", { class: "table" }, h("thead", {}, h("tr", {}, headers.map((x) => h("th", {}, x)))), h("tbody", {}, rows.map((r) => h("tr", {}, r.map((c) => h("td", {}, c)))))));
+  return h(
+    "div",
+    { class: "scroll" },
+    h(
+      "table",
+      { class: "table" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          headers.map((x) => h("th", {}, x)),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        rows.map((r) =>
+          h(
+            "tr",
+            {},
+            r.map((c) => h("td", {}, c)),
+          ),
+        ),
+      ),
+    ),
+  );
 }
 
-const act = (label, out, fn, cls = "secondary") => h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);
+const act = (label, out, fn, cls = "secondary") =>
+  h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);
 
 export async function accountPage(main, _params, session) {
   const user = session.user;
   const q = new URLSearchParams(location.search);
   const checkout = q.get("checkout");
-  render(main, h("h1", {}, "Account"),
-    checkout ? h("p", { class: "notice", "data-kind": checkout === "success" ? "info" : "error", role: "status" }, checkout === "success" ? "Payment received; the credits appear once it is confirmed." : "The payment was not completed.") : null,
+  render(
+    main,
+    h("h1", {}, "Account"),
+    checkout
+      ? h(
+          "p",
+          { class: "notice", "data-kind": checkout === "success" ? "info" : "error", role: "status" },
+          checkout === "success" ? "Payment received; the credits appear once it is confirmed." : "The payment was not completed.",
+        )
+      : null,
     h("p", {}, `${user.email} · ${user.plan} plan` + (user.email_verified ? "" : " · email not verified")),
-    h("nav", { class: "toc", "aria-label": "Account sections" }, ["Wallet", "Usage", "Plans and credits", "API keys", "Webhooks", "Glossaries", "Translation memory", "Sessions", "Two-factor sign-in"].map((t) =>
-      h("a", { href: "#" + t.toLowerCase().replace(/[^a-z]+/g, "-") }, t))),
+    h(
+      "nav",
+      { class: "toc", "aria-label": "Account sections" },
+      [
+        "Wallet",
+        "Usage",
+        "Plans and credits",
+        "API keys",
+        "Webhooks",
+        "Glossaries",
+        "Translation memory",
+        "Sessions",
+        "Two-factor sign-in",
+      ].map((t) => h("a", { href: "#" + t.toLowerCase().replace(/[^a-z]+/g, "-") }, t)),
+    ),
     section("Wallet", walletSection),
     section("Usage", usageSection),
     section("Plans and credits", plansSection),
@@ -55,19 +117,32 @@ export async function accountPage(main, _params, session) {
 
 async function walletSection() {
   const [w, ledger] = await Promise.all([api("/account/wallet"), api("/account/wallet/ledger", { query: { limit: 20 } })]);
-  return [h("p", { class: "big" }, `${w.available} credits available`), h("p", { class: "muted" }, `Balance ${w.balance}, held by running jobs ${w.reserved}.`),
-    table(["When", "Kind", "Amount", "Balance after", "Reason"], ledger.map((e) => [formatDate(e.created_at), e.kind, String(e.amount), String(e.balance_after), e.reason || ""]), "No credit moves yet.")];
+  return [
+    h("p", { class: "big" }, `${w.available} credits available`),
+    h("p", { class: "muted" }, `Balance ${w.balance}, held by running jobs ${w.reserved}.`),
+    table(
+      ["When", "Kind", "Amount", "Balance after", "Reason"],
+      ledger.map((e) => [formatDate(e.created_at), e.kind, String(e.amount), String(e.balance_after), e.reason || ""]),
+      "No credit moves yet.",
+    ),
+  ];
 }
 
 async function usageSection() {
   const u = await api("/account/usage", { query: { days: 30 } });
   const max = Math.max(1, ...u.daily.map((d) => d.pages));
-  return [h("p", {}, `Last ${u.days} days: ${u.totals.jobs} job(s), ${u.totals.pages} page(s), ${u.totals.credits} credit(s).`),
-    h("div", { class: "chart", role: "img", "aria-label": `Pages per day, most ${max}` }, u.daily.map((d) => {
-      const bar = h("span", { title: `${d.day}: ${d.pages} page(s)` });
-      bar.style.height = `${(d.pages / max) * 100}%`;
-      return bar;
-    }))];
+  return [
+    h("p", {}, `Last ${u.days} days: ${u.totals.jobs} job(s), ${u.totals.pages} page(s), ${u.totals.credits} credit(s).`),
+    h(
+      "div",
+      { class: "chart", role: "img", "aria-label": `Pages per day, most ${max}` },
+      u.daily.map((d) => {
+        const bar = h("span", { title: `${d.day}: ${d.pages} page(s)` });
+        bar.style.height = `${(d.pages / max) * 100}%`;
+        return bar;
+      }),
+    ),
+  ];
 }
 
 async function plansSection(_reload, out) {
@@ -76,11 +151,27 @@ async function plansSection(_reload, out) {
     const c = await api("/billing/checkout", { method: "POST", json: body });
     location.assign(c.url);
   };
-  return [sub ? h("p", {}, `Subscription: ${sub.plan} (${sub.status})`) : h("p", { class: "muted" }, "No subscription."),
-    table(["Plan", "Price per month", "Credits per month", "Pages per document", ""], plans.map((p) => [p.name, `${(p.price_cents / 100).toFixed(2)} ${p.currency.toUpperCase()}`, String(p.monthly_credits), String(p.page_limit),
-      p.price_cents > 0 ? act(`Subscribe to ${p.name}`, out, () => pay({ kind: "subscription", plan: p.id }), "") : ""]), "No plans."),
+  return [
+    sub ? h("p", {}, `Subscription: ${sub.plan} (${sub.status})`) : h("p", { class: "muted" }, "No subscription."),
+    table(
+      ["Plan", "Price per month", "Credits per month", "Pages per document", ""],
+      plans.map((p) => [
+        p.name,
+        `${(p.price_cents / 100).toFixed(2)} ${p.currency.toUpperCase()}`,
+        String(p.monthly_credits),
+        String(p.page_limit),
+        p.price_cents > 0 ? act(`Subscribe to ${p.name}`, out, () => pay({ kind: "subscription", plan: p.id }), "") : "",
+      ]),
+      "No plans.",
+    ),
     h("h3", {}, "Buy credits"),
-    h("div", { class: "actions" }, credit_packs.map((k) => act(`${k.name} — ${(k.price_cents / 100).toFixed(2)} ${k.currency.toUpperCase()}`, out, () => pay({ kind: "credits", pack: k.id })))),
+    h(
+      "div",
+      { class: "actions" },
+      credit_packs.map((k) =>
+        act(`${k.name} — ${(k.price_cents / 100).toFixed(2)} ${k.currency.toUpperCase()}`, out, () => pay({ kind: "credits", pack: k.id })),
+      ),
+    ),
   ];
 }
 
@@ -90,16 +181,47 @@ async function apiKeysSection(reload, out, shown) {
   const days = h("input", { type: "number", min: 1, max: 3650 });
   const submit = h("button", { type: "submit" }, "Create key");
   return [
-    table(["Name", "Key", "Created", "Last used", "Expires", ""], keys.map((k) => [k.name, `${k.prefix}…`, formatDate(k.created_at), formatDate(k.last_used_at), k.expires_at ? formatDate(k.expires_at) : "never",
-      act("Revoke", out, async () => { await api(`/account/api-keys/${k.id}`, { method: "DELETE" }); reload(); }, "danger")]), "No API keys."),
-    h("form", { class: "inline", onsubmit: (e) => {
-      e.preventDefault();
-      busy(submit, out, async () => {
-        const k = await api("/account/api-keys", { method: "POST", json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) } });
-        render(shown, shownOnce(`API key “${k.name}”`, k.key));
-        await reload();
-      });
-    } }, field("Name", name), field("Expires after days (optional)", days), submit)];
+    table(
+      ["Name", "Key", "Created", "Last used", "Expires", ""],
+      keys.map((k) => [
+        k.name,
+        `${k.prefix}…`,
+        formatDate(k.created_at),
+        formatDate(k.last_used_at),
+        k.expires_at ? formatDate(k.expires_at) : "never",
+        act(
+          "Revoke",
+          out,
+          async () => {
+            await api(`/account/api-keys/${k.id}`, { method: "DELETE" });
+            reload();
+          },
+          "danger",
+        ),
+      ]),
+      "No API keys.",
+    ),
+    h(
+      "form",
+      {
+        class: "inline",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            const k = await api("/account/api-keys", {
+              method: "POST",
+              json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) },
+            });
+            render(shown, shownOnce(`API key “${k.name}”`, k.key));
+            await reload();
+          });
+        },
+      },
+      field("Name", name),
+      field("Expires after days (optional)", days),
+      submit,
+    ),
+  ];
 }
 
 /**
@@ -108,11 +230,23 @@ async function apiKeysSection(reload, out, shown) {
  */
 function eventChoice(kinds, selected) {
   const all = h("input", { type: "checkbox", value: "*", checked: selected.includes("*") });
-  const boxes = kinds.map((k) => h("input", { type: "checkbox", value: k, checked: selected.includes("*") || selected.includes(k), disabled: selected.includes("*") }));
+  const boxes = kinds.map((k) =>
+    h("input", { type: "checkbox", value: k, checked: selected.includes("*") || selected.includes(k), disabled: selected.includes("*") }),
+  );
   // Checking "All events" ticks and locks every kind; unchecking it starts an empty choice.
-  all.addEventListener("change", () => boxes.forEach((b) => { b.disabled = all.checked; b.checked = all.checked; }));
-  const el = h("fieldset", { class: "checks" }, h("legend", {}, "Events"),
-    h("label", { class: "check" }, all, " All events"), kinds.map((k, i) => h("label", { class: "check" }, boxes[i], " ", k)));
+  all.addEventListener("change", () =>
+    boxes.forEach((b) => {
+      b.disabled = all.checked;
+      b.checked = all.checked;
+    }),
+  );
+  const el = h(
+    "fieldset",
+    { class: "checks" },
+    h("legend", {}, "Events"),
+    h("label", { class: "check" }, all, " All events"),
+    kinds.map((k, i) => h("label", { class: "check" }, boxes[i], " ", k)),
+  );
   el.value = () => {
     if (all.checked) return ["*"];
     const picked = boxes.filter((b) => b.checked).map((b) => b.value);
@@ -122,8 +256,12 @@ function eventChoice(kinds, selected) {
   return el;
 }
 
-const endpointState = (w) => w.enabled ? (w.failure_count ? `Active (${w.failure_count} failed attempt(s) in a row)` : "Active")
-  : `Off since ${formatDate(w.disabled_at)}${w.failure_count ? ` after ${w.failure_count} failed attempts` : ""}`;
+const endpointState = (w) =>
+  w.enabled
+    ? w.failure_count
+      ? `Active (${w.failure_count} failed attempt(s) in a row)`
+      : "Active"
+    : `Off since ${formatDate(w.disabled_at)}${w.failure_count ? ` after ${w.failure_count} failed attempts` : ""}`;
 
 async function webhooksSection(reload, out, shown) {
   const [hooks, config] = await Promise.all([api("/account/webhooks"), appConfig()]);
@@ -131,8 +269,25 @@ async function webhooksSection(reload, out, shown) {
   const detail = h("div", {});
   const showDeliveries = async (hook) => {
     const list = await api(`/account/webhooks/${hook.id}/deliveries`);
-    render(detail, h("h3", {}, `Deliveries to ${hook.url}`), table(["When", "Event", "Status", "Attempts", "HTTP", ""], list.map((d) => [formatDate(d.created_at), d.event_type, d.status, String(d.attempts), d.response_status === null ? "—" : String(d.response_status),
-      act("Replay", out, async () => { await api(`/account/webhooks/deliveries/${d.id}/replay`, { method: "POST" }); await showDeliveries(hook); })]), "No deliveries yet."));
+    render(
+      detail,
+      h("h3", {}, `Deliveries to ${hook.url}`),
+      table(
+        ["When", "Event", "Status", "Attempts", "HTTP", ""],
+        list.map((d) => [
+          formatDate(d.created_at),
+          d.event_type,
+          d.status,
+          String(d.attempts),
+          d.response_status === null ? "—" : String(d.response_status),
+          act("Replay", out, async () => {
+            await api(`/account/webhooks/deliveries/${d.id}/replay`, { method: "POST" });
+            await showDeliveries(hook);
+          }),
+        ]),
+        "No deliveries yet.",
+      ),
+    );
   };
   // PATCH sends only what changed; an emptied description is cleared (null).
   const edit = (hook) => {
@@ -142,23 +297,38 @@ async function webhooksSection(reload, out, shown) {
     const events = eventChoice(kinds, hook.events);
     const save = h("button", { type: "submit" }, "Save endpoint");
     const editOut = notice();
-    render(detail, h("form", { class: "card webhook-edit", "aria-label": `Edit ${hook.url}`, onsubmit: (e) => {
-      e.preventDefault();
-      busy(save, editOut, async () => {
-        const changes = {};
-        if (url.value.trim() !== hook.url) changes.url = url.value.trim();
-        if (description.value.trim() !== (hook.description || "")) changes.description = description.value.trim() || null;
-        const ev = events.value();
-        if (ev.join(",") !== hook.events.join(",")) changes.events = ev;
-        if (enabled.checked !== hook.enabled) changes.enabled = enabled.checked;
-        if (!Object.keys(changes).length) return editOut.show("Nothing changed.");
-        const updated = await api(`/account/webhooks/${hook.id}`, { method: "PATCH", json: changes });
-        await reload();
-        out.show(`Endpoint ${updated.url} saved.`);
-      });
-    } }, h("h3", {}, "Edit endpoint"), field("Endpoint URL", url), field("Description (optional)", description), events,
-    h("label", { class: "check" }, enabled, " Active (deliver events to this endpoint; turning it on again resets the failure count)"),
-    h("div", { class: "actions" }, save, h("button", { type: "button", class: "secondary", onclick: () => render(detail) }, "Cancel")), editOut));
+    render(
+      detail,
+      h(
+        "form",
+        {
+          class: "card webhook-edit",
+          "aria-label": `Edit ${hook.url}`,
+          onsubmit: (e) => {
+            e.preventDefault();
+            busy(save, editOut, async () => {
+              const changes = {};
+              if (url.value.trim() !== hook.url) changes.url = url.value.trim();
+              if (description.value.trim() !== (hook.description || "")) changes.description = description.value.trim() || null;
+              const ev = events.value();
+              if (ev.join(",") !== hook.events.join(",")) changes.events = ev;
+              if (enabled.checked !== hook.enabled) changes.enabled = enabled.checked;
+              if (!Object.keys(changes).length) return editOut.show("Nothing changed.");
+              const updated = await api(`/account/webhooks/${hook.id}`, { method: "PATCH", json: changes });
+              await reload();
+              out.show(`Endpoint ${updated.url} saved.`);
+            });
+          },
+        },
+        h("h3", {}, "Edit endpoint"),
+        field("Endpoint URL", url),
+        field("Description (optional)", description),
+        events,
+        h("label", { class: "check" }, enabled, " Active (deliver events to this endpoint; turning it on again resets the failure count)"),
+        h("div", { class: "actions" }, save, h("button", { type: "button", class: "secondary", onclick: () => render(detail) }, "Cancel")),
+        editOut,
+      ),
+    );
     url.focus();
   };
 
@@ -167,31 +337,74 @@ async function webhooksSection(reload, out, shown) {
   const events = eventChoice(kinds, ["*"]);
   const submit = h("button", { type: "submit" }, "Add endpoint");
   return [
-    table(["URL", "Description", "Events", "State", "Secret", ""], hooks.map((w) => [w.url, w.description || "—", w.events.join(", "), endpointState(w), `${w.secret_prefix}…`, h("span", { class: "actions" },
-      act("Edit", out, () => edit(w)),
-      act("Deliveries", out, () => showDeliveries(w)),
-      act("Rotate secret", out, async () => { const r = await api(`/account/webhooks/${w.id}/rotate`, { method: "POST" }); render(shown, shownOnce("New signing secret", r.secret)); }),
-      act("Delete", out, async () => { await api(`/account/webhooks/${w.id}`, { method: "DELETE" }); reload(); }, "danger"))]), "No webhook endpoints."),
+    table(
+      ["URL", "Description", "Events", "State", "Secret", ""],
+      hooks.map((w) => [
+        w.url,
+        w.description || "—",
+        w.events.join(", "),
+        endpointState(w),
+        `${w.secret_prefix}…`,
+        h(
+          "span",
+          { class: "actions" },
+          act("Edit", out, () => edit(w)),
+          act("Deliveries", out, () => showDeliveries(w)),
+          act("Rotate secret", out, async () => {
+            const r = await api(`/account/webhooks/${w.id}/rotate`, { method: "POST" });
+            render(shown, shownOnce("New signing secret", r.secret));
+          }),
+          act(
+            "Delete",
+            out,
+            async () => {
+              await api(`/account/webhooks/${w.id}`, { method: "DELETE" });
+              reload();
+            },
+            "danger",
+          ),
+        ),
+      ]),
+      "No webhook endpoints.",
+    ),
     detail,
-    h("form", { class: "webhook-new", onsubmit: (e) => {
-      e.preventDefault();
-      busy(submit, out, async () => {
-        const d = description.value.trim();
-        const w = await api("/account/webhooks", { method: "POST", json: { url: url.value.trim(), events: events.value(), ...(d ? { description: d } : {}) } });
-        await reload();
-        render(shown, shownOnce(`Signing secret of ${w.url}`, w.secret));
-      });
-    } }, h("h3", {}, "Add an endpoint"), h("div", { class: "inline" }, field("Endpoint URL", url), field("Description (optional)", description)), events, submit)];
+    h(
+      "form",
+      {
+        class: "webhook-new",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            const d = description.value.trim();
+            const w = await api("/account/webhooks", {
+              method: "POST",
+              json: { url: url.value.trim(), events: events.value(), ...(d ? { description: d } : {}) },
+            });
+            await reload();
+            render(shown, shownOnce(`Signing secret of ${w.url}`, w.secret));
+          });
+        },
+      },
+      h("h3", {}, "Add an endpoint"),
+      h("div", { class: "inline" }, field("Endpoint URL", url), field("Description (optional)", description)),
+      events,
+      submit,
+    ),
+  ];
 }
 
 /** Terms as text, one `source = target` per line. */
 const termsText = (terms) => terms.map((t) => `${t.source} = ${t.target}`).join("\n");
 function parseTerms(text) {
-  return text.split("\n").map((l) => l.trim()).filter(Boolean).map((l, i) => {
-    const [source, ...rest] = l.split("=");
-    if (!rest.length) throw new Error(`Line ${i + 1}: write “source = target”.`);
-    return { source: source.trim(), target: rest.join("=").trim() };
-  });
+  return text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .map((l, i) => {
+      const [source, ...rest] = l.split("=");
+      if (!rest.length) throw new Error(`Line ${i + 1}: write “source = target”.`);
+      return { source: source.trim(), target: rest.join("=").trim() };
+    });
 }
 
 async function glossariesSection(reload, out) {
@@ -202,37 +415,108 @@ async function glossariesSection(reload, out) {
   const terms = h("textarea", { rows: 3, placeholder: "dog = perro" });
   const submit = h("button", { type: "submit" }, "Create glossary");
   return [
-    list.length ? list.map((g) => {
-      const edit = h("textarea", { rows: Math.min(10, Math.max(2, g.terms.length + 1)), "aria-label": `Terms of ${g.name}` });
-      edit.value = termsText(g.terms);
-      return h("div", { class: "glossary" }, h("h3", {}, `${g.name} (${g.source_language} → ${g.target_language}, ${g.term_count} terms)`), edit,
-        act("Save terms", out, async () => { await api(`/account/glossaries/${g.id}/terms`, { method: "PUT", json: parseTerms(edit.value) }); out.show("Terms saved."); reload(); }),
-        act("Delete", out, async () => { await api(`/account/glossaries/${g.id}`, { method: "DELETE" }); reload(); }, "danger"));
-    }) : h("p", { class: "empty" }, "No glossaries."),
-    h("form", { class: "inline", onsubmit: (e) => {
-      e.preventDefault();
-      busy(submit, out, async () => {
-        await api("/account/glossaries", { method: "POST", json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) } });
-        reload();
-      });
-    } }, field("Name", name), field("From", src), field("To", tgt), field("Terms, one “source = target” per line", terms), submit)];
+    list.length
+      ? list.map((g) => {
+          const edit = h("textarea", { rows: Math.min(10, Math.max(2, g.terms.length + 1)), "aria-label": `Terms of ${g.name}` });
+          edit.value = termsText(g.terms);
+          return h(
+            "div",
+            { class: "glossary" },
+            h("h3", {}, `${g.name} (${g.source_language} → ${g.target_language}, ${g.term_count} terms)`),
+            edit,
+            act("Save terms", out, async () => {
+              await api(`/account/glossaries/${g.id}/terms`, { method: "PUT", json: parseTerms(edit.value) });
+              out.show("Terms saved.");
+              reload();
+            }),
+            act(
+              "Delete",
+              out,
+              async () => {
+                await api(`/account/glossaries/${g.id}`, { method: "DELETE" });
+                reload();
+              },
+              "danger",
+            ),
+          );
+        })
+      : h("p", { class: "empty" }, "No glossaries."),
+    h(
+      "form",
+      {
+        class: "inline",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            await api("/account/glossaries", {
+              method: "POST",
+              json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) },
+            });
+            reload();
+          });
+        },
+      },
+      field("Name", name),
+      field("From", src),
+      field("To", tgt),
+      field("Terms, one “source = target” per line", terms),
+      submit,
+    ),
+  ];
 }
 
 async function memorySection(reload, out) {
   const list = await api("/account/translation-memory", { query: { limit: 50 } });
-  return table(["Pair", "Source", "Translation", "Uses", ""], list.map((m) => [`${m.source_language}→${m.target_language}`, m.source_text, m.target_text, String(m.uses),
-    act("Delete", out, async () => { await api(`/account/translation-memory/${m.id}`, { method: "DELETE" }); reload(); }, "danger")]), "The translation memory is empty; your edited translations are kept here.");
+  return table(
+    ["Pair", "Source", "Translation", "Uses", ""],
+    list.map((m) => [
+      `${m.source_language}→${m.target_language}`,
+      m.source_text,
+      m.target_text,
+      String(m.uses),
+      act(
+        "Delete",
+        out,
+        async () => {
+          await api(`/account/translation-memory/${m.id}`, { method: "DELETE" });
+          reload();
+        },
+        "danger",
+      ),
+    ]),
+    "The translation memory is empty; your edited translations are kept here.",
+  );
 }
 
 /** SessionOut.method in words. */
-const METHOD_LABELS = { register: "Account creation", password: "Password", magic_link: "Email link", oauth: "Identity provider", reset_password: "Password reset" };
+const METHOD_LABELS = {
+  register: "Account creation",
+  password: "Password",
+  magic_link: "Email link",
+  oauth: "Identity provider",
+  reset_password: "Password reset",
+};
 
 /** "Firefox on Windows" from a User-Agent header; the full header stays in the tooltip. */
 function deviceName(ua) {
   if (!ua) return "Unknown device";
-  const browser = [[/Edg(e|A|iOS)?\//, "Edge"], [/OPR\/|Opera/, "Opera"], [/Firefox\/|FxiOS/, "Firefox"], [/HeadlessChrome\//, "Chrome (headless)"], [/Chrome\/|CriOS|Chromium\//, "Chrome"], [/Safari\//, "Safari"], [/^curl\//, "curl"]]
-    .find(([re]) => re.test(ua))?.[1];
-  const os = [[/iPhone|iPad|iPod/, "iOS"], [/Android/, "Android"], [/Windows/, "Windows"], [/Mac OS X|Macintosh/, "macOS"], [/CrOS/, "ChromeOS"], [/Linux/, "Linux"]].find(([re]) => re.test(ua))?.[1];
+  const browser = [
+    [/Edg(e|A|iOS)?\//, "Edge"],
+    [/OPR\/|Opera/, "Opera"],
+    [/Firefox\/|FxiOS/, "Firefox"],
+    [/HeadlessChrome\//, "Chrome (headless)"],
+    [/Chrome\/|CriOS|Chromium\//, "Chrome"],
+    [/Safari\//, "Safari"],
+    [/^curl\//, "curl"],
+  ].find(([re]) => re.test(ua))?.[1];
+  const os = [
+    [/iPhone|iPad|iPod/, "iOS"],
+    [/Android/, "Android"],
+    [/Windows/, "Windows"],
+    [/Mac OS X|Macintosh/, "macOS"],
+    [/CrOS/, "ChromeOS"],
+    [/Linux/, "Linux"],
+  ].find(([re]) => re.test(ua))?.[1];
   if (browser && os) return `${browser} on ${os}`;
   return browser || os || ua.split(/[\s/]/)[0] || "Unknown device";
 }
@@ -252,15 +536,39 @@ async function sessionsSection(reload, out) {
   const list = await api("/auth/sessions");
   // This device first, then the others newest first (the API's order).
   const sorted = [...list.filter((s) => s.current), ...list.filter((s) => !s.current)];
-  return [table(["Device", "Signed in with", "IP address", "Signed in", "Last seen", ""], sorted.map((s) => [
-    h("span", { title: s.user_agent || "" }, deviceName(s.user_agent)),
-    METHOD_LABELS[s.method] || "Unknown",
-    s.ip || "—",
-    h("span", { title: formatDate(s.created_at) }, timeAgo(s.created_at)),
-    s.current ? "now" : h("span", { title: formatDate(s.last_seen_at) }, timeAgo(s.last_seen_at)),
-    s.current ? h("strong", { class: "badge" }, "This device") : act("Revoke", out, async () => { await api(`/auth/sessions/${s.id}`, { method: "DELETE" }); reload(); }, "danger"),
-  ]), "No sessions."),
-  act("Sign out everywhere", out, async () => { await api("/auth/logout-all", { method: "POST" }); location.assign("/login"); }, "danger")];
+  return [
+    table(
+      ["Device", "Signed in with", "IP address", "Signed in", "Last seen", ""],
+      sorted.map((s) => [
+        h("span", { title: s.user_agent || "" }, deviceName(s.user_agent)),
+        METHOD_LABELS[s.method] || "Unknown",
+        s.ip || "—",
+        h("span", { title: formatDate(s.created_at) }, timeAgo(s.created_at)),
+        s.current ? "now" : h("span", { title: formatDate(s.last_seen_at) }, timeAgo(s.last_seen_at)),
+        s.current
+          ? h("strong", { class: "badge" }, "This device")
+          : act(
+              "Revoke",
+              out,
+              async () => {
+                await api(`/auth/sessions/${s.id}`, { method: "DELETE" });
+                reload();
+              },
+              "danger",
+            ),
+      ]),
+      "No sessions.",
+    ),
+    act(
+      "Sign out everywhere",
+      out,
+      async () => {
+        await api("/auth/logout-all", { method: "POST" });
+        location.assign("/login");
+      },
+      "danger",
+    ),
+  ];
 }
 
 async function twoFactorSection(reload, out, session) {
@@ -268,22 +576,60 @@ async function twoFactorSection(reload, out, session) {
   const code = h("input", { inputmode: "numeric", autocomplete: "one-time-code", minlength: 6, maxlength: 32, required: true });
   if (user.two_factor_enabled) {
     const submit = h("button", { type: "submit", class: "danger" }, "Turn off");
-    return [h("p", {}, "Two-factor sign-in is on."), h("form", { class: "inline", onsubmit: (e) => {
-      e.preventDefault();
-      busy(submit, out, async () => { await api("/auth/2fa", { method: "DELETE", json: { code: code.value.trim() } }); reload(); });
-    } }, field("Code", code), submit)];
+    return [
+      h("p", {}, "Two-factor sign-in is on."),
+      h(
+        "form",
+        {
+          class: "inline",
+          onsubmit: (e) => {
+            e.preventDefault();
+            busy(submit, out, async () => {
+              await api("/auth/2fa", { method: "DELETE", json: { code: code.value.trim() } });
+              reload();
+            });
+          },
+        },
+        field("Code", code),
+        submit,
+      ),
+    ];
   }
   const area = h("div", {});
-  const start = act("Set up", out, async () => {
-    const s = await api("/auth/2fa/start", { method: "POST" });
-    const submit = h("button", { type: "submit" }, "Turn on");
-    render(area, h("p", {}, "Add this secret to your authenticator app, then enter the code it shows."),
-      h("p", {}, h("code", {}, s.secret)), h("p", { class: "muted" }, "Recovery codes (each works once; keep them safe):"),
-      h("ul", { class: "codes" }, (s.recovery_codes || []).map((c) => h("li", {}, h("code", {}, c)))),
-      h("form", { class: "inline", onsubmit: (e) => {
-        e.preventDefault();
-        busy(submit, out, async () => { await api("/auth/2fa/confirm", { method: "POST", json: { code: code.value.trim() } }); reload(); });
-      } }, field("Code", code), submit));
-  }, "");
+  const start = act(
+    "Set up",
+    out,
+    async () => {
+      const s = await api("/auth/2fa/start", { method: "POST" });
+      const submit = h("button", { type: "submit" }, "Turn on");
+      render(
+        area,
+        h("p", {}, "Add this secret to your authenticator app, then enter the code it shows."),
+        h("p", {}, h("code", {}, s.secret)),
+        h("p", { class: "muted" }, "Recovery codes (each works once; keep them safe):"),
+        h(
+          "ul",
+          { class: "codes" },
+          (s.recovery_codes || []).map((c) => h("li", {}, h("code", {}, c))),
+        ),
+        h(
+          "form",
+          {
+            class: "inline",
+            onsubmit: (e) => {
+              e.preventDefault();
+              busy(submit, out, async () => {
+                await api("/auth/2fa/confirm", { method: "POST", json: { code: code.value.trim() } });
+                reload();
+              });
+            },
+          },
+          field("Code", code),
+          submit,
+        ),
+      );
+    },
+    "",
+  );
   return [h("p", {}, "Two-factor sign-in is off."), start, area];
 }

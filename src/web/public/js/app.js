@@ -47,11 +47,19 @@ function renderNav() {
     link("/new", "New job"),
     link("/projects", "Projects"),
     link("/account", "Account"),
-    h("button", { class: "link", type: "button", onclick: async () => {
-      await api("/auth/logout", { method: "POST" }).catch(() => null);
-      session.user = null;
-      go("/login");
-    } }, "Sign out"),
+    h(
+      "button",
+      {
+        class: "link",
+        type: "button",
+        onclick: async () => {
+          await api("/auth/logout", { method: "POST" }).catch(() => null);
+          session.user = null;
+          go("/login");
+        },
+      },
+      "Sign out",
+    ),
   );
 }
 
@@ -61,7 +69,8 @@ async function route() {
   const r = routes.find((x) => x.path.test(path));
   document.title = (r ? r.title : "Not found") + " · Lingoscan";
   renderNav();
-  if (!r) return render(main, h("h1", {}, "Page not found"), h("p", {}, "There is nothing at this address. "), link("/", "Go to the start page"));
+  if (!r)
+    return render(main, h("h1", {}, "Page not found"), h("p", {}, "There is nothing at this address. "), link("/", "Go to the start page"));
   if (r.authed && !session.user) {
     await session.refresh();
     if (!session.user) return go("/login?next=" + encodeURIComponent(location.pathname + location.search));
@@ -71,7 +80,11 @@ async function route() {
   try {
     await r.page(main, params, session);
   } catch (err) {
-    render(main, h("h1", {}, "Something went wrong"), h("p", { class: "notice", "data-kind": "error", role: "alert" }, err.message || String(err)));
+    render(
+      main,
+      h("h1", {}, "Something went wrong"),
+      h("p", { class: "notice", "data-kind": "error", role: "alert" }, err.message || String(err)),
+    );
   }
   main.focus({ preventScroll: true });
 }

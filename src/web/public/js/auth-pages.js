@@ -42,13 +42,33 @@ function nextPath() {
 async function providerButtons(out, verb) {
   const providers = (await appConfig().catch(() => null))?.oauth_providers || [];
   if (!providers.length) return null;
-  return h("div", { class: "card providers" }, h("h2", {}, "With another account"),
-    h("div", { class: "actions" }, providers.map((p) => h("button", { type: "button", class: "secondary provider", "data-provider": p.id, onclick: (e) => busy(e.target, out, async () => {
-      const next = safePath(new URLSearchParams(location.search).get("next"));
-      if (next) sessionStorage.setItem(NEXT_KEY, next);
-      const start = await api(p.start_url.replace(/^\/api\/v1/, ""));
-      location.assign(start.authorization_url);
-    }) }, `${verb} with ${p.name}`))));
+  return h(
+    "div",
+    { class: "card providers" },
+    h("h2", {}, "With another account"),
+    h(
+      "div",
+      { class: "actions" },
+      providers.map((p) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary provider",
+            "data-provider": p.id,
+            onclick: (e) =>
+              busy(e.target, out, async () => {
+                const next = safePath(new URLSearchParams(location.search).get("next"));
+                if (next) sessionStorage.setItem(NEXT_KEY, next);
+                const start = await api(p.start_url.replace(/^\/api\/v1/, ""));
+                location.assign(start.authorization_url);
+              }),
+          },
+          `${verb} with ${p.name}`,
+        ),
+      ),
+    ),
+  );
 }
 
 async function signedIn(auth, session) {
@@ -78,27 +98,49 @@ export async function loginPage(main, _params, session) {
   const email = h("input", { type: "email", name: "email", autocomplete: "email", required: true });
   const password = h("input", { type: "password", name: "password", autocomplete: "current-password", required: true });
   const submit = h("button", { type: "submit" }, "Sign in");
-  const form = h("form", { class: "card", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      const auth = await api("/auth/login", { method: "POST", json: { email: email.value, password: password.value } });
-      if (auth.status === "two_factor_required") return twoFactorStep(main, auth, session);
-      await signedIn(auth, session);
-    });
-  } }, h("h2", {}, "With your password"), field("Email", email), field("Password", password), submit, out);
+  const form = h(
+    "form",
+    {
+      class: "card",
+      onsubmit: (e) => {
+        e.preventDefault();
+        busy(submit, out, async () => {
+          const auth = await api("/auth/login", { method: "POST", json: { email: email.value, password: password.value } });
+          if (auth.status === "two_factor_required") return twoFactorStep(main, auth, session);
+          await signedIn(auth, session);
+        });
+      },
+    },
+    h("h2", {}, "With your password"),
+    field("Email", email),
+    field("Password", password),
+    submit,
+    out,
+  );
 
   const mlOut = notice();
   const mlEmail = h("input", { type: "email", autocomplete: "email", required: true });
   const mlSubmit = h("button", { type: "submit", class: "secondary" }, "Email me a sign-in link");
-  const magic = h("form", { class: "card", onsubmit: (e) => {
-    e.preventDefault();
-    busy(mlSubmit, mlOut, async () => {
-      await api("/auth/magic-link", { method: "POST", json: { email: mlEmail.value } });
-      mlOut.show("If that address can sign in, a link is on its way. It works for 15 minutes.");
-    });
-  } }, h("h2", {}, "Without a password"), field("Email", mlEmail), mlSubmit, mlOut);
+  const magic = h(
+    "form",
+    {
+      class: "card",
+      onsubmit: (e) => {
+        e.preventDefault();
+        busy(mlSubmit, mlOut, async () => {
+          await api("/auth/magic-link", { method: "POST", json: { email: mlEmail.value } });
+          mlOut.show("If that address can sign in, a link is on its way. It works for 15 minutes.");
+        });
+      },
+    },
+    h("h2", {}, "Without a password"),
+    field("Email", mlEmail),
+    mlSubmit,
+    mlOut,
+  );
 
-  render(main,
+  render(
+    main,
     h("h1", {}, "Sign in"),
     providerOut,
     h("div", { class: "grid2" }, form, magic),
@@ -112,13 +154,27 @@ function twoFactorStep(main, _auth, session) {
   const out = notice();
   const code = h("input", { inputmode: "numeric", autocomplete: "one-time-code", required: true, minlength: 6, maxlength: 32 });
   const submit = h("button", { type: "submit" }, "Verify");
-  render(main, h("h1", {}, "Two-factor code"), h("form", { class: "card", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      const auth = await api("/auth/2fa/verify", { method: "POST", json: { code: code.value.trim() } });
-      await signedIn(auth, session);
-    });
-  } }, h("p", {}, "Enter the 6-digit code from your authenticator app, or one of your recovery codes."), field("Code", code), submit, out));
+  render(
+    main,
+    h("h1", {}, "Two-factor code"),
+    h(
+      "form",
+      {
+        class: "card",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            const auth = await api("/auth/2fa/verify", { method: "POST", json: { code: code.value.trim() } });
+            await signedIn(auth, session);
+          });
+        },
+      },
+      h("p", {}, "Enter the 6-digit code from your authenticator app, or one of your recovery codes."),
+      field("Code", code),
+      submit,
+      out,
+    ),
+  );
   code.focus();
 }
 
@@ -129,15 +185,34 @@ export async function registerPage(main, _params, session) {
   const email = h("input", { type: "email", autocomplete: "email", required: true });
   const password = h("input", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
   const submit = h("button", { type: "submit" }, "Create account");
-  render(main, h("h1", {}, "Create an account"), h("form", { class: "card narrow", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      const auth = await api("/auth/register", { method: "POST", json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) } });
-      await signedIn(auth, session);
-    });
-  } }, field("Name (optional)", name), field("Email", email), field("Password", password, "At least 10 characters."), submit, out),
-  providerOut, await providerButtons(providerOut, "Sign up"),
-  h("p", {}, "Already have an account? ", link("/login", "Sign in")));
+  render(
+    main,
+    h("h1", {}, "Create an account"),
+    h(
+      "form",
+      {
+        class: "card narrow",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            const auth = await api("/auth/register", {
+              method: "POST",
+              json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) },
+            });
+            await signedIn(auth, session);
+          });
+        },
+      },
+      field("Name (optional)", name),
+      field("Email", email),
+      field("Password", password, "At least 10 characters."),
+      submit,
+      out,
+    ),
+    providerOut,
+    await providerButtons(providerOut, "Sign up"),
+    h("p", {}, "Already have an account? ", link("/login", "Sign in")),
+  );
   email.focus();
 }
 
@@ -145,27 +220,55 @@ export async function forgotPage(main) {
   const out = notice();
   const email = h("input", { type: "email", autocomplete: "email", required: true });
   const submit = h("button", { type: "submit" }, "Send reset link");
-  render(main, h("h1", {}, "Forgot password"), h("form", { class: "card narrow", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
-      out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
-    });
-  } }, field("Email", email), submit, out), h("p", {}, link("/login", "Back to sign in")));
+  render(
+    main,
+    h("h1", {}, "Forgot password"),
+    h(
+      "form",
+      {
+        class: "card narrow",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
+            out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
+          });
+        },
+      },
+      field("Email", email),
+      submit,
+      out,
+    ),
+    h("p", {}, link("/login", "Back to sign in")),
+  );
 }
 
 export async function resetPage(main) {
   const out = notice();
   const password = h("input", { type: "password", autocomplete: "new-password", required: true, minlength: 10 });
   const submit = h("button", { type: "submit" }, "Set password");
-  render(main, h("h1", {}, "Choose a new password"), h("form", { class: "card narrow", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
-      out.show("Your password is changed and every session was ended. Sign in with the new password.");
-      submit.hidden = true;
-    });
-  } }, field("New password", password), submit, out), h("p", {}, link("/login", "Sign in")));
+  render(
+    main,
+    h("h1", {}, "Choose a new password"),
+    h(
+      "form",
+      {
+        class: "card narrow",
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(submit, out, async () => {
+            await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
+            out.show("Your password is changed and every session was ended. Sign in with the new password.");
+            submit.hidden = true;
+          });
+        },
+      },
+      field("New password", password),
+      submit,
+      out,
+    ),
+    h("p", {}, link("/login", "Sign in")),
+  );
 }
 
 export async function magicLinkPage(main, _params, session) {

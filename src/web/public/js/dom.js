@@ -8,7 +8,8 @@ export function h(tag, attrs, ...children) {
     if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
     else if (k === "class") el.className = v;
     else if (k === "value") el.value = v;
-    else if (k === "checked" || k === "selected" || k === "disabled" || k === "multiple" || k === "required" || k === "hidden") el[k] = Boolean(v);
+    else if (k === "checked" || k === "selected" || k === "disabled" || k === "multiple" || k === "required" || k === "hidden")
+      el[k] = Boolean(v);
     else el.setAttribute(k, v === true ? "" : String(v));
   }
   append(el, children);
@@ -84,9 +85,17 @@ export function go(path) {
 
 /** An in-app link. */
 export function link(path, text, attrs = {}) {
-  return h("a", { href: path, ...attrs, onclick: (e) => {
-    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
-    e.preventDefault();
-    go(path);
-  } }, text);
+  return h(
+    "a",
+    {
+      href: path,
+      ...attrs,
+      onclick: (e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        go(path);
+      },
+    },
+    text,
+  );
 }

@@ -51,10 +51,13 @@ export async function editorPage(main, [projectId]) {
   // Text in a right-to-left language (Arabic, Hebrew, Persian, Urdu…) is edited right to left even
   // where it starts with digits or a Latin word; other text (auto, several languages) takes the
   // direction of its first letter.
-  const dirOf = (lang) => (config.languages.ocr.some((l) => (l.code === lang || l.ocr_code === lang) && l.direction === "rtl") ? "rtl" : "auto");
+  const dirOf = (lang) =>
+    config.languages.ocr.some((l) => (l.code === lang || l.ocr_code === lang) && l.direction === "rtl") ? "rtl" : "auto";
 
   function showMeta() {
-    meta.textContent = `${project.tool} · ${project.status} · ${project.page_count} page(s)` + (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "");
+    meta.textContent =
+      `${project.tool} · ${project.status} · ${project.page_count} page(s)` +
+      (project.target_language ? ` · ${project.source_language || "?"} → ${project.target_language}` : "");
   }
 
   function draw() {
@@ -65,7 +68,27 @@ export async function editorPage(main, [projectId]) {
       render(panel);
       return;
     }
-    render(pager, project.pages.length > 1 ? project.pages.map((x) => h("button", { type: "button", class: x.index === pageIndex ? "" : "secondary", "aria-current": x.index === pageIndex ? "page" : null, onclick: () => { pageIndex = x.index; selected.clear(); draw(); } }, `Page ${x.index + 1}`)) : null);
+    render(
+      pager,
+      project.pages.length > 1
+        ? project.pages.map((x) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: x.index === pageIndex ? "" : "secondary",
+                "aria-current": x.index === pageIndex ? "page" : null,
+                onclick: () => {
+                  pageIndex = x.index;
+                  selected.clear();
+                  draw();
+                },
+              },
+              `Page ${x.index + 1}`,
+            ),
+          )
+        : null,
+    );
     const src = view === "rendered" && p.render_url ? p.render_url : p.image_url;
     toRendered.classList.toggle("off", view === "rendered");
     toOriginal.classList.toggle("off", view !== "rendered");
@@ -76,19 +99,35 @@ export async function editorPage(main, [projectId]) {
     if (src) frame.append(h("img", { src, alt: `Page ${p.index + 1}${view === "rendered" ? " (rendered)" : ""}`, draggable: "false" }));
     if (view === "original") {
       for (const r of regionsOfPage()) {
-        const box = h("button", { type: "button", class: "box", "aria-pressed": selected.has(r.id) ? "true" : "false", "aria-label": `Region ${r.order + 1}: ${r.user_text ?? r.text}`, "data-flag": r.overflow === "overflowing" || r.leftover_text || r.smear ? "warn" : null,
+        const box = h("button", {
+          type: "button",
+          class: "box",
+          "aria-pressed": selected.has(r.id) ? "true" : "false",
+          "aria-label": `Region ${r.order + 1}: ${r.user_text ?? r.text}`,
+          "data-flag": r.overflow === "overflowing" || r.leftover_text || r.smear ? "warn" : null,
           onclick: (e) => {
             if (drawing) return;
             if (!(e.ctrlKey || e.metaKey || e.shiftKey)) selected.clear();
             selected.has(r.id) && (e.ctrlKey || e.metaKey || e.shiftKey) ? selected.delete(r.id) : selected.add(r.id);
             draw();
-          } });
-        Object.assign(box.style, { left: pct(r.box.x, p.width), top: pct(r.box.y, p.height), width: pct(r.box.w, p.width), height: pct(r.box.h, p.height) });
+          },
+        });
+        Object.assign(box.style, {
+          left: pct(r.box.x, p.width),
+          top: pct(r.box.y, p.height),
+          width: pct(r.box.w, p.width),
+          height: pct(r.box.h, p.height),
+        });
         frame.append(box);
       }
       for (const t of project.tables.filter((t) => t.page_index === pageIndex)) {
         const tb = h("div", { class: "box table-box", "aria-hidden": "true" });
-        Object.assign(tb.style, { left: pct(t.box.x, p.width), top: pct(t.box.y, p.height), width: pct(t.box.w, p.width), height: pct(t.box.h, p.height) });
+        Object.assign(tb.style, {
+          left: pct(t.box.x, p.width),
+          top: pct(t.box.y, p.height),
+          width: pct(t.box.w, p.width),
+          height: pct(t.box.h, p.height),
+        });
         frame.append(tb);
       }
     }
@@ -104,25 +143,43 @@ export async function editorPage(main, [projectId]) {
     let start = null;
     const point = (e) => {
       const b = frame.getBoundingClientRect();
-      return { x: Math.max(0, Math.min(p.width, ((e.clientX - b.left) / b.width) * p.width)), y: Math.max(0, Math.min(p.height, ((e.clientY - b.top) / b.height) * p.height)) };
+      return {
+        x: Math.max(0, Math.min(p.width, ((e.clientX - b.left) / b.width) * p.width)),
+        y: Math.max(0, Math.min(p.height, ((e.clientY - b.top) / b.height) * p.height)),
+      };
     };
-    layer.addEventListener("pointerdown", (e) => { start = point(e); layer.setPointerCapture(e.pointerId); layer.append(rect); });
+    layer.addEventListener("pointerdown", (e) => {
+      start = point(e);
+      layer.setPointerCapture(e.pointerId);
+      layer.append(rect);
+    });
     layer.addEventListener("pointermove", (e) => {
       if (!start) return;
       const q = point(e);
-      Object.assign(rect.style, { left: pct(Math.min(start.x, q.x), p.width), top: pct(Math.min(start.y, q.y), p.height), width: pct(Math.abs(q.x - start.x), p.width), height: pct(Math.abs(q.y - start.y), p.height) });
+      Object.assign(rect.style, {
+        left: pct(Math.min(start.x, q.x), p.width),
+        top: pct(Math.min(start.y, q.y), p.height),
+        width: pct(Math.abs(q.x - start.x), p.width),
+        height: pct(Math.abs(q.y - start.y), p.height),
+      });
     });
     layer.addEventListener("pointerup", (e) => {
       if (!start) return;
       const q = point(e);
-      const box = { x: Math.round(Math.min(start.x, q.x)), y: Math.round(Math.min(start.y, q.y)), w: Math.max(1, Math.round(Math.abs(q.x - start.x))), h: Math.max(1, Math.round(Math.abs(q.y - start.y))) };
+      const box = {
+        x: Math.round(Math.min(start.x, q.x)),
+        y: Math.round(Math.min(start.y, q.y)),
+        w: Math.max(1, Math.round(Math.abs(q.x - start.x))),
+        h: Math.max(1, Math.round(Math.abs(q.y - start.y))),
+      };
       start = null;
       setDrawing(false);
       if (box.w < 4 || box.h < 4) return draw();
       busy(null, out, async () => {
         // Re-read into the selected region, or into a new region created for the rectangle.
         let regionId = selected.size === 1 ? [...selected][0] : null;
-        if (!regionId) regionId = (await api(`/projects/${projectId}/regions`, { method: "POST", json: { page_index: pageIndex, box } })).id;
+        if (!regionId)
+          regionId = (await api(`/projects/${projectId}/regions`, { method: "POST", json: { page_index: pageIndex, box } })).id;
         await api(`/projects/${projectId}/regions/${regionId}/reocr`, { method: "POST", json: { box } });
         selected.clear();
         selected.add(regionId);
@@ -139,26 +196,77 @@ export async function editorPage(main, [projectId]) {
     drawBtn.textContent = on ? "Cancel drawing" : "Draw a rectangle to re-read";
     draw();
   }
-  drawBtn.addEventListener("click", () => { view = "original"; setDrawing(!drawing); });
-  viewBtn.addEventListener("click", () => { view = view === "rendered" ? "original" : "rendered"; draw(); });
+  drawBtn.addEventListener("click", () => {
+    view = "original";
+    setDrawing(!drawing);
+  });
+  viewBtn.addEventListener("click", () => {
+    view = view === "rendered" ? "original" : "rendered";
+    draw();
+  });
 
   function drawPanel() {
     const ids = [...selected];
     if (ids.length === 0) {
       const list = regionsOfPage();
-      return render(panel, h("h2", {}, "Regions"), list.length
-        ? h("ol", { class: "regions" }, list.map((r) => h("li", {}, h("button", { type: "button", class: "link", dir: dirOf(project.source_language), onclick: () => { selected.add(r.id); draw(); } }, (r.user_text ?? r.text) || "(empty)"), flags(r))))
-        : h("p", { class: "empty" }, "No text was found on this page. Draw a rectangle to read a part of it."));
+      return render(
+        panel,
+        h("h2", {}, "Regions"),
+        list.length
+          ? h(
+              "ol",
+              { class: "regions" },
+              list.map((r) =>
+                h(
+                  "li",
+                  {},
+                  h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "link",
+                      dir: dirOf(project.source_language),
+                      onclick: () => {
+                        selected.add(r.id);
+                        draw();
+                      },
+                    },
+                    (r.user_text ?? r.text) || "(empty)",
+                  ),
+                  flags(r),
+                ),
+              ),
+            )
+          : h("p", { class: "empty" }, "No text was found on this page. Draw a rectangle to read a part of it."),
+      );
     }
     if (ids.length > 1) {
       const mergeBtn = h("button", { type: "button" }, `Merge ${ids.length} regions`);
-      mergeBtn.addEventListener("click", () => busy(mergeBtn, out, async () => {
-        const merged = await api(`/projects/${projectId}/regions/merge`, { method: "POST", json: { region_ids: ids } });
-        selected.clear();
-        selected.add(merged.id);
-        await reload();
-      }));
-      return render(panel, h("h2", {}, `${ids.length} regions selected`), mergeBtn, h("button", { type: "button", class: "secondary", onclick: () => { selected.clear(); draw(); } }, "Clear selection"));
+      mergeBtn.addEventListener("click", () =>
+        busy(mergeBtn, out, async () => {
+          const merged = await api(`/projects/${projectId}/regions/merge`, { method: "POST", json: { region_ids: ids } });
+          selected.clear();
+          selected.add(merged.id);
+          await reload();
+        }),
+      );
+      return render(
+        panel,
+        h("h2", {}, `${ids.length} regions selected`),
+        mergeBtn,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: () => {
+              selected.clear();
+              draw();
+            },
+          },
+          "Clear selection",
+        ),
+      );
     }
     const r = project.regions.find((x) => x.id === ids[0]);
     const text = h("textarea", { rows: 4, maxlength: 20000, dir: dirOf(project.source_language) });
@@ -168,40 +276,135 @@ export async function editorPage(main, [projectId]) {
     const save = h("button", { type: "submit" }, "Save");
     const alts = h("div", {});
     const body = {};
-    const form = h("form", { onsubmit: (e) => {
-      e.preventDefault();
-      busy(save, out, async () => {
-        if (text.value !== (r.user_text ?? r.text)) body.text = text.value;
-        if (translation.value !== (r.user_translation ?? r.translation ?? "")) body.translation = translation.value;
-        if (!Object.keys(body).length) return out.show("Nothing changed.");
-        await api(`/projects/${projectId}/regions/${r.id}`, { method: "PATCH", json: body });
-        await reload();
-        out.show("Saved.");
-      });
-    } },
-    field("Source text", text, r.user_text !== null ? `Recognised: ${r.text}` : r.confidence !== null ? `Confidence ${Math.round(r.confidence * (r.confidence <= 1 ? 100 : 1))}%` : null),
-    project.target_language ? field(`Translation (${project.target_language})`, translation, r.user_translation !== null && r.translation ? `Machine translation: ${r.translation}` : null) : null,
-    h("div", { class: "actions" }, save,
-      h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, out, async () => {
-        const regions = await api(`/projects/${projectId}/regions/${r.id}/split`, { method: "POST", json: { mode: "lines" } });
-        selected.clear();
-        await reload();
-        out.show(`Split into ${regions.length} regions.`);
-      }) }, "Split by lines"),
-      project.target_language ? h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, alts, async () => {
-        const a = await api(`/projects/${projectId}/regions/${r.id}/alternatives`);
-        const items = Array.isArray(a.candidates) ? a.candidates : [];
-        render(alts, h("h3", {}, "Alternatives"), items.length ? h("ul", {}, items.map((x) => {
-          return h("li", {}, h("button", { type: "button", class: "link", onclick: () => { translation.value = x.text; translation.focus(); } }, x.text), h("small", { class: "muted" }, ` ${x.provider || x.origin}`));
-        })) : h("p", { class: "empty" }, "No alternatives for this text."));
-      }) }, "Alternatives") : null,
-      h("button", { type: "button", class: "danger", onclick: (e) => busy(e.target, out, async () => {
-        await api(`/projects/${projectId}/regions/${r.id}`, { method: "DELETE" });
-        selected.clear();
-        await reload();
-      }) }, "Delete region")));
-    render(panel, h("h2", {}, `Region ${r.order + 1}`), flags(r), form, alts,
-      h("button", { type: "button", class: "link", onclick: () => { selected.clear(); draw(); } }, "Back to all regions"));
+    const form = h(
+      "form",
+      {
+        onsubmit: (e) => {
+          e.preventDefault();
+          busy(save, out, async () => {
+            if (text.value !== (r.user_text ?? r.text)) body.text = text.value;
+            if (translation.value !== (r.user_translation ?? r.translation ?? "")) body.translation = translation.value;
+            if (!Object.keys(body).length) return out.show("Nothing changed.");
+            await api(`/projects/${projectId}/regions/${r.id}`, { method: "PATCH", json: body });
+            await reload();
+            out.show("Saved.");
+          });
+        },
+      },
+      field(
+        "Source text",
+        text,
+        r.user_text !== null
+          ? `Recognised: ${r.text}`
+          : r.confidence !== null
+            ? `Confidence ${Math.round(r.confidence * (r.confidence <= 1 ? 100 : 1))}%`
+            : null,
+      ),
+      project.target_language
+        ? field(
+            `Translation (${project.target_language})`,
+            translation,
+            r.user_translation !== null && r.translation ? `Machine translation: ${r.translation}` : null,
+          )
+        : null,
+      h(
+        "div",
+        { class: "actions" },
+        save,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: (e) =>
+              busy(e.target, out, async () => {
+                const regions = await api(`/projects/${projectId}/regions/${r.id}/split`, { method: "POST", json: { mode: "lines" } });
+                selected.clear();
+                await reload();
+                out.show(`Split into ${regions.length} regions.`);
+              }),
+          },
+          "Split by lines",
+        ),
+        project.target_language
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "secondary",
+                onclick: (e) =>
+                  busy(e.target, alts, async () => {
+                    const a = await api(`/projects/${projectId}/regions/${r.id}/alternatives`);
+                    const items = Array.isArray(a.candidates) ? a.candidates : [];
+                    render(
+                      alts,
+                      h("h3", {}, "Alternatives"),
+                      items.length
+                        ? h(
+                            "ul",
+                            {},
+                            items.map((x) => {
+                              return h(
+                                "li",
+                                {},
+                                h(
+                                  "button",
+                                  {
+                                    type: "button",
+                                    class: "link",
+                                    onclick: () => {
+                                      translation.value = x.text;
+                                      translation.focus();
+                                    },
+                                  },
+                                  x.text,
+                                ),
+                                h("small", { class: "muted" }, ` ${x.provider || x.origin}`),
+                              );
+                            }),
+                          )
+                        : h("p", { class: "empty" }, "No alternatives for this text."),
+                    );
+                  }),
+              },
+              "Alternatives",
+            )
+          : null,
+        h(
+          "button",
+          {
+            type: "button",
+            class: "danger",
+            onclick: (e) =>
+              busy(e.target, out, async () => {
+                await api(`/projects/${projectId}/regions/${r.id}`, { method: "DELETE" });
+                selected.clear();
+                await reload();
+              }),
+          },
+          "Delete region",
+        ),
+      ),
+    );
+    render(
+      panel,
+      h("h2", {}, `Region ${r.order + 1}`),
+      flags(r),
+      form,
+      alts,
+      h(
+        "button",
+        {
+          type: "button",
+          class: "link",
+          onclick: () => {
+            selected.clear();
+            draw();
+          },
+        },
+        "Back to all regions",
+      ),
+    );
   }
 
   function flags(r) {
@@ -210,39 +413,96 @@ export async function editorPage(main, [projectId]) {
     else if (r.overflow === "shrunk") f.push("Translation shrunk to fit");
     if (r.leftover_text) f.push("Original text may still show after erasing");
     if (r.smear) f.push("The erased area may look smeared: check the background here");
-    return f.length ? h("ul", { class: "flags" }, f.map((x) => h("li", {}, x))) : null;
+    return f.length
+      ? h(
+          "ul",
+          { class: "flags" },
+          f.map((x) => h("li", {}, x)),
+        )
+      : null;
   }
 
   function drawTables() {
     const list = project.tables.filter((t) => t.page_index === pageIndex);
-    render(tables, list.map((t, n) => {
-      const inputs = new Map();
-      const grid = h("table", { class: "grid" }, h("tbody", {}, Array.from({ length: t.rows }, (_, row) => h("tr", {}, Array.from({ length: t.columns }, (_, column) => {
-        const cell = t.cells.find((c) => c.row === row && c.column === column);
-        if (!cell && t.cells.some((c) => c.row <= row && row < c.row + c.row_span && c.column <= column && column < c.column + c.column_span)) return null;
-        const input = h("input", { dir: "auto", value: cell ? cell.text : "", "aria-label": `Row ${row + 1}, column ${column + 1}` });
-        inputs.set(`${row}:${column}`, { input, before: cell ? cell.text : "" });
-        return h("td", { colspan: cell && cell.column_span > 1 ? cell.column_span : null, rowspan: cell && cell.row_span > 1 ? cell.row_span : null }, input);
-      })))));
-      const save = h("button", { type: "button" }, "Save cells");
-      save.addEventListener("click", () => busy(save, out, async () => {
-        const changes = [...inputs].filter(([, v]) => v.input.value !== v.before).map(([k, v]) => ({ row: Number(k.split(":")[0]), column: Number(k.split(":")[1]), text: v.input.value }));
-        if (!changes.length) return out.show("No cell changed.");
-        const res = await api(`/projects/${projectId}/tables/${t.id}/cells`, { method: "PATCH", json: changes });
-        await reload();
-        out.show(`${res.updated} cell(s) saved.`);
-      }));
-      return h("section", { class: "card" }, h("h2", {}, `Table ${n + 1}`), h("div", { class: "scroll" }, grid), save);
-    }));
+    render(
+      tables,
+      list.map((t, n) => {
+        const inputs = new Map();
+        const grid = h(
+          "table",
+          { class: "grid" },
+          h(
+            "tbody",
+            {},
+            Array.from({ length: t.rows }, (_, row) =>
+              h(
+                "tr",
+                {},
+                Array.from({ length: t.columns }, (_, column) => {
+                  const cell = t.cells.find((c) => c.row === row && c.column === column);
+                  if (
+                    !cell &&
+                    t.cells.some((c) => c.row <= row && row < c.row + c.row_span && c.column <= column && column < c.column + c.column_span)
+                  )
+                    return null;
+                  const input = h("input", {
+                    dir: "auto",
+                    value: cell ? cell.text : "",
+                    "aria-label": `Row ${row + 1}, column ${column + 1}`,
+                  });
+                  inputs.set(`${row}:${column}`, { input, before: cell ? cell.text : "" });
+                  return h(
+                    "td",
+                    {
+                      colspan: cell && cell.column_span > 1 ? cell.column_span : null,
+                      rowspan: cell && cell.row_span > 1 ? cell.row_span : null,
+                    },
+                    input,
+                  );
+                }),
+              ),
+            ),
+          ),
+        );
+        const save = h("button", { type: "button" }, "Save cells");
+        save.addEventListener("click", () =>
+          busy(save, out, async () => {
+            const changes = [...inputs]
+              .filter(([, v]) => v.input.value !== v.before)
+              .map(([k, v]) => ({ row: Number(k.split(":")[0]), column: Number(k.split(":")[1]), text: v.input.value }));
+            if (!changes.length) return out.show("No cell changed.");
+            const res = await api(`/projects/${projectId}/tables/${t.id}/cells`, { method: "PATCH", json: changes });
+            await reload();
+            out.show(`${res.updated} cell(s) saved.`);
+          }),
+        );
+        return h("section", { class: "card" }, h("h2", {}, `Table ${n + 1}`), h("div", { class: "scroll" }, grid), save);
+      }),
+    );
   }
 
   // Re-render: a free job that redraws every page from the regions as edited and rebuilds the
   // job's exports. Its progress line has a fixed size (one line, bar kept in place while idle), so
   // updates never move the page image or the panel.
-  const rerenderBtn = h("button", { type: "button", class: "secondary", title: draws ? "Erase and typeset every page again from your edits, and rebuild the exports. Free." : "Rebuild the exports from your edits. Free." }, draws ? "Re-render (free)" : "Re-export (free)");
+  const rerenderBtn = h(
+    "button",
+    {
+      type: "button",
+      class: "secondary",
+      title: draws
+        ? "Erase and typeset every page again from your edits, and rebuild the exports. Free."
+        : "Rebuild the exports from your edits. Free.",
+    },
+    draws ? "Re-render (free)" : "Re-export (free)",
+  );
   const rerenderBar = h("progress", { max: "100", value: "0", "aria-label": "Re-render progress" });
   const rerenderText = h("span", { class: "rerender-text" });
-  const rerenderLine = h("div", { class: "rerender", "data-state": "idle", role: "status", "aria-live": "polite" }, rerenderBar, rerenderText);
+  const rerenderLine = h(
+    "div",
+    { class: "rerender", "data-state": "idle", role: "status", "aria-live": "polite" },
+    rerenderBar,
+    rerenderText,
+  );
   const setRerender = (state, text, percent) => {
     rerenderLine.dataset.state = state;
     rerenderText.textContent = text;
@@ -269,7 +529,16 @@ export async function editorPage(main, [projectId]) {
           view = "rendered";
         }
         draw();
-        if (ok) setRerender("done", j.status === "completed" ? (draws ? "Re-rendered: showing the new rendered page." : "Exports rebuilt.") : `Re-rendered, but ${j.pages.failed} page(s) failed: ${j.error ? j.error.message : "see the job"}.`, 100);
+        if (ok)
+          setRerender(
+            "done",
+            j.status === "completed"
+              ? draws
+                ? "Re-rendered: showing the new rendered page."
+                : "Exports rebuilt."
+              : `Re-rendered, but ${j.pages.failed} page(s) failed: ${j.error ? j.error.message : "see the job"}.`,
+            100,
+          );
         else setRerender("failed", j.error ? j.error.message : `The re-render ${j.status.replaceAll("_", " ")}.`);
         await loadExports();
       } catch (err) {
@@ -289,7 +558,13 @@ export async function editorPage(main, [projectId]) {
     events.addEventListener("warning", update);
     events.addEventListener("done", finish);
     // The browser reconnects by itself; a job that ended meanwhile is read once more.
-    events.onerror = () => api(`/jobs/${job.id}`).then((j) => { if (TERMINAL.includes(j.status)) finish(); }, () => null);
+    events.onerror = () =>
+      api(`/jobs/${job.id}`).then(
+        (j) => {
+          if (TERMINAL.includes(j.status)) finish();
+        },
+        () => null,
+      );
   }
 
   // Not busy(): the button stays disabled until the job ends, not just until the request answers.
@@ -308,24 +583,57 @@ export async function editorPage(main, [projectId]) {
   });
 
   const exportsList = h("ul", {});
-  const format = h("select", {}, (tool ? tool.export_formats : []).map((f) => h("option", { value: f }, f)));
-  const content = h("select", {}, h("option", { value: "source" }, "Source text"), project.target_language ? h("option", { value: "translation", selected: true }, "Translation") : null);
+  const format = h(
+    "select",
+    {},
+    (tool ? tool.export_formats : []).map((f) => h("option", { value: f }, f)),
+  );
+  const content = h(
+    "select",
+    {},
+    h("option", { value: "source" }, "Source text"),
+    project.target_language ? h("option", { value: "translation", selected: true }, "Translation") : null,
+  );
   const exportOut = notice();
   const loadExports = async () => {
     const list = await api(`/projects/${projectId}/exports`);
-    render(exportsList, list.length ? list.map((x) => h("li", {}, x.download ? downloadButton(x.download, `${x.filename || x.format} (${formatBytes(x.bytes)})`, exportOut) : `${x.format}: ${x.status}`, h("small", { class: "muted" }, ` ${formatDate(x.created_at)}`))) : h("li", { class: "empty" }, "No exports yet."));
+    render(
+      exportsList,
+      list.length
+        ? list.map((x) =>
+            h(
+              "li",
+              {},
+              x.download
+                ? downloadButton(x.download, `${x.filename || x.format} (${formatBytes(x.bytes)})`, exportOut)
+                : `${x.format}: ${x.status}`,
+              h("small", { class: "muted" }, ` ${formatDate(x.created_at)}`),
+            ),
+          )
+        : h("li", { class: "empty" }, "No exports yet."),
+    );
   };
   const exportBtn = h("button", { type: "submit" }, "Create export");
-  const exportForm = h("form", { class: "inline", onsubmit: (e) => {
-    e.preventDefault();
-    busy(exportBtn, exportOut, async () => {
-      const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
-      await loadExports();
-      exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
-    });
-  } }, field("Format", format), field("Content", content), exportBtn);
+  const exportForm = h(
+    "form",
+    {
+      class: "inline",
+      onsubmit: (e) => {
+        e.preventDefault();
+        busy(exportBtn, exportOut, async () => {
+          const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
+          await loadExports();
+          exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
+        });
+      },
+    },
+    field("Format", format),
+    field("Content", content),
+    exportBtn,
+  );
 
-  render(main,
+  render(
+    main,
     h("p", {}, link("/projects", "← Projects")),
     h("h1", {}, project.name),
     meta,
@@ -340,7 +648,10 @@ export async function editorPage(main, [projectId]) {
   draw();
   // A re-render started earlier (here or elsewhere) is still running: follow it.
   if (project.status === "processing") {
-    const running = await api("/jobs", { query: { limit: 50 } }).then((l) => l.items.find((j) => j.kind === "rerender" && j.project_id === projectId && !TERMINAL.includes(j.status)), () => null);
+    const running = await api("/jobs", { query: { limit: 50 } }).then(
+      (l) => l.items.find((j) => j.kind === "rerender" && j.project_id === projectId && !TERMINAL.includes(j.status)),
+      () => null,
+    );
     if (running) followRerender(running);
   }
   await loadExports();

@@ -13,41 +13,88 @@ export async function newJobPage(main) {
 
   const fileInput = h("input", { type: "file", multiple: true, accept: "image/*,application/pdf" });
   const fileList = h("ul", { class: "files" });
-  const drop = h("div", { class: "drop", tabindex: "0", role: "button", "aria-label": "Choose or drop files" },
-    h("strong", {}, "Drop files here"), h("span", { class: "muted" }, " or press to choose images and PDFs"));
+  const drop = h(
+    "div",
+    { class: "drop", tabindex: "0", role: "button", "aria-label": "Choose or drop files" },
+    h("strong", {}, "Drop files here"),
+    h("span", { class: "muted" }, " or press to choose images and PDFs"),
+  );
   const setFiles = (list) => {
     files = [...list];
-    render(fileList, files.length ? files.map((f) => h("li", {}, `${f.name} (${formatBytes(f.size)})`)) : h("li", { class: "muted" }, "No file chosen yet."));
+    render(
+      fileList,
+      files.length
+        ? files.map((f) => h("li", {}, `${f.name} (${formatBytes(f.size)})`))
+        : h("li", { class: "muted" }, "No file chosen yet."),
+    );
     estimateOut.clear();
   };
   setFiles([]);
   drop.addEventListener("click", () => fileInput.click());
-  drop.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); fileInput.click(); } });
-  drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      fileInput.click();
+    }
+  });
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-  drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); setFiles(e.dataTransfer.files); });
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    setFiles(e.dataTransfer.files);
+  });
   fileInput.addEventListener("change", () => setFiles(fileInput.files));
   fileInput.classList.add("visually-hidden");
 
-  const tool = h("select", {}, config.tools.map((t) => h("option", { value: t.id }, t.name)));
+  const tool = h(
+    "select",
+    {},
+    config.tools.map((t) => h("option", { value: t.id }, t.name)),
+  );
   const toolHelp = h("small", { class: "muted" });
-  const source = h("select", {}, config.languages.ocr.map((l) => h("option", { value: l.code, selected: l.code === "en" }, l.name)));
+  const source = h(
+    "select",
+    {},
+    config.languages.ocr.map((l) => h("option", { value: l.code, selected: l.code === "en" }, l.name)),
+  );
   const target = h("select", {});
   const targetField = field("Translate into", target);
   const formats = h("fieldset", { class: "checks" });
-  const glossary = h("select", { multiple: true, size: 3 }, glossaries.map((g) => h("option", { value: g.id }, `${g.name} (${g.source_language}→${g.target_language})`)));
-  const glossaryField = field("Glossaries", glossary, glossaries.length ? "Terms the translation must keep." : "No glossaries yet: create them under Account.");
+  const glossary = h(
+    "select",
+    { multiple: true, size: 3 },
+    glossaries.map((g) => h("option", { value: g.id }, `${g.name} (${g.source_language}→${g.target_language})`)),
+  );
+  const glossaryField = field(
+    "Glossaries",
+    glossary,
+    glossaries.length ? "Terms the translation must keep." : "No glossaries yet: create them under Account.",
+  );
 
   const names = new Map(config.languages.ocr.map((l) => [l.code, l.name]));
   const refresh = () => {
     const t = config.tools.find((x) => x.id === tool.value);
     toolHelp.textContent = `${t.description} ${t.credits_per_page} credit(s) per page.`;
     const pairs = config.languages.translation_pairs.filter((p) => p.source === source.value);
-    render(target, pairs.length ? pairs.map((p) => h("option", { value: p.target }, names.get(p.target) ? `${names.get(p.target)} (${p.target})` : p.target)) : h("option", { value: "" }, "No translation from this language"));
+    render(
+      target,
+      pairs.length
+        ? pairs.map((p) => h("option", { value: p.target }, names.get(p.target) ? `${names.get(p.target)} (${p.target})` : p.target))
+        : h("option", { value: "" }, "No translation from this language"),
+    );
     targetField.hidden = !t.needs_target_language;
     glossaryField.hidden = !t.needs_target_language;
-    render(formats, h("legend", {}, "Export formats"), t.export_formats.map((f) =>
-      h("label", { class: "check" }, h("input", { type: "checkbox", value: f, checked: t.default_exports.includes(f) }), " ", f)));
+    render(
+      formats,
+      h("legend", {}, "Export formats"),
+      t.export_formats.map((f) =>
+        h("label", { class: "check" }, h("input", { type: "checkbox", value: f, checked: t.default_exports.includes(f) }), " ", f),
+      ),
+    );
     estimateOut.clear();
   };
   tool.addEventListener("change", refresh);
@@ -69,34 +116,56 @@ export async function newJobPage(main) {
   };
 
   const estimateBtn = h("button", { type: "button", class: "secondary" }, "Estimate cost");
-  const estimate = () => busy(estimateBtn, estimateOut, async () => {
-    // Images are one page each; a PDF's page count is known only after upload, so count it as one.
-    const pages = Math.max(1, files.length);
-    const e = await api("/estimate", { method: "POST", query: { pages }, json: options() });
-    estimateOut.show(`${e.pages} page(s) × ${e.credits_per_page} = ${e.credits} credits (PDFs count every page). You have ${e.available_credits} credits` +
-      (e.sufficient_credits ? "." : " — not enough.") + (e.within_page_limit ? "" : ` Your ${e.plan} plan allows ${e.page_limit} pages per document.`), e.sufficient_credits ? "info" : "error");
-    return e;
-  });
+  const estimate = () =>
+    busy(estimateBtn, estimateOut, async () => {
+      // Images are one page each; a PDF's page count is known only after upload, so count it as one.
+      const pages = Math.max(1, files.length);
+      const e = await api("/estimate", { method: "POST", query: { pages }, json: options() });
+      estimateOut.show(
+        `${e.pages} page(s) × ${e.credits_per_page} = ${e.credits} credits (PDFs count every page). You have ${e.available_credits} credits` +
+          (e.sufficient_credits ? "." : " — not enough.") +
+          (e.within_page_limit ? "" : ` Your ${e.plan} plan allows ${e.page_limit} pages per document.`),
+        e.sufficient_credits ? "info" : "error",
+      );
+      return e;
+    });
   estimateBtn.addEventListener("click", estimate);
 
   const start = h("button", { type: "submit" }, "Start");
-  const form = h("form", { class: "card", onsubmit: (e) => {
-    e.preventDefault();
-    busy(start, out, async () => {
-      if (!files.length) throw new Error("Choose at least one file.");
-      const est = await estimate();
-      if (!est || !est.sufficient_credits) return;
-      const body = new FormData();
-      for (const f of files) body.append("file", f, f.name);
-      body.append("options", JSON.stringify(options()));
-      const job = await api(files.length > 1 ? "/batch" : "/process", { method: "POST", form: body });
-      go(`/jobs/${job.id}`);
-    });
-  } },
-  drop, fileInput, fileList,
-  h("div", { class: "grid2" }, h("div", {}, field("Tool", tool), toolHelp), field("Language of the text", source), targetField, glossaryField),
-  formats,
-  h("div", { class: "actions" }, estimateBtn, start), estimateOut, out);
+  const form = h(
+    "form",
+    {
+      class: "card",
+      onsubmit: (e) => {
+        e.preventDefault();
+        busy(start, out, async () => {
+          if (!files.length) throw new Error("Choose at least one file.");
+          const est = await estimate();
+          if (!est || !est.sufficient_credits) return;
+          const body = new FormData();
+          for (const f of files) body.append("file", f, f.name);
+          body.append("options", JSON.stringify(options()));
+          const job = await api(files.length > 1 ? "/batch" : "/process", { method: "POST", form: body });
+          go(`/jobs/${job.id}`);
+        });
+      },
+    },
+    drop,
+    fileInput,
+    fileList,
+    h(
+      "div",
+      { class: "grid2" },
+      h("div", {}, field("Tool", tool), toolHelp),
+      field("Language of the text", source),
+      targetField,
+      glossaryField,
+    ),
+    formats,
+    h("div", { class: "actions" }, estimateBtn, start),
+    estimateOut,
+    out,
+  );
   render(main, h("h1", {}, "New job"), form);
 }
 
@@ -116,16 +185,56 @@ export async function jobPage(main, [jobId]) {
   const out = notice();
 
   const show = () => {
-    status.textContent = `${job.status.replaceAll("_", " ")}${job.stage ? ` — ${job.stage}` : ""} · pages ${job.pages.succeeded}/${job.pages.total}` +
+    status.textContent =
+      `${job.status.replaceAll("_", " ")}${job.stage ? ` — ${job.stage}` : ""} · pages ${job.pages.succeeded}/${job.pages.total}` +
       (job.pages.failed ? `, ${job.pages.failed} failed` : "");
     status.dataset.state = job.status;
     bar.value = job.progress.percent;
     const parts = [];
     if (job.error) parts.push(h("p", { class: "notice", "data-kind": "error", role: "alert" }, job.error.message));
     if (job.project_id) parts.push(h("p", {}, link(`/projects/${job.project_id}`, "Open in the editor", { class: "button" })));
-    if (job.output.exports.length) parts.push(h("h2", {}, "Results"), h("ul", {}, job.output.exports.map((x) => h("li", {}, downloadButton(x.download, `${x.filename} (${formatBytes(x.bytes)})`, out)))));
-    if (!TERMINAL.includes(job.status)) parts.push(h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, out, async () => { job = await api(`/jobs/${jobId}/cancel`, { method: "POST" }); show(); }) }, "Cancel"));
-    else if (job.status !== "completed") parts.push(h("button", { type: "button", class: "secondary", onclick: (e) => busy(e.target, out, async () => { job = await api(`/jobs/${jobId}/${job.kind === "batch" ? "retry-failed" : "retry"}`, { method: "POST" }); show(); listen(); }) }, "Retry"));
+    if (job.output.exports.length)
+      parts.push(
+        h("h2", {}, "Results"),
+        h(
+          "ul",
+          {},
+          job.output.exports.map((x) => h("li", {}, downloadButton(x.download, `${x.filename} (${formatBytes(x.bytes)})`, out))),
+        ),
+      );
+    if (!TERMINAL.includes(job.status))
+      parts.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: (e) =>
+              busy(e.target, out, async () => {
+                job = await api(`/jobs/${jobId}/cancel`, { method: "POST" });
+                show();
+              }),
+          },
+          "Cancel",
+        ),
+      );
+    else if (job.status !== "completed")
+      parts.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "secondary",
+            onclick: (e) =>
+              busy(e.target, out, async () => {
+                job = await api(`/jobs/${jobId}/${job.kind === "batch" ? "retry-failed" : "retry"}`, { method: "POST" });
+                show();
+                listen();
+              }),
+          },
+          "Retry",
+        ),
+      );
     render(result, parts);
     if (job.kind === "batch") children();
   };
@@ -133,7 +242,11 @@ export async function jobPage(main, [jobId]) {
   const childList = h("ul", {});
   const children = async () => {
     const list = await api("/jobs", { query: { parent_job_id: job.id, limit: 100 } }).catch(() => null);
-    if (list) render(childList, list.items.map((c) => h("li", {}, link(`/jobs/${c.id}`, c.source.name || c.id), ` — ${c.status.replaceAll("_", " ")}`)));
+    if (list)
+      render(
+        childList,
+        list.items.map((c) => h("li", {}, link(`/jobs/${c.id}`, c.source.name || c.id), ` — ${c.status.replaceAll("_", " ")}`)),
+      );
   };
 
   let source = null;
@@ -149,26 +262,58 @@ export async function jobPage(main, [jobId]) {
       log.append(h("li", { "data-kind": data.error ? "error" : "info" }, describeEvent(type, data)));
       if (type === "done") {
         source.close();
-        api(`/jobs/${jobId}`).then((j) => { job = j; show(); }, (err) => out.fail(err));
+        api(`/jobs/${jobId}`).then(
+          (j) => {
+            job = j;
+            show();
+          },
+          (err) => out.fail(err),
+        );
       } else show();
     };
     for (const t of ["status", "progress", "warning", "done"]) source.addEventListener(t, onEvent(t));
     source.onerror = () => {
       // The browser reconnects by itself (with Last-Event-ID); once finished the job is read again.
-      api(`/jobs/${jobId}`).then((j) => { job = j; show(); if (TERMINAL.includes(j.status)) source.close(); }, () => null);
+      api(`/jobs/${jobId}`).then(
+        (j) => {
+          job = j;
+          show();
+          if (TERMINAL.includes(j.status)) source.close();
+        },
+        () => null,
+      );
     };
   };
 
-  render(main, h("h1", {}, job.source.name || "Job"), h("p", { class: "muted" }, `${job.tool} · ${job.kind} · ${job.id}`), status, bar,
-    result, job.kind === "batch" ? [h("h2", {}, "Files"), childList] : null, h("h2", {}, "Progress"), log, out);
+  render(
+    main,
+    h("h1", {}, job.source.name || "Job"),
+    h("p", { class: "muted" }, `${job.tool} · ${job.kind} · ${job.id}`),
+    status,
+    bar,
+    result,
+    job.kind === "batch" ? [h("h2", {}, "Files"), childList] : null,
+    h("h2", {}, "Progress"),
+    log,
+    out,
+  );
   show();
   listen();
 }
 
 /** A button that asks the API for a short-lived signed URL and follows it. */
 export function downloadButton(downloadPath, label, out) {
-  return h("button", { type: "button", class: "link", onclick: (e) => busy(e.target, out, async () => {
-    const r = await api(downloadPath.replace(/^\/api\/v1/, ""));
-    location.assign(r.url);
-  }) }, label);
+  return h(
+    "button",
+    {
+      type: "button",
+      class: "link",
+      onclick: (e) =>
+        busy(e.target, out, async () => {
+          const r = await api(downloadPath.replace(/^\/api\/v1/, ""));
+          location.assign(r.url);
+        }),
+    },
+    label,
+  );
 }

@@ -17,36 +17,85 @@ export async function sharePanel(projectId) {
 
   const load = async () => {
     const shares = await api(`/projects/${projectId}/share`);
-    render(list, shares.length ? shares.map((s) => h("li", {},
-      `${s.token_prefix}… · ${s.status}${s.has_password ? " · password" : ""} · ${s.view_count} view(s) · expires ${s.expires_at ? formatDate(s.expires_at) : "never"} `,
-      s.status === "active" ? h("button", { type: "button", class: "danger", onclick: (e) => busy(e.target, out, async () => { await api(`/share/${s.id}`, { method: "DELETE" }); await load(); }) }, "Revoke") : null,
-    )) : h("li", { class: "empty" }, "No share links yet."));
+    render(
+      list,
+      shares.length
+        ? shares.map((s) =>
+            h(
+              "li",
+              {},
+              `${s.token_prefix}… · ${s.status}${s.has_password ? " · password" : ""} · ${s.view_count} view(s) · expires ${s.expires_at ? formatDate(s.expires_at) : "never"} `,
+              s.status === "active"
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      class: "danger",
+                      onclick: (e) =>
+                        busy(e.target, out, async () => {
+                          await api(`/share/${s.id}`, { method: "DELETE" });
+                          await load();
+                        }),
+                    },
+                    "Revoke",
+                  )
+                : null,
+            ),
+          )
+        : h("li", { class: "empty" }, "No share links yet."),
+    );
   };
 
   const submit = h("button", { type: "submit" }, "Create link");
-  const form = h("form", { class: "inline", onsubmit: (e) => {
-    e.preventDefault();
-    busy(submit, out, async () => {
-      const body = { allow_download: allow.checked };
-      if (password.value) body.password = password.value;
-      if (hours.value) body.expires_in_hours = Number(hours.value);
-      const s = await api(`/projects/${projectId}/share`, { method: "POST", json: body });
-      const url = viewerUrl(s.token);
-      const input = h("input", { readonly: true, value: url, "aria-label": "Share link", class: "share-url" });
-      render(created, h("p", {}, "Anyone with this link can view the document. It is shown only now:"),
-        h("div", { class: "inline" }, input, h("button", { type: "button", class: "secondary", onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(url);
-            out.show("Link copied.");
-          } catch {
-            input.select();
-            out.show("Press Ctrl+C to copy the selected link.");
-          }
-        } }, "Copy")));
-      password.value = "";
-      await load();
-    });
-  } }, field("Password (optional)", password), field("Expires after hours (optional)", hours), h("label", { class: "check" }, allow, " Allow downloads"), submit);
+  const form = h(
+    "form",
+    {
+      class: "inline",
+      onsubmit: (e) => {
+        e.preventDefault();
+        busy(submit, out, async () => {
+          const body = { allow_download: allow.checked };
+          if (password.value) body.password = password.value;
+          if (hours.value) body.expires_in_hours = Number(hours.value);
+          const s = await api(`/projects/${projectId}/share`, { method: "POST", json: body });
+          const url = viewerUrl(s.token);
+          const input = h("input", { readonly: true, value: url, "aria-label": "Share link", class: "share-url" });
+          render(
+            created,
+            h("p", {}, "Anyone with this link can view the document. It is shown only now:"),
+            h(
+              "div",
+              { class: "inline" },
+              input,
+              h(
+                "button",
+                {
+                  type: "button",
+                  class: "secondary",
+                  onclick: async () => {
+                    try {
+                      await navigator.clipboard.writeText(url);
+                      out.show("Link copied.");
+                    } catch {
+                      input.select();
+                      out.show("Press Ctrl+C to copy the selected link.");
+                    }
+                  },
+                },
+                "Copy",
+              ),
+            ),
+          );
+          password.value = "";
+          await load();
+        });
+      },
+    },
+    field("Password (optional)", password),
+    field("Expires after hours (optional)", hours),
+    h("label", { class: "check" }, allow, " Allow downloads"),
+    submit,
+  );
 
   await load();
   return h("section", { class: "card" }, h("h2", {}, "Share"), form, created, out, list);

@@ -28,10 +28,24 @@ export async function shareViewerPage(main, [token]) {
     }
     const pw = h("input", { type: "password", autocomplete: "current-password", required: true });
     const submit = h("button", { type: "submit" }, "Open");
-    render(main, h("h1", {}, "Protected document"), h("form", { class: "card narrow", onsubmit: (e) => {
-      e.preventDefault();
-      busy(submit, out, () => open(pw.value));
-    } }, h("p", {}, "The owner protected this document with a password."), field("Password", pw), submit, out));
+    render(
+      main,
+      h("h1", {}, "Protected document"),
+      h(
+        "form",
+        {
+          class: "card narrow",
+          onsubmit: (e) => {
+            e.preventDefault();
+            busy(submit, out, () => open(pw.value));
+          },
+        },
+        h("p", {}, "The owner protected this document with a password."),
+        field("Password", pw),
+        submit,
+        out,
+      ),
+    );
     pw.focus();
   }
 }
@@ -46,27 +60,62 @@ function showView(main, token, view, password) {
   const draw = () => {
     toggle.textContent = translated ? "Show original" : "Show translation";
     toggle.setAttribute("aria-pressed", String(translated));
-    render(pages, view.pages.map((p) => {
-      const src = translated && p.render_url ? p.render_url : p.image_url;
-      const regions = view.regions.filter((r) => r.page_index === p.index).sort((a, b) => a.order - b.order);
-      const frame = h("div", { class: "frame" });
-      frame.style.aspectRatio = `${p.width} / ${p.height}`;
-      if (src) frame.append(h("img", { src, alt: `Page ${p.index + 1}${translated ? " (translated)" : ""}` }));
-      return h("section", { class: "viewer-page" }, h("h2", {}, `Page ${p.index + 1}`), frame,
-        regions.length ? h("ol", { class: "regions" }, regions.map((r) => h("li", {}, translated && r.translation ? r.translation : r.text))) : null);
-    }));
+    render(
+      pages,
+      view.pages.map((p) => {
+        const src = translated && p.render_url ? p.render_url : p.image_url;
+        const regions = view.regions.filter((r) => r.page_index === p.index).sort((a, b) => a.order - b.order);
+        const frame = h("div", { class: "frame" });
+        frame.style.aspectRatio = `${p.width} / ${p.height}`;
+        if (src) frame.append(h("img", { src, alt: `Page ${p.index + 1}${translated ? " (translated)" : ""}` }));
+        return h(
+          "section",
+          { class: "viewer-page" },
+          h("h2", {}, `Page ${p.index + 1}`),
+          frame,
+          regions.length
+            ? h(
+                "ol",
+                { class: "regions" },
+                regions.map((r) => h("li", {}, translated && r.translation ? r.translation : r.text)),
+              )
+            : null,
+        );
+      }),
+    );
   };
-  toggle.addEventListener("click", () => { translated = !translated; draw(); });
+  toggle.addEventListener("click", () => {
+    translated = !translated;
+    draw();
+  });
 
   const downloads = h("ul", {});
   const dl = h("button", { type: "button" }, "Download");
-  dl.addEventListener("click", () => busy(dl, out, async () => {
-    const d = await shareApi(`${encodeURIComponent(token)}/download`, password);
-    render(downloads, d.exports.length ? d.exports.map((x) => h("li", {}, h("a", { href: x.url, download: x.filename }, `${x.filename} (${formatBytes(x.bytes)})`))) : h("li", { class: "empty" }, "No files to download yet."));
-  }));
+  dl.addEventListener("click", () =>
+    busy(dl, out, async () => {
+      const d = await shareApi(`${encodeURIComponent(token)}/download`, password);
+      render(
+        downloads,
+        d.exports.length
+          ? d.exports.map((x) => h("li", {}, h("a", { href: x.url, download: x.filename }, `${x.filename} (${formatBytes(x.bytes)})`)))
+          : h("li", { class: "empty" }, "No files to download yet."),
+      );
+    }),
+  );
 
-  render(main, h("h1", {}, view.project.name),
-    h("p", { class: "muted" }, `${view.project.page_count} page(s)` + (view.project.target_language ? ` · ${view.project.source_language || "?"} → ${view.project.target_language}` : "")),
-    h("div", { class: "toolbar" }, hasTranslation ? toggle : null, view.allow_download ? dl : null), out, downloads, pages);
+  render(
+    main,
+    h("h1", {}, view.project.name),
+    h(
+      "p",
+      { class: "muted" },
+      `${view.project.page_count} page(s)` +
+        (view.project.target_language ? ` · ${view.project.source_language || "?"} → ${view.project.target_language}` : ""),
+    ),
+    h("div", { class: "toolbar" }, hasTranslation ? toggle : null, view.allow_download ? dl : null),
+    out,
+    downloads,
+    pages,
+  );
   draw();
 }
