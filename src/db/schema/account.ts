@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
 import { IDEMPOTENCY_STATUSES, WEBHOOK_DELIVERY_STATUSES } from "./enums";
 import type { WebhookPayload } from "./types";
 
@@ -14,9 +14,7 @@ export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
     id: id(), // whe_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     url: text("url").notNull(),
     description: text("description"),
     /** Subscribed event kinds (`job.completed`, …); `["*"]` for all. */
@@ -44,13 +42,9 @@ export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: id(), // dlv_…
-    endpointId: text("endpoint_id")
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    endpointId: parent("endpoint_id", () => webhookEndpoints.id),
     /** Owner, denormalised so deliveries/{id}/replay can be scoped without a join. */
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
     payload: text("payload", { mode: "json" }).$type<WebhookPayload>().notNull(),
@@ -84,9 +78,7 @@ export const glossaries = sqliteTable(
   "glossaries",
   {
     id: id(), // gls_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     name: text("name").notNull(),
     sourceLanguage: text("source_language").notNull(),
     targetLanguage: text("target_language").notNull(),
@@ -100,9 +92,7 @@ export const glossaries = sqliteTable(
 export const glossaryTerms = sqliteTable(
   "glossary_terms",
   {
-    glossaryId: text("glossary_id")
-      .notNull()
-      .references(() => glossaries.id, { onDelete: "cascade" }),
+    glossaryId: parent("glossary_id", () => glossaries.id),
     source: text("source").notNull(),
     target: text("target").notNull(),
     caseSensitive: bool("case_sensitive").notNull().default(false),
@@ -120,9 +110,7 @@ export const translationMemory = sqliteTable(
   "translation_memory",
   {
     id: id(), // tm_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     sourceLanguage: text("source_language").notNull(),
     targetLanguage: text("target_language").notNull(),
     sourceHash: text("source_hash").notNull(),
@@ -146,9 +134,7 @@ export const translationMemory = sqliteTable(
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     key: text("key").notNull(),
     method: text("method").notNull(),
     path: text("path").notNull(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, id, ms, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
 import { AUTH_METHODS, AUTH_TOKEN_PURPOSES } from "./enums";
 import type { AuthTokenData } from "./types";
 
@@ -41,9 +41,7 @@ export const oauthIdentities = sqliteTable(
   "oauth_identities",
   {
     id: id(), // oid_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     provider: text("provider").notNull(),
     /** The provider's stable user id (`sub`). */
     subject: text("subject").notNull(),
@@ -63,9 +61,7 @@ export const sessions = sqliteTable(
   {
     id: id(), // ses_… (session_id in the API)
     tokenHash: text("token_hash").notNull(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     userAgent: text("user_agent"),
     ip: text("ip"),
     /** How the session was opened (SessionOut may show it). */
@@ -117,9 +113,7 @@ export const apiKeys = sqliteTable(
   "api_keys",
   {
     id: id(), // key_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     name: text("name").notNull(),
     /** First characters of the key for display, e.g. `lik_live_ab12`. */
     prefix: text("prefix").notNull(),

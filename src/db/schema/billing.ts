@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
 import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "./enums";
 import { jobs } from "./jobs";
 import type { ProviderPayload } from "./types";
@@ -30,9 +30,7 @@ export const ledgerEntries = sqliteTable(
   "ledger_entries",
   {
     id: id(), // led_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
     /** Signed change of the balance. */
     amount: integer("amount").notNull(),
@@ -63,9 +61,7 @@ export const payments = sqliteTable(
   "payments",
   {
     id: id(), // pay_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     /** The provider's object id (Stripe Checkout Session id, sandbox id); set once known. */
     providerRef: text("provider_ref"),
@@ -114,9 +110,7 @@ export const subscriptions = sqliteTable(
   "subscriptions",
   {
     id: id(), // sub_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     plan: text("plan").notNull(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerRef: text("provider_ref"),
@@ -142,9 +136,7 @@ export const subscriptions = sqliteTable(
 export const usageDaily = sqliteTable(
   "usage_daily",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     day: text("day").notNull(),
     tool: text("tool").notNull(),
     jobs: integer("jobs").notNull().default(0),

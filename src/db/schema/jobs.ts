@@ -1,6 +1,6 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { apiKeys, users } from "./auth";
-import { createdAt, id, ms, updatedAt } from "./columns";
+import { createdAt, id, ms, parent, updatedAt } from "./columns";
 import { JOB_KINDS, JOB_PAGE_STATUSES, JOB_STAGES, JOB_STATUSES, TOOLS } from "./enums";
 import { pages, projects } from "./projects";
 import type { JobEventData, JobOptions, JobOutput, JobPageKeys, StoredError } from "./types";
@@ -13,9 +13,7 @@ export const jobs = sqliteTable(
   "jobs",
   {
     id: id(), // job_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     /** The project the job created or works on; kept as history when the project is deleted. */
     projectId: text("project_id").references((): AnySQLiteColumn => projects.id, { onDelete: "set null" }),
     parentJobId: text("parent_job_id").references((): AnySQLiteColumn => jobs.id, { onDelete: "cascade" }),
@@ -67,9 +65,7 @@ export const jobs = sqliteTable(
 export const jobPages = sqliteTable(
   "job_pages",
   {
-    jobId: text("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: parent("job_id", () => jobs.id),
     /** 0-based page index in the job's document. */
     pageIndex: integer("page_index").notNull(),
     pageId: text("page_id").references(() => pages.id, { onDelete: "set null" }),
@@ -93,9 +89,7 @@ export const jobPages = sqliteTable(
 export const jobEvents = sqliteTable(
   "job_events",
   {
-    jobId: text("job_id")
-      .notNull()
-      .references(() => jobs.id, { onDelete: "cascade" }),
+    jobId: parent("job_id", () => jobs.id),
     seq: integer("seq").notNull(),
     /** SSE event name: status, stage, page, progress, error, done, … */
     type: text("type").notNull(),

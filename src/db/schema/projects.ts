@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
 import {
   EXPORT_FORMATS,
   EXPORT_STATUSES,
@@ -20,9 +20,7 @@ export const folders = sqliteTable(
   "folders",
   {
     id: id(), // fld_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     name: text("name").notNull(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -38,9 +36,7 @@ export const projects = sqliteTable(
   "projects",
   {
     id: id(), // prj_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     folderId: text("folder_id").references(() => folders.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     tool: text("tool", { enum: TOOLS }).notNull(),
@@ -73,9 +69,7 @@ export const pages = sqliteTable(
   "pages",
   {
     id: id(), // pg_…
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: parent("project_id", () => projects.id),
     /** 0-based position in the document. */
     pageIndex: integer("page_index").notNull(),
     width: integer("width").notNull().default(0),
@@ -106,12 +100,8 @@ export const regions = sqliteTable(
   "regions",
   {
     id: id(), // rgn_…
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    pageId: text("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
+    projectId: parent("project_id", () => projects.id),
+    pageId: parent("page_id", () => pages.id),
     /** Reading order within the page. */
     readingOrder: integer("reading_order").notNull().default(0),
     kind: text("kind", { enum: REGION_KINDS }).notNull().default("text"),
@@ -153,12 +143,8 @@ export const tables = sqliteTable(
   "tables",
   {
     id: id(), // tbl_…
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
-    pageId: text("page_id")
-      .notNull()
-      .references(() => pages.id, { onDelete: "cascade" }),
+    projectId: parent("project_id", () => projects.id),
+    pageId: parent("page_id", () => pages.id),
     x: integer("x").notNull(),
     y: integer("y").notNull(),
     w: integer("w").notNull(),
@@ -176,9 +162,7 @@ export const tables = sqliteTable(
 export const tableCells = sqliteTable(
   "table_cells",
   {
-    tableId: text("table_id")
-      .notNull()
-      .references(() => tables.id, { onDelete: "cascade" }),
+    tableId: parent("table_id", () => tables.id),
     row: integer("row").notNull(),
     col: integer("col").notNull(),
     rowSpan: integer("row_span").notNull().default(1),
@@ -196,9 +180,7 @@ export const exportFiles = sqliteTable(
   "exports",
   {
     id: id(), // exp_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
     projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
     jobId: text("job_id").references((): AnySQLiteColumn => jobs.id, { onDelete: "set null" }),
     format: text("format", { enum: EXPORT_FORMATS }).notNull(),
@@ -227,12 +209,8 @@ export const shares = sqliteTable(
   "shares",
   {
     id: id(), // shr_…
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: parent("user_id", () => users.id),
+    projectId: parent("project_id", () => projects.id),
     tokenHash: text("token_hash").notNull(),
     tokenPrefix: text("token_prefix").notNull(),
     /** Optional password (same KDF string format as users.password_hash). */
