@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, timestamps } from "./columns";
 import { IDEMPOTENCY_STATUSES, WEBHOOK_DELIVERY_STATUSES } from "./enums";
 import type { WebhookPayload } from "./types";
 
@@ -27,8 +27,7 @@ export const webhookEndpoints = sqliteTable(
     active: bool("active").notNull().default(true),
     /** Consecutive failed deliveries; the endpoint is disabled past a threshold. */
     failureCount: integer("failure_count").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     disabledAt: ms("disabled_at"),
   },
   (t) => [index("webhook_endpoints_user_idx").on(t.userId, t.createdAt)],
@@ -56,8 +55,7 @@ export const webhookDeliveries = sqliteTable(
     responseBodyExcerpt: text("response_body_excerpt"),
     durationMs: integer("duration_ms"),
     nextAttemptAt: ms("next_attempt_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     lastAttemptAt: ms("last_attempt_at"),
     deliveredAt: ms("delivered_at"),
   },
@@ -82,8 +80,7 @@ export const glossaries = sqliteTable(
     name: text("name").notNull(),
     sourceLanguage: text("source_language").notNull(),
     targetLanguage: text("target_language").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("glossaries_user_langs_idx").on(t.userId, t.sourceLanguage, t.targetLanguage)],
 );
@@ -117,8 +114,7 @@ export const translationMemory = sqliteTable(
     sourceText: text("source_text").notNull(),
     targetText: text("target_text").notNull(),
     uses: integer("uses").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     lastUsedAt: ms("last_used_at"),
   },
   (t) => [

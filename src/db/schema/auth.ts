@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, timestamps } from "./columns";
 import { AUTH_METHODS, AUTH_TOKEN_PURPOSES } from "./enums";
 import type { AuthTokenData } from "./types";
 
@@ -25,8 +25,7 @@ export const users = sqliteTable(
     totpLastStep: integer("totp_last_step"),
     plan: text("plan").notNull().default("free"),
     locale: text("locale").notNull().default("en"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     deletedAt: ms("deleted_at"),
   },
   (t) => [

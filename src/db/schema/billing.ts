@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, timestamps, updatedAt } from "./columns";
 import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "./enums";
 import { jobs } from "./jobs";
 import type { ProviderPayload } from "./types";
@@ -75,8 +75,7 @@ export const payments = sqliteTable(
     status: text("status", { enum: PAYMENT_STATUSES }).notNull().default("pending"),
     checkoutUrl: text("checkout_url"),
     idempotencyKey: text("idempotency_key"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     completedAt: ms("completed_at"),
   },
   (t) => [
@@ -119,8 +118,7 @@ export const subscriptions = sqliteTable(
     currentPeriodEnd: ms("current_period_end"),
     cancelAtPeriodEnd: bool("cancel_at_period_end").notNull().default(false),
     cancelledAt: ms("cancelled_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("subscriptions_user_created_idx").on(t.userId, t.createdAt),

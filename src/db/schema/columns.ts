@@ -24,3 +24,6 @@ export const bool = (name: string) => integer(name, { mode: "boolean" });
 
 /** A required reference to another table's id; the row goes when the referenced row does. */
 export const parent = (name: string, ref: () => AnySQLiteColumn) => text(name).notNull().references(ref, { onDelete: "cascade" });
+
+/** `created_at` and `updated_at`, in that order. */
+export const timestamps = () => ({ createdAt: createdAt(), updatedAt: updatedAt() });

@@ -1,6 +1,6 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { apiKeys, users } from "./auth";
-import { createdAt, id, ms, parent, updatedAt } from "./columns";
+import { createdAt, id, ms, parent, timestamps, updatedAt } from "./columns";
 import { JOB_KINDS, JOB_PAGE_STATUSES, JOB_STAGES, JOB_STATUSES, TOOLS } from "./enums";
 import { pages, projects } from "./projects";
 import type { JobEventData, JobOptions, JobOutput, JobPageKeys, StoredError } from "./types";
@@ -43,8 +43,7 @@ export const jobs = sqliteTable(
     workflowInstanceId: text("workflow_instance_id"),
     /** Incremented by every retry; workflow instance ids and ledger dedupe keys include it. */
     attempt: integer("attempt").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     startedAt: ms("started_at"),
     finishedAt: ms("finished_at"),
   },

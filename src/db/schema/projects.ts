@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "./auth";
-import { bool, createdAt, id, ms, parent, updatedAt } from "./columns";
+import { bool, createdAt, id, ms, parent, timestamps } from "./columns";
 import {
   EXPORT_FORMATS,
   EXPORT_STATUSES,
@@ -22,8 +22,7 @@ export const folders = sqliteTable(
     id: id(), // fld_…
     userId: parent("user_id", () => users.id),
     name: text("name").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("folders_user_name_idx").on(t.userId, t.name)],
 );
@@ -48,8 +47,7 @@ export const projects = sqliteTable(
     thumbnailKey: text("thumbnail_key"),
     /** The job that created the project (kept when that job is deleted: set null). */
     sourceJobId: text("source_job_id").references((): AnySQLiteColumn => jobs.id, { onDelete: "set null" }),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
     trashedAt: ms("trashed_at"),
   },
   (t) => [
@@ -89,8 +87,7 @@ export const pages = sqliteTable(
     /** Clockwise rotation applied during preprocessing: 0, 90, 180 or 270. */
     rotation: integer("rotation").notNull().default(0),
     detectedLanguage: text("detected_language"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [uniqueIndex("pages_project_index_unique").on(t.projectId, t.pageIndex)],
 );
@@ -128,8 +125,7 @@ export const regions = sqliteTable(
     leftoverText: bool("leftover_text").notNull().default(false),
     /** The text removal's fill differs strongly from the background around it (visible smear; flag for review). */
     smear: bool("smear").notNull().default(false),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [
     index("regions_page_order_idx").on(t.pageId, t.readingOrder),
@@ -152,8 +148,7 @@ export const tables = sqliteTable(
     rows: integer("rows").notNull(),
     cols: integer("cols").notNull(),
     confidence: real("confidence"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
+    ...timestamps(),
   },
   (t) => [index("tables_page_idx").on(t.pageId), index("tables_project_idx").on(t.projectId)],
 );
