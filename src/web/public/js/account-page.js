@@ -2,7 +2,7 @@
 // wallet and ledger, usage, plans and checkout. Each section loads on its own so one failing
 // section does not hide the others.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, formatDate } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, formatDate, act } from "./dom.js";
 
 /**
  * A section that builds its body with `build(reload, out, kept)`; `kept` is an area that survives
@@ -69,9 +69,6 @@ function table(headers, rows, empty) {
     ),
   );
 }
-
-const act = (label, out, fn, cls = "secondary") =>
-  h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);
 
 export async function accountPage(main, _params, session) {
   const user = session.user;
@@ -205,17 +202,14 @@ async function apiKeysSection(reload, out, shown) {
       "form",
       {
         class: "inline",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            const k = await api("/account/api-keys", {
-              method: "POST",
-              json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) },
-            });
-            render(shown, shownOnce(`API key “${k.name}”`, k.key));
-            await reload();
+        onsubmit: onSubmit(submit, out, async () => {
+          const k = await api("/account/api-keys", {
+            method: "POST",
+            json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) },
           });
-        },
+          render(shown, shownOnce(`API key “${k.name}”`, k.key));
+          await reload();
+        }),
       },
       field("Name", name),
       field("Expires after days (optional)", days),
@@ -304,21 +298,18 @@ async function webhooksSection(reload, out, shown) {
         {
           class: "card webhook-edit",
           "aria-label": `Edit ${hook.url}`,
-          onsubmit: (e) => {
-            e.preventDefault();
-            busy(save, editOut, async () => {
-              const changes = {};
-              if (url.value.trim() !== hook.url) changes.url = url.value.trim();
-              if (description.value.trim() !== (hook.description || "")) changes.description = description.value.trim() || null;
-              const ev = events.value();
-              if (ev.join(",") !== hook.events.join(",")) changes.events = ev;
-              if (enabled.checked !== hook.enabled) changes.enabled = enabled.checked;
-              if (!Object.keys(changes).length) return editOut.show("Nothing changed.");
-              const updated = await api(`/account/webhooks/${hook.id}`, { method: "PATCH", json: changes });
-              await reload();
-              out.show(`Endpoint ${updated.url} saved.`);
-            });
-          },
+          onsubmit: onSubmit(save, editOut, async () => {
+            const changes = {};
+            if (url.value.trim() !== hook.url) changes.url = url.value.trim();
+            if (description.value.trim() !== (hook.description || "")) changes.description = description.value.trim() || null;
+            const ev = events.value();
+            if (ev.join(",") !== hook.events.join(",")) changes.events = ev;
+            if (enabled.checked !== hook.enabled) changes.enabled = enabled.checked;
+            if (!Object.keys(changes).length) return editOut.show("Nothing changed.");
+            const updated = await api(`/account/webhooks/${hook.id}`, { method: "PATCH", json: changes });
+            await reload();
+            out.show(`Endpoint ${updated.url} saved.`);
+          }),
         },
         h("h3", {}, "Edit endpoint"),
         field("Endpoint URL", url),
@@ -372,18 +363,15 @@ async function webhooksSection(reload, out, shown) {
       "form",
       {
         class: "webhook-new",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            const d = description.value.trim();
-            const w = await api("/account/webhooks", {
-              method: "POST",
-              json: { url: url.value.trim(), events: events.value(), ...(d ? { description: d } : {}) },
-            });
-            await reload();
-            render(shown, shownOnce(`Signing secret of ${w.url}`, w.secret));
+        onsubmit: onSubmit(submit, out, async () => {
+          const d = description.value.trim();
+          const w = await api("/account/webhooks", {
+            method: "POST",
+            json: { url: url.value.trim(), events: events.value(), ...(d ? { description: d } : {}) },
           });
-        },
+          await reload();
+          render(shown, shownOnce(`Signing secret of ${w.url}`, w.secret));
+        }),
       },
       h("h3", {}, "Add an endpoint"),
       h("div", { class: "inline" }, field("Endpoint URL", url), field("Description (optional)", description)),
@@ -445,16 +433,13 @@ async function glossariesSection(reload, out) {
       "form",
       {
         class: "inline",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            await api("/account/glossaries", {
-              method: "POST",
-              json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) },
-            });
-            reload();
+        onsubmit: onSubmit(submit, out, async () => {
+          await api("/account/glossaries", {
+            method: "POST",
+            json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) },
           });
-        },
+          reload();
+        }),
       },
       field("Name", name),
       field("From", src),
@@ -582,13 +567,10 @@ async function twoFactorSection(reload, out, session) {
         "form",
         {
           class: "inline",
-          onsubmit: (e) => {
-            e.preventDefault();
-            busy(submit, out, async () => {
-              await api("/auth/2fa", { method: "DELETE", json: { code: code.value.trim() } });
-              reload();
-            });
-          },
+          onsubmit: onSubmit(submit, out, async () => {
+            await api("/auth/2fa", { method: "DELETE", json: { code: code.value.trim() } });
+            reload();
+          }),
         },
         field("Code", code),
         submit,
@@ -616,13 +598,10 @@ async function twoFactorSection(reload, out, session) {
           "form",
           {
             class: "inline",
-            onsubmit: (e) => {
-              e.preventDefault();
-              busy(submit, out, async () => {
-                await api("/auth/2fa/confirm", { method: "POST", json: { code: code.value.trim() } });
-                reload();
-              });
-            },
+            onsubmit: onSubmit(submit, out, async () => {
+              await api("/auth/2fa/confirm", { method: "POST", json: { code: code.value.trim() } });
+              reload();
+            }),
           },
           field("Code", code),
           submit,

@@ -1,7 +1,7 @@
 // Sign-in pages: password (with the two-factor step), magic link, registration, password reset,
 // and the landing pages the emailed links open (/magic-link, /verify-email, /reset-password).
 import { api, appConfig, setCsrf } from "./api.js";
-import { h, render, field, notice, busy, link, go } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, link, go } from "./dom.js";
 
 /** What an identity-provider sign-in that came back refused says; the URL carries only a code, never text to show. */
 const OAUTH_ERRORS = {
@@ -102,14 +102,11 @@ export async function loginPage(main, _params, session) {
     "form",
     {
       class: "card",
-      onsubmit: (e) => {
-        e.preventDefault();
-        busy(submit, out, async () => {
-          const auth = await api("/auth/login", { method: "POST", json: { email: email.value, password: password.value } });
-          if (auth.status === "two_factor_required") return twoFactorStep(main, auth, session);
-          await signedIn(auth, session);
-        });
-      },
+      onsubmit: onSubmit(submit, out, async () => {
+        const auth = await api("/auth/login", { method: "POST", json: { email: email.value, password: password.value } });
+        if (auth.status === "two_factor_required") return twoFactorStep(main, auth, session);
+        await signedIn(auth, session);
+      }),
     },
     h("h2", {}, "With your password"),
     field("Email", email),
@@ -125,13 +122,10 @@ export async function loginPage(main, _params, session) {
     "form",
     {
       class: "card",
-      onsubmit: (e) => {
-        e.preventDefault();
-        busy(mlSubmit, mlOut, async () => {
-          await api("/auth/magic-link", { method: "POST", json: { email: mlEmail.value } });
-          mlOut.show("If that address can sign in, a link is on its way. It works for 15 minutes.");
-        });
-      },
+      onsubmit: onSubmit(mlSubmit, mlOut, async () => {
+        await api("/auth/magic-link", { method: "POST", json: { email: mlEmail.value } });
+        mlOut.show("If that address can sign in, a link is on its way. It works for 15 minutes.");
+      }),
     },
     h("h2", {}, "Without a password"),
     field("Email", mlEmail),
@@ -161,13 +155,10 @@ function twoFactorStep(main, _auth, session) {
       "form",
       {
         class: "card",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            const auth = await api("/auth/2fa/verify", { method: "POST", json: { code: code.value.trim() } });
-            await signedIn(auth, session);
-          });
-        },
+        onsubmit: onSubmit(submit, out, async () => {
+          const auth = await api("/auth/2fa/verify", { method: "POST", json: { code: code.value.trim() } });
+          await signedIn(auth, session);
+        }),
       },
       h("p", {}, "Enter the 6-digit code from your authenticator app, or one of your recovery codes."),
       field("Code", code),
@@ -192,16 +183,13 @@ export async function registerPage(main, _params, session) {
       "form",
       {
         class: "card narrow",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            const auth = await api("/auth/register", {
-              method: "POST",
-              json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) },
-            });
-            await signedIn(auth, session);
+        onsubmit: onSubmit(submit, out, async () => {
+          const auth = await api("/auth/register", {
+            method: "POST",
+            json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) },
           });
-        },
+          await signedIn(auth, session);
+        }),
       },
       field("Name (optional)", name),
       field("Email", email),
@@ -227,13 +215,10 @@ export async function forgotPage(main) {
       "form",
       {
         class: "card narrow",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
-            out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
-          });
-        },
+        onsubmit: onSubmit(submit, out, async () => {
+          await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
+          out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
+        }),
       },
       field("Email", email),
       submit,
@@ -254,14 +239,11 @@ export async function resetPage(main) {
       "form",
       {
         class: "card narrow",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(submit, out, async () => {
-            await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
-            out.show("Your password is changed and every session was ended. Sign in with the new password.");
-            submit.hidden = true;
-          });
-        },
+        onsubmit: onSubmit(submit, out, async () => {
+          await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
+          out.show("Your password is changed and every session was ended. Sign in with the new password.");
+          submit.hidden = true;
+        }),
       },
       field("New password", password),
       submit,

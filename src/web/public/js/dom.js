@@ -66,6 +66,18 @@ export async function busy(button, out, fn) {
   }
 }
 
+/** A form's submit handler: no page load; `fn` runs as `busy(button, out, fn)`. */
+export function onSubmit(button, out, fn) {
+  return (e) => {
+    e.preventDefault();
+    busy(button, out, fn);
+  };
+}
+
+/** A button that runs `fn` as `busy(button, out, fn)` when clicked. */
+export const act = (label, out, fn, cls = "secondary") =>
+  h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);
+
 export function formatDate(s) {
   return s ? new Date(s).toLocaleString() : "—";
 }

@@ -3,7 +3,7 @@
 // and merge them; split by lines; draw a rectangle to read it again (re-OCR); edit table cells;
 // re-render the pages from the edits (free); create and download exports; share links.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, link, formatDate, formatBytes } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, link, formatDate, formatBytes, act } from "./dom.js";
 import { downloadButton, TERMINAL } from "./job-pages.js";
 import { sharePanel } from "./share-panel.js";
 
@@ -279,17 +279,14 @@ export async function editorPage(main, [projectId]) {
     const form = h(
       "form",
       {
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(save, out, async () => {
-            if (text.value !== (r.user_text ?? r.text)) body.text = text.value;
-            if (translation.value !== (r.user_translation ?? r.translation ?? "")) body.translation = translation.value;
-            if (!Object.keys(body).length) return out.show("Nothing changed.");
-            await api(`/projects/${projectId}/regions/${r.id}`, { method: "PATCH", json: body });
-            await reload();
-            out.show("Saved.");
-          });
-        },
+        onsubmit: onSubmit(save, out, async () => {
+          if (text.value !== (r.user_text ?? r.text)) body.text = text.value;
+          if (translation.value !== (r.user_translation ?? r.translation ?? "")) body.translation = translation.value;
+          if (!Object.keys(body).length) return out.show("Nothing changed.");
+          await api(`/projects/${projectId}/regions/${r.id}`, { method: "PATCH", json: body });
+          await reload();
+          out.show("Saved.");
+        }),
       },
       field(
         "Source text",
@@ -311,78 +308,56 @@ export async function editorPage(main, [projectId]) {
         "div",
         { class: "actions" },
         save,
-        h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            onclick: (e) =>
-              busy(e.target, out, async () => {
-                const regions = await api(`/projects/${projectId}/regions/${r.id}/split`, { method: "POST", json: { mode: "lines" } });
-                selected.clear();
-                await reload();
-                out.show(`Split into ${regions.length} regions.`);
-              }),
-          },
-          "Split by lines",
-        ),
+        act("Split by lines", out, async () => {
+          const regions = await api(`/projects/${projectId}/regions/${r.id}/split`, { method: "POST", json: { mode: "lines" } });
+          selected.clear();
+          await reload();
+          out.show(`Split into ${regions.length} regions.`);
+        }),
         project.target_language
-          ? h(
-              "button",
-              {
-                type: "button",
-                class: "secondary",
-                onclick: (e) =>
-                  busy(e.target, alts, async () => {
-                    const a = await api(`/projects/${projectId}/regions/${r.id}/alternatives`);
-                    const items = Array.isArray(a.candidates) ? a.candidates : [];
-                    render(
-                      alts,
-                      h("h3", {}, "Alternatives"),
-                      items.length
-                        ? h(
-                            "ul",
-                            {},
-                            items.map((x) => {
-                              return h(
-                                "li",
-                                {},
-                                h(
-                                  "button",
-                                  {
-                                    type: "button",
-                                    class: "link",
-                                    onclick: () => {
-                                      translation.value = x.text;
-                                      translation.focus();
-                                    },
-                                  },
-                                  x.text,
-                                ),
-                                h("small", { class: "muted" }, ` ${x.provider || x.origin}`),
-                              );
-                            }),
-                          )
-                        : h("p", { class: "empty" }, "No alternatives for this text."),
-                    );
-                  }),
-              },
-              "Alternatives",
-            )
+          ? act("Alternatives", alts, async () => {
+              const a = await api(`/projects/${projectId}/regions/${r.id}/alternatives`);
+              const items = Array.isArray(a.candidates) ? a.candidates : [];
+              render(
+                alts,
+                h("h3", {}, "Alternatives"),
+                items.length
+                  ? h(
+                      "ul",
+                      {},
+                      items.map((x) => {
+                        return h(
+                          "li",
+                          {},
+                          h(
+                            "button",
+                            {
+                              type: "button",
+                              class: "link",
+                              onclick: () => {
+                                translation.value = x.text;
+                                translation.focus();
+                              },
+                            },
+                            x.text,
+                          ),
+                          h("small", { class: "muted" }, ` ${x.provider || x.origin}`),
+                        );
+                      }),
+                    )
+                  : h("p", { class: "empty" }, "No alternatives for this text."),
+              );
+            })
           : null,
-        h(
-          "button",
-          {
-            type: "button",
-            class: "danger",
-            onclick: (e) =>
-              busy(e.target, out, async () => {
-                await api(`/projects/${projectId}/regions/${r.id}`, { method: "DELETE" });
-                selected.clear();
-                await reload();
-              }),
-          },
+        act(
           "Delete region",
+          out,
+          async () => {
+            await api(`/projects/${projectId}/regions/${r.id}`, { method: "DELETE" });
+            selected.clear();
+            await reload();
+          },
+          "danger",
         ),
       ),
     );
@@ -618,14 +593,11 @@ export async function editorPage(main, [projectId]) {
     "form",
     {
       class: "inline",
-      onsubmit: (e) => {
-        e.preventDefault();
-        busy(exportBtn, exportOut, async () => {
-          const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
-          await loadExports();
-          exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
-        });
-      },
+      onsubmit: onSubmit(exportBtn, exportOut, async () => {
+        const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
+        await loadExports();
+        exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
+      }),
     },
     field("Format", format),
     field("Content", content),

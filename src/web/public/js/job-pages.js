@@ -1,7 +1,7 @@
 // New job (upload one or many files, options, estimate, start) and the live progress of a job
 // over Server-Sent Events (GET /jobs/{id}/events; the session cookie goes with it, same origin).
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, link, go, formatBytes } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, link, go, formatBytes, act } from "./dom.js";
 
 export const TERMINAL = ["completed", "partially_completed", "failed", "cancelled"];
 
@@ -136,19 +136,16 @@ export async function newJobPage(main) {
     "form",
     {
       class: "card",
-      onsubmit: (e) => {
-        e.preventDefault();
-        busy(start, out, async () => {
-          if (!files.length) throw new Error("Choose at least one file.");
-          const est = await estimate();
-          if (!est || !est.sufficient_credits) return;
-          const body = new FormData();
-          for (const f of files) body.append("file", f, f.name);
-          body.append("options", JSON.stringify(options()));
-          const job = await api(files.length > 1 ? "/batch" : "/process", { method: "POST", form: body });
-          go(`/jobs/${job.id}`);
-        });
-      },
+      onsubmit: onSubmit(start, out, async () => {
+        if (!files.length) throw new Error("Choose at least one file.");
+        const est = await estimate();
+        if (!est || !est.sufficient_credits) return;
+        const body = new FormData();
+        for (const f of files) body.append("file", f, f.name);
+        body.append("options", JSON.stringify(options()));
+        const job = await api(files.length > 1 ? "/batch" : "/process", { method: "POST", form: body });
+        go(`/jobs/${job.id}`);
+      }),
     },
     drop,
     fileInput,
@@ -204,36 +201,18 @@ export async function jobPage(main, [jobId]) {
       );
     if (!TERMINAL.includes(job.status))
       parts.push(
-        h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            onclick: (e) =>
-              busy(e.target, out, async () => {
-                job = await api(`/jobs/${jobId}/cancel`, { method: "POST" });
-                show();
-              }),
-          },
-          "Cancel",
-        ),
+        act("Cancel", out, async () => {
+          job = await api(`/jobs/${jobId}/cancel`, { method: "POST" });
+          show();
+        }),
       );
     else if (job.status !== "completed")
       parts.push(
-        h(
-          "button",
-          {
-            type: "button",
-            class: "secondary",
-            onclick: (e) =>
-              busy(e.target, out, async () => {
-                job = await api(`/jobs/${jobId}/${job.kind === "batch" ? "retry-failed" : "retry"}`, { method: "POST" });
-                show();
-                listen();
-              }),
-          },
-          "Retry",
-        ),
+        act("Retry", out, async () => {
+          job = await api(`/jobs/${jobId}/${job.kind === "batch" ? "retry-failed" : "retry"}`, { method: "POST" });
+          show();
+          listen();
+        }),
       );
     render(result, parts);
     if (job.kind === "batch") children();

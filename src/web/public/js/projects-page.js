@@ -1,6 +1,6 @@
 // Projects: search, filters (tool, status, folder), trash and restore, folders.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, link, formatDate } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, link, formatDate, act } from "./dom.js";
 
 const STATUSES = ["processing", "ready", "partial", "failed"];
 
@@ -100,19 +100,10 @@ export async function projectsPage(main) {
                   { class: "actions" },
                   trash.checked
                     ? [
-                        h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "secondary",
-                            onclick: (e) =>
-                              busy(e.target, out, async () => {
-                                await api(`/projects/${p.id}/restore`, { method: "POST" });
-                                load();
-                              }),
-                          },
-                          "Restore",
-                        ),
+                        act("Restore", out, async () => {
+                          await api(`/projects/${p.id}/restore`, { method: "POST" });
+                          load();
+                        }),
                         h(
                           "button",
                           {
@@ -144,19 +135,10 @@ export async function projectsPage(main) {
                               folders.map((f) => h("option", { value: f.id, selected: f.id === p.folder_id }, f.name)),
                             )
                           : null,
-                        h(
-                          "button",
-                          {
-                            type: "button",
-                            class: "secondary",
-                            onclick: (e) =>
-                              busy(e.target, out, async () => {
-                                await api(`/projects/${p.id}`, { method: "DELETE" });
-                                load();
-                              }),
-                          },
-                          "Move to trash",
-                        ),
+                        act("Move to trash", out, async () => {
+                          await api(`/projects/${p.id}`, { method: "DELETE" });
+                          load();
+                        }),
                       ],
                 ),
               ),
@@ -193,14 +175,11 @@ export async function projectsPage(main) {
       "form",
       {
         class: "inline",
-        onsubmit: (e) => {
-          e.preventDefault();
-          busy(addFolder, out, async () => {
-            await api("/folders", { method: "POST", json: { name: folderName.value } });
-            folderName.value = "";
-            await loadFolders();
-          });
-        },
+        onsubmit: onSubmit(addFolder, out, async () => {
+          await api("/folders", { method: "POST", json: { name: folderName.value } });
+          folderName.value = "";
+          await loadFolders();
+        }),
       },
       field("New folder", folderName),
       addFolder,

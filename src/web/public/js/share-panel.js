@@ -1,6 +1,6 @@
 // The owner's side of share links: create (optional password and expiry), copy, revoke.
 import { api } from "./api.js";
-import { h, render, field, notice, busy, formatDate } from "./dom.js";
+import { h, render, field, notice, onSubmit, formatDate, act } from "./dom.js";
 
 /** The web app's viewer address for a share token (the API's own URL answers JSON). */
 export function viewerUrl(token) {
@@ -26,18 +26,14 @@ export async function sharePanel(projectId) {
               {},
               `${s.token_prefix}… · ${s.status}${s.has_password ? " · password" : ""} · ${s.view_count} view(s) · expires ${s.expires_at ? formatDate(s.expires_at) : "never"} `,
               s.status === "active"
-                ? h(
-                    "button",
-                    {
-                      type: "button",
-                      class: "danger",
-                      onclick: (e) =>
-                        busy(e.target, out, async () => {
-                          await api(`/share/${s.id}`, { method: "DELETE" });
-                          await load();
-                        }),
-                    },
+                ? act(
                     "Revoke",
+                    out,
+                    async () => {
+                      await api(`/share/${s.id}`, { method: "DELETE" });
+                      await load();
+                    },
+                    "danger",
                   )
                 : null,
             ),
@@ -51,45 +47,42 @@ export async function sharePanel(projectId) {
     "form",
     {
       class: "inline",
-      onsubmit: (e) => {
-        e.preventDefault();
-        busy(submit, out, async () => {
-          const body = { allow_download: allow.checked };
-          if (password.value) body.password = password.value;
-          if (hours.value) body.expires_in_hours = Number(hours.value);
-          const s = await api(`/projects/${projectId}/share`, { method: "POST", json: body });
-          const url = viewerUrl(s.token);
-          const input = h("input", { readonly: true, value: url, "aria-label": "Share link", class: "share-url" });
-          render(
-            created,
-            h("p", {}, "Anyone with this link can view the document. It is shown only now:"),
+      onsubmit: onSubmit(submit, out, async () => {
+        const body = { allow_download: allow.checked };
+        if (password.value) body.password = password.value;
+        if (hours.value) body.expires_in_hours = Number(hours.value);
+        const s = await api(`/projects/${projectId}/share`, { method: "POST", json: body });
+        const url = viewerUrl(s.token);
+        const input = h("input", { readonly: true, value: url, "aria-label": "Share link", class: "share-url" });
+        render(
+          created,
+          h("p", {}, "Anyone with this link can view the document. It is shown only now:"),
+          h(
+            "div",
+            { class: "inline" },
+            input,
             h(
-              "div",
-              { class: "inline" },
-              input,
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: "secondary",
-                  onclick: async () => {
-                    try {
-                      await navigator.clipboard.writeText(url);
-                      out.show("Link copied.");
-                    } catch {
-                      input.select();
-                      out.show("Press Ctrl+C to copy the selected link.");
-                    }
-                  },
+              "button",
+              {
+                type: "button",
+                class: "secondary",
+                onclick: async () => {
+                  try {
+                    await navigator.clipboard.writeText(url);
+                    out.show("Link copied.");
+                  } catch {
+                    input.select();
+                    out.show("Press Ctrl+C to copy the selected link.");
+                  }
                 },
-                "Copy",
-              ),
+              },
+              "Copy",
             ),
-          );
-          password.value = "";
-          await load();
-        });
-      },
+          ),
+        );
+        password.value = "";
+        await load();
+      }),
     },
     field("Password (optional)", password),
     field("Expires after hours (optional)", hours),
