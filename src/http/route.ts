@@ -7,6 +7,11 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { body: { content: { "application/json": { schema } }, required: true } };
 }
 
+/** A route's method, path and operation id, on one line: `createRoute({ ...operation("get", "/api/v1/x", "getX"), … })`. */
+export function operation<M extends RouteConfig["method"], P extends string>(method: M, path: P, operationId: string) {
+  return { method, path, operationId };
+}
+
 type RouteInput = Omit<RouteConfig, "tags" | "security">;
 
 /** Route config with `defaults` beneath it: what the route names itself wins (its own middleware, say). */

@@ -19,7 +19,7 @@ import {
   TwoFactorRequest,
   UserOut,
 } from "./auth.schemas";
-import { authedRoutes, sessionRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, sessionRoutes, jsonBody, operation } from "../../http/route";
 
 const publicRoute: Record<string, string[]>[] = [];
 const tags = ["Authentication"];
@@ -55,9 +55,7 @@ const twoFactorLimit = rateLimit({
 const noContent = (description: string) => ({ 204: { description } });
 
 export const register = createRoute({
-  method: "post",
-  path: "/api/v1/auth/register",
-  operationId: "register",
+  ...operation("post", "/api/v1/auth/register", "register"),
   tags,
   summary: "Create an account with email and password; signs in (session cookie) and mails a verification link",
   security: publicRoute,
@@ -67,9 +65,7 @@ export const register = createRoute({
 });
 
 export const login = createRoute({
-  method: "post",
-  path: "/api/v1/auth/login",
-  operationId: "login",
+  ...operation("post", "/api/v1/auth/login", "login"),
   tags,
   summary: "Sign in with email and password; with two-factor on, the answer is `two_factor_required`",
   security: publicRoute,
@@ -79,9 +75,7 @@ export const login = createRoute({
 });
 
 export const verifyTwoFactor = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/2fa/verify",
-  operationId: "verifyTwoFactor",
+  ...operation("post", "/api/v1/auth/2fa/verify", "verifyTwoFactor"),
   summary: "Complete a pending sign-in with a TOTP or recovery code (session cookie of the pending state)",
   middleware: [requirePendingSession, twoFactorLimit] as const,
   request: jsonBody(TwoFactorRequest),
@@ -89,43 +83,33 @@ export const verifyTwoFactor = sessionRoute({
 });
 
 export const logout = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/logout",
-  operationId: "logout",
+  ...operation("post", "/api/v1/auth/logout", "logout"),
   summary: "End this session",
   middleware: [requireAnySession] as const,
   responses: { ...noContent("Signed out"), ...errors(401, 403) },
 });
 
 export const logoutAll = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/logout-all",
-  operationId: "logoutAll",
+  ...operation("post", "/api/v1/auth/logout-all", "logoutAll"),
   summary: "End every session of the account (API keys stay valid)",
   responses: { ...noContent("Every session ended"), ...errors(401, 403) },
 });
 
 export const getMe = authedRoute({
-  method: "get",
-  path: "/api/v1/auth/me",
-  operationId: "getMe",
+  ...operation("get", "/api/v1/auth/me", "getMe"),
   summary: "The signed-in user",
   responses: { 200: json(UserOut, "The user"), ...errors(401) },
 });
 
 export const getCsrf = sessionRoute({
-  method: "get",
-  path: "/api/v1/auth/csrf",
-  operationId: "getCsrfToken",
+  ...operation("get", "/api/v1/auth/csrf", "getCsrfToken"),
   summary: "The CSRF value to send as X-CSRF-Token on unsafe cookie-authenticated requests",
   middleware: [requireAnySession] as const,
   responses: { 200: json(StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"), ...errors(401) },
 });
 
 export const verifyEmail = createRoute({
-  method: "post",
-  path: "/api/v1/auth/verify-email",
-  operationId: "verifyEmail",
+  ...operation("post", "/api/v1/auth/verify-email", "verifyEmail"),
   tags,
   summary: "Confirm the email address with the mailed token",
   security: publicRoute,
@@ -134,17 +118,13 @@ export const verifyEmail = createRoute({
 });
 
 export const resendVerification = authedRoute({
-  method: "post",
-  path: "/api/v1/auth/resend-verification",
-  operationId: "resendVerification",
+  ...operation("post", "/api/v1/auth/resend-verification", "resendVerification"),
   summary: "Mail a new verification link",
   responses: { 202: json(Accepted, "Mail queued"), ...errors(401, 403, 409) },
 });
 
 export const requestMagicLink = createRoute({
-  method: "post",
-  path: "/api/v1/auth/magic-link",
-  operationId: "requestMagicLink",
+  ...operation("post", "/api/v1/auth/magic-link", "requestMagicLink"),
   tags,
   summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
   security: publicRoute,
@@ -154,9 +134,7 @@ export const requestMagicLink = createRoute({
 });
 
 export const verifyMagicLink = createRoute({
-  method: "post",
-  path: "/api/v1/auth/magic-link/verify",
-  operationId: "verifyMagicLink",
+  ...operation("post", "/api/v1/auth/magic-link/verify", "verifyMagicLink"),
   tags,
   summary: "Sign in with a mailed link's token (creates the account for a new address)",
   security: publicRoute,
@@ -165,9 +143,7 @@ export const verifyMagicLink = createRoute({
 });
 
 export const forgotPassword = createRoute({
-  method: "post",
-  path: "/api/v1/auth/forgot-password",
-  operationId: "forgotPassword",
+  ...operation("post", "/api/v1/auth/forgot-password", "forgotPassword"),
   tags,
   summary: "Mail a password reset link; always the same answer, whether or not an account exists",
   security: publicRoute,
@@ -177,9 +153,7 @@ export const forgotPassword = createRoute({
 });
 
 export const resetPassword = createRoute({
-  method: "post",
-  path: "/api/v1/auth/reset-password",
-  operationId: "resetPassword",
+  ...operation("post", "/api/v1/auth/reset-password", "resetPassword"),
   tags,
   summary: "Set a new password with a mailed token; ends every session",
   security: publicRoute,
@@ -188,61 +162,47 @@ export const resetPassword = createRoute({
 });
 
 export const changePassword = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/change-password",
-  operationId: "changePassword",
+  ...operation("post", "/api/v1/auth/change-password", "changePassword"),
   summary: "Change (or set a first) password; ends the other sessions",
   request: jsonBody(ChangePasswordRequest),
   responses: { ...noContent("Password changed"), ...errors(401, 403, 422) },
 });
 
 export const listSessions = sessionRoute({
-  method: "get",
-  path: "/api/v1/auth/sessions",
-  operationId: "listSessions",
+  ...operation("get", "/api/v1/auth/sessions", "listSessions"),
   summary: "Live sessions, newest first",
   responses: { 200: json(z.array(SessionOut), "Sessions"), ...errors(401, 403) },
 });
 
 export const revokeSession = sessionRoute({
-  method: "delete",
-  path: "/api/v1/auth/sessions/{session_id}",
-  operationId: "revokeSession",
+  ...operation("delete", "/api/v1/auth/sessions/{session_id}", "revokeSession"),
   summary: "End one session",
   request: { params: SessionIdParam },
   responses: { ...noContent("Session ended"), ...errors(401, 403, 404, 422) },
 });
 
 export const startTwoFactor = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/2fa/start",
-  operationId: "startTwoFactor",
+  ...operation("post", "/api/v1/auth/2fa/start", "startTwoFactor"),
   summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
   responses: { 200: json(z.record(z.string(), z.unknown()), "Secret, URI and recovery codes"), ...errors(401, 403, 409) },
 });
 
 export const confirmTwoFactor = sessionRoute({
-  method: "post",
-  path: "/api/v1/auth/2fa/confirm",
-  operationId: "confirmTwoFactor",
+  ...operation("post", "/api/v1/auth/2fa/confirm", "confirmTwoFactor"),
   summary: "Turn two-factor sign-in on with a code from the app",
   request: jsonBody(TwoFactorRequest),
   responses: { ...noContent("Two-factor enabled"), ...errors(400, 401, 403, 409, 422) },
 });
 
 export const disableTwoFactor = sessionRoute({
-  method: "delete",
-  path: "/api/v1/auth/2fa",
-  operationId: "disableTwoFactor",
+  ...operation("delete", "/api/v1/auth/2fa", "disableTwoFactor"),
   summary: "Turn two-factor sign-in off with a valid code or recovery code",
   request: jsonBody(TwoFactorRequest),
   responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
 });
 
 export const oauthStart = createRoute({
-  method: "get",
-  path: "/api/v1/auth/oauth/{idp}/start",
-  operationId: "oauthStart",
+  ...operation("get", "/api/v1/auth/oauth/{idp}/start", "oauthStart"),
   tags,
   summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",
   security: publicRoute,
@@ -254,9 +214,7 @@ export const oauthStart = createRoute({
 });
 
 export const oauthCallback = createRoute({
-  method: "get",
-  path: "/api/v1/auth/oauth/{idp}/callback",
-  operationId: "oauthCallback",
+  ...operation("get", "/api/v1/auth/oauth/{idp}/callback", "oauthCallback"),
   tags,
   summary: "Finish identity-provider sign-in with the code and state it returned",
   security: publicRoute,

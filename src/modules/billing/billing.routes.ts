@@ -14,41 +14,33 @@ import {
   UsageQuery,
   WalletOut,
 } from "./billing.schemas";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, operation } from "../../http/route";
 
 const accountRoute = authedRoutes("Account");
 const billingRoute = authedRoutes("Billing");
 
 export const getWallet = accountRoute({
-  method: "get",
-  path: "/api/v1/account/wallet",
-  operationId: "getWallet",
+  ...operation("get", "/api/v1/account/wallet", "getWallet"),
   summary: "Credits: balance, reserved by running jobs, available, and the plan",
   responses: { 200: json(WalletOut, "Wallet"), ...errors(401) },
 });
 
 export const listLedger = accountRoute({
-  method: "get",
-  path: "/api/v1/account/wallet/ledger",
-  operationId: "listLedger",
+  ...operation("get", "/api/v1/account/wallet/ledger", "listLedger"),
   summary: "Every credit movement with the balance after it, newest first",
   request: { query: Paging },
   responses: { 200: json(z.array(LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
 });
 
 export const getUsage = accountRoute({
-  method: "get",
-  path: "/api/v1/account/usage",
-  operationId: "getUsage",
+  ...operation("get", "/api/v1/account/usage", "getUsage"),
   summary: "Pages and credits per day and tool, and finished jobs by status, over the last N days",
   request: { query: UsageQuery },
   responses: { 200: json(UsageOut, "Usage"), ...errors(401, 422) },
 });
 
 export const listPlans = createRoute({
-  method: "get",
-  path: "/api/v1/billing/plans",
-  operationId: "listPlans",
+  ...operation("get", "/api/v1/billing/plans", "listPlans"),
   tags: ["Billing"],
   summary: "Plans (as in /config) and the credit packs checkout sells",
   responses: { 200: json(PlansOut, "Plans and credit packs") },
@@ -56,9 +48,7 @@ export const listPlans = createRoute({
 
 export const checkout = billingRoute({
   middleware: [requireAuth, idempotent()] as const,
-  method: "post",
-  path: "/api/v1/billing/checkout",
-  operationId: "createCheckout",
+  ...operation("post", "/api/v1/billing/checkout", "createCheckout"),
   summary: "Open a checkout for a credit pack or a plan; send the buyer to the returned URL",
   request: {
     headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
@@ -68,34 +58,26 @@ export const checkout = billingRoute({
 });
 
 export const getSubscription = billingRoute({
-  method: "get",
-  path: "/api/v1/billing/subscription",
-  operationId: "getSubscription",
+  ...operation("get", "/api/v1/billing/subscription", "getSubscription"),
   summary: "The account's live subscription, or null",
   responses: { 200: json(SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
 });
 
 export const cancelSubscription = billingRoute({
-  method: "post",
-  path: "/api/v1/billing/subscription/cancel",
-  operationId: "cancelSubscription",
+  ...operation("post", "/api/v1/billing/subscription/cancel", "cancelSubscription"),
   summary: "Stop renewing; the plan lasts until the end of the paid period",
   responses: { 200: json(SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
 });
 
 export const listPayments = billingRoute({
-  method: "get",
-  path: "/api/v1/billing/payments",
-  operationId: "listPayments",
+  ...operation("get", "/api/v1/billing/payments", "listPayments"),
   summary: "Payments (credit packs, subscription periods), newest first",
   request: { query: Paging },
   responses: { 200: json(z.array(PaymentOut), "Payments"), ...errors(401, 422) },
 });
 
 export const stripeWebhook = createRoute({
-  method: "post",
-  path: "/api/v1/billing/webhooks/stripe",
-  operationId: "stripeWebhook",
+  ...operation("post", "/api/v1/billing/webhooks/stripe", "stripeWebhook"),
   tags: ["Billing"],
   summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",
   request: { headers: z.object({ "stripe-signature": z.string().optional() }) },

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
-import { authedRoutes } from "../../http/route";
+import { authedRoutes, operation } from "../../http/route";
 
 const exportsRoute = authedRoutes("Exports");
 
@@ -14,9 +14,7 @@ export const DownloadOut = z
   .openapi("DownloadOut");
 
 export const downloadExport = exportsRoute({
-  method: "get",
-  path: "/api/v1/exports/{export_id}/download",
-  operationId: "downloadExport",
+  ...operation("get", "/api/v1/exports/{export_id}/download", "downloadExport"),
   summary: "A short-lived signed URL for an export file",
   request: {
     params: z.object({

@@ -13,14 +13,12 @@ import {
   JobOut,
   ProcessBody,
 } from "./jobs.schemas";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, operation } from "../../http/route";
 
 const jobsRoute = authedRoutes("Jobs");
 
 export const processFile = jobsRoute({
-  method: "post",
-  path: "/api/v1/process",
-  operationId: "processFile",
+  ...operation("post", "/api/v1/process", "processFile"),
   summary: "Upload a file with processing options; the job starts at once",
   middleware: [requireAuth, idempotent()] as const,
   request: {
@@ -31,9 +29,7 @@ export const processFile = jobsRoute({
 });
 
 export const uploadBatch = jobsRoute({
-  method: "post",
-  path: "/api/v1/batch",
-  operationId: "uploadBatch",
+  ...operation("post", "/api/v1/batch", "uploadBatch"),
   summary: "Upload several files with one set of options: a parent job and one child job per file",
   description:
     "Each file becomes an ordinary job (`parent_job_id` = the returned parent) that fails alone. When every file is finished the parent builds a ZIP of their exports (a folder per file) and a CSV report.",
@@ -46,9 +42,7 @@ export const uploadBatch = jobsRoute({
 });
 
 export const estimateCost = jobsRoute({
-  method: "post",
-  path: "/api/v1/estimate",
-  operationId: "estimateCost",
+  ...operation("post", "/api/v1/estimate", "estimateCost"),
   summary: "Price of a job with these options and this many pages (the same function charges)",
   request: {
     query: EstimateQuery,
@@ -58,63 +52,49 @@ export const estimateCost = jobsRoute({
 });
 
 export const cancelJob = jobsRoute({
-  method: "post",
-  path: "/api/v1/jobs/{job_id}/cancel",
-  operationId: "cancelJob",
+  ...operation("post", "/api/v1/jobs/{job_id}/cancel", "cancelJob"),
   summary: "Cancel a queued or running job (a batch: with its unfinished files); its hold is released",
   request: { params: JobIdParam },
   responses: { 200: json(JobOut, "The cancelled job"), ...errors(401, 404, 409, 422) },
 });
 
 export const retryJob = jobsRoute({
-  method: "post",
-  path: "/api/v1/jobs/{job_id}/retry",
-  operationId: "retryJob",
+  ...operation("post", "/api/v1/jobs/{job_id}/retry", "retryJob"),
   summary: "Re-run a failed, cancelled or partially completed job (only its failed pages; for a batch, its failed files)",
   request: { params: JobIdParam },
   responses: { 200: json(JobOut, "The job, queued again"), ...errors(401, 402, 404, 409, 422, 503) },
 });
 
 export const retryFailed = jobsRoute({
-  method: "post",
-  path: "/api/v1/jobs/{job_id}/retry-failed",
-  operationId: "retryFailedBatchFiles",
+  ...operation("post", "/api/v1/jobs/{job_id}/retry-failed", "retryFailedBatchFiles"),
   summary: "Batch only: re-run the files that failed, then rebuild the ZIP and report",
   request: { params: JobIdParam },
   responses: { 200: json(JobOut, "The batch parent, queued again"), ...errors(401, 402, 404, 409, 422, 503) },
 });
 
 export const getJob = jobsRoute({
-  method: "get",
-  path: "/api/v1/jobs/{job_id}",
-  operationId: "getJob",
+  ...operation("get", "/api/v1/jobs/{job_id}", "getJob"),
   summary: "Read a job (poll until a terminal state)",
   request: { params: JobIdParam },
   responses: { 200: json(JobOut, "The job"), ...errors(401, 404, 422) },
 });
 
 export const listJobs = jobsRoute({
-  method: "get",
-  path: "/api/v1/jobs",
-  operationId: "listJobs",
+  ...operation("get", "/api/v1/jobs", "listJobs"),
   summary: "List jobs, newest first",
   request: { query: JobListQuery.extend(Paging.shape) },
   responses: { 200: json(JobListOut, "A page of jobs"), ...errors(401, 422) },
 });
 
 export const jobTimeline = jobsRoute({
-  method: "get",
-  path: "/api/v1/jobs/{job_id}/timeline",
-  operationId: "getJobTimeline",
+  ...operation("get", "/api/v1/jobs/{job_id}/timeline", "getJobTimeline"),
   summary: "Every transition and progress event of a job, with timestamps",
   request: { params: JobIdParam },
   responses: { 200: json(z.record(z.string(), z.unknown()), "Timeline"), ...errors(401, 404, 422) },
 });
 
 export const jobEvents = jobsRoute({
-  method: "get",
-  path: "/api/v1/jobs/{job_id}/events",
-  operationId: "streamJobEvents",
+  ...operation("get", "/api/v1/jobs/{job_id}/events", "streamJobEvents"),
   summary: "Progress as Server-Sent Events (`status`, `progress` with percent, `warning`, then `done`); resumes with Last-Event-ID",
   request: { params: JobIdParam },
   responses: { 200: { description: "Event stream", content: { "text/event-stream": { schema: z.string() } } }, ...errors(401, 404, 422) },

@@ -10,69 +10,55 @@ import {
   TableCellsResult,
   TableCellUpdates,
 } from "./regions.schemas";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, operation } from "../../http/route";
 
 const regionsRoute = authedRoutes("Regions");
 const tablesRoute = authedRoutes("Tables");
 
 export const createRegion = regionsRoute({
-  method: "post",
-  path: "/api/v1/projects/{project_id}/regions",
-  operationId: "createRegion",
+  ...operation("post", "/api/v1/projects/{project_id}/regions", "createRegion"),
   summary: "Add a region (for instance a box the recogniser missed)",
   request: { params: ProjectIdParam, ...jsonBody(RegionCreate) },
   responses: { 201: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
 });
 
 export const updateRegion = regionsRoute({
-  method: "patch",
-  path: "/api/v1/projects/{project_id}/regions/{region_id}",
-  operationId: "updateRegion",
+  ...operation("patch", "/api/v1/projects/{project_id}/regions/{region_id}", "updateRegion"),
   summary: "Edit a region's text, translation, box, style or reading order",
   request: { params: RegionIdParam, ...jsonBody(RegionUpdate) },
   responses: { 200: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
 });
 
 export const deleteRegion = regionsRoute({
-  method: "delete",
-  path: "/api/v1/projects/{project_id}/regions/{region_id}",
-  operationId: "deleteRegion",
+  ...operation("delete", "/api/v1/projects/{project_id}/regions/{region_id}", "deleteRegion"),
   summary: "Delete a region",
   request: { params: RegionIdParam },
   responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
 });
 
 export const mergeRegions = regionsRoute({
-  method: "post",
-  path: "/api/v1/projects/{project_id}/regions/merge",
-  operationId: "mergeRegions",
+  ...operation("post", "/api/v1/projects/{project_id}/regions/merge", "mergeRegions"),
   summary: "Merge regions of one page into one: boxes united, texts joined in reading order",
   request: { params: ProjectIdParam, ...jsonBody(RegionMergeRequest) },
   responses: { 200: json(RegionOut, "The merged region"), ...errors(401, 404, 409, 422) },
 });
 
 export const splitRegion = regionsRoute({
-  method: "post",
-  path: "/api/v1/projects/{project_id}/regions/{region_id}/split",
-  operationId: "splitRegion",
+  ...operation("post", "/api/v1/projects/{project_id}/regions/{region_id}/split", "splitRegion"),
   summary: "Split a region by line, at a character offset or at a point; the box is divided accordingly",
   request: { params: RegionIdParam, ...jsonBody(RegionSplitRequest) },
   responses: { 200: json(z.array(RegionOut), "The pieces, in reading order (the first keeps the id)"), ...errors(401, 404, 409, 422) },
 });
 
 export const reocrRegion = regionsRoute({
-  method: "post",
-  path: "/api/v1/projects/{project_id}/regions/{region_id}/reocr",
-  operationId: "reocrRegion",
+  ...operation("post", "/api/v1/projects/{project_id}/regions/{region_id}/reocr", "reocrRegion"),
   summary: "Recognise the region's rectangle again, at full resolution from the original (free)",
   request: { params: RegionIdParam, ...jsonBody(ReocrRequest) },
   responses: { 200: json(RegionOut, "The region with its new recognised text"), ...errors(401, 404, 409, 422, 500, 503) },
 });
 
 export const updateTableCells = tablesRoute({
-  method: "patch",
-  path: "/api/v1/projects/{project_id}/tables/{table_id}/cells",
-  operationId: "updateTableCells",
+  ...operation("patch", "/api/v1/projects/{project_id}/tables/{table_id}/cells", "updateTableCells"),
   summary: "Write cell texts; all or nothing (invalid coordinates are listed in a 422)",
   request: { params: TableIdParam, ...jsonBody(TableCellUpdates) },
   responses: { 200: json(TableCellsResult, "Counts"), ...errors(401, 404, 409, 422) },

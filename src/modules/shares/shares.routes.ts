@@ -12,7 +12,7 @@ import {
   ShareTokenParam,
   ShareViewOut,
 } from "./shares.schemas";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, operation } from "../../http/route";
 
 const sharesRoute = authedRoutes("Shares");
 
@@ -29,27 +29,21 @@ const passwordAttempts = rateLimit({
 const publicLink = { tags: ["Public"], security: [] as Record<string, string[]>[], middleware: [passwordAttempts] };
 
 export const createShare = sharesRoute({
-  method: "post",
-  path: "/api/v1/projects/{project_id}/share",
-  operationId: "createShare",
+  ...operation("post", "/api/v1/projects/{project_id}/share", "createShare"),
   summary: "Create a public link to a project (optional password, expiry, downloads); the token is shown once",
   request: { params: ProjectIdParam, ...jsonBody(ShareCreateRequest) },
   responses: { 201: json(ShareOut, "The share, with its token"), ...errors(401, 404, 409, 422) },
 });
 
 export const listShares = sharesRoute({
-  method: "get",
-  path: "/api/v1/projects/{project_id}/share",
-  operationId: "listShares",
+  ...operation("get", "/api/v1/projects/{project_id}/share", "listShares"),
   summary: "A project's share links, newest first (tokens are not shown again)",
   request: { params: ProjectIdParam },
   responses: { 200: json(z.array(ShareOut), "Shares"), ...errors(401, 404, 422) },
 });
 
 export const revokeShare = sharesRoute({
-  method: "delete",
-  path: "/api/v1/share/{share_id}",
-  operationId: "revokeShare",
+  ...operation("delete", "/api/v1/share/{share_id}", "revokeShare"),
   summary: "Revoke a share link",
   request: { params: ShareIdParam },
   responses: { 204: { description: "Revoked" }, ...errors(401, 404, 422) },
@@ -57,9 +51,7 @@ export const revokeShare = sharesRoute({
 
 export const viewShare = createRoute({
   ...publicLink,
-  method: "get",
-  path: "/api/v1/share/{token}",
-  operationId: "viewShare",
+  ...operation("get", "/api/v1/share/{token}", "viewShare"),
   summary: "Open a share link (no account): the project's pages, regions, translations and tables",
   request: { params: ShareTokenParam, query: SharePasswordQuery },
   responses: { 200: json(ShareViewOut, "The shared project"), ...errors(401, 403, 404, 410, 422, 429) },
@@ -67,9 +59,7 @@ export const viewShare = createRoute({
 
 export const downloadShare = createRoute({
   ...publicLink,
-  method: "get",
-  path: "/api/v1/share/{token}/download",
-  operationId: "downloadShare",
+  ...operation("get", "/api/v1/share/{token}/download", "downloadShare"),
   summary: "Signed URLs of the shared project's exports (newest of each format), when the link allows downloads",
   request: { params: ShareTokenParam, query: SharePasswordQuery },
   responses: { 200: json(ShareDownloadOut, "Download links"), ...errors(401, 403, 404, 410, 422, 429) },

@@ -1,68 +1,54 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
 import { AppConfigOut, HealthOut, StatusOut, StatusOverrideIn, StatusOverrideOut } from "./system.schemas";
-import { jsonBody } from "../../http/route";
+import { jsonBody, operation } from "../../http/route";
 
 const FreeForm = z.record(z.string(), z.unknown());
 
 export const live = createRoute({
-  method: "get",
-  path: "/health/live",
-  operationId: "healthLive",
+  ...operation("get", "/health/live", "healthLive"),
   tags: ["System"],
   summary: "Liveness: answers as soon as the process can serve traffic",
   responses: { 200: json(HealthOut, "Alive") },
 });
 
 export const ready = createRoute({
-  method: "get",
-  path: "/health/ready",
-  operationId: "healthReady",
+  ...operation("get", "/health/ready", "healthReady"),
   tags: ["System"],
   summary: "Readiness: checks D1, both R2 buckets, the engine and a translator",
   responses: { 200: json(HealthOut, "Every dependency answers"), ...errors(503) },
 });
 
 export const providers = createRoute({
-  method: "get",
-  path: "/health/providers",
-  operationId: "healthProviders",
+  ...operation("get", "/health/providers", "healthProviders"),
   tags: ["System"],
   summary: "State of each OCR, translation, browser and AI provider",
   responses: { 200: json(FreeForm, "Provider states") },
 });
 
 export const config = createRoute({
-  method: "get",
-  path: "/api/v1/config",
-  operationId: "getConfig",
+  ...operation("get", "/api/v1/config", "getConfig"),
   tags: ["System"],
   summary: "Tools, languages, plans, limits and sign-in providers",
   responses: { 200: json(AppConfigOut, "Service configuration") },
 });
 
 export const languages = createRoute({
-  method: "get",
-  path: "/api/v1/languages",
-  operationId: "getLanguages",
+  ...operation("get", "/api/v1/languages", "getLanguages"),
   tags: ["System"],
   summary: "OCR languages and translation pairs that the configured providers really serve",
   responses: { 200: json(FreeForm, "Languages") },
 });
 
 export const status = createRoute({
-  method: "get",
-  path: "/api/v1/status",
-  operationId: "getStatus",
+  ...operation("get", "/api/v1/status", "getStatus"),
   tags: ["System"],
   summary: "Service status from live health checks and administrator overrides",
   responses: { 200: json(StatusOut, "Status") },
 });
 
 export const setOverride = createRoute({
-  method: "post",
-  path: "/api/v1/admin/status-overrides",
-  operationId: "setStatusOverride",
+  ...operation("post", "/api/v1/admin/status-overrides", "setStatusOverride"),
   tags: ["Admin"],
   summary: "Set a manual status for a component (administrators only)",
   security: [{ adminToken: [] }],
@@ -71,9 +57,7 @@ export const setOverride = createRoute({
 });
 
 export const clearOverride = createRoute({
-  method: "delete",
-  path: "/api/v1/admin/status-overrides/{component}",
-  operationId: "clearStatusOverride",
+  ...operation("delete", "/api/v1/admin/status-overrides/{component}", "clearStatusOverride"),
   tags: ["Admin"],
   summary: "End the manual status of a component (administrators only)",
   security: [{ adminToken: [] }],

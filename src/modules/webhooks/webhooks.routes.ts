@@ -11,76 +11,60 @@ import {
   WebhookRotateOut,
   WebhookUpdateRequest,
 } from "./webhooks.schemas";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, operation } from "../../http/route";
 
 const webhooksRoute = authedRoutes("Webhooks");
 
 export const listWebhooks = webhooksRoute({
-  method: "get",
-  path: "/api/v1/account/webhooks",
-  operationId: "listWebhooks",
+  ...operation("get", "/api/v1/account/webhooks", "listWebhooks"),
   summary: "List webhook endpoints, newest first",
   responses: { 200: json(z.array(WebhookOut), "Endpoints"), ...errors(401) },
 });
 
 export const createWebhook = webhooksRoute({
-  method: "post",
-  path: "/api/v1/account/webhooks",
-  operationId: "createWebhook",
+  ...operation("post", "/api/v1/account/webhooks", "createWebhook"),
   summary: "Register an endpoint; the answer carries its signing secret, shown only once",
   request: { ...jsonBody(WebhookCreateRequest) },
   responses: { 201: json(WebhookCreatedOut, "Endpoint created"), ...errors(400, 401, 409, 422, 503) },
 });
 
 export const getWebhook = webhooksRoute({
-  method: "get",
-  path: "/api/v1/account/webhooks/{endpoint_id}",
-  operationId: "getWebhook",
+  ...operation("get", "/api/v1/account/webhooks/{endpoint_id}", "getWebhook"),
   summary: "Read a webhook endpoint",
   request: { params: EndpointIdParam },
   responses: { 200: json(WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
 });
 
 export const updateWebhook = webhooksRoute({
-  method: "patch",
-  path: "/api/v1/account/webhooks/{endpoint_id}",
-  operationId: "updateWebhook",
+  ...operation("patch", "/api/v1/account/webhooks/{endpoint_id}", "updateWebhook"),
   summary: "Change an endpoint's URL, events, description or enabled flag",
   request: { params: EndpointIdParam, ...jsonBody(WebhookUpdateRequest) },
   responses: { 200: json(WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
 });
 
 export const deleteWebhook = webhooksRoute({
-  method: "delete",
-  path: "/api/v1/account/webhooks/{endpoint_id}",
-  operationId: "deleteWebhook",
+  ...operation("delete", "/api/v1/account/webhooks/{endpoint_id}", "deleteWebhook"),
   summary: "Delete an endpoint and its delivery log",
   request: { params: EndpointIdParam },
   responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
 });
 
 export const rotateWebhookSecret = webhooksRoute({
-  method: "post",
-  path: "/api/v1/account/webhooks/{endpoint_id}/rotate",
-  operationId: "rotateWebhookSecret",
+  ...operation("post", "/api/v1/account/webhooks/{endpoint_id}/rotate", "rotateWebhookSecret"),
   summary: "Issue a new signing secret; the previous one keeps signing for 24 hours",
   request: { params: EndpointIdParam },
   responses: { 200: json(WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
 });
 
 export const listWebhookDeliveries = webhooksRoute({
-  method: "get",
-  path: "/api/v1/account/webhooks/{endpoint_id}/deliveries",
-  operationId: "listWebhookDeliveries",
+  ...operation("get", "/api/v1/account/webhooks/{endpoint_id}/deliveries", "listWebhookDeliveries"),
   summary: "An endpoint's deliveries, newest first, with attempts, response and next retry",
   request: { params: EndpointIdParam, query: DeliveryListQuery.extend(Paging.shape) },
   responses: { 200: json(z.array(WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
 });
 
 export const replayWebhookDelivery = webhooksRoute({
-  method: "post",
-  path: "/api/v1/account/webhooks/deliveries/{delivery_id}/replay",
-  operationId: "replayWebhookDelivery",
+  ...operation("post", "/api/v1/account/webhooks/deliveries/{delivery_id}/replay", "replayWebhookDelivery"),
   summary: "Send a delivery's event again, as a new delivery",
   request: { params: DeliveryIdParam },
   responses: { 200: json(WebhookDeliveryOut, "The new delivery"), ...errors(401, 404, 409, 422) },
