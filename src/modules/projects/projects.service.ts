@@ -32,15 +32,21 @@ export async function listProjects(db: DB, auth: AuthContext, q: z.infer<typeof 
   return { items: items.map(toProjectOut), total, limit: q.limit, offset: q.offset };
 }
 
-/** A project with its pages (short-lived signed image URLs), regions and tables. */
-export async function projectDetail(env: Env, db: DB, auth: AuthContext, projectId: string, origin: string) {
-  const project = await ownProject(db, auth.userId, projectId);
+/** A project's pages, regions and tables, and a signer for its image URLs. */
+async function projectContent(env: Env, db: DB, project: repo.ProjectRow, origin: string) {
   const signer = fileSigner(env, origin);
   const [pages, regions, tables] = await Promise.all([
     repo.projectPages(db, project.id),
     regionsOf(db, project.id),
     tablesOf(db, project.id),
   ]);
+  return { signer, pages, regions, tables };
+}
+
+/** A project with its pages (short-lived signed image URLs), regions and tables. */
+export async function projectDetail(env: Env, db: DB, auth: AuthContext, projectId: string, origin: string) {
+  const project = await ownProject(db, auth.userId, projectId);
+  const { signer, pages, regions, tables } = await projectContent(env, db, project, origin);
   return {
     ...toProjectOut(project),
     pages: await Promise.all(
@@ -67,12 +73,7 @@ export async function projectDetail(env: Env, db: DB, auth: AuthContext, project
  * current text and translation, and tables. No ids, folders, jobs or other account data.
  */
 export async function publicProjectView(env: Env, db: DB, project: repo.ProjectRow, origin: string) {
-  const signer = fileSigner(env, origin);
-  const [pages, regions, tables] = await Promise.all([
-    repo.projectPages(db, project.id),
-    regionsOf(db, project.id),
-    tablesOf(db, project.id),
-  ]);
+  const { signer, pages, regions, tables } = await projectContent(env, db, project, origin);
   return {
     project: {
       name: project.name,

@@ -38,28 +38,25 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
 
   let glossaryIds = glossaryIdsOf(options);
   let result;
+  const target = plan.targetLanguage;
+  const translate = () =>
+    translateSegments(env, db, {
+      userId: plan.userId,
+      source,
+      target,
+      segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })),
+      glossaryIds,
+    });
   try {
     try {
-      result = await translateSegments(env, db, {
-        userId: plan.userId,
-        source,
-        target: plan.targetLanguage,
-        segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })),
-        glossaryIds,
-      });
+      result = await translate();
     } catch (err) {
       // A glossary deleted since the job was created: translate without it and say so.
       if (!(err instanceof ApiError) || err.code !== "not_found" || !Array.isArray(err.details.glossary_ids)) throw err;
       const missing = err.details.glossary_ids as string[];
       glossaryIds = glossaryIds.filter((g) => !missing.includes(g));
       warnings.push({ code: "glossary_missing", message: `Glossary ${missing.join(", ")} no longer exists; translated without it.` });
-      result = await translateSegments(env, db, {
-        userId: plan.userId,
-        source,
-        target: plan.targetLanguage,
-        segments: rows.map((r) => ({ id: r.id, text: r.userText ?? r.text })),
-        glossaryIds,
-      });
+      result = await translate();
     }
   } catch (err) {
     if (err instanceof ApiError) throwForStep(err);
