@@ -71,10 +71,21 @@ function refusePassword(password: string, email?: string): void {
   }
 }
 
-/** Random single-use token: the mailed value, and the hash that is stored. */
-async function mintToken(): Promise<{ token: string; hash: string }> {
+/**
+ * Stores a random single-use token (its hash) for a mailed link and returns the value to mail.
+ * `replace` first deletes the user's earlier tokens of that purpose, so older links stop working.
+ */
+async function issueToken(
+  db: DB,
+  purpose: keyof typeof TOKEN_TTL_MS,
+  to: { userId: string | null; email: string },
+  replace = false,
+): Promise<string> {
   const token = newToken();
-  return { token, hash: await sha256Hex(token) };
+  const hash = await sha256Hex(token);
+  if (replace && to.userId) await deleteAuthTokens(db, to.userId, purpose);
+  await insertAuthToken(db, { id: newId("atk"), purpose, tokenHash: hash, ...to, expiresAt: Date.now() + TOKEN_TTL_MS[purpose] });
+  return token;
 }
 
 function link(env: Env, path: string, token: string): string {
@@ -137,16 +148,7 @@ export async function createAccount(
 
 /** Mails a fresh verification link (earlier unused links stop working). */
 export async function sendVerification(db: DB, env: Env, user: UserRow): Promise<void> {
-  const { token, hash } = await mintToken();
-  await deleteAuthTokens(db, user.id, "verify_email");
-  await insertAuthToken(db, {
-    id: newId("atk"),
-    purpose: "verify_email",
-    tokenHash: hash,
-    userId: user.id,
-    email: user.email,
-    expiresAt: Date.now() + TOKEN_TTL_MS.verify_email,
-  });
+  const token = await issueToken(db, "verify_email", { userId: user.id, email: user.email }, true);
   await mailer(env).send(authMail.verifyEmail(user.email, link(env, "/verify-email", token)));
 }
 
@@ -238,15 +240,7 @@ export async function resendVerification(db: DB, env: Env, userId: string, defer
  */
 export async function sendMagicLink(db: DB, env: Env, email: string): Promise<void> {
   const user = await findUserByEmail(db, email);
-  const { token, hash } = await mintToken();
-  await insertAuthToken(db, {
-    id: newId("atk"),
-    purpose: "magic_link",
-    tokenHash: hash,
-    userId: user?.id ?? null,
-    email,
-    expiresAt: Date.now() + TOKEN_TTL_MS.magic_link,
-  });
+  const token = await issueToken(db, "magic_link", { userId: user?.id ?? null, email });
   await mailer(env).send(authMail.magicLink(email, link(env, "/magic-link", token)));
 }
 
@@ -265,16 +259,7 @@ export async function verifyMagicLink(db: DB, env: Env, token: string, client: C
 export async function sendPasswordReset(db: DB, env: Env, email: string): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user) return;
-  const { token, hash } = await mintToken();
-  await deleteAuthTokens(db, user.id, "reset_password");
-  await insertAuthToken(db, {
-    id: newId("atk"),
-    purpose: "reset_password",
-    tokenHash: hash,
-    userId: user.id,
-    email,
-    expiresAt: Date.now() + TOKEN_TTL_MS.reset_password,
-  });
+  const token = await issueToken(db, "reset_password", { userId: user.id, email }, true);
   await mailer(env).send(authMail.resetPassword(email, link(env, "/reset-password", token)));
 }
 
