@@ -28,6 +28,11 @@ export function authedRoutes(tag: string) {
   return withDefaults({ tags: [tag], security: authed, middleware: [requireAuth] as [typeof requireAuth] });
 }
 
+/** The same for routes that take no credentials (sign-up, sign-in, mailed links): no security requirement. */
+export function publicRoutes(tag: string) {
+  return withDefaults({ tags: [tag], security: [] as Record<string, string[]>[] });
+}
+
 /** The same for credential management: the web session cookie only (a route may name which sessions it takes). */
 export function sessionRoutes(tag: string) {
   return withDefaults({ tags: [tag], security: sessionOnly, middleware: [requireSession] as [typeof requireSession] });

@@ -1,4 +1,4 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { requireAnySession, requireAuth, requirePendingSession, requireSession } from "../../http/auth";
 import { authed, errors, json } from "../../http/openapi";
 import { clientIp, jsonField, rateLimit } from "../../http/rate-limit";
@@ -19,10 +19,9 @@ import {
   TwoFactorRequest,
   UserOut,
 } from "./auth.schemas";
-import { authedRoutes, sessionRoutes, jsonBody, operation } from "../../http/route";
+import { authedRoutes, publicRoutes, sessionRoutes, jsonBody, operation } from "../../http/route";
 
-const publicRoute: Record<string, string[]>[] = [];
-const tags = ["Authentication"];
+const openRoute = publicRoutes("Authentication");
 const authedRoute = authedRoutes("Authentication");
 const sessionRoute = sessionRoutes("Authentication");
 
@@ -54,21 +53,17 @@ const twoFactorLimit = rateLimit({
 
 const noContent = (description: string) => ({ 204: { description } });
 
-export const register = createRoute({
+export const register = openRoute({
   ...operation("post", "/api/v1/auth/register", "register"),
-  tags,
   summary: "Create an account with email and password; signs in (session cookie) and mails a verification link",
-  security: publicRoute,
   middleware: [authLimit("register")] as const,
   request: jsonBody(RegisterRequest),
   responses: { 201: json(AuthResponse, "Signed in"), ...errors(409, 422, 429) },
 });
 
-export const login = createRoute({
+export const login = openRoute({
   ...operation("post", "/api/v1/auth/login", "login"),
-  tags,
   summary: "Sign in with email and password; with two-factor on, the answer is `two_factor_required`",
-  security: publicRoute,
   middleware: [authLimit("login")] as const,
   request: jsonBody(LoginRequest),
   responses: { 200: json(AuthResponse, "Signed in, or waiting for the two-factor code"), ...errors(401, 422, 429) },
@@ -108,11 +103,9 @@ export const getCsrf = sessionRoute({
   responses: { 200: json(StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"), ...errors(401) },
 });
 
-export const verifyEmail = createRoute({
+export const verifyEmail = openRoute({
   ...operation("post", "/api/v1/auth/verify-email", "verifyEmail"),
-  tags,
   summary: "Confirm the email address with the mailed token",
-  security: publicRoute,
   request: jsonBody(TokenRequest),
   responses: { 200: json(UserOut, "Address confirmed"), ...errors(400, 410, 422) },
 });
@@ -123,40 +116,32 @@ export const resendVerification = authedRoute({
   responses: { 202: json(Accepted, "Mail queued"), ...errors(401, 403, 409) },
 });
 
-export const requestMagicLink = createRoute({
+export const requestMagicLink = openRoute({
   ...operation("post", "/api/v1/auth/magic-link", "requestMagicLink"),
-  tags,
   summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
-  security: publicRoute,
   middleware: [authLimit("magic")] as const,
   request: jsonBody(MagicLinkRequest),
   responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
 });
 
-export const verifyMagicLink = createRoute({
+export const verifyMagicLink = openRoute({
   ...operation("post", "/api/v1/auth/magic-link/verify", "verifyMagicLink"),
-  tags,
   summary: "Sign in with a mailed link's token (creates the account for a new address)",
-  security: publicRoute,
   request: jsonBody(TokenRequest),
   responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 410, 422) },
 });
 
-export const forgotPassword = createRoute({
+export const forgotPassword = openRoute({
   ...operation("post", "/api/v1/auth/forgot-password", "forgotPassword"),
-  tags,
   summary: "Mail a password reset link; always the same answer, whether or not an account exists",
-  security: publicRoute,
   middleware: [authLimit("forgot")] as const,
   request: jsonBody(MagicLinkRequest),
   responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
 });
 
-export const resetPassword = createRoute({
+export const resetPassword = openRoute({
   ...operation("post", "/api/v1/auth/reset-password", "resetPassword"),
-  tags,
   summary: "Set a new password with a mailed token; ends every session",
-  security: publicRoute,
   request: jsonBody(PasswordResetRequest),
   responses: { 200: json(UserOut, "Password changed"), ...errors(400, 410, 422) },
 });
@@ -201,11 +186,9 @@ export const disableTwoFactor = sessionRoute({
   responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
 });
 
-export const oauthStart = createRoute({
+export const oauthStart = openRoute({
   ...operation("get", "/api/v1/auth/oauth/{idp}/start", "oauthStart"),
-  tags,
   summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",
-  security: publicRoute,
   request: { params: IdpParam },
   responses: {
     200: json(StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"),
@@ -213,11 +196,9 @@ export const oauthStart = createRoute({
   },
 });
 
-export const oauthCallback = createRoute({
+export const oauthCallback = openRoute({
   ...operation("get", "/api/v1/auth/oauth/{idp}/callback", "oauthCallback"),
-  tags,
   summary: "Finish identity-provider sign-in with the code and state it returned",
-  security: publicRoute,
   request: { params: IdpParam, query: OAuthCallbackQuery },
   responses: {
     200: json(AuthResponse, "Signed in"),
