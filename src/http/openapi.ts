@@ -37,6 +37,12 @@ export function errors(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, json(ErrorOut, STATUS_TEXT[s] ?? "Error")]));
 }
 
+/** An id in the path (1 to 64 characters): `z.object({ job_id: pathId("job_id", "job_…") })`. */
+export function pathId(name: string, example?: string) {
+  const schema = z.string().min(1).max(64);
+  return example === undefined ? schema.openapi({ param: { name, in: "path" } }) : schema.openapi({ param: { name, in: "path" }, example });
+}
+
 /** Security requirement for routes that accept an API key or a session cookie. */
 export const authed: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
 

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 
 export const ProfileUpdate = z
   .object({
@@ -50,9 +51,5 @@ export const ApiKeyCreatedOut = ApiKeyOut.extend({
 }).openapi("ApiKeyCreatedOut");
 
 export const KeyIdParam = z.object({
-  key_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "key_id", in: "path" } }),
+  key_id: pathId("key_id"),
 });

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 import { AUTH_METHODS } from "../../db/schema/enums";
 import { PASSWORD_MAX_LENGTH } from "./password";
 
@@ -100,11 +101,7 @@ export const SessionOut = z
   .openapi("SessionOut");
 
 export const SessionIdParam = z.object({
-  session_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "session_id", in: "path" } }),
+  session_id: pathId("session_id"),
 });
 /** An identity provider id: the path segment of the OAuth routes and a key of OAUTH_PROVIDERS. */
 export const IDP_PATTERN = /^[a-z0-9_-]{1,32}$/;

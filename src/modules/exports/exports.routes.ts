@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { errors, json } from "../../http/openapi";
+import { errors, json, pathId } from "../../http/openapi";
 import { authedRoutes, operation } from "../../http/route";
 
 const exportsRoute = authedRoutes("Exports");
@@ -18,11 +18,7 @@ export const downloadExport = exportsRoute({
   summary: "A short-lived signed URL for an export file",
   request: {
     params: z.object({
-      export_id: z
-        .string()
-        .min(1)
-        .max(64)
-        .openapi({ param: { name: "export_id", in: "path" } }),
+      export_id: pathId("export_id"),
     }),
   },
   responses: { 200: json(DownloadOut, "Signed URL"), ...errors(401, 404, 422) },

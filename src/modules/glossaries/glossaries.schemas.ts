@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 
 /** Most terms one glossary holds (every term of a pair is checked against every segment). */
 export const MAX_TERMS = 1000;
@@ -50,9 +51,5 @@ export const GlossaryOut = z
   .openapi("GlossaryOut");
 
 export const GlossaryIdParam = z.object({
-  glossary_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "glossary_id", in: "path" }, example: "gls_0a1b2c3d4e5f6g7h8i9j" }),
+  glossary_id: pathId("glossary_id", "gls_0a1b2c3d4e5f6g7h8i9j"),
 });

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ErrorOut } from "../../http/openapi";
+import { ErrorOut, pathId } from "../../http/openapi";
 import { JOB_KINDS } from "../../db/schema/enums";
 import { JOB_STATUSES, TOOL_IDS, TOOLS } from "./tools";
 
@@ -121,11 +121,7 @@ export const JobListOut = z
   .openapi("JobListOut");
 
 export const JobIdParam = z.object({
-  job_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "job_id", in: "path" }, example: "job_0a1b2c3d4e5f6g7h8i9j" }),
+  job_id: pathId("job_id", "job_0a1b2c3d4e5f6g7h8i9j"),
 });
 
 export const JobListQuery = z.object({

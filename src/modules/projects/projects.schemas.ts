@@ -1,17 +1,11 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 import { EXPORT_FORMATS, PROJECT_STATUSES, REGION_KINDS, REGION_OVERFLOWS, TOOLS } from "../../db/schema/enums";
 
-const ID = (name: string, example: string) =>
-  z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name, in: "path" }, example });
-
-export const ProjectIdParam = z.object({ project_id: ID("project_id", "prj_0a1b2c3d4e5f6g7h8i9j") });
-export const RegionIdParam = ProjectIdParam.extend({ region_id: ID("region_id", "rgn_0a1b2c3d4e5f6g7h8i9j") });
-export const TableIdParam = ProjectIdParam.extend({ table_id: ID("table_id", "tbl_0a1b2c3d4e5f6g7h8i9j") });
-export const FolderIdParam = z.object({ folder_id: ID("folder_id", "fld_0a1b2c3d4e5f6g7h8i9j") });
+export const ProjectIdParam = z.object({ project_id: pathId("project_id", "prj_0a1b2c3d4e5f6g7h8i9j") });
+export const RegionIdParam = ProjectIdParam.extend({ region_id: pathId("region_id", "rgn_0a1b2c3d4e5f6g7h8i9j") });
+export const TableIdParam = ProjectIdParam.extend({ table_id: pathId("table_id", "tbl_0a1b2c3d4e5f6g7h8i9j") });
+export const FolderIdParam = z.object({ folder_id: pathId("folder_id", "fld_0a1b2c3d4e5f6g7h8i9j") });
 
 /** A rectangle in the pixels of the page's normalised image (`PageOut.width` × `height`). */
 export const Box = z

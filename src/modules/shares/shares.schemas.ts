@@ -1,13 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 import { REGION_KINDS, TOOLS } from "../../db/schema/enums";
 import { Box } from "../projects/projects.schemas";
 
 export const ShareIdParam = z.object({
-  share_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "share_id", in: "path" }, example: "shr_0a1b2c3d4e5f6g7h8i9j" }),
+  share_id: pathId("share_id", "shr_0a1b2c3d4e5f6g7h8i9j"),
 });
 
 export const ShareTokenParam = z.object({

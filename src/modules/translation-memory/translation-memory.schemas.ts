@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { Paging } from "../../http/openapi";
+import { Paging, pathId } from "../../http/openapi";
 
 export const TranslationMemoryOut = z
   .object({
@@ -29,9 +29,5 @@ export const TranslationMemoryQuery = Paging.extend({
 });
 
 export const EntryIdParam = z.object({
-  entry_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "entry_id", in: "path" }, example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
+  entry_id: pathId("entry_id", "tm_0a1b2c3d4e5f6g7h8i9j"),
 });

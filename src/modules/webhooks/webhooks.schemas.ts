@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { pathId } from "../../http/openapi";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../db/schema/enums";
 import { WEBHOOK_EVENT_TYPES } from "./events";
 
@@ -83,19 +84,11 @@ export const WebhookDeliveryOut = z
   .openapi("WebhookDeliveryOut");
 
 export const EndpointIdParam = z.object({
-  endpoint_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "endpoint_id", in: "path" }, example: "whe_0a1b2c3d4e5f6g7h8i9j" }),
+  endpoint_id: pathId("endpoint_id", "whe_0a1b2c3d4e5f6g7h8i9j"),
 });
 
 export const DeliveryIdParam = z.object({
-  delivery_id: z
-    .string()
-    .min(1)
-    .max(64)
-    .openapi({ param: { name: "delivery_id", in: "path" }, example: "dlv_0a1b2c3d4e5f6g7h8i9j" }),
+  delivery_id: pathId("delivery_id", "dlv_0a1b2c3d4e5f6g7h8i9j"),
 });
 
 export const DeliveryListQuery = z.object({
