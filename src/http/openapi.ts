@@ -43,6 +43,14 @@ export function pathId(name: string, example?: string) {
   return example === undefined ? schema.openapi({ param: { name, in: "path" } }) : schema.openapi({ param: { name, in: "path" }, example });
 }
 
+/** An optional query filter that takes one of `values`. */
+export function queryEnum<const T extends readonly [string, ...string[]]>(name: string, values: T) {
+  return z
+    .enum(values)
+    .optional()
+    .openapi({ param: { name, in: "query" } });
+}
+
 /** Security requirement for routes that accept an API key or a session cookie. */
 export const authed: Record<string, string[]>[] = [{ bearerAuth: [] }, { cookieAuth: [] }];
 

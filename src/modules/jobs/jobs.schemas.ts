@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ErrorOut, pathId } from "../../http/openapi";
+import { ErrorOut, pathId, queryEnum } from "../../http/openapi";
 import { JOB_KINDS } from "../../db/schema/enums";
 import { JOB_STATUSES, TOOL_IDS, TOOLS } from "./tools";
 
@@ -125,14 +125,8 @@ export const JobIdParam = z.object({
 });
 
 export const JobListQuery = z.object({
-  job_status: z
-    .enum(JOB_STATUSES)
-    .optional()
-    .openapi({ param: { name: "job_status", in: "query" } }),
-  job_type: z
-    .enum(TOOL_IDS)
-    .optional()
-    .openapi({ param: { name: "job_type", in: "query" } }),
+  job_status: queryEnum("job_status", JOB_STATUSES),
+  job_type: queryEnum("job_type", TOOL_IDS),
   parent_job_id: z
     .string()
     .max(64)

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, queryEnum } from "../../http/openapi";
 import { EXPORT_FORMATS, PROJECT_STATUSES, REGION_KINDS, REGION_OVERFLOWS, TOOLS } from "../../db/schema/enums";
 
 export const ProjectIdParam = z.object({ project_id: pathId("project_id", "prj_0a1b2c3d4e5f6g7h8i9j") });
@@ -138,14 +138,8 @@ export const PROJECT_ORDERS = ["updated_desc", "updated_asc", "created_desc", "c
 export const QueryBool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 export const ProjectListQuery = z.object({
-  tool: z
-    .enum(TOOLS)
-    .optional()
-    .openapi({ param: { name: "tool", in: "query" } }),
-  project_status: z
-    .enum(PROJECT_STATUSES)
-    .optional()
-    .openapi({ param: { name: "project_status", in: "query" } }),
+  tool: queryEnum("tool", TOOLS),
+  project_status: queryEnum("project_status", PROJECT_STATUSES),
   search: z
     .string()
     .trim()

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, queryEnum } from "../../http/openapi";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../db/schema/enums";
 import { WEBHOOK_EVENT_TYPES } from "./events";
 
@@ -92,8 +92,5 @@ export const DeliveryIdParam = z.object({
 });
 
 export const DeliveryListQuery = z.object({
-  status: z
-    .enum(WEBHOOK_DELIVERY_STATUSES)
-    .optional()
-    .openapi({ param: { name: "status", in: "query" } }),
+  status: queryEnum("status", WEBHOOK_DELIVERY_STATUSES),
 });
