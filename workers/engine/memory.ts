@@ -5,8 +5,6 @@
  * decode or fill can make room first.
  */
 
-export const ISOLATE_BYTES = 128 * 1024 * 1024;
-
 /** Decompression-bomb guard, checked from the headers before any decoding. */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 export const MAX_IMAGE_SIDE = 20_000;
