@@ -7,7 +7,7 @@ import { rotateQuarter, rotateSmall } from "../image/geometry";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE } from "../memory";
 import { fitScale } from "../image/limits";
-import { encodeGrayPng } from "../image/png";
+import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
 import { loadSourcePage } from "./source";
 
@@ -73,7 +73,9 @@ export async function normalisePage(bytes: Uint8Array, format: InputFormat, page
   const draw = source.draw;
   // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
   const later = draw ? { draw: async () => downscaleGray(await draw(), out.transform.scale) } : {};
-  return { ...out, png: await encodeGrayPng(out.image), ...later };
+  // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels.
+  const png = source.rendered ? await encodeGrayPng(out.image) : await encodeBlankGrayPng(out.image.width, out.image.height);
+  return { ...out, png, ...later };
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */

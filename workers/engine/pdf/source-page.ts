@@ -1,6 +1,6 @@
 import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
-import { assertInk } from "../image/ink";
+import { assertInk, isBlank } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../memory";
 import type { SourcePage } from "../image/source-page";
 import {
@@ -25,6 +25,9 @@ import { judgeTextLayer } from "./text-plausibility";
 function pdfScale(size: { width: number; height: number }): number {
   return Math.min(300 / 72, MAX_PAGE_SIDE / Math.max(size.width, size.height));
 }
+
+/** Longer side (pixels) of the raster on which the images of a text-layer page are only checked. */
+const CHECK_SIDE = 600;
 
 /** Images covering at least this share of the page make it a scan (its raster is the images). */
 const SCAN_COVERAGE = 0.5;
@@ -102,7 +105,21 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
     const images = await assertPageImagesFit(bytes, page);
     const ops = await p.getOperatorList();
-    const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
+    const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
+    const useLayer =
+      hasTextLayer(items) &&
+      mode !== "force" &&
+      !(mode === "redo" && invisible) &&
+      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    // A page read from its visible text layer whose text is its own (not a stamp on a scan) never
+    // shows its images composed: they are composed only to check that they decode, at a low
+    // resolution (a full one takes 0.4–1.7 s). A blank result is confirmed at full resolution.
+    const checkOnly = useLayer && !invisible && textShare(items, size) >= STAMP_TEXT_SHARE;
+    const compose = (s: number) => composePageImages(p, ops, s);
+    const first = ops.fnArray.some((f) => IMAGE.has(f))
+      ? await compose(checkOnly ? Math.min(scale, CHECK_SIDE / Math.max(size.width, size.height)) : scale)
+      : null;
+    const composed = checkOnly && first && isBlank(first.image) ? await compose(scale) : first;
     // Images painted through text outlines (colour separations, lettering filled with a picture)
     // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
     const faithful = composed !== null && composed.clipped === 0;
@@ -111,12 +128,6 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     // A page that is its images, composed white: no decoder could read them. A failure, never a
     // blank page passed as read.
     if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
-    const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
-    const useLayer =
-      hasTextLayer(items) &&
-      mode !== "force" &&
-      !(mode === "redo" && invisible) &&
-      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
     if (useLayer) {
       const viewport = viewportTransform(p, scale);
       const textLayer = { ...textLayerPage(items, viewport, width, height), ...(await drawnMarks(p, viewport, width, height)) };
