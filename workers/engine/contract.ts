@@ -48,13 +48,28 @@ export interface PreprocessInput {
   ocrMode?: OcrMode;
   /**
    * Text-layer PDF pages drawn by Browser Rendering: `now` (default) waits for the drawing;
-   * `background` writes a blank canvas of the page's size at once and the drawing over it when it
-   * is ready, for jobs whose later stages and exports read the text layer only.
+   * `background` writes a blank canvas of the page's size, which `drawPage` replaces with the
+   * drawing later, for jobs whose later stages and exports read the text layer only.
    */
   pageImage?: "now" | "background";
 }
 
 export type OcrMode = "auto" | "force" | "redo";
+
+/** Draws a page `preprocess` left as a blank canvas (`pageImage: "background"`) over that canvas. */
+export interface DrawPageInput {
+  sourceKey: string;
+  /** Zero-based page index of the source. */
+  page: number;
+  /** The page image `preprocess` wrote (its `outKey`). */
+  pageKey: string;
+}
+
+export interface DrawPageResult {
+  key: string;
+  /** False when the page had nothing left to draw (already drawn, or not a canvas). */
+  drawn: boolean;
+}
 
 /**
  * Maps the normalised page image back to the source page: the source raster was turned by

@@ -13,6 +13,7 @@ import type { JobPlan, PageStage, StageContext, StageHandler, StageResult } from
 
 export type { JobPlan, PageStage, StageResult } from "./types";
 export { runExports } from "./exporting";
+export { drawsPagesLater } from "./preprocessing";
 
 /**
  * The page stages this deployment can run, one file each. A tool whose stage is missing here fails

@@ -18,8 +18,8 @@ export interface NormalisedPage {
   transform: PageTransform;
   /** `text_layer` pages: the exact text in the normalised page's coordinates. */
   textLayer?: PageText;
-  /** Text-layer pages whose image is a blank canvas for now: the page drawn, at the normalised size. */
-  draw?: () => Promise<GrayImage>;
+  /** Text-layer pages whose image is a blank canvas for now: the scale to draw the page at (`SourcePage.drawScale`). */
+  drawScale?: number;
   /** The language `auto` chose on the page as it was, kept when the page was not turned. */
   autoLanguage?: string;
 }
@@ -70,9 +70,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
-  const draw = source.draw;
-  // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
-  const later = draw ? { draw: async () => downscaleGray(await draw(), out.transform.scale) } : {};
+  const later = source.drawScale ? { drawScale: source.drawScale } : {};
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels.
   const png = source.rendered ? await encodeGrayPng(out.image) : await encodeBlankGrayPng(out.image.width, out.image.height);
   return { ...out, png, ...later };

@@ -77,11 +77,16 @@ function onlyInvisibleText(ops: PdfOperatorList): boolean {
   return shown > 0;
 }
 
+/** Page `page` of a PDF drawn whole by the browser at `scale` pixels per point (what a viewer shows). */
+export async function drawPdfPage(browser: unknown, bytes: Uint8Array, page: number, scale: number): Promise<GrayImage> {
+  return rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
+}
+
 export interface PdfPageOptions {
   browser: unknown;
   languages?: string[];
   ocrMode?: OcrMode;
-  /** Text-layer pages: leave the browser's drawing of the page for later (`SourcePage.draw`). */
+  /** Text-layer pages: leave the browser's drawing of the page for later (`SourcePage.drawScale`). */
   drawLater?: boolean;
 }
 
@@ -141,19 +146,11 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
       if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
-      const browser = opts.browser;
-      if (browser && opts.drawLater)
-        return {
-          image: blank(),
-          path: "text_layer",
-          textLayer,
-          rendered: false,
-          rotation,
-          draw: async () => rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale),
-        };
+      if (opts.browser && opts.drawLater)
+        return { image: blank(), path: "text_layer", textLayer, rendered: false, rotation, drawScale: scale };
       let image: GrayImage | null = null;
       try {
-        image = opts.browser ? await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale) : null;
+        image = opts.browser ? await drawPdfPage(opts.browser, bytes, page, scale) : null;
       } catch {
         image = null;
       }
@@ -163,7 +160,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     if (composed && (scan || (faithful && !vectors) || !opts.browser))
       return { image: composed.image, path: "ocr", rendered: true, rotation };
     try {
-      const image = await rasterizePdfPage(opts.browser, await singlePagePdf(bytes, page), scale);
+      const image = await drawPdfPage(opts.browser, bytes, page, scale);
       // Images neither decoder could read, drawn blank by the browser too.
       if (images > 0) assertInk(image, page, "an image");
       return { image, path: "rasterized", rendered: true, rotation };
