@@ -3,8 +3,8 @@ import { engineError } from "../errors";
 import type { EngineEnv } from "../env";
 import { downscaleGray } from "../image/gray";
 import { probeRaster } from "../image/headers";
-import { encodeGrayPng } from "../image/png";
-import { drawPdfPage } from "../pdf/source-page";
+import { decodePngToGray, encodeGrayPng } from "../image/png";
+import { drawPdfPagePng } from "../pdf/source-page";
 import { autoOrTrialLanguage } from "../ocr/languages";
 import { seededLanguages } from "../ocr/models";
 import { pageMetadata, textLayerKeyFor } from "../storage/page-meta";
@@ -74,10 +74,17 @@ export async function drawPendingPage(env: EngineEnv, sourceKey: string, page: n
   if (!(scale > 0)) return { key: pageKey, drawn: false };
   const canvas = probeRaster(await readBytes(env.FILES, pageKey), "png");
   const { bytes } = await readSource(env, sourceKey);
-  const transform = JSON.parse(metadata.transform ?? "{}") as Partial<PageTransform>;
-  // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
-  const image = downscaleGray(await drawPdfPage(env.BROWSER, bytes, page, scale), transform.scale ?? 1);
-  if (image.width !== canvas.width || image.height !== canvas.height) return { key: pageKey, drawn: false };
-  await writeObject(env.FILES, pageKey, await encodeGrayPng(image), "image/png", metadata);
+  const fit = (JSON.parse(metadata.transform ?? "{}") as Partial<PageTransform>).scale ?? 1;
+  // The browser's gray PNG is stored as it is; text-layer pages keep their geometry, so a page
+  // fitted smaller than its drawing is only scaled like its canvas was.
+  let png = await drawPdfPagePng(env.BROWSER, bytes, page, scale);
+  if (fit < 1) {
+    const gray = await decodePngToGray(png);
+    if (!gray) return { key: pageKey, drawn: false };
+    png = await encodeGrayPng(downscaleGray(gray, fit));
+  }
+  const drawn = probeRaster(png, "png");
+  if (drawn.width !== canvas.width || drawn.height !== canvas.height) return { key: pageKey, drawn: false };
+  await writeObject(env.FILES, pageKey, png, "image/png", metadata);
   return { key: pageKey, drawn: true };
 }

@@ -17,7 +17,7 @@ import {
 import { drawnMarks } from "./drawn-rules";
 import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
-import { rasterizePdfPage } from "./rasterize";
+import { rasterizePdfPage, rasterizePdfPagePng } from "./rasterize";
 import { textLayerPage } from "./text-layer";
 import { judgeTextLayer } from "./text-plausibility";
 
@@ -80,6 +80,11 @@ function onlyInvisibleText(ops: PdfOperatorList): boolean {
 /** Page `page` of a PDF drawn whole by the browser at `scale` pixels per point (what a viewer shows). */
 export async function drawPdfPage(browser: unknown, bytes: Uint8Array, page: number, scale: number): Promise<GrayImage> {
   return rasterizePdfPage(browser, await singlePagePdf(bytes, page), scale);
+}
+
+/** `drawPdfPage` as the browser's 8-bit gray PNG. */
+export async function drawPdfPagePng(browser: unknown, bytes: Uint8Array, page: number, scale: number): Promise<Uint8Array> {
+  return rasterizePdfPagePng(browser, await singlePagePdf(bytes, page), scale);
 }
 
 export interface PdfPageOptions {
