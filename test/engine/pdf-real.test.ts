@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
@@ -120,6 +120,61 @@ describe("page rotation", { timeout: 240_000 }, () => {
     expect(characterErrorRate(realText("ocrmypdf_linn.txt"), page.text.text), page.text.text).toBeLessThan(0.05);
   });
 });
+
+describe(
+  "text set sideways (camelot's clockwise_table_1.pdf: a table whose text layer runs at 90°, /Rotate 180)",
+  { timeout: 240_000 },
+  () => {
+    const STATES = [
+      "Kerala",
+      "Tamil Nadu",
+      "Karnataka",
+      "Andhra Pradesh",
+      "Maharashtra",
+      "Gujarat",
+      "Madhya Pradesh",
+      "Orissa",
+      "West Bengal",
+      "Uttar Pradesh",
+      "Pooled",
+    ];
+
+    it("is read in the frame of its text: title first, rows top to bottom, the turn reported", async () => {
+      const key = await put("uploads/layers/clockwise.pdf", realFixture("camelot_clockwise_table_1.pdf"));
+      const page = await readPage("clockwise", key, 0, ["eng"]);
+      expect(page.pre.path).toBe("text_layer");
+      // /Rotate 180, then a quarter turn clockwise sets the text upright.
+      expect(page.rec.rotation).toBe(90);
+      // The page image turns with its text: a landscape page.
+      expect(page.pre.width).toBeGreaterThan(page.pre.height);
+      const text = page.text.text;
+      expect(text.startsWith("Table 1 : STATE WISE COVERAGE PARTICULARS BY PERIOD OF SURVEY (Contd...)"), text).toBe(true);
+      const at = STATES.map((s) => text.indexOf(s));
+      expect(
+        at.every((i, n) => i >= 0 && (n === 0 || i > at[n - 1]!)),
+        text,
+      ).toBe(true);
+      // Lines run along the text: the title's line is wide, not tall.
+      const title = page.text.regions[0]!.lines[0]!;
+      expect(title.box.w).toBeGreaterThan(10 * title.box.h);
+    });
+
+    it("reads the same whatever /Rotate the page is shown with", async () => {
+      const doc = await PDFDocument.load(realFixture("camelot_clockwise_table_1.pdf"));
+      doc.getPage(0).setRotation(degrees(270));
+      const key = await put("uploads/layers/clockwise-270.pdf", await doc.save());
+      const turned = await readPage("clockwise-270", key, 0, ["eng"]);
+      const original = await readPage(
+        "clockwise-180",
+        await put("uploads/layers/clockwise-180.pdf", realFixture("camelot_clockwise_table_1.pdf")),
+        0,
+        ["eng"],
+      );
+      expect(turned.text.text).toBe(original.text.text);
+      expect(turned.rec.rotation).toBe(original.rec.rotation);
+    });
+  },
+);
 
 describe("page images of text-layer pages", { timeout: 240_000 }, () => {
   it("are drawn in the background when the job reads only the text layer (ICDAR 2013 eu-011 p. 3)", async () => {
