@@ -35,6 +35,15 @@ describe("scanned PDF pages in every encoding pdf.js decodes (real files from OC
     expect(await inkShare(pre.key)).toBeGreaterThan(0.1);
   });
 
+  it("an image too large to decode in the engine (81 megapixels) is drawn by the browser at page resolution and read", async () => {
+    const key = await put("uploads/scans/enormous.pdf", realFixture("ocrmypdf_enormous.pdf"));
+    const page = await readPage("enormous", key, 0, ["eng"]);
+    expect(page.pre.path).toBe("rasterized");
+    expect(Math.max(page.pre.width, page.pre.height)).toBeLessThanOrEqual(3508);
+    expect(page.text.text, page.text.text).toMatch(/9000\s*x\s*9000 pixels at 300 DPI/);
+    expect(page.text.text, page.text.text).toContain("81 megapixels");
+  });
+
   it("composes every image draw: a JPEG with a CCITT soft mask and a stencil mask (masks.pdf)", async () => {
     const key = await put("uploads/scans/masks.pdf", realFixture("ocrmypdf_masks.pdf"));
     const page = await readPage("masks", key, 0, ["eng"]);

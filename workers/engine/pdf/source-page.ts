@@ -2,6 +2,7 @@ import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { assertInk } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../memory";
+import { engineError } from "../errors";
 import type { SourcePage } from "../image/source-page";
 import {
   assertPageImagesFit,
@@ -102,12 +103,15 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const items = await textItems(p);
     const mode = opts.ocrMode ?? "auto";
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
-    const images = await assertPageImagesFit(bytes, page);
+    const { images, oversized } = await assertPageImagesFit(bytes, page);
+    // pdf.js leaves out images too large to decode here: only the browser draws such a page.
+    if (oversized > 0 && !opts.browser)
+      throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
     const ops = await p.getOperatorList();
     const composed = ops.fnArray.some((f) => IMAGE.has(f)) ? await composePageImages(p, ops, scale) : null;
     // Images painted through text outlines (colour separations, lettering filled with a picture)
     // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
-    const faithful = composed !== null && composed.clipped === 0;
+    const faithful = composed !== null && composed.clipped === 0 && oversized === 0;
     const scan = faithful && composed.coverage >= SCAN_COVERAGE;
     const vectors = ops.fnArray.some((f) => VECTOR.has(f));
     // A page that is its images, composed white: no decoder could read them. A failure, never a
