@@ -67,7 +67,8 @@ function referenceFor(name) {
   return null;
 }
 
-const languageOf = (name) => (/chinese/i.test(name) ? "chi_sim" : /francais/i.test(name) ? "fra" : "eng");
+// tesseract.js's chinese.png reads 繁體中文測試 ("Traditional Chinese test"): traditional characters.
+const languageOf = (name) => (/chinese/i.test(name) ? "chi_tra" : /francais/i.test(name) ? "fra" : "eng");
 
 /** Byte-swapped UTF-16 of printable ASCII ("M" read as U+4D00), a replacement or private-use character: no character of the text. */
 const garbled = (c) => {
@@ -204,7 +205,7 @@ function pageDistance(reference, actual, cjk) {
 }
 
 function measure(name, nat, svc) {
-  const cjk = languageOf(name) === "chi_sim";
+  const cjk = languageOf(name).startsWith("chi_");
   const ref = referenceFor(name);
   const pageCount = Math.max(nat.pages.length, svc.total ?? 0, svc.pages.size);
   const servicePages = Array.from({ length: pageCount }, (_, i) => svc.pages.get(i) ?? "");
