@@ -19,4 +19,6 @@ export interface SourcePage {
    * scale (pixels per PDF point) to draw the page at, by `drawPage` once the job no longer waits.
    */
   drawScale?: number;
+  /** `text_layer` pages set sideways: the quarter turn (clockwise) that set `image` and the layer's text upright. */
+  turn?: 90 | 180 | 270;
 }

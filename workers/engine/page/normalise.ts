@@ -82,7 +82,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const fit = fitScale(sourceWidth, sourceHeight, MAX_PAGE_SIDE);
   let image = downscaleGray(source.image, fit);
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
-  let rotation: PageTransform["rotation"] = 0;
+  // A text layer set sideways was read upright: its page image was turned with it.
+  let rotation: PageTransform["rotation"] = source.turn ?? 0;
   let skew = 0;
   let chosen: string | undefined;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.

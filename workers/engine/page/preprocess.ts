@@ -1,6 +1,7 @@
 import type { DrawPageResult, OcrMode, PageTransform, PreprocessInput, PreprocessResult } from "../contract";
 import { engineError } from "../errors";
 import type { EngineEnv } from "../env";
+import { rotateQuarter } from "../image/geometry";
 import { downscaleGray } from "../image/gray";
 import { probeRaster } from "../image/headers";
 import { decodePngToGray, encodeGrayPng } from "../image/png";
@@ -74,14 +75,17 @@ export async function drawPendingPage(env: EngineEnv, sourceKey: string, page: n
   if (!(scale > 0)) return { key: pageKey, drawn: false };
   const canvas = probeRaster(await readBytes(env.FILES, pageKey), "png");
   const { bytes } = await readSource(env, sourceKey);
-  const fit = (JSON.parse(metadata.transform ?? "{}") as Partial<PageTransform>).scale ?? 1;
+  const transform = JSON.parse(metadata.transform ?? "{}") as Partial<PageTransform>;
+  const fit = transform.scale ?? 1;
+  const turn = transform.rotation ?? 0;
   // The browser's gray PNG is stored as it is; text-layer pages keep their geometry, so a page
-  // fitted smaller than its drawing is only scaled like its canvas was.
+  // fitted smaller than its drawing is only scaled like its canvas was, and a layer set sideways
+  // turned like it.
   let png = await drawPdfPagePng(env.BROWSER, bytes, page, scale);
-  if (fit < 1) {
+  if (fit < 1 || turn !== 0) {
     const gray = await decodePngToGray(png);
     if (!gray) return { key: pageKey, drawn: false };
-    png = await encodeGrayPng(downscaleGray(gray, fit));
+    png = await encodeGrayPng(downscaleGray(rotateQuarter(gray, turn), fit));
   }
   const drawn = probeRaster(png, "png");
   if (drawn.width !== canvas.width || drawn.height !== canvas.height) return { key: pageKey, drawn: false };

@@ -2,6 +2,7 @@ import type { OcrMode } from "../contract";
 import type { GrayImage } from "../image/gray";
 import { assertInk, isBlank } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../memory";
+import { engineError } from "../errors";
 import type { SourcePage } from "../image/source-page";
 import {
   assertPageImagesFit,
@@ -18,7 +19,9 @@ import { drawnMarks } from "./drawn-rules";
 import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage, rasterizePdfPagePng } from "./rasterize";
-import { textLayerPage } from "./text-layer";
+import { textLayerPage, turnMatrix, uprightTurn } from "./text-layer";
+import { mul } from "./matrix";
+import { rotateQuarter } from "../image/geometry";
 import { judgeTextLayer } from "./text-plausibility";
 
 /** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
@@ -109,11 +112,14 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const scale = pdfScale(size);
     const width = Math.max(1, Math.round(size.width * scale));
     const height = Math.max(1, Math.round(size.height * scale));
-    const blank = (): GrayImage => ({ width, height, data: new Uint8Array(width * height).fill(255) });
+    const blank = (w: number, h: number): GrayImage => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
     const items = await textItems(p);
     const mode = opts.ocrMode ?? "auto";
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
-    const images = await assertPageImagesFit(bytes, page);
+    const { images, oversized } = await assertPageImagesFit(bytes, page);
+    // pdf.js leaves out images too large to decode here: only the browser draws such a page.
+    if (oversized > 0 && !opts.browser)
+      throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
     const ops = await p.getOperatorList();
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
     const useLayer =
@@ -132,34 +138,44 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const composed = checkOnly && first && isBlank(first.image) ? await compose(scale) : first;
     // Images painted through text outlines (colour separations, lettering filled with a picture)
     // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
-    const faithful = composed !== null && composed.clipped === 0;
+    const faithful = composed !== null && composed.clipped === 0 && oversized === 0;
     const scan = faithful && composed.coverage >= SCAN_COVERAGE;
     const vectors = ops.fnArray.some((f) => VECTOR.has(f));
     // A page that is its images, composed white: no decoder could read them. A failure, never a
     // blank page passed as read.
     if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
     if (useLayer) {
-      const viewport = viewportTransform(p, scale);
-      const textLayer = { ...textLayerPage(items, viewport, width, height), ...(await drawnMarks(p, viewport, width, height)) };
+      const drawn = viewportTransform(p, scale);
+      const layerIn = async (viewport: number[], w: number, h: number) => ({
+        ...textLayerPage(items, viewport, w, h),
+        ...(await drawnMarks(p, viewport, w, h)),
+      });
       // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
       // recognised and the text merged with what OCR reads (the layer's words win where both read
       // the same place). Pages with images beside their real text (figures, decorative bands, a
       // background) are read from their layer.
       if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
-        return { image: composed.image, path: "ocr", textLayer, rendered: true, rotation };
+        return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation };
+      // Text set sideways (a landscape table on a portrait page) is read in its own frame: the
+      // page and its layer are turned so that its lines run left to right.
+      const turn = uprightTurn(items, drawn);
+      const [w, h] = turn % 180 ? [height, width] : [width, height];
+      const textLayer = await layerIn(mul(turnMatrix(turn, width, height), drawn), w, h);
+      const upright = (image: GrayImage) => rotateQuarter(image, turn);
+      const turned = turn ? { turn } : {};
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
-      if (scan && invisible) return { image: composed.image, path: "text_layer", textLayer, rendered: true, rotation };
+      if (scan && invisible) return { image: upright(composed.image), path: "text_layer", textLayer, rendered: true, rotation, ...turned };
       if (opts.browser && opts.drawLater)
-        return { image: blank(), path: "text_layer", textLayer, rendered: false, rotation, drawScale: scale };
+        return { image: blank(w, h), path: "text_layer", textLayer, rendered: false, rotation, ...turned, drawScale: scale };
       let image: GrayImage | null = null;
       try {
         image = opts.browser ? await drawPdfPage(opts.browser, bytes, page, scale) : null;
       } catch {
         image = null;
       }
-      return { image: image ?? blank(), path: "text_layer", textLayer, rendered: image !== null, rotation };
+      return { image: image ? upright(image) : blank(w, h), path: "text_layer", textLayer, rendered: image !== null, rotation, ...turned };
     }
     // Pages that draw only images need no browser; images beside vector drawing do.
     if (composed && (scan || (faithful && !vectors) || !opts.browser))
