@@ -89,9 +89,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     if (ctx.language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
-    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language);
+    // One ink sample serves orientation and, on a page left as it is, the skew estimate.
+    const ink = inkSample(image);
+    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language, ink);
     image = rotateQuarter(image, rotation);
-    skew = estimateSkew(inkSample(image));
+    skew = estimateSkew(rotation === 0 ? ink : inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
     else skew = 0;
     image = normaliseContrast(image);
