@@ -142,7 +142,7 @@ async function startTranslation() {
 }
 
 /**
- * The Workers. With ENGINE_PROCESSES=n (default: one per core), the api Worker runs in one
+ * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
  * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
  * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
  * spread over the cores. The engine processes run at a lower CPU priority than the api, as on

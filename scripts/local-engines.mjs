@@ -13,9 +13,12 @@ import { root } from "./models.mjs";
 
 const ENGINE = "lingoscan-engine";
 
-/** ENGINE_PROCESSES (a whole number, 0 = one process for both Workers), else one per core. */
+/** Engine processes by default: each holds a workerd with the engine's wasm heaps (~0.5 GB when reading). */
+const DEFAULT_MAX = 4;
+
+/** ENGINE_PROCESSES (a whole number, 0 = one process for both Workers), else one per core, at most DEFAULT_MAX. */
 export function engineProcessCount(setting, cores) {
-  if (setting === undefined || setting === "") return Math.max(1, cores);
+  if (setting === undefined || setting === "") return Math.max(1, Math.min(cores, DEFAULT_MAX));
   const n = Number(setting);
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`ENGINE_PROCESSES must be a whole number (0 runs both Workers in one process), not ${setting}`);
