@@ -102,6 +102,27 @@ describe("scripts and directions", () => {
     });
   }
 
+  it("kor at 300 dpi: words keep tesseract's spacing (no space inside a word split into syllables)", async () => {
+    const key = await put("uploads/kor/kor-300.png", fixture("lang_kor_300"));
+    const { text } = await readPage("kor-300", key, 0, ["kor"]);
+    const lines = text.regions.flatMap((r) => r.lines);
+    expect(
+      lines.map((l) => l.text),
+      text.text,
+    ).toHaveLength(texts.kor!.length);
+    lines.forEach((l, i) => {
+      const written = texts.kor![i]!.split(" ");
+      // Every word read is a written word of its line (the last may lose a final syllable).
+      expect(l.text.split(" ").length, l.text).toBe(written.length);
+      for (const w of l.text.split(" "))
+        expect(
+          written.some((x) => x.startsWith(w.replace(/\.$/, ""))),
+          `${w} in ${l.text}`,
+        ).toBe(true);
+      expect(l.words.map((w) => w.text).join(" ")).toBe(l.text);
+    });
+  });
+
   it("a page in English and Arabic read with eng+ara keeps both", async () => {
     const key = await put("uploads/mixed/eng-ara.png", fixture("mixed_eng_ara"));
     const { text, rec } = await readPage("mixed", key, 0, ["eng", "ara"]);

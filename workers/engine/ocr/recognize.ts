@@ -6,6 +6,7 @@ import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
+import { applyWordSpacing } from "./word-spacing";
 import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, type CachedEngine } from "./tesseract";
 
 /**
@@ -62,11 +63,13 @@ export async function recognizeIn(
 ): Promise<PageText> {
   const vertical = !!ocrModel(language)?.vertical;
   const read = vertical ? { ...raster, image: columnsToLines(raster.image) } : raster;
-  const hocr = await withEngine(models, language, read, (engine) => {
+  const { hocr, text } = await withEngine(models, language, read, (engine) => {
     if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
-    return engine.getHOCR();
+    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
+    return { hocr: engine.getHOCR(), text: engine.getText() };
   });
-  const blocks = vertical ? linesToColumns(parseHocr(hocr), raster.image.width) : parseHocr(hocr);
+  const spaced = applyWordSpacing(parseHocr(hocr), text);
+  const blocks = vertical ? linesToColumns(spaced, raster.image.width) : spaced;
   return {
     ...buildPageText(blocks, {
       width: raster.width,
