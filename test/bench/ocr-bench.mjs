@@ -33,7 +33,24 @@ const DPIS = [300, 200, 150];
 /** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */
 const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert", "chi_sim_vert", "kor_vert"];
 /** Pages `auto` is measured on: one language per script it tells apart, and several Latin and CJK ones. */
-const AUTO_PAGES = ["eng", "fra", "deu", "spa", "ita", "por", "rus", "ara", "heb", "hin", "kor", "jpn", "chi_sim", "jpn_vert", "chi_sim_vert", "kor_vert"];
+const AUTO_PAGES = [
+  "eng",
+  "fra",
+  "deu",
+  "spa",
+  "ita",
+  "por",
+  "rus",
+  "ara",
+  "heb",
+  "hin",
+  "kor",
+  "jpn",
+  "chi_sim",
+  "jpn_vert",
+  "chi_sim_vert",
+  "kor_vert",
+];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
 const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
