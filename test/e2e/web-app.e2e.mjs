@@ -321,6 +321,11 @@ async function main() {
       await rtl.locator('.status[data-state="completed"]').waitFor({ timeout: 420_000 });
       await rtl.getByRole("link", { name: "Open in the editor" }).click();
       await rtl.waitForURL(/\/projects\/prj_/);
+      // The region list (shown while no region is open), then the open region's text.
+      const listed = await rtl
+        .locator("ol.regions li button.link")
+        .first()
+        .evaluate((el) => ({ direction: getComputedStyle(el).direction, text: el.textContent }));
       await rtl.locator(".frame .box").first().click();
       const source = rtl.getByLabel("Source text");
       const shown = await source.evaluate((el) => ({
@@ -328,10 +333,6 @@ async function main() {
         direction: getComputedStyle(el).direction,
         text: el.value,
       }));
-      const listed = await rtl
-        .locator("section.card li button.link")
-        .first()
-        .evaluate((el) => ({ direction: getComputedStyle(el).direction, text: el.textContent }));
       await rtl.screenshot({ path: path.join(out, "5b-editor-hebrew.png"), fullPage: true });
       if (!/\p{Script=Hebrew}{3}/u.test(shown.text)) throw new Error(`the Hebrew region reads ${JSON.stringify(shown.text)}`);
       if (shown.dir !== "rtl" || shown.direction !== "rtl" || listed.direction !== "rtl")
