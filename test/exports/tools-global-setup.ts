@@ -42,7 +42,9 @@ let dir: string | undefined;
 export default async function setup(project: TestProject) {
   dir = mkdtempSync(path.join(tmpdir(), "lingoscan-readers-"));
   let n = 0;
-  const models = new Map(modelFiles([...Object.keys(TEXTS), ...REAL_PAGE_MODELS]).map((m: { key: string; file: string }) => [m.key, m.file]));
+  const models = new Map(
+    modelFiles([...Object.keys(TEXTS), ...REAL_PAGE_MODELS]).map((m: { key: string; file: string }) => [m.key, m.file]),
+  );
   server = createServer((req, res) => {
     const url = req.url ?? "";
     if (req.method === "GET" && url.startsWith("/models/")) {
