@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { chunks, MAX_BOUND_PARAMETERS } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { newestFirst } from "../../db/rows";
 import { glossaries, glossaryTerms } from "../../db/schema";
 
 export type GlossaryRow = typeof glossaries.$inferSelect;
@@ -20,7 +21,7 @@ export async function listGlossaries(db: DB, userId: string, limit: number, offs
     .select()
     .from(glossaries)
     .where(eq(glossaries.userId, userId))
-    .orderBy(desc(glossaries.createdAt), desc(glossaries.id))
+    .orderBy(...newestFirst(glossaries))
     .limit(limit)
     .offset(offset);
 }
@@ -38,7 +39,7 @@ export async function glossariesForPair(db: DB, userId: string, source: string, 
     .select()
     .from(glossaries)
     .where(and(eq(glossaries.userId, userId), eq(glossaries.sourceLanguage, source), eq(glossaries.targetLanguage, target)))
-    .orderBy(desc(glossaries.createdAt), desc(glossaries.id));
+    .orderBy(...newestFirst(glossaries));
 }
 
 /** Terms of the given glossaries, each glossary's in the order given. */

@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { firstRow, newestFirst } from "../../db/rows";
 import { projectEditable } from "../../db/project-guard";
 import { jobEvents, jobPages, jobs, pages, projects, regions, tableCells, tables } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
@@ -12,17 +13,11 @@ type NewEvent = { type: string; status: JobStatus; message: string; data?: Recor
 export type JobPageRow = typeof jobPages.$inferSelect;
 
 export async function findJob(db: DB, userId: string, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, jobs, and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
 }
 
 export async function getJob(db: DB, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
-  return row;
+  return firstRow(db, jobs, eq(jobs.id, jobId));
 }
 
 /** The plan name of a job's owner (admission and page limits read it in the workflow). */
@@ -42,7 +37,13 @@ export async function listJobs(
   if (f.parentJobId) where.push(eq(jobs.parentJobId, f.parentJobId));
   const cond = and(...where);
   const [items, [total]] = await Promise.all([
-    db.select().from(jobs).where(cond).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(f.limit).offset(f.offset),
+    db
+      .select()
+      .from(jobs)
+      .where(cond)
+      .orderBy(...newestFirst(jobs))
+      .limit(f.limit)
+      .offset(f.offset),
     db.select({ n: count() }).from(jobs).where(cond),
   ]);
   return { items, total: total?.n ?? 0 };

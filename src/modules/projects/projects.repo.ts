@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow } from "../../db/rows";
 import { folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
 import { PROJECT_EDITABLE } from "../../db/project-guard";
@@ -10,12 +11,7 @@ export type PageRow = typeof pages.$inferSelect;
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function findProject(db: DB, userId: string, projectId: string): Promise<ProjectRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.id, projectId), eq(projects.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, projects, and(eq(projects.id, projectId), eq(projects.userId, userId)));
 }
 
 export interface ProjectFilter {
@@ -186,12 +182,7 @@ export async function projectTableIds(db: DB, projectId: string): Promise<string
 // Folders
 
 export async function findFolder(db: DB, userId: string, folderId: string): Promise<FolderRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(folders)
-    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, folders, and(eq(folders.id, folderId), eq(folders.userId, userId)));
 }
 
 export async function listFolders(db: DB, userId: string) {

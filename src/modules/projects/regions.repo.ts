@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { firstRow } from "../../db/rows";
 import { pages, projects, regions, tableCells, tables } from "../../db/schema";
 
 export type RegionRow = typeof regions.$inferSelect;
@@ -52,12 +53,7 @@ export async function pageRegions(db: DB, pageId: string): Promise<RegionRow[]> 
 
 export async function findPage(db: DB, projectId: string, by: { pageId?: string; pageIndex?: number }) {
   const cond = by.pageId !== undefined ? eq(pages.id, by.pageId) : eq(pages.pageIndex, by.pageIndex!);
-  const [row] = await db
-    .select()
-    .from(pages)
-    .where(and(eq(pages.projectId, projectId), cond))
-    .limit(1);
-  return row;
+  return firstRow(db, pages, and(eq(pages.projectId, projectId), cond));
 }
 
 export interface RegionChanges {
@@ -115,12 +111,7 @@ export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow
 }
 
 export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(tables)
-    .where(and(eq(tables.id, tableId), eq(tables.projectId, projectId)))
-    .limit(1);
-  return row;
+  return firstRow(db, tables, and(eq(tables.id, tableId), eq(tables.projectId, projectId)));
 }
 
 /** The statements writing cell texts (inserting grid cells that had no row yet) and bumping the table and project. */

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { newestFirst } from "../../db/rows";
 import { translationMemory } from "../../db/schema";
 import { chunks, queryInChunks } from "../../db/chunks";
 import { newId } from "../../lib/ids";
@@ -18,7 +19,7 @@ export async function listEntries(
     .select()
     .from(translationMemory)
     .where(and(...where))
-    .orderBy(desc(translationMemory.createdAt), desc(translationMemory.id))
+    .orderBy(...newestFirst(translationMemory))
     .limit(f.limit)
     .offset(f.offset);
 }
