@@ -132,3 +132,79 @@ export function cellWriteStatements(
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
   return stmts;
 }
+
+/** A table recognised on a page, with its cells (a spanning cell once, at its top-left position). */
+export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & {
+  cells: Omit<typeof tableCells.$inferInsert, "tableId">[];
+};
+
+/** Cells per INSERT: D1 binds at most 100 parameters a statement and a cell takes 7. */
+const CELLS_PER_INSERT = 14;
+
+/** A page as recognition wrote it. */
+export interface PageOutput {
+  projectId: string;
+  pageId: string;
+  pageIndex: number;
+  width: number;
+  height: number;
+  imageKey: string;
+  sourceKey: string;
+  language: string;
+  path: "ocr" | "text_layer" | "rasterized";
+  rotation?: number;
+}
+
+/**
+ * The statements that write a page's recognition output, for one batch: the page row, its regions
+ * (replacing earlier ones) and, when given, its tables with their cells (replacing earlier ones: a
+ * retried step rewrites, never duplicates).
+ */
+export function pageOutputStatements(
+  db: DB,
+  p: PageOutput,
+  rs: Omit<NewRegion, "projectId" | "pageId">[],
+  ts?: NewPageTable[],
+): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+  const now = Date.now();
+  const tableStatements = (ts ?? []).flatMap(({ cells, ...t }) => {
+    return [
+      db.insert(tables).values({ ...t, projectId: p.projectId, pageId: p.pageId, createdAt: now, updatedAt: now }),
+      ...chunks(cells, CELLS_PER_INSERT).map((chunk) => db.insert(tableCells).values(chunk.map((c) => ({ ...c, tableId: t.id })))),
+    ];
+  });
+  return [
+    db
+      .insert(pages)
+      .values({
+        id: p.pageId,
+        projectId: p.projectId,
+        pageIndex: p.pageIndex,
+        width: p.width,
+        height: p.height,
+        imageKey: p.imageKey,
+        sourceKey: p.sourceKey,
+        path: p.path,
+        rotation: p.rotation ?? 0,
+        status: "ready",
+        detectedLanguage: p.language,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [pages.projectId, pages.pageIndex],
+        set: {
+          width: p.width,
+          height: p.height,
+          imageKey: p.imageKey,
+          path: p.path,
+          rotation: p.rotation ?? 0,
+          status: "ready",
+          updatedAt: now,
+        },
+      }),
+    db.delete(regions).where(eq(regions.pageId, p.pageId)),
+    ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
+    ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
+  ];
+}
