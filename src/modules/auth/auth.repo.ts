@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/schema";
 import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
 import type { AuthTokenData } from "../../db/schema/types";
@@ -30,11 +30,7 @@ export async function touchApiKey(db: DB, id: string, now: number): Promise<void
 
 /** The account's keys that are not revoked, newest first. */
 export function listApiKeys(db: DB, userId: string): Promise<ApiKeyRow[]> {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .orderBy(...newestFirst(apiKeys));
+  return newestRows(db, apiKeys, and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
 }
 
 export async function insertApiKey(db: DB, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {

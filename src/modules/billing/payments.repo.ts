@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestRows } from "../../db/rows";
 import { paymentEvents, payments } from "../../db/schema";
 import type { PaymentProvider as ProviderId } from "../../db/schema/enums";
 import type { ProviderPayload } from "../../db/schema/types";
@@ -34,13 +34,7 @@ export async function findPaymentByRef(db: DB, provider: ProviderId, providerRef
 }
 
 export async function listPayments(db: DB, userId: string, page: { limit: number; offset: number }): Promise<PaymentRow[]> {
-  return db
-    .select()
-    .from(payments)
-    .where(eq(payments.userId, userId))
-    .orderBy(...newestFirst(payments))
-    .limit(page.limit)
-    .offset(page.offset);
+  return newestRows(db, payments, eq(payments.userId, userId), page);
 }
 
 function completeStatement(db: DB, paymentId: string, now: number): D1PreparedStatement {

@@ -1,6 +1,6 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { ledgerEntries, wallets } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { rowsWritten } from "../../db/written";
@@ -113,13 +113,7 @@ export async function findWallet(db: DB, userId: string) {
 
 /** A page of the ledger, newest first (ties by id). */
 export async function listLedger(db: DB, userId: string, page: { limit: number; offset: number }) {
-  return db
-    .select()
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.userId, userId))
-    .orderBy(...newestFirst(ledgerEntries))
-    .limit(page.limit)
-    .offset(page.offset);
+  return newestRows(db, ledgerEntries, eq(ledgerEntries.userId, userId), page);
 }
 
 /** The newest entry that added credits (grant, purchase, subscription, refund, positive adjustment). */

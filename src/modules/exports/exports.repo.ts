@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestRows } from "../../db/rows";
 import { exportFiles } from "../../db/schema";
 
 // The only code that queries export_files (a project's exports and a job's).
@@ -19,11 +19,7 @@ export async function jobExports(db: DB, jobIds: string[]) {
 }
 
 export async function projectExports(db: DB, projectId: string): Promise<ExportRow[]> {
-  return db
-    .select()
-    .from(exportFiles)
-    .where(eq(exportFiles.projectId, projectId))
-    .orderBy(...newestFirst(exportFiles));
+  return newestRows(db, exportFiles, eq(exportFiles.projectId, projectId));
 }
 
 export async function insertExport(db: DB, row: typeof exportFiles.$inferInsert): Promise<ExportRow> {

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow } from "../../db/rows";
+import { deleteOwnRow, firstRow } from "../../db/rows";
 import { folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
 import { PROJECT_EDITABLE } from "../../db/project-guard";
@@ -204,9 +204,5 @@ export async function insertFolder(db: DB, row: typeof folders.$inferInsert): Pr
 
 /** Deletes a folder; its projects stay, out of any folder (foreign key `set null`). */
 export async function deleteFolder(db: DB, userId: string, folderId: string): Promise<boolean> {
-  const res = await db
-    .delete(folders)
-    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
-    .returning({ id: folders.id });
-  return res.length > 0;
+  return deleteOwnRow(db, folders, userId, folderId);
 }

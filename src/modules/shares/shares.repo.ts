@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestRows } from "../../db/rows";
 import { shares } from "../../db/schema";
 
 export type ShareRow = typeof shares.$inferSelect;
@@ -11,11 +11,7 @@ export async function insertShare(db: DB, row: typeof shares.$inferInsert): Prom
 }
 
 export async function listShares(db: DB, userId: string, projectId: string): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(shares)
-    .where(and(eq(shares.projectId, projectId), eq(shares.userId, userId)))
-    .orderBy(...newestFirst(shares));
+  return newestRows(db, shares, and(eq(shares.projectId, projectId), eq(shares.userId, userId)));
 }
 
 export async function findShareByTokenHash(db: DB, tokenHash: string): Promise<ShareRow | undefined> {

@@ -1,6 +1,6 @@
 import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestRows } from "../../db/rows";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { WebhookDeliveryStatus } from "../../db/schema/enums";
 import { rowsWritten } from "../../db/written";
@@ -18,11 +18,7 @@ export async function countEndpoints(db: DB, userId: string): Promise<number> {
 }
 
 export async function listEndpoints(db: DB, userId: string): Promise<EndpointRow[]> {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId))
-    .orderBy(...newestFirst(webhookEndpoints));
+  return newestRows(db, webhookEndpoints, eq(webhookEndpoints.userId, userId));
 }
 
 export async function findEndpoint(db: DB, userId: string, id: string): Promise<EndpointRow | undefined> {
@@ -96,13 +92,12 @@ export async function listDeliveries(
   endpointId: string,
   q: { status?: WebhookDeliveryStatus; limit: number; offset: number },
 ): Promise<DeliveryRow[]> {
-  return db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), q.status ? eq(webhookDeliveries.status, q.status) : undefined))
-    .orderBy(...newestFirst(webhookDeliveries))
-    .limit(q.limit)
-    .offset(q.offset);
+  return newestRows(
+    db,
+    webhookDeliveries,
+    and(eq(webhookDeliveries.endpointId, endpointId), q.status ? eq(webhookDeliveries.status, q.status) : undefined),
+    q,
+  );
 }
 
 /**
