@@ -1,4 +1,6 @@
 import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
@@ -6,6 +8,7 @@ import { authedRoutes, jsonBody } from "../../http/route";
 import { createBatch } from "./batch.service";
 import * as control from "./job-control.service";
 import * as repo from "./jobs.repo";
+import type { JobRow } from "./jobs.repo";
 import {
   BatchBody,
   CostEstimateOut,
@@ -22,6 +25,9 @@ import * as service from "./jobs.service";
 const job = authedRoutes("Jobs");
 const idempotentUpload = [requireAuth, idempotent()];
 const form = <T extends z.ZodType>(schema: T) => ({ content: { "multipart/form-data": { schema } }, required: true });
+/** The job as it is now, as JobOut. */
+const answerJob = async <S extends 200 | 202>(c: Context<AppEnv>, found: JobRow, status: S) =>
+  c.json(await service.toJobOut(c.get("db"), found), status);
 
 export const jobRoutes = [
   job("post", "/api/v1/process", "processFile", {
@@ -31,8 +37,7 @@ export const jobRoutes = [
     responses: { 202: json(JobOut, "Job accepted"), ...errors(400, 401, 402, 409, 413, 415, 422, 429, 503) },
     handler: async (c) => {
       const body = await c.req.parseBody();
-      const created = await service.createJob(c.env, c.get("db"), c.get("auth"), body.file, body.options);
-      return c.json(await service.toJobOut(c.get("db"), created), 202);
+      return answerJob(c, await service.createJob(c.env, c.get("db"), c.get("auth"), body.file, body.options), 202);
     },
   }),
   job("post", "/api/v1/batch", "uploadBatch", {
@@ -42,10 +47,7 @@ export const jobRoutes = [
     middleware: idempotentUpload,
     request: { headers: IdempotencyHeader, body: form(BatchBody) },
     responses: { 202: json(JobOut, "Batch accepted (the parent job)"), ...errors(400, 401, 402, 403, 409, 413, 422, 429, 503) },
-    handler: async (c) => {
-      const created = await createBatch(c.env, c.get("db"), c.get("auth"), await c.req.parseBody({ all: true }));
-      return c.json(await service.toJobOut(c.get("db"), created), 202);
-    },
+    handler: async (c) => answerJob(c, await createBatch(c.env, c.get("db"), c.get("auth"), await c.req.parseBody({ all: true })), 202),
   }),
   job("post", "/api/v1/estimate", "estimateCost", {
     summary: "Price of a job with these options and this many pages (the same function charges)",
@@ -57,10 +59,7 @@ export const jobRoutes = [
     summary: "Read a job (poll until a terminal state)",
     request: { params: JobIdParam },
     responses: { 200: json(JobOut, "The job"), ...errors(401, 404, 422) },
-    handler: async (c) => {
-      const found = await service.getOwnJob(c.get("db"), c.get("auth"), c.req.valid("param").job_id);
-      return c.json(await service.toJobOut(c.get("db"), found), 200);
-    },
+    handler: async (c) => answerJob(c, await service.getOwnJob(c.get("db"), c.get("auth"), c.req.valid("param").job_id), 200),
   }),
   job("get", "/api/v1/jobs", "listJobs", {
     summary: "List jobs, newest first",
@@ -82,28 +81,19 @@ export const jobRoutes = [
     summary: "Cancel a queued or running job (a batch: with its unfinished files); its hold is released",
     request: { params: JobIdParam },
     responses: { 200: json(JobOut, "The cancelled job"), ...errors(401, 404, 409, 422) },
-    handler: async (c) => {
-      const cancelled = await control.cancelJob(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id);
-      return c.json(await service.toJobOut(c.get("db"), cancelled), 200);
-    },
+    handler: async (c) => answerJob(c, await control.cancelJob(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id), 200),
   }),
   job("post", "/api/v1/jobs/{job_id}/retry", "retryJob", {
     summary: "Re-run a failed, cancelled or partially completed job (only its failed pages; for a batch, its failed files)",
     request: { params: JobIdParam },
     responses: { 200: json(JobOut, "The job, queued again"), ...errors(401, 402, 404, 409, 422, 503) },
-    handler: async (c) => {
-      const queued = await control.retryJob(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id);
-      return c.json(await service.toJobOut(c.get("db"), queued), 200);
-    },
+    handler: async (c) => answerJob(c, await control.retryJob(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id), 200),
   }),
   job("post", "/api/v1/jobs/{job_id}/retry-failed", "retryFailedBatchFiles", {
     summary: "Batch only: re-run the files that failed, then rebuild the ZIP and report",
     request: { params: JobIdParam },
     responses: { 200: json(JobOut, "The batch parent, queued again"), ...errors(401, 402, 404, 409, 422, 503) },
-    handler: async (c) => {
-      const queued = await control.retryFailed(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id);
-      return c.json(await service.toJobOut(c.get("db"), queued), 200);
-    },
+    handler: async (c) => answerJob(c, await control.retryFailed(c.env, c.get("db"), c.get("auth"), c.req.valid("param").job_id), 200),
   }),
   job("get", "/api/v1/jobs/{job_id}/timeline", "getJobTimeline", {
     summary: "Every transition and progress event of a job, with timestamps",
