@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { DB } from "./client";
 
@@ -42,4 +42,28 @@ export async function deleteOwnRow(db: DB, table: OwnedTable, userId: string, id
     .where(and(eq(table.id, id), eq(table.userId, userId)))
     .returning({ id: table.id });
   return deleted.length > 0;
+}
+
+/** A page of the rows `where` picks, in `order`, with how many match in all (a list answer's items and total). */
+export async function pageWithTotal<T extends SQLiteTable>(
+  db: DB,
+  table: T,
+  where: SQL | undefined,
+  order: readonly SQL[],
+  page: { limit: number; offset: number },
+): Promise<{ items: T["$inferSelect"][]; total: number }> {
+  const [items, [total]] = await Promise.all([
+    db
+      .select()
+      .from(table as SQLiteTable)
+      .where(where)
+      .orderBy(...order)
+      .limit(page.limit)
+      .offset(page.offset),
+    db
+      .select({ n: count() })
+      .from(table as SQLiteTable)
+      .where(where),
+  ]);
+  return { items: items as T["$inferSelect"][], total: total?.n ?? 0 };
 }

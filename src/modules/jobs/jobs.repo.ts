@@ -1,7 +1,7 @@
 import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
-import { firstRow, newestFirst } from "../../db/rows";
+import { firstRow, newestFirst, pageWithTotal } from "../../db/rows";
 import { projectEditable } from "../../db/project-guard";
 import { jobEvents, jobPages, jobs, projects } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
@@ -35,18 +35,7 @@ export async function listJobs(
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.tool) where.push(eq(jobs.tool, f.tool));
   if (f.parentJobId) where.push(eq(jobs.parentJobId, f.parentJobId));
-  const cond = and(...where);
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(jobs)
-      .where(cond)
-      .orderBy(...newestFirst(jobs))
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ n: count() }).from(jobs).where(cond),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  return pageWithTotal(db, jobs, and(...where), newestFirst(jobs), f);
 }
 
 /** A batch's children in upload order. */

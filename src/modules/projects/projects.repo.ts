@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
-import { deleteOwnRow, firstRow } from "../../db/rows";
+import { deleteOwnRow, firstRow, pageWithTotal } from "../../db/rows";
 import { folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
 import { PROJECT_EDITABLE } from "../../db/project-guard";
@@ -52,18 +52,7 @@ export async function listProjects(db: DB, userId: string, f: ProjectFilter) {
       )!,
     );
   }
-  const cond = and(...where);
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(projects)
-      .where(cond)
-      .orderBy(...ORDER_BY[f.order])
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ n: count() }).from(projects).where(cond),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  return pageWithTotal(db, projects, and(...where), ORDER_BY[f.order], f);
 }
 
 export async function projectPages(db: DB, projectId: string): Promise<PageRow[]> {
