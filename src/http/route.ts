@@ -26,7 +26,6 @@ interface Row<M extends Method, P extends string, Q extends Request, S extends R
   description?: string;
   /** Replaces the table's middleware (idempotent creation, a rate limit, another kind of session). */
   middleware?: RouteConfig["middleware"];
-  security?: RouteConfig["security"];
   request?: Q;
   responses: S;
   handler: RouteHandler<RowRoute<M, P, Q, S>, AppEnv>;
