@@ -9,7 +9,7 @@ import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
-import { buildDocumentExports } from "../exports/export-document.service";
+import { buildDocumentExports } from "./export-document.service";
 import { exportStatements, type ExportRow, insertExport, projectExports } from "../exports/exports.service";
 import { engineFailure } from "../jobs/engine-failure";
 import { regionsOf, tablesOf } from "./regions.service";
