@@ -293,10 +293,26 @@ export interface ReocrResult {
  * Export formats the engine builds. Text: txt, json, md, hocr, alto; office: docx, xlsx, csv;
  * PDF: `searchable_pdf` (original page images + invisible recognised text), `pdf` (rendered pages +
  * the translated text, or the page images when nothing was rendered); images of the rendered pages:
- * png, jpg, webp; `zip`: every other format of the request in one archive.
+ * png, jpg, webp; `zip`: every other format of the request in one archive. (The api also stores
+ * `html` exports, which the engine does not build.)
  */
-export type ExportFormat =
-  "txt" | "json" | "md" | "hocr" | "alto" | "docx" | "xlsx" | "csv" | "searchable_pdf" | "pdf" | "png" | "jpg" | "webp" | "zip";
+export const EXPORT_FORMATS = [
+  "txt",
+  "json",
+  "md",
+  "hocr",
+  "alto",
+  "docx",
+  "xlsx",
+  "csv",
+  "searchable_pdf",
+  "pdf",
+  "png",
+  "jpg",
+  "webp",
+  "zip",
+] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface BuildExportsInput {
   /** R2 FILES keys of each page's `PageText`, in page order (recognition output). */
