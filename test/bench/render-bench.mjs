@@ -5,6 +5,7 @@
 //   npm run bench:render                  (prints a table; sample images go to $TMPDIR/lingoscan-render-bench)
 //   RENDER_KINDS=photo npm run bench:render  (only the pages of the named kinds, comma-separated)
 //   RENDER_PAGES=0,17 npm run bench:render   (only the pages of these indexes; 0 is the report page)
+//   RENDER_SEED=7 npm run bench:render       (other crops of the photographs and other scenes: the held-back set)
 //   RENDER_DEBUG=1                        (also prints the regions layout analysis gave each page)
 //
 // Backgrounds by kind: real photographs nobody drew for this project (Debian's mate-backgrounds or
@@ -26,6 +27,8 @@ import { BACKGROUNDS, plateScene, SPLIT_PAGE, svgPage } from "../render/plates.m
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
+/** Seed offset of the photographs' crops and scenes (0: the published set; another: a held-back one). */
+const SEED = Number(process.env.RENDER_SEED ?? 0);
 const W = 1400,
   H = 760;
 const out = path.join(os.tmpdir(), "lingoscan-render-bench");
@@ -107,9 +110,9 @@ function pages() {
   for (const kind of Object.keys(BACKGROUNDS).filter((k) => k !== "photo"))
     for (let i = 0; i < 4; i++) set.push([kind, plateScene(kind, i, W, H)]);
   photos.slice(0, 12).forEach((file, i) => {
-    const { bytes, pixels } = photoCrop(file, i + 1);
+    const { bytes, pixels } = photoCrop(file, i + 1 + SEED);
     const bg = `<image width="${W}" height="${H}" href="data:image/png;base64,${Buffer.from(bytes).toString("base64")}"/>`;
-    const s = plateScene("photo", i, W, H, bg);
+    const s = plateScene("photo", i + SEED, W, H, bg);
     for (const l of s.lines)
       l.color = bandLuma(pixels, l.y - l.size, l.y + l.size * 0.3) < 128 ? (i % 2 ? "#ffd23f" : "#ffffff") : i % 2 ? "#5a0f2e" : "#111111";
     set.push([
