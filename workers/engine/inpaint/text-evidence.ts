@@ -95,15 +95,23 @@ export async function confirmText(
   evidence.checked = true;
   for (const [i, f] of found.entries()) {
     for (const [k, z] of f.zones.entries()) {
-      // A block-shaped zone is read even with no ink found: its texture, measured over the whole
-      // picture, can set the ink threshold above the text's own contrast.
-      const mode = readingModeOf(z);
-      if (!f.inks[k]!.at.length && mode === "block") continue;
+      // A block-shaped zone is read even with no ink found (its texture, measured over the whole
+      // picture, can set the ink threshold above the text's own contrast), and both ways when ink
+      // was found: each reading finds text the other misses on some pictures.
+      const inked = f.inks[k]!.at.length > 0;
+      const modes: SegmentationMode[] =
+        readingModeOf(z) === "picture" ? (inked ? ["picture", "block"] : ["picture"]) : inked ? ["block"] : [];
+      if (!modes.length) continue;
       evidence.zones++;
-      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages, mode)).filter(
-        (w) => w.box.w > 0 && w.box.h > 0,
-      );
-      const text = textWords(words);
+      const text: ReadWord[] = [];
+      for (const mode of modes)
+        text.push(
+          ...textWords(
+            (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages, mode)).filter(
+              (w) => w.box.w > 0 && w.box.h > 0,
+            ),
+          ),
+        );
       if (!text.length) evidence.rejected++;
       // A word read twice (zones overlap) is kept once.
       for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
