@@ -1,13 +1,18 @@
 // Starts the whole service locally: migrations, seeded models, a development account,
-// Apertium on loopback (when installed), and both Workers under one `wrangler dev`.
+// Apertium on loopback (when installed), the api Worker in one `wrangler dev` process and the engine
+// Worker in its own processes (one per core), so that reading pages never holds up the api.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createConnection } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { root } from "./models.mjs";
 import { seedModels } from "./seed-models.mjs";
 import { wrangler, wranglerLive } from "./wrangler.mjs";
-import { startApertium } from "./apertium.mjs";
+import { DEFAULT_PORT as APERTIUM_PORT, startApertium } from "./apertium.mjs";
+import { freePort } from "./local-service.mjs";
 import { startOidcProvider } from "../test/helpers/oidc-provider.mjs";
+import { engineProcessCount, localEngineConfigs } from "./local-engines.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -76,8 +81,8 @@ async function main() {
   const key = seedDevAccount();
   let apertium;
   try {
-    apertium = await startApertium({ port: 2737 });
-    console.log(`dev: Apertium at ${apertium.url}`);
+    apertium = await startTranslation();
+    console.log(`dev: Apertium at ${apertium.url}${apertium.reused ? " (already running, reused)" : ""}`);
   } catch (err) {
     console.warn(`dev: translation unavailable: ${err.message}`);
   }
@@ -87,36 +92,97 @@ async function main() {
   } catch (err) {
     console.warn(`dev: identity-provider sign-in unavailable: ${err.message}`);
   }
-  const dev = wranglerLive([
-    "dev",
-    "-c",
-    "wrangler.toml",
-    "-c",
-    "workers/engine/wrangler.toml",
-    "--ip",
-    "127.0.0.1",
-    "--port",
-    String(PORT),
-    "--show-interactive-dev-session=false",
-    "--var",
-    `PUBLIC_BASE_URL:${BASE_URL}`,
-    ...idp.vars,
-  ]);
+  const processes = await startWorkers([...idp.vars, ...(apertium ? ["--var", `APERTIUM_URL:${apertium.url}`] : [])]);
   console.log(
     `\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`,
   );
+  let stopping = false;
   const stop = () => {
-    dev.kill("SIGINT");
+    if (stopping) return;
+    stopping = true;
+    for (const p of processes) if (p.exitCode === null) p.kill("SIGINT");
     apertium?.stop();
     idp.stop();
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  dev.on("exit", (code) => {
-    apertium?.stop();
-    idp.stop();
-    process.exit(code ?? 0);
+  // One process ending ends the service: the others are stopped, and dev exits with its code.
+  let exitCode = null;
+  for (const p of processes)
+    p.on("exit", (code) => {
+      exitCode ??= code ?? 0;
+      stop();
+      if (processes.every((q) => q.exitCode !== null || q.signalCode !== null)) process.exit(exitCode);
+    });
+}
+
+/** True when something accepts connections on 127.0.0.1:port. */
+function portTaken(port) {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
   });
+}
+
+/**
+ * Apertium on APERTIUM_PORT (default 2737): reused when an Apertium server already answers there
+ * (another checkout's `npm run dev`, say); when something else holds the port, a free port instead.
+ */
+async function startTranslation() {
+  const port = Number(process.env.APERTIUM_PORT ?? APERTIUM_PORT);
+  try {
+    return await startApertium({ port });
+  } catch (err) {
+    if (!(await portTaken(port))) throw err;
+    return startApertium({ port: await freePort() });
+  }
+}
+
+/**
+ * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
+ * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
+ * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
+ * spread over the cores. The engine processes run at a lower CPU priority than the api, as on
+ * Workers, where each engine call has its own isolate and the api never waits for one.
+ * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
+ */
+async function startWorkers(extraVars) {
+  const count = engineProcessCount(process.env.ENGINE_PROCESSES, os.availableParallelism());
+  const common = ["--ip", "127.0.0.1", "--show-interactive-dev-session=false"];
+  const apiArgs = [...common, "--port", String(PORT), "--var", `PUBLIC_BASE_URL:${BASE_URL}`, ...extraVars];
+  if (count === 0) {
+    return [wranglerLive(["dev", "-c", "wrangler.toml", "-c", "workers/engine/wrangler.toml", ...apiArgs])];
+  }
+  // Each checkout's processes find each other in its own dev registry, never another checkout's.
+  process.env.WRANGLER_REGISTRY_PATH ??= path.join(root, ".wrangler/registry");
+  const { pool, engines } = localEngineConfigs(count);
+  console.log(`dev: the engine runs in ${count} process${count === 1 ? "" : "es"} beside the api's`);
+  const api = wranglerLive(["dev", "-c", "wrangler.toml", "-c", pool, ...apiArgs, "--var", `PAGE_CONCURRENCY:${count}`]);
+  const children = [api];
+  for (const [i, config] of engines.entries()) {
+    const engine = wranglerLive([
+      "dev",
+      "-c",
+      config,
+      ...common,
+      "--port",
+      String(await freePort()),
+      "--inspector-port",
+      String(await freePort()),
+      "--persist-to",
+      path.join(root, `.wrangler/engine-state/${i}`),
+    ]);
+    try {
+      os.setPriority(engine.pid, 10);
+    } catch {
+      // Not permitted here: the processes then share the cores evenly.
+    }
+    children.push(engine);
+  }
+  return children;
 }
 
 main().catch((err) => {

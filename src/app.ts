@@ -9,22 +9,23 @@ import { notFound, onError } from "./http/on-error";
 import { completeDocument, OPENAPI_INFO } from "./http/openapi-document";
 import { apiRateLimit } from "./http/rate-limit";
 import { requestId } from "./http/request-id";
+import { registerRoutes } from "./http/route";
 import { validationHook } from "./http/validation";
 import { LIMITS } from "./lib/limits";
-import { registerAccount } from "./modules/account/account.handlers";
-import { registerAuth } from "./modules/auth/auth.handlers";
+import { accountRoutes } from "./modules/account/account.routes";
+import { authRoutes, registerMailOutbox } from "./modules/auth/auth.routes";
 import { credentialStore } from "./modules/auth/credentials";
-import { registerBilling } from "./modules/billing/billing.handlers";
-import { registerExports } from "./modules/exports/exports.handlers";
-import { registerGlossaries } from "./modules/glossaries/glossaries.handlers";
-import { registerTranslationMemory } from "./modules/translation-memory/translation-memory.handlers";
-import { registerRegionTranslation } from "./modules/projects/regions-translation.handlers";
-import { registerJobs } from "./modules/jobs/jobs.handlers";
-import { registerSystem } from "./modules/system/system.handlers";
-import { registerProjects } from "./modules/projects/projects.handlers";
-import { registerRegions } from "./modules/projects/regions.handlers";
-import { registerShares } from "./modules/shares/shares.handlers";
-import { registerWebhooks } from "./modules/webhooks/webhooks.handlers";
+import { billingRoutes, registerSandboxCheckout } from "./modules/billing/billing.routes";
+import { exportRoutes, registerSignedFiles } from "./modules/exports/exports.routes";
+import { glossaryRoutes } from "./modules/glossaries/glossaries.routes";
+import { jobRoutes } from "./modules/jobs/jobs.routes";
+import { projectRoutes } from "./modules/projects/projects.routes";
+import { regionTranslationRoutes } from "./modules/projects/regions-translation.routes";
+import { regionRoutes } from "./modules/projects/regions.routes";
+import { shareRoutes } from "./modules/shares/shares.routes";
+import { systemRoutes } from "./modules/system/system.routes";
+import { translationMemoryRoutes } from "./modules/translation-memory/translation-memory.routes";
+import { webhookRoutes } from "./modules/webhooks/webhooks.routes";
 import { VERSION } from "./modules/system/system.service";
 
 export const OPENAPI_PATH = "/api/v1/openapi.json";
@@ -54,19 +55,27 @@ export function createApp() {
 
   app.use("/api/*", utf8JsonOnly);
   app.use("/api/v1/*", apiRateLimit);
-  registerSystem(app);
-  registerAuth(app);
-  registerAccount(app);
-  registerBilling(app);
-  registerWebhooks(app);
-  registerJobs(app);
-  registerExports(app);
-  registerGlossaries(app);
-  registerTranslationMemory(app);
-  registerRegionTranslation(app);
-  registerProjects(app);
-  registerRegions(app);
-  registerShares(app);
+  // Every domain's route table, in the order the OpenAPI document lists them.
+  registerRoutes(
+    app,
+    systemRoutes,
+    authRoutes,
+    accountRoutes,
+    billingRoutes,
+    webhookRoutes,
+    jobRoutes,
+    exportRoutes,
+    glossaryRoutes,
+    translationMemoryRoutes,
+    regionTranslationRoutes,
+    projectRoutes,
+    regionRoutes,
+    shareRoutes,
+  );
+  // Outside the OpenAPI document: signed file downloads and the development-only mail outbox and sandbox checkout.
+  registerSignedFiles(app);
+  registerMailOutbox(app);
+  registerSandboxCheckout(app);
 
   app.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",

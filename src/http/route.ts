@@ -1,4 +1,5 @@
-import { createRoute, type RouteConfig, type z } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, type RouteConfig, type RouteHandler, type RouteHook, type z } from "@hono/zod-openapi";
+import type { AppEnv } from "../env";
 import { requireAuth, requireSession } from "./auth";
 import { authed, sessionOnly } from "./openapi";
 
@@ -7,33 +8,72 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { body: { content: { "application/json": { schema } }, required: true } };
 }
 
-/** A route's method, path and operation id, on one line: `createRoute({ ...operation("get", "/api/v1/x", "getX"), … })`. */
-export function operation<M extends RouteConfig["method"], P extends string>(method: M, path: P, operationId: string) {
-  return { method, path, operationId };
+type Method = RouteConfig["method"];
+type Request = NonNullable<RouteConfig["request"]>;
+type Responses = RouteConfig["responses"];
+
+/** The route a row declares, as the OpenAPI layer types its handler's input and answers. */
+type RowRoute<M extends Method, P extends string, Q extends Request, S extends Responses> = {
+  method: M;
+  path: P;
+  request: Q;
+  responses: S;
+};
+
+/** What one row of a route table says beyond its method, path and operation id. */
+interface Row<M extends Method, P extends string, Q extends Request, S extends Responses> {
+  summary: string;
+  description?: string;
+  /** Replaces the table's middleware (idempotent creation, a rate limit, another kind of session). */
+  middleware?: RouteConfig["middleware"];
+  request?: Q;
+  responses: S;
+  handler: RouteHandler<RowRoute<M, P, Q, S>, AppEnv>;
+  /** Replaces the app's validation answer for this route. */
+  hook?: RouteHook<RowRoute<M, P, Q, S>, AppEnv>;
 }
 
-type RouteInput = Omit<RouteConfig, "tags" | "security">;
-
-/** Route config with `defaults` beneath it: what the route names itself wins (its own middleware, say). */
-function withDefaults<D extends object>(defaults: D) {
-  return <R extends RouteInput>(config: R) => createRoute({ ...defaults, ...config } as Omit<D, keyof R> & R);
+/** A row made into what the app registers: the OpenAPI route and its handler. */
+export interface RouteEntry {
+  route: RouteConfig;
+  handler: unknown;
+  hook?: unknown;
 }
 
 /**
- * The route factory for authenticated routes (in the manner of Unkey's createAuthenticatedRoute):
- * a tag's routes declare their tag, security (an API key or the session cookie) and the auth
- * middleware once. A route may name other middleware (idempotent creation, say).
+ * A domain's route table (in the manner of Unkey's createAuthenticatedRoute): the tag, security
+ * and auth middleware are declared once for the table; each row gives its method, path, operation
+ * id, request schemas, responses and handler. The handler is typed from the row's schemas.
  */
+export function routeTable(defaults: Pick<RouteConfig, "tags" | "security" | "middleware">) {
+  return <M extends Method, P extends string, Q extends Request = {}, S extends Responses = Responses>(
+    method: M,
+    path: P,
+    operationId: string,
+    row: Row<M, P, Q, S>,
+  ): RouteEntry => {
+    const { handler, hook, ...config } = row;
+    return { route: createRoute({ ...defaults, method, path, operationId, ...config }), handler, hook };
+  };
+}
+
+/** Routes for an API key or the session cookie (the auth middleware resolves either). */
 export function authedRoutes(tag: string) {
-  return withDefaults({ tags: [tag], security: authed, middleware: [requireAuth] as [typeof requireAuth] });
+  return routeTable({ tags: [tag], security: authed, middleware: [requireAuth] });
 }
 
-/** The same for routes that take no credentials (sign-up, sign-in, mailed links): no security requirement. */
+/** Routes that take no credentials (sign-up, sign-in, mailed links, public links): no security requirement. */
 export function publicRoutes(tag: string) {
-  return withDefaults({ tags: [tag], security: [] as Record<string, string[]>[] });
+  return routeTable({ tags: [tag], security: [] });
 }
 
-/** The same for credential management: the web session cookie only (a route may name which sessions it takes). */
+/** Credential management: the web session cookie only (a row may name which sessions it takes). */
 export function sessionRoutes(tag: string) {
-  return withDefaults({ tags: [tag], security: sessionOnly, middleware: [requireSession] as [typeof requireSession] });
+  return routeTable({ tags: [tag], security: sessionOnly, middleware: [requireSession] });
+}
+
+/** Registers route tables in order (the OpenAPI document lists paths in that order). */
+export function registerRoutes(app: OpenAPIHono<AppEnv>, ...tables: RouteEntry[][]) {
+  // Each row's handler was checked against its own route when the row was built.
+  for (const { route, handler, hook } of tables.flat()) app.openapi(route, handler as never, hook as never);
 }

@@ -8,7 +8,8 @@ import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage } from "../modules/jobs/tools";
 import { batchArchive, batchOutcome, watchChildren } from "./batch/batch-steps";
 import { advance, finishJob, type JobRef, pageEvent, runningPercent, warn } from "../modules/jobs/job-lifecycle";
-import { type JobPlan, type PageStage, planJob, runExports, runPageStage } from "./stages";
+import { drawsPagesLater, type JobPlan, type PageStage, planJob, runExports, runPageStage } from "./stages";
+import { keys } from "../lib/storage";
 
 export interface PipelineParams {
   jobId: string;
@@ -29,10 +30,13 @@ export const STEP = {
   childrenWait: (n: number) => `wait for children ${n}`,
   archive: "build batch archive",
   finish: "finish job",
+  draw: (page: number) => `draw page ${page}`,
 } as const;
 
 /** Retries with backoff, for retryable failures only (others throw NonRetryableError). */
 const PAGE_STEP: WorkflowStepConfig = { retries: { limit: 3, delay: "2 seconds", backoff: "exponential" }, timeout: "5 minutes" };
+/** Drawing a page image after the job finished: one try, its failure only leaves the blank canvas. */
+const DRAW_STEP: WorkflowStepConfig = { retries: { limit: 0, delay: "1 second" }, timeout: "5 minutes" };
 const DB_STEP: WorkflowStepConfig = { retries: { limit: 5, delay: "1 second", backoff: "exponential" }, timeout: "30 seconds" };
 
 /** Polling interval while waiting (for a concurrency slot, or for a batch's children): 0.5 s growing to 10 s. */
@@ -153,6 +157,16 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
     }
     const status = failed.size > 0 ? "partially_completed" : "completed";
     await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, status));
+    // Text-layer pages of jobs that read only the text layer were left as blank canvases: the
+    // editor's page images are drawn now that the job's outputs are complete, off its path.
+    if (drawsPagesLater(plan))
+      for (const page of toRun.filter((p) => !failed.has(p)))
+        await step.do(STEP.draw(page), DRAW_STEP, () =>
+          this.env.ENGINE.drawPage({ sourceKey: plan.sourceKey!, page, pageKey: keys.pageImage(plan.userId, plan.jobId, page) }).then(
+            (r) => r.drawn,
+            () => false,
+          ),
+        );
     return status;
   }
 

@@ -7,7 +7,7 @@
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
@@ -33,7 +33,30 @@ const DPIS = [300, 200, 150];
 /** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */
 const SCRIPT_PAGES = ["ara", "heb", "rus", "hin", "kor", "jpn_vert", "chi_sim_vert", "kor_vert"];
 /** Pages `auto` is measured on: one language per script it tells apart, and several Latin and CJK ones. */
-const AUTO_PAGES = ["eng", "fra", "deu", "spa", "ita", "por", "rus", "ara", "heb", "hin", "kor", "jpn", "chi_sim"];
+const AUTO_PAGES = [
+  "eng",
+  "fra",
+  "deu",
+  "spa",
+  "ita",
+  "por",
+  "rus",
+  "ara",
+  "heb",
+  "hin",
+  "kor",
+  "jpn",
+  "chi_sim",
+  "jpn_vert",
+  "chi_sim_vert",
+  "kor_vert",
+];
+/**
+ * Pages of real documents (test/fixtures/real, origins in its README) with their reference text:
+ * compared letters only (NFKC; zero-width non-joiners, bidi marks and punctuation aside), as the
+ * reference comes from pdftotext, which drops the former and moves punctuation across spaces.
+ */
+const REAL_PAGES = [{ lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" }];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
 const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
@@ -46,6 +69,7 @@ const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
 const nativeMode = (lang) => (ocrModel(lang)?.vertical ? ["--psm", "5"] : ocrModel(lang)?.script === "Hangul" ? ["--psm", "4"] : []);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
+const realDir = path.join(import.meta.dirname, "../fixtures/real");
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata, { recursive: true });
 
@@ -207,7 +231,7 @@ const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 async function main() {
   if (spawnSync("tesseract", ["--version"]).status !== 0) throw new Error("native tesseract is missing: apt-get install tesseract-ocr");
-  nativeTessdata(tessdata, Object.keys(TEXTS));
+  nativeTessdata(tessdata, [...Object.keys(TEXTS), ...REAL_PAGES.map((p) => p.lang)]);
   // tesseract's pdf output wants its glyph-less font and output configs in the tessdata directory.
   for (const f of ["pdf.ttf", "configs"])
     cpSync(path.join("/usr/share/tesseract-ocr/5/tessdata", f), path.join(tessdata, f), { recursive: true });
@@ -218,7 +242,7 @@ async function main() {
     for (const dpi of [300, 200]) scriptPages.push({ lang, dpi, bytes: await scriptPage(lang, dpi) });
   const autoPages = [];
   for (const lang of AUTO_PAGES.filter(measured)) autoPages.push({ lang, bytes: await scriptPage(lang, 300) });
-  const engine = await startEngine();
+  const engine = await startEngine({ languages: REAL_PAGES.map((p) => p.lang) });
   try {
     console.log("\n## Scripts: first use of each model, then accuracy against native tesseract (same model file)\n");
     console.log(
@@ -261,6 +285,39 @@ async function main() {
       });
       console.log(
         `| ${p.lang} | ${p.dpi} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${pdfOrder} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`,
+      );
+    }
+
+    console.log("\n## Real pages: engine and native tesseract (same model), letters against the reference\n");
+    console.log("| page | lang | engine CER | native CER | CER ratio | first use s | warm s | heap MB |");
+    console.log("|---|---|---|---|---|---|---|---|");
+    const letters = (t) =>
+      t
+        .normalize("NFKC")
+        .replace(/[\u200c\u200e\u200f\u202a-\u202e]/g, "")
+        .replace(/\p{P}/gu, " ");
+    const real = [];
+    for (const p of REAL_PAGES.filter((x) => measured(x.lang))) {
+      const file = path.join(realDir, p.image);
+      const bytes = readFileSync(file);
+      const first = await runEngine(engine, `real-${p.image}-first`, bytes, p.lang);
+      const e = await runEngine(engine, `real-${p.image}`, bytes, p.lang);
+      const n = runNative(file, p.lang, tessdata);
+      const expected = letters(readFileSync(path.join(realDir, p.text), "utf8"));
+      const [er, nr] = [errorRates(expected, letters(e.text), false), errorRates(expected, letters(n.text), false)];
+      const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
+      real.push({
+        page: p.image,
+        lang: p.lang,
+        engineCer: er.cer,
+        nativeCer: nr.cer,
+        ratio,
+        firstMs: first.ms,
+        warmMs: e.ms,
+        heapMB: e.heap / 2 ** 20,
+      });
+      console.log(
+        `| ${p.image} | ${p.lang} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`,
       );
     }
 
@@ -447,6 +504,7 @@ async function main() {
     reportResult("ocr", {
       subsets,
       scripts,
+      real,
       auto,
       tables: tableResults,
       enginePagesPerSecond: ePps,

@@ -43,9 +43,9 @@ bucket_name = "lingoscan-models"
 
 /**
  * Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`.
- * Without `browser`, Browser Rendering is not bound (text-layer PDF pages then get a blank page image).
+ * `languages`: models seeded beyond those of the test texts. Without `browser`, Browser Rendering is not bound (text-layer PDF pages then get a blank page image).
  */
-export async function startEngine({ browser = true } = {}) {
+export async function startEngine({ browser = true, languages = [] } = {}) {
   const state = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-state-"));
   const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")), browser);
   const child = spawn(
@@ -109,7 +109,7 @@ export async function startEngine({ browser = true } = {}) {
     if (!res.ok) throw new Error(`get ${key}: ${res.status}`);
     return res;
   };
-  for (const { key, file } of modelFiles(Object.keys(TEXTS))) await put(key, readFileSync(file), "MODELS");
+  for (const { key, file } of modelFiles([...Object.keys(TEXTS), ...languages])) await put(key, readFileSync(file), "MODELS");
   const call = async (method, input) => {
     const res = await fetch(`${base}/call`, { method: "POST", body: JSON.stringify({ method, input }) });
     const body = await res.json();

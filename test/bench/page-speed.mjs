@@ -7,54 +7,19 @@
 // engine's own cap does not apply), beside native tesseract on the same scaled file.
 //   node test/bench/page-speed.mjs [runs=1]       (CURVE=0 skips the curve)
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon/node";
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { writeFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
 import { startEngine } from "./ocr-harness.mjs";
-import { LATIN_FONTS, renderPng, TEXTS, textPageSvg } from "./ocr-render.mjs";
+import { pages } from "./speed-pages.mjs";
 import { errorRates } from "./text-metrics.mjs";
-import { root } from "../../scripts/models.mjs";
 
 const RUNS = Number(process.argv[2] ?? 1);
 const work = path.join(os.tmpdir(), "lingoscan-page-speed");
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata, { recursive: true });
-const corpus = path.join(root, "../shared/corpus/real-scans");
-
-function pages() {
-  const out = [0, 1, 2].map((k) => {
-    const lines = Array.from({ length: 46 }, (_, i) => TEXTS.eng[(i + k) % TEXTS.eng.length]);
-    return {
-      name: `A4 300 dpi ${LATIN_FONTS[k]}`,
-      a4: true,
-      ext: "png",
-      bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg),
-      text: lines.join("\n"),
-    };
-  });
-  // Real scans with the reference text their projects ship.
-  const real = [
-    ["tess_8087_054.3B.tif", "tess_8087_054.3B.txt"],
-    ["tess_8071_093.3B.tif", "tess_8071_093.3B.txt"],
-    ["tess_phototest.tif", "tess_phototest.gold.txt"],
-    ["tess_eurotext.tif", "tess_eurotext.txt"],
-    ["ocrmypdf_linn.png", "ocrmypdf_linn.txt"],
-  ];
-  for (const [file, gt] of real) {
-    const f = path.join(corpus, "files", file);
-    if (!existsSync(f)) continue;
-    out.push({
-      name: file,
-      a4: false,
-      ext: path.extname(file).slice(1),
-      bytes: readFileSync(f),
-      text: readFileSync(path.join(corpus, "gt", gt), "utf8"),
-    });
-  }
-  return out;
-}
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const s = (ms) => (ms / 1000).toFixed(2);

@@ -3,7 +3,7 @@
 //   npm run bench:real        (needs Debian's tesseract-ocr and poppler-utils)
 // Service: `npm run dev` in a scratch copy of the repository (scripts/local-service.mjs), one `ocr`
 // job per file, one at a time, upload → terminal state. Native, OCRmyPDF's way: a PDF page with a
-// text layer is read by `pdftotext`, any other page is rendered by `pdftoppm -r 300` and read by
+// readable text layer is read by `pdftotext`, any other page is rendered by `pdftoppm -r 300` and read by
 // `tesseract` (one thread, the engine's own best_int models); images go to `tesseract` directly.
 // Figures per file: status, error code, seconds, CER against the reference texts the projects ship
 // (gt/) where they exist, similarity to native elsewhere. Totals: pages with text natively but empty
@@ -67,7 +67,24 @@ function referenceFor(name) {
   return null;
 }
 
-const languageOf = (name) => (/chinese/i.test(name) ? "chi_sim" : /francais/i.test(name) ? "fra" : "eng");
+// tesseract.js's chinese.png reads 繁體中文測試 ("Traditional Chinese test"): traditional characters.
+const languageOf = (name) => (/chinese/i.test(name) ? "chi_tra" : /francais/i.test(name) ? "fra" : "eng");
+
+/** Byte-swapped UTF-16 of printable ASCII ("M" read as U+4D00), a replacement or private-use character: no character of the text. */
+const garbled = (c) => {
+  const n = c.codePointAt(0);
+  return ((n & 0xff) === 0 && n >> 8 >= 0x21 && n >> 8 <= 0x7e) || /[\uFFFD\p{Co}]/u.test(c);
+};
+
+/**
+ * Whether `pdftotext`'s text of a page is text a reader could use: at most half of its characters
+ * garbled. A layer decoded with the wrong byte order (OCRmyPDF's cmyk.pdf: CJK mojibake over Latin
+ * lettering) is no reading of the page; a user would render the page and OCR it, as native does then.
+ */
+function readableLayer(text) {
+  const chars = [...text.replace(/\s+/gu, "")];
+  return chars.filter(garbled).length <= chars.length / 2;
+}
 
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 256 * 2 ** 20, env: { ...process.env, OMP_THREAD_LIMIT: "1" } });
@@ -100,7 +117,7 @@ function native(file, lang) {
   const kinds = [];
   for (let p = 1; p <= count; p++) {
     const layer = run("pdftotext", ["-f", String(p), "-l", String(p), file, "-"]);
-    if (layer.ok && visible(layer.out) >= TEXT_MIN_CHARS) {
+    if (layer.ok && visible(layer.out) >= TEXT_MIN_CHARS && readableLayer(layer.out)) {
       pages.push(layer.out);
       kinds.push("text");
       continue;
@@ -188,7 +205,7 @@ function pageDistance(reference, actual, cjk) {
 }
 
 function measure(name, nat, svc) {
-  const cjk = languageOf(name) === "chi_sim";
+  const cjk = languageOf(name).startsWith("chi_");
   const ref = referenceFor(name);
   const pageCount = Math.max(nat.pages.length, svc.total ?? 0, svc.pages.size);
   const servicePages = Array.from({ length: pageCount }, (_, i) => svc.pages.get(i) ?? "");
@@ -244,7 +261,7 @@ function summarise(rows, { started, skipped, total, complete }) {
     `# Real scans and PDFs: service vs native`,
     "",
     `Run ${started.toISOString()} with \`npm run bench:real\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end), corpus \`${path.relative(root, corpus)}\` (${rows.length} documents; not documents: ${skipped.join(", ") || "none"}).`,
-    "Native: `pdftotext` for PDF pages with a text layer, else `pdftoppm -r 300` + `tesseract` (1 thread, the engine's best_int models); images straight to `tesseract`.",
+    "Native: `pdftotext` for PDF pages with a readable text layer (at most half of its characters byte-swapped UTF-16, replacement or private-use), else `pdftoppm -r 300` + `tesseract` (1 thread, the engine's best_int models); images straight to `tesseract`.",
     `CER against the reference text the corpus ships (gt/); elsewhere similarity = 1 − CER of the service's page texts against native's. Worse = CER more than ${WORSE_CER_MARGIN * 100} points above native's, or similarity below ${WORSE_SIMILARITY * 100} % where native reads text.`,
     "",
     "| file | kind | pages | service | error codes | service s | native s | CER service | CER native | similarity | empty pages | worse |",

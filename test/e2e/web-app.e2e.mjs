@@ -1,7 +1,8 @@
 // End-to-end run of the web app in a real browser (Debian's Chromium driven by playwright-core)
 // against `npm run dev` on a loopback port: sign-in page with an identity-provider button → sign up
 // → upload the sample image → watch progress to completion → edit a region → re-render (free) with
-// live progress and a changed page image → export and download → password-protected share → open
+// live progress and a changed page image → export and download → a Hebrew page's text shown right
+// to left in the editor → password-protected share → open
 // the viewer in a fresh browser context → sign in with the identity provider in another browser →
 // sessions list (method, device, this device, revoke) → add and edit a webhook endpoint.
 // Screenshots of the main pages go to test/e2e/out/.
@@ -17,6 +18,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { languagePageSvg, renderPng, TEXTS } from "../bench/ocr-render.mjs";
 import { startOidcProvider } from "../helpers/oidc-provider.mjs";
 
 const CLIENT_ID = "lingoscan-e2e";
@@ -115,6 +117,9 @@ async function main() {
   const sample = path.join(work, "sample.png");
   const s = spawnSync(process.execPath, [path.join(root, "scripts/sample-image.mjs"), sample], { cwd: root, encoding: "utf8" });
   if (s.status !== 0) throw new Error(`sample-image failed: ${s.stderr}`);
+  // A Hebrew page (Article 1 of the UDHR in Noto Sans Hebrew) for the right-to-left check.
+  const hebrewPage = path.join(work, "hebrew.png");
+  writeFileSync(hebrewPage, renderPng(languagePageSvg("heb", TEXTS.heb, { dpi: 200 }).svg));
 
   // A server already on the port would answer instead of the one started here.
   if (
@@ -301,6 +306,39 @@ async function main() {
     const text = readFileSync(saved, "utf8");
     if (!text.includes(canTranslate ? edited : "The quick brown fox"))
       throw new Error(`the export lacks the edited text: ${text.slice(0, 300)}`);
+
+    step("a Hebrew page in the editor: its text shows right to left");
+    {
+      // A second tab of the same session, so the first stays on the project it shares below.
+      const rtl = await ctx.newPage();
+      rtl.on("pageerror", (e) => consoleErrors.push(`uncaught (Hebrew page): ${e.stack || e.message}`));
+      await rtl.goto(`${base}/new`);
+      await rtl.locator('input[type="file"]').setInputFiles(hebrewPage);
+      await rtl.getByLabel("Tool").selectOption("ocr");
+      await rtl.getByLabel("Language of the text").selectOption("he");
+      await rtl.getByRole("button", { name: "Start" }).click();
+      await rtl.waitForURL(/\/jobs\/job_/);
+      await rtl.locator('.status[data-state="completed"]').waitFor({ timeout: 420_000 });
+      await rtl.getByRole("link", { name: "Open in the editor" }).click();
+      await rtl.waitForURL(/\/projects\/prj_/);
+      // The region list (shown while no region is open), then the open region's text.
+      const listed = await rtl
+        .locator("ol.regions li button.link")
+        .first()
+        .evaluate((el) => ({ direction: getComputedStyle(el).direction, text: el.textContent }));
+      await rtl.locator(".frame .box").first().click();
+      const source = rtl.getByLabel("Source text");
+      const shown = await source.evaluate((el) => ({
+        dir: el.getAttribute("dir"),
+        direction: getComputedStyle(el).direction,
+        text: el.value,
+      }));
+      await rtl.screenshot({ path: path.join(out, "5b-editor-hebrew.png"), fullPage: true });
+      if (!/\p{Script=Hebrew}{3}/u.test(shown.text)) throw new Error(`the Hebrew region reads ${JSON.stringify(shown.text)}`);
+      if (shown.dir !== "rtl" || shown.direction !== "rtl" || listed.direction !== "rtl")
+        throw new Error(`the Hebrew region is not shown right to left: editor ${JSON.stringify(shown)}, list ${JSON.stringify(listed)}`);
+      await rtl.close();
+    }
 
     step("create a password-protected share");
     await page.getByLabel("Password (optional)").fill("open-sesame");

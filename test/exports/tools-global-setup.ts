@@ -7,6 +7,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { modelFiles } from "../../scripts/models.mjs";
 import { TEXTS } from "../bench/ocr-texts.mjs";
+/** Models of the real pages the tests read beyond the test texts (test/fixtures/real: a Persian page). */
+const REAL_PAGE_MODELS = ["fas"];
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -40,7 +42,9 @@ let dir: string | undefined;
 export default async function setup(project: TestProject) {
   dir = mkdtempSync(path.join(tmpdir(), "lingoscan-readers-"));
   let n = 0;
-  const models = new Map(modelFiles(Object.keys(TEXTS)).map((m: { key: string; file: string }) => [m.key, m.file]));
+  const models = new Map(
+    modelFiles([...Object.keys(TEXTS), ...REAL_PAGE_MODELS]).map((m: { key: string; file: string }) => [m.key, m.file]),
+  );
   server = createServer((req, res) => {
     const url = req.url ?? "";
     if (req.method === "GET" && url.startsWith("/models/")) {

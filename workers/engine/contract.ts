@@ -48,13 +48,28 @@ export interface PreprocessInput {
   ocrMode?: OcrMode;
   /**
    * Text-layer PDF pages drawn by Browser Rendering: `now` (default) waits for the drawing;
-   * `background` writes a blank canvas of the page's size at once and the drawing over it when it
-   * is ready, for jobs whose later stages and exports read the text layer only.
+   * `background` writes a blank canvas of the page's size, which `drawPage` replaces with the
+   * drawing later, for jobs whose later stages and exports read the text layer only.
    */
   pageImage?: "now" | "background";
 }
 
 export type OcrMode = "auto" | "force" | "redo";
+
+/** Draws a page `preprocess` left as a blank canvas (`pageImage: "background"`) over that canvas. */
+export interface DrawPageInput {
+  sourceKey: string;
+  /** Zero-based page index of the source. */
+  page: number;
+  /** The page image `preprocess` wrote (its `outKey`). */
+  pageKey: string;
+}
+
+export interface DrawPageResult {
+  key: string;
+  /** False when the page had nothing left to draw (already drawn, or not a canvas). */
+  drawn: boolean;
+}
 
 /**
  * Maps the normalised page image back to the source page: the source raster was turned by
@@ -278,10 +293,26 @@ export interface ReocrResult {
  * Export formats the engine builds. Text: txt, json, md, hocr, alto; office: docx, xlsx, csv;
  * PDF: `searchable_pdf` (original page images + invisible recognised text), `pdf` (rendered pages +
  * the translated text, or the page images when nothing was rendered); images of the rendered pages:
- * png, jpg, webp; `zip`: every other format of the request in one archive.
+ * png, jpg, webp; `zip`: every other format of the request in one archive. (The api also stores
+ * `html` exports, which the engine does not build.)
  */
-export type ExportFormat =
-  "txt" | "json" | "md" | "hocr" | "alto" | "docx" | "xlsx" | "csv" | "searchable_pdf" | "pdf" | "png" | "jpg" | "webp" | "zip";
+export const EXPORT_FORMATS = [
+  "txt",
+  "json",
+  "md",
+  "hocr",
+  "alto",
+  "docx",
+  "xlsx",
+  "csv",
+  "searchable_pdf",
+  "pdf",
+  "png",
+  "jpg",
+  "webp",
+  "zip",
+] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export interface BuildExportsInput {
   /** R2 FILES keys of each page's `PageText`, in page order (recognition output). */

@@ -4,6 +4,8 @@ import type {
   BuildExportsInput,
   BuiltExport,
   DetectInput,
+  DrawPageInput,
+  DrawPageResult,
   DetectResult,
   EngineHealth,
   ExtractTablesInput,
@@ -30,7 +32,7 @@ import { probeRaster } from "./image/headers";
 import { sniffFormat } from "./image/sniff";
 import { inpaintPage } from "./inpaint/inpaint-page";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
-import { preprocessPage } from "./page/preprocess";
+import { drawPendingPage, preprocessPage } from "./page/preprocess";
 import { detectPage, recognizePage } from "./page/read";
 import { reocrPage } from "./page/reocr";
 import { extractTables } from "./page/tables";
@@ -106,9 +108,15 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const page = requirePage(input?.page);
     const ocrMode = requireOcrMode(input?.ocrMode);
     const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage };
-    return guarded("internal_error", "Preprocessing the page failed", () =>
-      preprocessPage(this.env, req, (work) => this.ctx.waitUntil(work)),
-    );
+    return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req));
+  }
+
+  /** Draws a text-layer page left as a blank canvas by `preprocess` (page/preprocess.ts). */
+  async drawPage(input: DrawPageInput): Promise<DrawPageResult> {
+    const sourceKey = requireKey(input?.sourceKey, "sourceKey");
+    const pageKey = requireKey(input?.pageKey, "pageKey");
+    const page = requirePage(input?.page);
+    return guarded("rasterizer_unavailable", "Drawing the page failed", () => drawPendingPage(this.env, sourceKey, page, pageKey));
   }
 
   /** A page image's record (path, transform, text layer), read before any work on the page. */

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, ne } from "drizzle-orm";
+import { and, eq, gt, isNull, ne } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/schema";
 import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
 import type { AuthTokenData } from "../../db/schema/types";
@@ -29,11 +30,7 @@ export async function touchApiKey(db: DB, id: string, now: number): Promise<void
 
 /** The account's keys that are not revoked, newest first. */
 export function listApiKeys(db: DB, userId: string): Promise<ApiKeyRow[]> {
-  return db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return newestRows(db, apiKeys, and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
 }
 
 export async function insertApiKey(db: DB, row: typeof apiKeys.$inferInsert): Promise<ApiKeyRow> {
@@ -54,21 +51,11 @@ export async function revokeApiKey(db: DB, userId: string, id: string, now: numb
 // ---- users ----------------------------------------------------------------------------------
 
 export async function findUserByEmail(db: DB, email: string): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.email, email), isNull(users.deletedAt)))
-    .limit(1);
-  return row;
+  return firstRow(db, users, and(eq(users.email, email), isNull(users.deletedAt)));
 }
 
 export async function findUserById(db: DB, id: string): Promise<UserRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(and(eq(users.id, id), isNull(users.deletedAt)))
-    .limit(1);
-  return row;
+  return firstRow(db, users, and(eq(users.id, id), isNull(users.deletedAt)));
 }
 
 /**
@@ -165,7 +152,7 @@ export async function listSessions(db: DB, userId: string, now: number): Promise
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt), eq(sessions.twoFactorPending, false)))
-    .orderBy(desc(sessions.createdAt), desc(sessions.id));
+    .orderBy(...newestFirst(sessions));
   return rows.filter((s) => s.expiresAt > now);
 }
 
@@ -258,12 +245,7 @@ export async function consumeAuthToken(
 
 /** A token by hash and purpose, used or not (to check a request against it before using it up). */
 export async function findAuthToken(db: DB, purpose: AuthTokenPurpose, tokenHash: string): Promise<AuthTokenRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(authTokens)
-    .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose)))
-    .limit(1);
-  return row;
+  return firstRow(db, authTokens, and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.purpose, purpose)));
 }
 
 /** Deletes the account's unused tokens of one purpose (a new link replaces the previous ones). */
@@ -291,12 +273,7 @@ export async function consumeRecoveryCode(db: DB, userId: string, codeHash: stri
 // ---- external identities --------------------------------------------------------------------
 
 export async function findIdentity(db: DB, provider: string, subject: string) {
-  const [row] = await db
-    .select()
-    .from(oauthIdentities)
-    .where(and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.subject, subject)))
-    .limit(1);
-  return row;
+  return firstRow(db, oauthIdentities, and(eq(oauthIdentities.provider, provider), eq(oauthIdentities.subject, subject)));
 }
 
 export async function insertIdentity(

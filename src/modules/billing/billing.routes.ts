@@ -1,7 +1,13 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
 import { requireAuth } from "../../http/auth";
+import { ApiError } from "../../http/errors";
 import { idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
+import { authedRoutes, jsonBody, routeTable } from "../../http/route";
+import { assertSandboxAllowed, SANDBOX_CHECKOUT_PATH } from "../../providers/payments";
+import * as balance from "./balance.service";
 import {
   CheckoutOut,
   CheckoutRequest,
@@ -14,72 +20,105 @@ import {
   UsageQuery,
   WalletOut,
 } from "./billing.schemas";
-import { authedRoutes, jsonBody, operation } from "../../http/route";
+import * as payments from "./payments.service";
+import { sandboxCheckoutPage } from "./sandbox-page";
+import * as subscriptions from "./subscriptions.service";
+import { usageReport } from "./usage.service";
 
-const accountRoute = authedRoutes("Account");
-const billingRoute = authedRoutes("Billing");
+const account = authedRoutes("Account");
+const billing = authedRoutes("Billing");
+/** The price list and Stripe's own calls: no credentials of an account. */
+const billingOpen = routeTable({ tags: ["Billing"] });
 
-export const getWallet = accountRoute({
-  ...operation("get", "/api/v1/account/wallet", "getWallet"),
-  summary: "Credits: balance, reserved by running jobs, available, and the plan",
-  responses: { 200: json(WalletOut, "Wallet"), ...errors(401) },
-});
+export const billingRoutes = [
+  account("get", "/api/v1/account/wallet", "getWallet", {
+    summary: "Credits: balance, reserved by running jobs, available, and the plan",
+    responses: { 200: json(WalletOut, "Wallet"), ...errors(401) },
+    handler: async (c) => c.json(await balance.walletOf(c.get("db"), c.get("auth")), 200),
+  }),
+  account("get", "/api/v1/account/wallet/ledger", "listLedger", {
+    summary: "Every credit movement with the balance after it, newest first",
+    request: { query: Paging },
+    responses: { 200: json(z.array(LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
+    handler: async (c) => c.json(await balance.ledgerPage(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
+  }),
+  account("get", "/api/v1/account/usage", "getUsage", {
+    summary: "Pages and credits per day and tool, and finished jobs by status, over the last N days",
+    request: { query: UsageQuery },
+    responses: { 200: json(UsageOut, "Usage"), ...errors(401, 422) },
+    handler: async (c) => c.json(await usageReport(c.get("db"), c.get("auth").userId, c.req.valid("query").days), 200),
+  }),
+  billingOpen("get", "/api/v1/billing/plans", "listPlans", {
+    summary: "Plans (as in /config) and the credit packs checkout sells",
+    responses: { 200: json(PlansOut, "Plans and credit packs") },
+    handler: (c) => c.json(balance.plansAndPacks(), 200),
+  }),
+  billing("post", "/api/v1/billing/checkout", "createCheckout", {
+    middleware: [requireAuth, idempotent()] as const,
+    summary: "Open a checkout for a credit pack or a plan; send the buyer to the returned URL",
+    request: {
+      headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
+      ...jsonBody(CheckoutRequest),
+    },
+    responses: { 200: json(CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
+    handler: async (c) => {
+      const options = { idempotencyKey: c.req.valid("header")["idempotency-key"] };
+      return c.json(await payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), options), 200);
+    },
+  }),
+  billing("get", "/api/v1/billing/subscription", "getSubscription", {
+    summary: "The account's live subscription, or null",
+    responses: { 200: json(SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
+    handler: async (c) => c.json(await subscriptions.getSubscription(c.get("db"), c.get("auth")), 200),
+  }),
+  billing("post", "/api/v1/billing/subscription/cancel", "cancelSubscription", {
+    summary: "Stop renewing; the plan lasts until the end of the paid period",
+    responses: { 200: json(SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
+    handler: async (c) => c.json(await subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth")), 200),
+  }),
+  billing("get", "/api/v1/billing/payments", "listPayments", {
+    summary: "Payments (credit packs, subscription periods), newest first",
+    request: { query: Paging },
+    responses: { 200: json(z.array(PaymentOut), "Payments"), ...errors(401, 422) },
+    handler: async (c) => c.json(await payments.listPayments(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
+  }),
+  billingOpen("post", "/api/v1/billing/webhooks/stripe", "stripeWebhook", {
+    summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",
+    request: { headers: z.object({ "stripe-signature": z.string().optional() }) },
+    responses: { 200: json(StripeWebhookOut, "Event handled (or already handled)"), ...errors(400, 503) },
+    handler: async (c) =>
+      c.json(await payments.receiveStripeWebhook(c.env, c.get("db"), await c.req.text(), c.req.header("Stripe-Signature")), 200),
+  }),
+];
 
-export const listLedger = accountRoute({
-  ...operation("get", "/api/v1/account/wallet/ledger", "listLedger"),
-  summary: "Every credit movement with the balance after it, newest first",
-  request: { query: Paging },
-  responses: { 200: json(z.array(LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
-});
+/** Where the sandbox page sends the buyer afterwards: only back to an http(s) URL it was given. */
+function returnUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  try {
+    const url = new URL(raw);
+    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
 
-export const getUsage = accountRoute({
-  ...operation("get", "/api/v1/account/usage", "getUsage"),
-  summary: "Pages and credits per day and tool, and finished jobs by status, over the last N days",
-  request: { query: UsageQuery },
-  responses: { 200: json(UsageOut, "Usage"), ...errors(401, 422) },
-});
+/** The sandbox provider's confirmation page (development only; not part of the public API). */
+export function registerSandboxCheckout(app: OpenAPIHono<AppEnv>) {
+  app.get(`${SANDBOX_CHECKOUT_PATH}/:session`, async (c) => {
+    assertSandboxAllowed(c.env);
+    const payment = await payments.sandboxCheckout(c.get("db"), c.req.param("session"));
+    return c.html(sandboxCheckoutPage(payment, new URL(c.req.url).search.slice(1)));
+  });
 
-export const listPlans = createRoute({
-  ...operation("get", "/api/v1/billing/plans", "listPlans"),
-  tags: ["Billing"],
-  summary: "Plans (as in /config) and the credit packs checkout sells",
-  responses: { 200: json(PlansOut, "Plans and credit packs") },
-});
-
-export const checkout = billingRoute({
-  middleware: [requireAuth, idempotent()] as const,
-  ...operation("post", "/api/v1/billing/checkout", "createCheckout"),
-  summary: "Open a checkout for a credit pack or a plan; send the buyer to the returned URL",
-  request: {
-    headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
-    ...jsonBody(CheckoutRequest),
-  },
-  responses: { 200: json(CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
-});
-
-export const getSubscription = billingRoute({
-  ...operation("get", "/api/v1/billing/subscription", "getSubscription"),
-  summary: "The account's live subscription, or null",
-  responses: { 200: json(SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
-});
-
-export const cancelSubscription = billingRoute({
-  ...operation("post", "/api/v1/billing/subscription/cancel", "cancelSubscription"),
-  summary: "Stop renewing; the plan lasts until the end of the paid period",
-  responses: { 200: json(SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
-});
-
-export const listPayments = billingRoute({
-  ...operation("get", "/api/v1/billing/payments", "listPayments"),
-  summary: "Payments (credit packs, subscription periods), newest first",
-  request: { query: Paging },
-  responses: { 200: json(z.array(PaymentOut), "Payments"), ...errors(401, 422) },
-});
-
-export const stripeWebhook = createRoute({
-  ...operation("post", "/api/v1/billing/webhooks/stripe", "stripeWebhook"),
-  tags: ["Billing"],
-  summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",
-  request: { headers: z.object({ "stripe-signature": z.string().optional() }) },
-  responses: { 200: json(StripeWebhookOut, "Event handled (or already handled)"), ...errors(400, 503) },
-});
+  app.post(`${SANDBOX_CHECKOUT_PATH}/:session`, async (c) => {
+    assertSandboxAllowed(c.env);
+    const action = (await c.req.parseBody()).action;
+    if (action !== "confirm" && action !== "cancel")
+      throw new ApiError("validation_error", "action is confirm or cancel.", {
+        details: { fields: [{ location: "form", field: "action", message: "confirm or cancel" }] },
+      });
+    const payment = await payments.completeSandboxCheckout(c.get("db"), c.req.param("session"), action);
+    const back = returnUrl(c.req.query(action === "confirm" ? "success_url" : "cancel_url"));
+    return back ? c.redirect(back, 303) : c.html(sandboxCheckoutPage(payment, ""));
+  });
+}

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestRows } from "../../db/rows";
 import { paymentEvents, payments } from "../../db/schema";
 import type { PaymentProvider as ProviderId } from "../../db/schema/enums";
 import type { ProviderPayload } from "../../db/schema/types";
@@ -25,27 +26,15 @@ export async function closePayment(db: DB, id: string, status: "failed" | "expir
 }
 
 export async function findPayment(db: DB, id: string): Promise<PaymentRow | undefined> {
-  const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
-  return row;
+  return firstRow(db, payments, eq(payments.id, id));
 }
 
 export async function findPaymentByRef(db: DB, provider: ProviderId, providerRef: string): Promise<PaymentRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)))
-    .limit(1);
-  return row;
+  return firstRow(db, payments, and(eq(payments.provider, provider), eq(payments.providerRef, providerRef)));
 }
 
 export async function listPayments(db: DB, userId: string, page: { limit: number; offset: number }): Promise<PaymentRow[]> {
-  return db
-    .select()
-    .from(payments)
-    .where(eq(payments.userId, userId))
-    .orderBy(desc(payments.createdAt), desc(payments.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  return newestRows(db, payments, eq(payments.userId, userId), page);
 }
 
 function completeStatement(db: DB, paymentId: string, now: number): D1PreparedStatement {

@@ -1,5 +1,6 @@
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, eq, inArray, lte } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestFirst } from "../../db/rows";
 import { subscriptions } from "../../db/schema";
 import type { PaymentProvider as ProviderId, SubscriptionStatus } from "../../db/schema/enums";
 import { newId } from "../../lib/ids";
@@ -14,23 +15,17 @@ export async function currentSubscription(db: DB, userId: string): Promise<Subsc
     .select()
     .from(subscriptions)
     .where(and(eq(subscriptions.userId, userId), inArray(subscriptions.status, LIVE_STATUSES)))
-    .orderBy(desc(subscriptions.createdAt), desc(subscriptions.id))
+    .orderBy(...newestFirst(subscriptions))
     .limit(1);
   return row;
 }
 
 export async function findSubscription(db: DB, id: string): Promise<SubscriptionRow | undefined> {
-  const [row] = await db.select().from(subscriptions).where(eq(subscriptions.id, id)).limit(1);
-  return row;
+  return firstRow(db, subscriptions, eq(subscriptions.id, id));
 }
 
 export async function findSubscriptionByRef(db: DB, provider: ProviderId, providerRef: string): Promise<SubscriptionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.provider, provider), eq(subscriptions.providerRef, providerRef)))
-    .limit(1);
-  return row;
+  return firstRow(db, subscriptions, and(eq(subscriptions.provider, provider), eq(subscriptions.providerRef, providerRef)));
 }
 
 /** Inserts a subscription once per provider reference and returns the stored row. */

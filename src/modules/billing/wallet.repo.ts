@@ -1,5 +1,6 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { ledgerEntries, wallets } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { rowsWritten } from "../../db/written";
@@ -107,19 +108,12 @@ export async function walletBalance(db: DB, userId: string): Promise<{ balance: 
 }
 
 export async function findWallet(db: DB, userId: string) {
-  const [row] = await db.select().from(wallets).where(eq(wallets.userId, userId)).limit(1);
-  return row;
+  return firstRow(db, wallets, eq(wallets.userId, userId));
 }
 
 /** A page of the ledger, newest first (ties by id). */
 export async function listLedger(db: DB, userId: string, page: { limit: number; offset: number }) {
-  return db
-    .select()
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.userId, userId))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-    .limit(page.limit)
-    .offset(page.offset);
+  return newestRows(db, ledgerEntries, eq(ledgerEntries.userId, userId), page);
 }
 
 /** The newest entry that added credits (grant, purchase, subscription, refund, positive adjustment). */
@@ -128,7 +122,7 @@ export async function latestCredit(db: DB, userId: string) {
     .select({ id: ledgerEntries.id })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.userId, userId), gt(ledgerEntries.amount, 0)))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .orderBy(...newestFirst(ledgerEntries))
     .limit(1);
   return row;
 }

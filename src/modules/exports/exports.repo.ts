@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { firstRow, newestRows } from "../../db/rows";
 import { exportFiles } from "../../db/schema";
 
 // The only code that queries export_files (a project's exports and a job's).
@@ -9,12 +10,7 @@ export type ExportRow = typeof exportFiles.$inferSelect;
 export type NewExport = typeof exportFiles.$inferInsert;
 
 export async function findExport(db: DB, userId: string, exportId: string) {
-  const [row] = await db
-    .select()
-    .from(exportFiles)
-    .where(and(eq(exportFiles.id, exportId), eq(exportFiles.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, exportFiles, and(eq(exportFiles.id, exportId), eq(exportFiles.userId, userId)));
 }
 
 export async function jobExports(db: DB, jobIds: string[]) {
@@ -23,11 +19,7 @@ export async function jobExports(db: DB, jobIds: string[]) {
 }
 
 export async function projectExports(db: DB, projectId: string): Promise<ExportRow[]> {
-  return db
-    .select()
-    .from(exportFiles)
-    .where(eq(exportFiles.projectId, projectId))
-    .orderBy(desc(exportFiles.createdAt), desc(exportFiles.id));
+  return newestRows(db, exportFiles, eq(exportFiles.projectId, projectId));
 }
 
 export async function insertExport(db: DB, row: typeof exportFiles.$inferInsert): Promise<ExportRow> {

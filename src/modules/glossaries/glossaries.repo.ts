@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { chunks, MAX_BOUND_PARAMETERS } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { deleteOwnRow, newestRows } from "../../db/rows";
 import { glossaries, glossaryTerms } from "../../db/schema";
 
 export type GlossaryRow = typeof glossaries.$inferSelect;
@@ -16,13 +17,7 @@ function termInserts(db: DB, glossaryId: string, terms: readonly NewTerm[]) {
 }
 
 export async function listGlossaries(db: DB, userId: string, limit: number, offset: number): Promise<GlossaryRow[]> {
-  return db
-    .select()
-    .from(glossaries)
-    .where(eq(glossaries.userId, userId))
-    .orderBy(desc(glossaries.createdAt), desc(glossaries.id))
-    .limit(limit)
-    .offset(offset);
+  return newestRows(db, glossaries, eq(glossaries.userId, userId), { limit, offset });
 }
 
 export async function findGlossaries(db: DB, userId: string, ids: readonly string[]): Promise<GlossaryRow[]> {
@@ -34,11 +29,11 @@ export async function findGlossaries(db: DB, userId: string, ids: readonly strin
 }
 
 export async function glossariesForPair(db: DB, userId: string, source: string, target: string): Promise<GlossaryRow[]> {
-  return db
-    .select()
-    .from(glossaries)
-    .where(and(eq(glossaries.userId, userId), eq(glossaries.sourceLanguage, source), eq(glossaries.targetLanguage, target)))
-    .orderBy(desc(glossaries.createdAt), desc(glossaries.id));
+  return newestRows(
+    db,
+    glossaries,
+    and(eq(glossaries.userId, userId), eq(glossaries.sourceLanguage, source), eq(glossaries.targetLanguage, target)),
+  );
 }
 
 /** Terms of the given glossaries, each glossary's in the order given. */
@@ -71,9 +66,5 @@ export async function replaceTerms(db: DB, glossaryId: string, terms: readonly N
 
 /** Deletes an account's glossary (its terms cascade); false when there is none with that id. */
 export async function deleteGlossary(db: DB, userId: string, glossaryId: string): Promise<boolean> {
-  const deleted = await db
-    .delete(glossaries)
-    .where(and(eq(glossaries.id, glossaryId), eq(glossaries.userId, userId)))
-    .returning({ id: glossaries.id });
-  return deleted.length > 0;
+  return deleteOwnRow(db, glossaries, userId, glossaryId);
 }

@@ -1,8 +1,9 @@
-import { and, count, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { firstRow, newestFirst, pageWithTotal } from "../../db/rows";
 import { projectEditable } from "../../db/project-guard";
-import { jobEvents, jobPages, jobs, pages, projects, regions, tableCells, tables } from "../../db/schema";
+import { jobEvents, jobPages, jobs, projects } from "../../db/schema";
 import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
 import type { JobStage, JobStatus } from "./tools";
 
@@ -12,17 +13,11 @@ type NewEvent = { type: string; status: JobStatus; message: string; data?: Recor
 export type JobPageRow = typeof jobPages.$inferSelect;
 
 export async function findJob(db: DB, userId: string, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, jobs, and(eq(jobs.id, jobId), eq(jobs.userId, userId)));
 }
 
 export async function getJob(db: DB, jobId: string): Promise<JobRow | undefined> {
-  const [row] = await db.select().from(jobs).where(eq(jobs.id, jobId)).limit(1);
-  return row;
+  return firstRow(db, jobs, eq(jobs.id, jobId));
 }
 
 /** The plan name of a job's owner (admission and page limits read it in the workflow). */
@@ -40,12 +35,7 @@ export async function listJobs(
   if (f.status) where.push(eq(jobs.status, f.status));
   if (f.tool) where.push(eq(jobs.tool, f.tool));
   if (f.parentJobId) where.push(eq(jobs.parentJobId, f.parentJobId));
-  const cond = and(...where);
-  const [items, [total]] = await Promise.all([
-    db.select().from(jobs).where(cond).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(f.limit).offset(f.offset),
-    db.select({ n: count() }).from(jobs).where(cond),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  return pageWithTotal(db, jobs, and(...where), newestFirst(jobs), f);
 }
 
 /** A batch's children in upload order. */
@@ -296,83 +286,12 @@ export async function markPage(
     .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, page)));
 }
 
-/** Replaces a page's recognised regions (idempotent for a retried step). */
-/** A table recognised on a page, with its cells (a spanning cell once, at its top-left position). */
-export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & {
-  cells: Omit<typeof tableCells.$inferInsert, "tableId">[];
-};
-
-/** Cells per INSERT: D1 binds at most 100 parameters a statement and a cell takes 7. */
-const CELLS_PER_INSERT = 14;
-
-/**
- * Writes a page's recognition output in one batch: the page row, its regions (replacing earlier
- * ones) and, when given, its tables with their cells (replacing earlier ones: a retried step
- * rewrites, never duplicates).
- */
-export async function savePageRegions(
-  db: DB,
-  p: {
-    jobId: string;
-    projectId: string;
-    pageId: string;
-    pageIndex: number;
-    width: number;
-    height: number;
-    imageKey: string;
-    sourceKey: string;
-    language: string;
-    path: "ocr" | "text_layer" | "rasterized";
-    rotation?: number;
-  },
-  rs: Omit<typeof regions.$inferInsert, "projectId" | "pageId">[],
-  ts?: NewPageTable[],
-) {
-  const now = Date.now();
-  const tableStatements = (ts ?? []).flatMap(({ cells, ...t }) => {
-    return [
-      db.insert(tables).values({ ...t, projectId: p.projectId, pageId: p.pageId, createdAt: now, updatedAt: now }),
-      ...chunks(cells, CELLS_PER_INSERT).map((chunk) => db.insert(tableCells).values(chunk.map((c) => ({ ...c, tableId: t.id })))),
-    ];
-  });
-  await db.batch([
-    db
-      .insert(pages)
-      .values({
-        id: p.pageId,
-        projectId: p.projectId,
-        pageIndex: p.pageIndex,
-        width: p.width,
-        height: p.height,
-        imageKey: p.imageKey,
-        sourceKey: p.sourceKey,
-        path: p.path,
-        rotation: p.rotation ?? 0,
-        status: "ready",
-        detectedLanguage: p.language,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoUpdate({
-        target: [pages.projectId, pages.pageIndex],
-        set: {
-          width: p.width,
-          height: p.height,
-          imageKey: p.imageKey,
-          path: p.path,
-          rotation: p.rotation ?? 0,
-          status: "ready",
-          updatedAt: now,
-        },
-      }),
-    db
-      .update(jobPages)
-      .set({ pageId: p.pageId, updatedAt: now })
-      .where(and(eq(jobPages.jobId, p.jobId), eq(jobPages.pageIndex, p.pageIndex))),
-    db.delete(regions).where(eq(regions.pageId, p.pageId)),
-    ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
-    ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
-  ]);
+/** Records which page row a job's page wrote (in the same batch as the page's rows). */
+export function linkJobPageStatement(db: DB, jobId: string, pageIndex: number, pageId: string) {
+  return db
+    .update(jobPages)
+    .set({ pageId, updatedAt: Date.now() })
+    .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, pageIndex)));
 }
 
 /** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { deleteOwnRow, firstRow, pageWithTotal } from "../../db/rows";
 import { folders, jobs, pages, projects, tables } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
 import { PROJECT_EDITABLE } from "../../db/project-guard";
@@ -10,12 +11,7 @@ export type PageRow = typeof pages.$inferSelect;
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function findProject(db: DB, userId: string, projectId: string): Promise<ProjectRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(projects)
-    .where(and(eq(projects.id, projectId), eq(projects.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, projects, and(eq(projects.id, projectId), eq(projects.userId, userId)));
 }
 
 export interface ProjectFilter {
@@ -56,18 +52,7 @@ export async function listProjects(db: DB, userId: string, f: ProjectFilter) {
       )!,
     );
   }
-  const cond = and(...where);
-  const [items, [total]] = await Promise.all([
-    db
-      .select()
-      .from(projects)
-      .where(cond)
-      .orderBy(...ORDER_BY[f.order])
-      .limit(f.limit)
-      .offset(f.offset),
-    db.select({ n: count() }).from(projects).where(cond),
-  ]);
-  return { items, total: total?.n ?? 0 };
+  return pageWithTotal(db, projects, and(...where), ORDER_BY[f.order], f);
 }
 
 export async function projectPages(db: DB, projectId: string): Promise<PageRow[]> {
@@ -186,12 +171,7 @@ export async function projectTableIds(db: DB, projectId: string): Promise<string
 // Folders
 
 export async function findFolder(db: DB, userId: string, folderId: string): Promise<FolderRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(folders)
-    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, folders, and(eq(folders.id, folderId), eq(folders.userId, userId)));
 }
 
 export async function listFolders(db: DB, userId: string) {
@@ -213,9 +193,5 @@ export async function insertFolder(db: DB, row: typeof folders.$inferInsert): Pr
 
 /** Deletes a folder; its projects stay, out of any folder (foreign key `set null`). */
 export async function deleteFolder(db: DB, userId: string, folderId: string): Promise<boolean> {
-  const res = await db
-    .delete(folders)
-    .where(and(eq(folders.id, folderId), eq(folders.userId, userId)))
-    .returning({ id: folders.id });
-  return res.length > 0;
+  return deleteOwnRow(db, folders, userId, folderId);
 }

@@ -1,11 +1,15 @@
 import type { z } from "@hono/zod-openapi";
-import type { BuiltExport, ExportFormat as EngineExportFormat } from "../../../workers/engine/contract";
+import {
+  EXPORT_FORMATS as ENGINE_EXPORT_FORMATS,
+  type BuiltExport,
+  type ExportFormat as EngineExportFormat,
+} from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
-import { buildDocumentExports } from "../exports/export-document.service";
+import { buildDocumentExports } from "./export-document.service";
 import { exportStatements, type ExportRow, insertExport, projectExports } from "../exports/exports.service";
 import { engineFailure } from "../jobs/engine-failure";
 import { regionsOf, tablesOf } from "./regions.service";
@@ -321,24 +325,6 @@ function copyName(name: string): string {
 
 // Exports built from the edited project
 
-/** Formats the engine's export builder writes (every stored format but `html`, which it does not build). */
-const BUILDABLE: readonly EngineExportFormat[] = [
-  "txt",
-  "json",
-  "md",
-  "hocr",
-  "alto",
-  "docx",
-  "xlsx",
-  "csv",
-  "searchable_pdf",
-  "pdf",
-  "png",
-  "jpg",
-  "webp",
-  "zip",
-];
-
 export async function listProjectExports(db: DB, auth: AuthContext, projectId: string) {
   const project = await ownProject(db, auth.userId, projectId);
   return (await projectExports(db, project.id)).map(toExportOut);
@@ -352,12 +338,12 @@ export async function listProjectExports(db: DB, auth: AuthContext, projectId: s
 export async function createProjectExport(env: Env, db: DB, auth: AuthContext, projectId: string, body: z.infer<typeof ExportRequest>) {
   const project = await editableProject(db, auth.userId, projectId);
   const format = body.format as EngineExportFormat;
-  if (!BUILDABLE.includes(format)) {
+  if (!ENGINE_EXPORT_FORMATS.includes(format)) {
     throw new ApiError(
       "validation_error",
-      `Exports in ${body.format} cannot be built from a project here; available: ${BUILDABLE.join(", ")}.`,
+      `Exports in ${body.format} cannot be built from a project here; available: ${ENGINE_EXPORT_FORMATS.join(", ")}.`,
       {
-        details: { fields: [{ location: "json", field: "format", message: `available: ${BUILDABLE.join(", ")}` }] },
+        details: { fields: [{ location: "json", field: "format", message: `available: ${ENGINE_EXPORT_FORMATS.join(", ")}` }] },
       },
     );
   }

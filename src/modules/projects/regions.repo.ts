@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import { firstRow } from "../../db/rows";
 import { pages, projects, regions, tableCells, tables } from "../../db/schema";
 
 export type RegionRow = typeof regions.$inferSelect;
@@ -52,12 +53,7 @@ export async function pageRegions(db: DB, pageId: string): Promise<RegionRow[]> 
 
 export async function findPage(db: DB, projectId: string, by: { pageId?: string; pageIndex?: number }) {
   const cond = by.pageId !== undefined ? eq(pages.id, by.pageId) : eq(pages.pageIndex, by.pageIndex!);
-  const [row] = await db
-    .select()
-    .from(pages)
-    .where(and(eq(pages.projectId, projectId), cond))
-    .limit(1);
-  return row;
+  return firstRow(db, pages, and(eq(pages.projectId, projectId), cond));
 }
 
 export interface RegionChanges {
@@ -115,12 +111,7 @@ export async function cellsOfTables(db: DB, tableIds: string[]): Promise<CellRow
 }
 
 export async function findTable(db: DB, projectId: string, tableId: string): Promise<TableRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(tables)
-    .where(and(eq(tables.id, tableId), eq(tables.projectId, projectId)))
-    .limit(1);
-  return row;
+  return firstRow(db, tables, and(eq(tables.id, tableId), eq(tables.projectId, projectId)));
 }
 
 /** The statements writing cell texts (inserting grid cells that had no row yet) and bumping the table and project. */
@@ -140,4 +131,80 @@ export function cellWriteStatements(
   stmts.push(db.update(tables).set({ updatedAt: now }).where(eq(tables.id, tableId)));
   stmts.push(db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId)));
   return stmts;
+}
+
+/** A table recognised on a page, with its cells (a spanning cell once, at its top-left position). */
+export type NewPageTable = Omit<typeof tables.$inferInsert, "projectId" | "pageId"> & {
+  cells: Omit<typeof tableCells.$inferInsert, "tableId">[];
+};
+
+/** Cells per INSERT: D1 binds at most 100 parameters a statement and a cell takes 7. */
+const CELLS_PER_INSERT = 14;
+
+/** A page as recognition wrote it. */
+export interface PageOutput {
+  projectId: string;
+  pageId: string;
+  pageIndex: number;
+  width: number;
+  height: number;
+  imageKey: string;
+  sourceKey: string;
+  language: string;
+  path: "ocr" | "text_layer" | "rasterized";
+  rotation?: number;
+}
+
+/**
+ * The statements that write a page's recognition output, for one batch: the page row, its regions
+ * (replacing earlier ones) and, when given, its tables with their cells (replacing earlier ones: a
+ * retried step rewrites, never duplicates).
+ */
+export function pageOutputStatements(
+  db: DB,
+  p: PageOutput,
+  rs: Omit<NewRegion, "projectId" | "pageId">[],
+  ts?: NewPageTable[],
+): [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]] {
+  const now = Date.now();
+  const tableStatements = (ts ?? []).flatMap(({ cells, ...t }) => {
+    return [
+      db.insert(tables).values({ ...t, projectId: p.projectId, pageId: p.pageId, createdAt: now, updatedAt: now }),
+      ...chunks(cells, CELLS_PER_INSERT).map((chunk) => db.insert(tableCells).values(chunk.map((c) => ({ ...c, tableId: t.id })))),
+    ];
+  });
+  return [
+    db
+      .insert(pages)
+      .values({
+        id: p.pageId,
+        projectId: p.projectId,
+        pageIndex: p.pageIndex,
+        width: p.width,
+        height: p.height,
+        imageKey: p.imageKey,
+        sourceKey: p.sourceKey,
+        path: p.path,
+        rotation: p.rotation ?? 0,
+        status: "ready",
+        detectedLanguage: p.language,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [pages.projectId, pages.pageIndex],
+        set: {
+          width: p.width,
+          height: p.height,
+          imageKey: p.imageKey,
+          path: p.path,
+          rotation: p.rotation ?? 0,
+          status: "ready",
+          updatedAt: now,
+        },
+      }),
+    db.delete(regions).where(eq(regions.pageId, p.pageId)),
+    ...rs.map((r) => db.insert(regions).values({ ...r, projectId: p.projectId, pageId: p.pageId })),
+    ...(ts ? [db.delete(tables).where(eq(tables.pageId, p.pageId)), ...tableStatements] : []),
+  ];
 }

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
+import { authedRoutes, jsonBody } from "../../http/route";
 import { ProjectIdParam, RegionIdParam, RegionOut, TableIdParam } from "./projects.schemas";
 import {
   RegionCreate,
@@ -10,56 +11,70 @@ import {
   TableCellsResult,
   TableCellUpdates,
 } from "./regions.schemas";
-import { authedRoutes, jsonBody, operation } from "../../http/route";
+import * as service from "./regions.service";
 
-const regionsRoute = authedRoutes("Regions");
-const tablesRoute = authedRoutes("Tables");
+const region = authedRoutes("Regions");
+const table = authedRoutes("Tables");
 
-export const createRegion = regionsRoute({
-  ...operation("post", "/api/v1/projects/{project_id}/regions", "createRegion"),
-  summary: "Add a region (for instance a box the recogniser missed)",
-  request: { params: ProjectIdParam, ...jsonBody(RegionCreate) },
-  responses: { 201: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
-});
-
-export const updateRegion = regionsRoute({
-  ...operation("patch", "/api/v1/projects/{project_id}/regions/{region_id}", "updateRegion"),
-  summary: "Edit a region's text, translation, box, style or reading order",
-  request: { params: RegionIdParam, ...jsonBody(RegionUpdate) },
-  responses: { 200: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
-});
-
-export const deleteRegion = regionsRoute({
-  ...operation("delete", "/api/v1/projects/{project_id}/regions/{region_id}", "deleteRegion"),
-  summary: "Delete a region",
-  request: { params: RegionIdParam },
-  responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
-});
-
-export const mergeRegions = regionsRoute({
-  ...operation("post", "/api/v1/projects/{project_id}/regions/merge", "mergeRegions"),
-  summary: "Merge regions of one page into one: boxes united, texts joined in reading order",
-  request: { params: ProjectIdParam, ...jsonBody(RegionMergeRequest) },
-  responses: { 200: json(RegionOut, "The merged region"), ...errors(401, 404, 409, 422) },
-});
-
-export const splitRegion = regionsRoute({
-  ...operation("post", "/api/v1/projects/{project_id}/regions/{region_id}/split", "splitRegion"),
-  summary: "Split a region by line, at a character offset or at a point; the box is divided accordingly",
-  request: { params: RegionIdParam, ...jsonBody(RegionSplitRequest) },
-  responses: { 200: json(z.array(RegionOut), "The pieces, in reading order (the first keeps the id)"), ...errors(401, 404, 409, 422) },
-});
-
-export const reocrRegion = regionsRoute({
-  ...operation("post", "/api/v1/projects/{project_id}/regions/{region_id}/reocr", "reocrRegion"),
-  summary: "Recognise the region's rectangle again, at full resolution from the original (free)",
-  request: { params: RegionIdParam, ...jsonBody(ReocrRequest) },
-  responses: { 200: json(RegionOut, "The region with its new recognised text"), ...errors(401, 404, 409, 422, 500, 503) },
-});
-
-export const updateTableCells = tablesRoute({
-  ...operation("patch", "/api/v1/projects/{project_id}/tables/{table_id}/cells", "updateTableCells"),
-  summary: "Write cell texts; all or nothing (invalid coordinates are listed in a 422)",
-  request: { params: TableIdParam, ...jsonBody(TableCellUpdates) },
-  responses: { 200: json(TableCellsResult, "Counts"), ...errors(401, 404, 409, 422) },
-});
+export const regionRoutes = [
+  region("post", "/api/v1/projects/{project_id}/regions", "createRegion", {
+    summary: "Add a region (for instance a box the recogniser missed)",
+    request: { params: ProjectIdParam, ...jsonBody(RegionCreate) },
+    responses: { 201: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
+    handler: async (c) =>
+      c.json(await service.createRegion(c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 201),
+  }),
+  region("post", "/api/v1/projects/{project_id}/regions/merge", "mergeRegions", {
+    summary: "Merge regions of one page into one: boxes united, texts joined in reading order",
+    request: { params: ProjectIdParam, ...jsonBody(RegionMergeRequest) },
+    responses: { 200: json(RegionOut, "The merged region"), ...errors(401, 404, 409, 422) },
+    handler: async (c) =>
+      c.json(await service.mergeRegions(c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 200),
+  }),
+  region("patch", "/api/v1/projects/{project_id}/regions/{region_id}", "updateRegion", {
+    summary: "Edit a region's text, translation, box, style or reading order",
+    request: { params: RegionIdParam, ...jsonBody(RegionUpdate) },
+    responses: { 200: json(RegionOut, "The region"), ...errors(401, 404, 409, 422) },
+    handler: async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await service.updateRegion(c.get("db"), c.get("auth"), p.project_id, p.region_id, c.req.valid("json")), 200);
+    },
+  }),
+  region("delete", "/api/v1/projects/{project_id}/regions/{region_id}", "deleteRegion", {
+    summary: "Delete a region",
+    request: { params: RegionIdParam },
+    responses: { 204: { description: "Deleted" }, ...errors(401, 404, 409, 422) },
+    handler: async (c) => {
+      const p = c.req.valid("param");
+      await service.deleteRegion(c.get("db"), c.get("auth"), p.project_id, p.region_id);
+      return c.body(null, 204);
+    },
+  }),
+  region("post", "/api/v1/projects/{project_id}/regions/{region_id}/split", "splitRegion", {
+    summary: "Split a region by line, at a character offset or at a point; the box is divided accordingly",
+    request: { params: RegionIdParam, ...jsonBody(RegionSplitRequest) },
+    responses: { 200: json(z.array(RegionOut), "The pieces, in reading order (the first keeps the id)"), ...errors(401, 404, 409, 422) },
+    handler: async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await service.splitRegion(c.get("db"), c.get("auth"), p.project_id, p.region_id, c.req.valid("json")), 200);
+    },
+  }),
+  region("post", "/api/v1/projects/{project_id}/regions/{region_id}/reocr", "reocrRegion", {
+    summary: "Recognise the region's rectangle again, at full resolution from the original (free)",
+    request: { params: RegionIdParam, ...jsonBody(ReocrRequest) },
+    responses: { 200: json(RegionOut, "The region with its new recognised text"), ...errors(401, 404, 409, 422, 500, 503) },
+    handler: async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await service.reocrRegion(c.env, c.get("db"), c.get("auth"), p.project_id, p.region_id, c.req.valid("json")), 200);
+    },
+  }),
+  table("patch", "/api/v1/projects/{project_id}/tables/{table_id}/cells", "updateTableCells", {
+    summary: "Write cell texts; all or nothing (invalid coordinates are listed in a 422)",
+    request: { params: TableIdParam, ...jsonBody(TableCellUpdates) },
+    responses: { 200: json(TableCellsResult, "Counts"), ...errors(401, 404, 409, 422) },
+    handler: async (c) => {
+      const p = c.req.valid("param");
+      return c.json(await service.updateCells(c.get("db"), c.get("auth"), p.project_id, p.table_id, c.req.valid("json")), 200);
+    },
+  }),
+];

@@ -5,7 +5,7 @@ import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { ocrLanguagesFor } from "../../lib/languages";
 import { instanceIdFor } from "../jobs/job-lifecycle";
-import { readyPageIndexes } from "../exports/export-document.repo";
+import { readyPageIndexes } from "./export-document.repo";
 import { checkToolOptions } from "../jobs/job-intake";
 import * as jobsRepo from "../jobs/jobs.repo";
 import { launch, publishIntake } from "../jobs/jobs.service";

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestRows } from "../../db/rows";
 import { shares } from "../../db/schema";
 
 export type ShareRow = typeof shares.$inferSelect;
@@ -10,25 +11,15 @@ export async function insertShare(db: DB, row: typeof shares.$inferInsert): Prom
 }
 
 export async function listShares(db: DB, userId: string, projectId: string): Promise<ShareRow[]> {
-  return db
-    .select()
-    .from(shares)
-    .where(and(eq(shares.projectId, projectId), eq(shares.userId, userId)))
-    .orderBy(desc(shares.createdAt), desc(shares.id));
+  return newestRows(db, shares, and(eq(shares.projectId, projectId), eq(shares.userId, userId)));
 }
 
 export async function findShareByTokenHash(db: DB, tokenHash: string): Promise<ShareRow | undefined> {
-  const [row] = await db.select().from(shares).where(eq(shares.tokenHash, tokenHash)).limit(1);
-  return row;
+  return firstRow(db, shares, eq(shares.tokenHash, tokenHash));
 }
 
 export async function findOwnShare(db: DB, userId: string, shareId: string): Promise<ShareRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(shares)
-    .where(and(eq(shares.id, shareId), eq(shares.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, shares, and(eq(shares.id, shareId), eq(shares.userId, userId)));
 }
 
 /** Revokes a share once; a second revocation keeps the first time. */

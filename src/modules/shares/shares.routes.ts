@@ -1,6 +1,9 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import type { AppEnv } from "../../env";
 import { errors, json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
+import { authedRoutes, jsonBody, routeTable } from "../../http/route";
 import { sha256Hex } from "../../lib/crypto";
 import { ProjectIdParam } from "../projects/projects.schemas";
 import {
@@ -12,9 +15,7 @@ import {
   ShareTokenParam,
   ShareViewOut,
 } from "./shares.schemas";
-import { authedRoutes, jsonBody, operation } from "../../http/route";
-
-const sharesRoute = authedRoutes("Shares");
+import * as service from "./shares.service";
 
 /** RL_SHARE's period (wrangler.toml): password attempts per link per minute. */
 const SHARE_RL_PERIOD_SECONDS = 60;
@@ -26,41 +27,58 @@ const passwordAttempts = rateLimit({
   periodSeconds: SHARE_RL_PERIOD_SECONDS,
 });
 
-const publicLink = { tags: ["Public"], security: [] as Record<string, string[]>[], middleware: [passwordAttempts] };
+/** A shared view carries signed links: it stays out of shared caches and referrers. */
+function privateAnswer(c: Context<AppEnv>) {
+  c.header("Cache-Control", "private, no-store");
+  c.header("Referrer-Policy", "no-referrer");
+  return new URL(c.req.url).origin;
+}
 
-export const createShare = sharesRoute({
-  ...operation("post", "/api/v1/projects/{project_id}/share", "createShare"),
-  summary: "Create a public link to a project (optional password, expiry, downloads); the token is shown once",
-  request: { params: ProjectIdParam, ...jsonBody(ShareCreateRequest) },
-  responses: { 201: json(ShareOut, "The share, with its token"), ...errors(401, 404, 409, 422) },
-});
+const share = authedRoutes("Shares");
+const publicLink = routeTable({ tags: ["Public"], security: [], middleware: [passwordAttempts] });
 
-export const listShares = sharesRoute({
-  ...operation("get", "/api/v1/projects/{project_id}/share", "listShares"),
-  summary: "A project's share links, newest first (tokens are not shown again)",
-  request: { params: ProjectIdParam },
-  responses: { 200: json(z.array(ShareOut), "Shares"), ...errors(401, 404, 422) },
-});
-
-export const revokeShare = sharesRoute({
-  ...operation("delete", "/api/v1/share/{share_id}", "revokeShare"),
-  summary: "Revoke a share link",
-  request: { params: ShareIdParam },
-  responses: { 204: { description: "Revoked" }, ...errors(401, 404, 422) },
-});
-
-export const viewShare = createRoute({
-  ...publicLink,
-  ...operation("get", "/api/v1/share/{token}", "viewShare"),
-  summary: "Open a share link (no account): the project's pages, regions, translations and tables",
-  request: { params: ShareTokenParam, query: SharePasswordQuery },
-  responses: { 200: json(ShareViewOut, "The shared project"), ...errors(401, 403, 404, 410, 422, 429) },
-});
-
-export const downloadShare = createRoute({
-  ...publicLink,
-  ...operation("get", "/api/v1/share/{token}/download", "downloadShare"),
-  summary: "Signed URLs of the shared project's exports (newest of each format), when the link allows downloads",
-  request: { params: ShareTokenParam, query: SharePasswordQuery },
-  responses: { 200: json(ShareDownloadOut, "Download links"), ...errors(401, 403, 404, 410, 422, 429) },
-});
+export const shareRoutes = [
+  share("post", "/api/v1/projects/{project_id}/share", "createShare", {
+    summary: "Create a public link to a project (optional password, expiry, downloads); the token is shown once",
+    request: { params: ProjectIdParam, ...jsonBody(ShareCreateRequest) },
+    responses: { 201: json(ShareOut, "The share, with its token"), ...errors(401, 404, 409, 422) },
+    handler: async (c) =>
+      c.json(await service.createShare(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 201),
+  }),
+  share("get", "/api/v1/projects/{project_id}/share", "listShares", {
+    summary: "A project's share links, newest first (tokens are not shown again)",
+    request: { params: ProjectIdParam },
+    responses: { 200: json(z.array(ShareOut), "Shares"), ...errors(401, 404, 422) },
+    handler: async (c) => c.json(await service.listShares(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+  }),
+  share("delete", "/api/v1/share/{share_id}", "revokeShare", {
+    summary: "Revoke a share link",
+    request: { params: ShareIdParam },
+    responses: { 204: { description: "Revoked" }, ...errors(401, 404, 422) },
+    handler: async (c) => {
+      await service.revokeShare(c.get("db"), c.get("auth"), c.req.valid("param").share_id);
+      return c.body(null, 204);
+    },
+  }),
+  publicLink("get", "/api/v1/share/{token}", "viewShare", {
+    summary: "Open a share link (no account): the project's pages, regions, translations and tables",
+    request: { params: ShareTokenParam, query: SharePasswordQuery },
+    responses: { 200: json(ShareViewOut, "The shared project"), ...errors(401, 403, 404, 410, 422, 429) },
+    handler: async (c) => {
+      const origin = privateAnswer(c);
+      return c.json(await service.viewShare(c.env, c.get("db"), c.req.valid("param").token, c.req.valid("query").password, origin), 200);
+    },
+  }),
+  publicLink("get", "/api/v1/share/{token}/download", "downloadShare", {
+    summary: "Signed URLs of the shared project's exports (newest of each format), when the link allows downloads",
+    request: { params: ShareTokenParam, query: SharePasswordQuery },
+    responses: { 200: json(ShareDownloadOut, "Download links"), ...errors(401, 403, 404, 410, 422, 429) },
+    handler: async (c) => {
+      const origin = privateAnswer(c);
+      return c.json(
+        await service.downloadShare(c.env, c.get("db"), c.req.valid("param").token, c.req.valid("query").password, origin),
+        200,
+      );
+    },
+  }),
+];

@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { deleteOwnRow, newestRows } from "../../db/rows";
 import { translationMemory } from "../../db/schema";
 import { chunks, queryInChunks } from "../../db/chunks";
 import { newId } from "../../lib/ids";
@@ -14,21 +15,11 @@ export async function listEntries(
   const where: SQL[] = [eq(translationMemory.userId, userId)];
   if (f.source) where.push(eq(translationMemory.sourceLanguage, f.source));
   if (f.target) where.push(eq(translationMemory.targetLanguage, f.target));
-  return db
-    .select()
-    .from(translationMemory)
-    .where(and(...where))
-    .orderBy(desc(translationMemory.createdAt), desc(translationMemory.id))
-    .limit(f.limit)
-    .offset(f.offset);
+  return newestRows(db, translationMemory, and(...where), f);
 }
 
 export async function deleteEntry(db: DB, userId: string, id: string): Promise<boolean> {
-  const deleted = await db
-    .delete(translationMemory)
-    .where(and(eq(translationMemory.id, id), eq(translationMemory.userId, userId)))
-    .returning({ id: translationMemory.id });
-  return deleted.length > 0;
+  return deleteOwnRow(db, translationMemory, userId, id);
 }
 
 /** The conditions selecting one account's entries of one language pair. */

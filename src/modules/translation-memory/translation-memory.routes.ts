@@ -1,20 +1,25 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
+import { authedRoutes } from "../../http/route";
 import { EntryIdParam, TranslationMemoryOut, TranslationMemoryQuery } from "./translation-memory.schemas";
-import { authedRoutes, operation } from "../../http/route";
+import * as service from "./translation-memory.service";
 
-const translationMemoryRoute = authedRoutes("Translation memory");
+const memory = authedRoutes("Translation memory");
 
-export const listTranslationMemory = translationMemoryRoute({
-  ...operation("get", "/api/v1/account/translation-memory", "listTranslationMemory"),
-  summary: "Stored translations (from finished jobs and edits), newest first",
-  request: { query: TranslationMemoryQuery },
-  responses: { 200: json(z.array(TranslationMemoryOut), "A page of entries"), ...errors(401, 422) },
-});
-
-export const deleteTranslationMemoryEntry = translationMemoryRoute({
-  ...operation("delete", "/api/v1/account/translation-memory/{entry_id}", "deleteTranslationMemoryEntry"),
-  summary: "Delete one entry: it is no longer reused or offered",
-  request: { params: EntryIdParam },
-  responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-});
+export const translationMemoryRoutes = [
+  memory("get", "/api/v1/account/translation-memory", "listTranslationMemory", {
+    summary: "Stored translations (from finished jobs and edits), newest first",
+    request: { query: TranslationMemoryQuery },
+    responses: { 200: json(z.array(TranslationMemoryOut), "A page of entries"), ...errors(401, 422) },
+    handler: async (c) => c.json(await service.listEntries(c.get("db"), c.get("auth").userId, c.req.valid("query")), 200),
+  }),
+  memory("delete", "/api/v1/account/translation-memory/{entry_id}", "deleteTranslationMemoryEntry", {
+    summary: "Delete one entry: it is no longer reused or offered",
+    request: { params: EntryIdParam },
+    responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
+    handler: async (c) => {
+      await service.deleteEntry(c.get("db"), c.get("auth").userId, c.req.valid("param").entry_id);
+      return c.body(null, 204);
+    },
+  }),
+];

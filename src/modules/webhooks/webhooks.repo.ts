@@ -1,5 +1,6 @@
-import { and, count, desc, eq, lt, sql } from "drizzle-orm";
+import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow, newestRows } from "../../db/rows";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { WebhookDeliveryStatus } from "../../db/schema/enums";
 import { rowsWritten } from "../../db/written";
@@ -17,20 +18,11 @@ export async function countEndpoints(db: DB, userId: string): Promise<number> {
 }
 
 export async function listEndpoints(db: DB, userId: string): Promise<EndpointRow[]> {
-  return db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId))
-    .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+  return newestRows(db, webhookEndpoints, eq(webhookEndpoints.userId, userId));
 }
 
 export async function findEndpoint(db: DB, userId: string, id: string): Promise<EndpointRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, webhookEndpoints, and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, userId)));
 }
 
 /** Applies a patch (possibly empty: a request that changes nothing still marks the endpoint updated). */
@@ -81,12 +73,7 @@ export async function insertDeliveries(db: DB, rows: (typeof webhookDeliveries.$
 }
 
 export async function findDelivery(db: DB, userId: string, id: string): Promise<DeliveryRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(db, webhookDeliveries, and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.userId, userId)));
 }
 
 /** A delivery with its endpoint, for the queue consumer (no owner scope: messages come from us). */
@@ -105,13 +92,12 @@ export async function listDeliveries(
   endpointId: string,
   q: { status?: WebhookDeliveryStatus; limit: number; offset: number },
 ): Promise<DeliveryRow[]> {
-  return db
-    .select()
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.endpointId, endpointId), q.status ? eq(webhookDeliveries.status, q.status) : undefined))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(q.limit)
-    .offset(q.offset);
+  return newestRows(
+    db,
+    webhookDeliveries,
+    and(eq(webhookDeliveries.endpointId, endpointId), q.status ? eq(webhookDeliveries.status, q.status) : undefined),
+    q,
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { BuiltExport, ExportFormat } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import { keys } from "../../lib/storage";
-import { buildDocumentExports } from "../../modules/exports/export-document.service";
+import { buildDocumentExports } from "../../modules/projects/export-document.service";
 import { upsertExports } from "../../modules/exports/exports.service";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { engineCall } from "./engine-call";

@@ -1,7 +1,7 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import { planOf } from "../../modules/billing/plans";
-import { readyPageIndexes } from "../../modules/exports/export-document.repo";
+import { readyPageIndexes } from "../../modules/projects/export-document.repo";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { detecting } from "./detecting";
 import { inpainting } from "./inpainting";
@@ -13,6 +13,7 @@ import type { JobPlan, PageStage, StageContext, StageHandler, StageResult } from
 
 export type { JobPlan, PageStage, StageResult } from "./types";
 export { runExports } from "./exporting";
+export { drawsPagesLater } from "./preprocessing";
 
 /**
  * The page stages this deployment can run, one file each. A tool whose stage is missing here fails

@@ -4,10 +4,11 @@ import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
-import * as pagesRepo from "../../modules/exports/export-document.repo";
+import * as pagesRepo from "../../modules/projects/export-document.repo";
 import * as jobs from "../../modules/jobs/jobs.repo";
 import * as regions from "../../modules/projects/regions.repo";
 import { engineCall } from "./engine-call";
+import { savePageOutput } from "./page-output";
 import type { JobPlan, StageHandler, StageResult } from "./types";
 
 /**
@@ -18,10 +19,10 @@ async function regionsFromLayout(env: Env, db: DB, plan: JobPlan, page: number) 
   const obj = await env.FILES.get(keys.pageLayout(plan.userId, plan.jobId, page));
   if (!obj) throw new Error(`layout of page ${page} is missing`);
   const layout = await obj.json<PageLayout>();
-  await jobs.savePageRegions(
+  await savePageOutput(
     db,
+    plan.jobId,
     {
-      jobId: plan.jobId,
       projectId: plan.projectId!,
       pageId: pageIdOf(plan.projectId!, page),
       pageIndex: page,

@@ -3,6 +3,7 @@ import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { engineCall } from "./engine-call";
+import { savePageOutput } from "./page-output";
 import type { StageContext, StageHandler, StageResult } from "./types";
 
 async function readJson<T>(env: Env, key: string): Promise<T> {
@@ -20,10 +21,10 @@ async function savePage(
 ) {
   const { db, plan, page } = ctx;
   if (!plan.projectId) return;
-  await repo.savePageRegions(
+  await savePageOutput(
     db,
+    plan.jobId,
     {
-      jobId: plan.jobId,
       projectId: plan.projectId,
       pageId: pageIdOf(plan.projectId, page),
       pageIndex: page,

@@ -1,5 +1,5 @@
 import { zipSync } from "fflate";
-import type { BuiltExport, ExportDocument, ExportFormat } from "../contract";
+import { EXPORT_FORMATS, type BuiltExport, type ExportDocument, type ExportFormat } from "../contract";
 import { engineError } from "../errors";
 import { IMAGE_CONTENT_TYPES, transcode, type ImageEncoding } from "../inpaint/rgba";
 import { readBytes, writeObject } from "../storage/r2";
@@ -26,23 +26,6 @@ const SINGLE: Record<Exclude<ExportFormat, "csv" | "png" | "jpg" | "webp" | "zip
   searchable_pdf: { ext: "pdf", contentType: "application/pdf" },
   pdf: { ext: "pdf", contentType: "application/pdf" },
 };
-
-export const EXPORT_FORMATS: readonly ExportFormat[] = [
-  "txt",
-  "json",
-  "md",
-  "hocr",
-  "alto",
-  "docx",
-  "xlsx",
-  "csv",
-  "searchable_pdf",
-  "pdf",
-  "png",
-  "jpg",
-  "webp",
-  "zip",
-];
 
 export function isExportFormat(f: string): f is ExportFormat {
   return (EXPORT_FORMATS as readonly string[]).includes(f);

@@ -31,16 +31,25 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+/** Rows handed to the compressor at a time. */
+const ROWS_PER_PART = 64;
+
+/** An 8-bit gray PNG of `width` x `height` from its filtered rows (zlib via CompressionStream). */
+async function grayPngOf(width: number, height: number, rows: Uint8Array[]): Promise<Uint8Array> {
+  const ihdr = new Uint8Array(13);
+  const dv = new DataView(ihdr.buffer);
+  dv.setUint32(0, width);
+  dv.setUint32(4, height);
+  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit, grayscale, deflate, adaptive filtering, no interlace
+  const idat: Uint8Array[] = [];
+  await pipeThroughStream(rows, new CompressionStream("deflate"), (c) => idat.push(c));
+  return concat([new Uint8Array(SIGNATURE), chunk("IHDR", ihdr), chunk("IDAT", concat(idat)), chunk("IEND", new Uint8Array(0))]);
+}
+
 /** Encodes an 8-bit grayscale PNG (rows filtered with "Sub", zlib via CompressionStream). */
 export async function encodeGrayPng(img: GrayImage): Promise<Uint8Array> {
   const { width: w, height: h, data } = img;
-  const ihdr = new Uint8Array(13);
-  const dv = new DataView(ihdr.buffer);
-  dv.setUint32(0, w);
-  dv.setUint32(4, h);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit, grayscale, deflate, adaptive filtering, no interlace
   const rows: Uint8Array[] = [];
-  const ROWS_PER_PART = 64;
   for (let y0 = 0; y0 < h; y0 += ROWS_PER_PART) {
     const n = Math.min(ROWS_PER_PART, h - y0);
     const part = new Uint8Array(n * (w + 1));
@@ -53,9 +62,28 @@ export async function encodeGrayPng(img: GrayImage): Promise<Uint8Array> {
     }
     rows.push(part);
   }
-  const idat: Uint8Array[] = [];
-  await pipeThroughStream(rows, new CompressionStream("deflate"), (c) => idat.push(c));
-  return concat([new Uint8Array(SIGNATURE), chunk("IHDR", ihdr), chunk("IDAT", concat(idat)), chunk("IEND", new Uint8Array(0))]);
+  return grayPngOf(w, h, rows);
+}
+
+/** The last blank canvas encoded (its size and PNG): the pages of a document mostly share a size. */
+let blank: { width: number; height: number; png: Uint8Array } | null = null;
+
+/**
+ * A white 8-bit gray PNG of this size, as `encodeGrayPng` writes it, without filtering pixels one
+ * by one (a blank A4 canvas at 300 dpi is 8.7 M pixels): every row is the same filtered row.
+ */
+export async function encodeBlankGrayPng(width: number, height: number): Promise<Uint8Array> {
+  if (blank?.width === width && blank.height === height) return blank.png.slice();
+  const stride = width + 1;
+  const rows = new Uint8Array(height * stride);
+  rows[0] = 1; // Sub: the first pixel, then zero differences
+  rows[1] = 255;
+  for (let filled = stride; filled < rows.length; filled *= 2) rows.copyWithin(filled, 0, Math.min(filled, rows.length - filled));
+  const parts: Uint8Array[] = [];
+  for (let y0 = 0; y0 < height; y0 += ROWS_PER_PART) parts.push(rows.subarray(y0 * stride, Math.min(height, y0 + ROWS_PER_PART) * stride));
+  const png = await grayPngOf(width, height, parts);
+  blank = { width, height, png };
+  return png.slice();
 }
 
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };

@@ -14,6 +14,11 @@ export interface SourcePage {
   rendered: boolean;
   /** PDF pages: the page's /Rotate, applied when it was drawn. */
   rotation?: 0 | 90 | 180 | 270;
-  /** Text-layer pages whose drawing was left for later (`image` is a blank canvas of its size): draws it. */
-  draw?: () => Promise<GrayImage>;
+  /**
+   * Text-layer pages whose drawing was left for later (`image` is a blank canvas of its size): the
+   * scale (pixels per PDF point) to draw the page at, by `drawPage` once the job no longer waits.
+   */
+  drawScale?: number;
+  /** `text_layer` pages set sideways: the quarter turn (clockwise) that set `image` and the layer's text upright. */
+  turn?: 90 | 180 | 270;
 }

@@ -37,50 +37,6 @@ export function toPageBox(b: HocrBox, scale: number, width: number, height: numb
   return { x: x0, y: y0, w: x1 - x0, h: y1 - y0 };
 }
 
-const HANGUL = /\p{Script=Hangul}/u;
-
-/**
- * Korean words as written: tesseract splits Hangul lines at many syllables (and its Hangul word
- * boxes overlap), so pieces are joined back unless a word space stands between them. Hangul
- * syllables advance by a steady pitch (the lower quartile of the advances per syllable from one
- * piece's start to the next's); a piece starting more than a fifth of that pitch later than its
- * syllables account for follows a space (measured: joined pieces within 0.1 of the pitch, spaced
- * ones 0.28 and more).
- */
-function joinHangulSyllables(words: HocrBlock["lines"][number]["words"]): HocrBlock["lines"][number]["words"] {
-  const hangul = (w: { text: string }) => HANGUL.test(w.text);
-  const steps: number[] = [];
-  for (let i = 1; i < words.length; i++) {
-    const a = words[i - 1]!;
-    if (hangul(a) && hangul(words[i]!)) steps.push((words[i]!.box.left - a.box.left) / [...a.text].length);
-  }
-  if (steps.length < 2) return words;
-  // Lower quartile: steps across a word space are longer, and several-syllable pieces carry them.
-  const pitch = steps.sort((x, y) => x - y)[steps.length >> 2]!;
-  const out: typeof words = [];
-  let last: (typeof words)[number] | null = null;
-  for (const w of words) {
-    const prev = out[out.length - 1];
-    const joined =
-      prev &&
-      last &&
-      HANGUL.test(prev.text.at(-1)!) &&
-      HANGUL.test(w.text[0]!) &&
-      w.box.left - last.box.left - [...last.text].length * pitch < 0.2 * pitch;
-    if (prev && joined) {
-      const box = {
-        left: Math.min(prev.box.left, w.box.left),
-        top: Math.min(prev.box.top, w.box.top),
-        right: Math.max(prev.box.right, w.box.right),
-        bottom: Math.max(prev.box.bottom, w.box.bottom),
-      };
-      out[out.length - 1] = { box, text: prev.text + w.text, confidence: Math.min(prev.confidence, w.confidence) };
-    } else out.push(w);
-    last = w;
-  }
-  return out;
-}
-
 /** A vertical line: tesseract says so, or CJK words stacked in a tall narrow line. */
 function isVertical(line: HocrBlock["lines"][number], words: WordText[]): boolean {
   if (line.vertical) return true;
@@ -106,14 +62,13 @@ export function buildPageText(
   const box = (b: HocrBox) => toPageBox(b, scale, width, height, opts.offset);
   const allWords: number[] = [];
   const toLine = (line: HocrBlock["lines"][number]): LineText => {
-    const l = line.vertical ? line : { ...line, words: joinHangulSyllables(line.words) };
-    const words: WordText[] = l.words.map((w) => ({ box: box(w.box), text: w.text, confidence: round3(w.confidence) }));
-    allWords.push(...l.words.map((w) => w.confidence));
-    const vertical = isVertical(l, words);
+    const words: WordText[] = line.words.map((w) => ({ box: box(w.box), text: w.text, confidence: round3(w.confidence) }));
+    allWords.push(...line.words.map((w) => w.confidence));
+    const vertical = isVertical(line, words);
     return {
-      box: box(l.box),
+      box: box(line.box),
       text: joinWords(words.map((w) => w.text)),
-      confidence: round3(mean(l.words.map((w) => w.confidence))),
+      confidence: round3(mean(line.words.map((w) => w.confidence))),
       words,
       ...(vertical ? { vertical } : {}),
     };

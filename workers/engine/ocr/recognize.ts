@@ -4,9 +4,11 @@ import { parseHocr } from "./hocr";
 import { columnsToLines, linesToColumns } from "./vertical";
 import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
+import type { HocrBlock } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
-import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, type CachedEngine } from "./tesseract";
+import { applyWordSpacing } from "./word-spacing";
+import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, turnsColumns, type CachedEngine } from "./tesseract";
 
 /**
  * Runs `read` on the engine with the raster loaded, then clears the image, all synchronously:
@@ -46,6 +48,13 @@ export async function withEngine<T>(
   }
 }
 
+/** A vertical model's block read upright (mode 5): its lines taller than wide are columns. */
+const uprightColumns = (blocks: HocrBlock[]): HocrBlock[] =>
+  blocks.map((b) => ({
+    ...b,
+    lines: b.lines.map((l) => (l.box.bottom - l.box.top > l.box.right - l.box.left ? { ...l, vertical: true } : l)),
+  }));
+
 /**
  * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
  * one uniform block of text for crops (table cells, re-OCR rectangles), where automatic layout
@@ -62,15 +71,17 @@ export async function recognizeIn(
   language: string,
   mode: SegmentationMode = "page",
 ): Promise<PageText> {
-  const vertical = !!ocrModel(language)?.vertical;
-  const read = vertical ? { ...raster, image: columnsToLines(raster.image) } : raster;
-  const hocr = await withEngine(models, language, read, (engine) => {
+  const turned = turnsColumns(language);
+  const read = turned ? { ...raster, image: columnsToLines(raster.image) } : raster;
+  const { hocr, text } = await withEngine(models, language, read, (engine) => {
     if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
     // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
     engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
-    return engine.getHOCR();
+    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
+    return { hocr: engine.getHOCR(), text: engine.getText() };
   });
-  const blocks = vertical ? linesToColumns(parseHocr(hocr), raster.image.width) : parseHocr(hocr);
+  const spaced = applyWordSpacing(parseHocr(hocr), text);
+  const blocks = turned ? linesToColumns(spaced, raster.image.width) : ocrModel(language)?.vertical ? uprightColumns(spaced) : spaced;
   return {
     ...buildPageText(blocks, {
       width: raster.width,

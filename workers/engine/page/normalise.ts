@@ -7,7 +7,7 @@ import { rotateQuarter, rotateSmall } from "../image/geometry";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE } from "../memory";
 import { fitScale } from "../image/limits";
-import { encodeGrayPng } from "../image/png";
+import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
 import { loadSourcePage } from "./source";
 
@@ -18,8 +18,8 @@ export interface NormalisedPage {
   transform: PageTransform;
   /** `text_layer` pages: the exact text in the normalised page's coordinates. */
   textLayer?: PageText;
-  /** Text-layer pages whose image is a blank canvas for now: the page drawn, at the normalised size. */
-  draw?: () => Promise<GrayImage>;
+  /** Text-layer pages whose image is a blank canvas for now: the scale to draw the page at (`SourcePage.drawScale`). */
+  drawScale?: number;
   /** The language `auto` chose on the page as it was, kept when the page was not turned. */
   autoLanguage?: string;
 }
@@ -70,10 +70,10 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
-  const draw = source.draw;
-  // Text-layer pages keep their geometry: the drawing is only fitted like the canvas was.
-  const later = draw ? { draw: async () => downscaleGray(await draw(), out.transform.scale) } : {};
-  return { ...out, png: await encodeGrayPng(out.image), ...later };
+  const later = source.drawScale ? { drawScale: source.drawScale } : {};
+  // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels.
+  const png = source.rendered ? await encodeGrayPng(out.image) : await encodeBlankGrayPng(out.image.width, out.image.height);
+  return { ...out, png, ...later };
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */
@@ -82,15 +82,18 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const fit = fitScale(sourceWidth, sourceHeight, MAX_PAGE_SIDE);
   let image = downscaleGray(source.image, fit);
   const scale = fit >= 1 ? 1 : image.width / sourceWidth;
-  let rotation: PageTransform["rotation"] = 0;
+  // A text layer set sideways was read upright: its page image was turned with it.
+  let rotation: PageTransform["rotation"] = source.turn ?? 0;
   let skew = 0;
   let chosen: string | undefined;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     if (ctx.language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
-    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language);
+    // One ink sample serves orientation and, on a page left as it is, the skew estimate.
+    const ink = inkSample(image);
+    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language, ink);
     image = rotateQuarter(image, rotation);
-    skew = estimateSkew(inkSample(image));
+    skew = estimateSkew(rotation === 0 ? ink : inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
     else skew = 0;
     image = normaliseContrast(image);

@@ -1,10 +1,15 @@
-import type { OcrMode, PreprocessInput, PreprocessResult } from "../contract";
+import type { DrawPageResult, OcrMode, PageTransform, PreprocessInput, PreprocessResult } from "../contract";
+import { engineError } from "../errors";
 import type { EngineEnv } from "../env";
-import { encodeGrayPng } from "../image/png";
+import { rotateQuarter } from "../image/geometry";
+import { downscaleGray } from "../image/gray";
+import { probeRaster } from "../image/headers";
+import { decodePngToGray, encodeGrayPng } from "../image/png";
+import { drawPdfPagePng } from "../pdf/source-page";
 import { autoOrTrialLanguage } from "../ocr/languages";
 import { seededLanguages } from "../ocr/models";
 import { pageMetadata, textLayerKeyFor } from "../storage/page-meta";
-import { writeJson, writeObject } from "../storage/r2";
+import { readBytes, writeJson, writeObject } from "../storage/r2";
 import { normalisePage } from "./normalise";
 import { readSource } from "./source";
 
@@ -21,13 +26,10 @@ export interface PreprocessRequest {
  * Reads one page (raster decode, PDF text layer / scan / rendering), turns it upright, deskews
  * it, normalises contrast, fits it within 3508 px and stores it as PNG at outKey. The page's
  * path and transform travel with the image (R2 metadata); a text layer is stored beside it.
- * A text-layer page drawn later (`pageImage: "background"`) is handed to `waitUntil`.
+ * A text-layer page drawn later (`pageImage: "background"`) is left as a blank canvas of its size,
+ * which `drawPendingPage` replaces with the drawing once the job no longer waits for it.
  */
-export async function preprocessPage(
-  env: EngineEnv,
-  req: PreprocessRequest,
-  waitUntil: (work: Promise<unknown>) => void,
-): Promise<PreprocessResult> {
+export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Promise<PreprocessResult> {
   const { bytes, format } = await readSource(env, req.sourceKey);
   const seeded = await seededLanguages(env.MODELS);
   const drawLater = req.pageImage === "background";
@@ -39,20 +41,12 @@ export async function preprocessPage(
   });
   const textLayerKey = out.textLayer ? textLayerKeyFor(req.outKey) : null;
   if (out.textLayer && textLayerKey) await writeJson(env.FILES, textLayerKey, out.textLayer);
-  const metadata = pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage);
+  // A canvas left for later says at what scale the page is to be drawn over it (`drawPage`).
+  const metadata = {
+    ...pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage),
+    ...(out.drawScale ? { [DRAW_SCALE]: String(out.drawScale) } : {}),
+  };
   await writeObject(env.FILES, req.outKey, out.png, "image/png", metadata);
-  // The page as drawn replaces its blank canvas when ready; the job does not wait for it (its
-  // stages read the text layer). A drawing that fails leaves the canvas, as without a browser.
-  const draw = out.draw;
-  if (draw) {
-    const { width, height } = out.image;
-    const later = async () => {
-      const image = await draw();
-      if (image.width === width && image.height === height)
-        await writeObject(env.FILES, req.outKey, await encodeGrayPng(image), "image/png", metadata);
-    };
-    waitUntil(later().catch(() => {}));
-  }
   return {
     key: req.outKey,
     width: out.image.width,
@@ -62,4 +56,39 @@ export async function preprocessPage(
     skew: out.transform.skew,
     transform: out.transform,
   };
+}
+
+/** R2 metadata of a page image that is a blank canvas to draw over: pixels per PDF point. */
+const DRAW_SCALE = "drawScale";
+
+/**
+ * Draws a text-layer page that `preprocess` left as a blank canvas (`pageImage: "background"`)
+ * and stores the drawing in its place, at the canvas's size with the same metadata (less the
+ * pending scale). A page with nothing left to draw, or a drawing of another size, answers
+ * `drawn: false` and keeps its canvas; a browser failure is an engine error (the canvas stays).
+ */
+export async function drawPendingPage(env: EngineEnv, sourceKey: string, page: number, pageKey: string): Promise<DrawPageResult> {
+  const head = await env.FILES.head(pageKey);
+  if (!head) throw engineError("not_found", `No page image at key ${JSON.stringify(pageKey)}.`);
+  const { [DRAW_SCALE]: pending, ...metadata } = head.customMetadata ?? {};
+  const scale = Number(pending);
+  if (!(scale > 0)) return { key: pageKey, drawn: false };
+  const canvas = probeRaster(await readBytes(env.FILES, pageKey), "png");
+  const { bytes } = await readSource(env, sourceKey);
+  const transform = JSON.parse(metadata.transform ?? "{}") as Partial<PageTransform>;
+  const fit = transform.scale ?? 1;
+  const turn = transform.rotation ?? 0;
+  // The browser's gray PNG is stored as it is; text-layer pages keep their geometry, so a page
+  // fitted smaller than its drawing is only scaled like its canvas was, and a layer set sideways
+  // turned like it.
+  let png = await drawPdfPagePng(env.BROWSER, bytes, page, scale);
+  if (fit < 1 || turn !== 0) {
+    const gray = await decodePngToGray(png);
+    if (!gray) return { key: pageKey, drawn: false };
+    png = await encodeGrayPng(downscaleGray(rotateQuarter(gray, turn), fit));
+  }
+  const drawn = probeRaster(png, "png");
+  if (drawn.width !== canvas.width || drawn.height !== canvas.height) return { key: pageKey, drawn: false };
+  await writeObject(env.FILES, pageKey, png, "image/png", metadata);
+  return { key: pageKey, drawn: true };
 }

@@ -1,6 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFStream } from "pdf-lib";
 import { engineError } from "../errors";
 import { assertDimensions } from "../image/limits";
+import { MAX_IMAGE_PIXELS } from "../memory";
 import { pdfOpenFailure } from "./open-errors";
 import { loadPdf, type PDFDocumentProxy, type PDFPageProxy } from "./pdfjs";
 
@@ -77,10 +78,18 @@ export function hasTextLayer(items: PdfTextItem[]): boolean {
 }
 
 /**
- * Decompression-bomb guard for embedded images, checked from their dictionaries with pdf-lib
- * before pdf.js decodes any pixels (image XObjects of the page and of its form XObjects).
+ * Images above the engine's decode limit (MAX_IMAGE_PIXELS: pdf.js leaves them out here) and up to
+ * this size are drawn by the browser renderer, at page resolution, outside the isolate's memory
+ * (OCRmyPDF's enormous.pdf: a 9000x9000 scan of 81 megapixels). Larger ones are refused.
  */
-export async function assertPageImagesFit(bytes: Uint8Array, page: number): Promise<number> {
+const MAX_DRAWN_IMAGE_PIXELS = 100_000_000;
+
+/**
+ * Decompression-bomb guard for embedded images, checked from their dictionaries with pdf-lib
+ * before pdf.js decodes any pixels (image XObjects of the page and of its form XObjects): how many
+ * images the page has, and how many of them only the browser renderer can draw (`oversized`).
+ */
+export async function assertPageImagesFit(bytes: Uint8Array, page: number): Promise<{ images: number; oversized: number }> {
   let doc: PDFDocument;
   try {
     doc = await pdfLibDocument(bytes);
@@ -88,6 +97,7 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
     throw pdfOpenFailure(err);
   }
   let images = 0;
+  let oversized = 0;
   const seen = new Set<unknown>();
   const visit = (resources: PDFDict | undefined, depth: number) => {
     const xobjects = resources?.lookupMaybe(PDFName.of("XObject"), PDFDict);
@@ -100,8 +110,9 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
       if (subtype === PDFName.of("Image")) {
         const w = obj.dict.lookupMaybe(PDFName.of("Width"), PDFNumber)?.asNumber() ?? 0;
         const h = obj.dict.lookupMaybe(PDFName.of("Height"), PDFNumber)?.asNumber() ?? 0;
-        assertDimensions(w, h, `image embedded in PDF page ${page + 1}`);
+        assertDimensions(w, h, `image embedded in PDF page ${page + 1}`, MAX_DRAWN_IMAGE_PIXELS);
         images++;
+        if (w * h > MAX_IMAGE_PIXELS) oversized++;
       } else if (subtype === PDFName.of("Form")) {
         visit(obj.dict.lookupMaybe(PDFName.of("Resources"), PDFDict), depth + 1);
       }
@@ -113,13 +124,13 @@ export async function assertPageImagesFit(bytes: Uint8Array, page: number): Prom
   } catch (err) {
     // pdf-lib cannot read an encrypted document's object streams (an owner password only: pdf.js
     // opens it); pdf.js's own pixel limit (loadPdf) guards its images then.
-    if (doc.isEncrypted) return 0;
+    if (doc.isEncrypted) return { images: 0, oversized: 0 };
     throw pdfOpenFailure(err);
   }
   const p = pages[page];
   if (!p) throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${pages.length} page(s).`);
   visit(p.node.Resources(), 0);
-  return images;
+  return { images, oversized };
 }
 
 /** Page size in PDF points as displayed (after /Rotate). */

@@ -51,10 +51,17 @@ async function openBrowser(binding: BrowserBinding): Promise<Browser> {
 
 /**
  * Renders page 1 of `pdf` at `scale` (pixels per PDF point) with Browser Rendering: pdf.js draws
- * it on a canvas in the page, which comes back as PNG. Without a reachable browser the page
- * fails with `[rasterizer_unavailable]`.
+ * it on a canvas in the page, which comes back as gray pixels. Without a reachable browser the
+ * page fails with `[rasterizer_unavailable]`.
  */
 export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array, scale: number): Promise<GrayImage> {
+  const gray = await decodePngToGray(await rasterizePdfPagePng(browserBinding, pdf, scale));
+  if (!gray) throw engineError("rasterizer_unavailable", "The browser returned an unexpected image.");
+  return gray;
+}
+
+/** `rasterizePdfPage`, answered as the 8-bit gray PNG the browser encoded (for storing as it is). */
+export async function rasterizePdfPagePng(browserBinding: unknown, pdf: Uint8Array, scale: number): Promise<Uint8Array> {
   if (!browserBinding)
     throw engineError(
       "rasterizer_unavailable",
@@ -64,7 +71,7 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
   let failed = false;
   try {
     const page = await browser.newPage();
-    const dataUrl = await page.evaluate(
+    const b64 = await page.evaluate(
       async (src: string, data: string, s: number) => {
         const url = URL.createObjectURL(new Blob([src], { type: "text/javascript" }));
         // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -84,7 +91,59 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
           ctx.fillStyle = "#fff";
           ctx.fillRect(0, 0, canvas.width, canvas.height);
           await pg.render({ canvasContext: ctx, viewport: vp }).promise;
-          return canvas.toDataURL("image/png");
+          // The page goes back as an 8-bit gray PNG made here, in the browser's process: the
+          // engine then has a quarter of the pixels of an RGBA PNG to read, or none to store it.
+          // Gray as the engine's PNG decoder takes it from RGB ((77 R + 150 G + 29 B) >> 8),
+          // rows filtered with Sub as the engine's encoder does.
+          const w = canvas.width,
+            h = canvas.height;
+          const rgba = (
+            ctx as unknown as { getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } }
+          ).getImageData(0, 0, w, h).data;
+          const rows = new Uint8Array(h * (w + 1));
+          for (let y = 0; y < h; y++) {
+            const o = y * (w + 1);
+            rows[o] = 1;
+            let prev = 0;
+            for (let x = 0, i = y * w * 4; x < w; x++, i += 4) {
+              const g = (rgba[i]! * 77 + rgba[i + 1]! * 150 + rgba[i + 2]! * 29) >> 8;
+              rows[o + 1 + x] = (g - prev) & 0xff;
+              prev = g;
+            }
+          }
+          const idat = new Uint8Array(
+            await new Response(new Blob([rows]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
+          );
+          const crcTable = new Uint32Array(256).map((_, n) => {
+            let c = n;
+            for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+            return c >>> 0;
+          });
+          const ihdr = new Uint8Array(13);
+          new DataView(ihdr.buffer).setUint32(0, w);
+          new DataView(ihdr.buffer).setUint32(4, h);
+          ihdr.set([8, 0, 0, 0, 0], 8);
+          // No named functions in here: the bundler would wrap them in a helper the page lacks.
+          const parts: Uint8Array[] = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])];
+          for (const [type, data] of [
+            ["IHDR", ihdr],
+            ["IDAT", idat],
+            ["IEND", new Uint8Array(0)],
+          ] as const) {
+            const out = new Uint8Array(12 + data.length);
+            const dv = new DataView(out.buffer);
+            dv.setUint32(0, data.length);
+            for (let k = 0; k < 4; k++) out[4 + k] = type.charCodeAt(k);
+            out.set(data, 8);
+            let c = 0xffffffff;
+            for (let k = 4; k < 8 + data.length; k++) c = crcTable[(c ^ out[k]!) & 0xff]! ^ (c >>> 8);
+            dv.setUint32(8 + data.length, (c ^ 0xffffffff) >>> 0);
+            parts.push(out);
+          }
+          const png = new Uint8Array(await new Blob(parts).arrayBuffer());
+          let bin = "";
+          for (let i = 0; i < png.length; i += 0x8000) bin += String.fromCharCode(...png.subarray(i, i + 0x8000));
+          return btoa(bin);
         } finally {
           await doc.loadingTask.destroy();
         }
@@ -94,11 +153,10 @@ export async function rasterizePdfPage(browserBinding: unknown, pdf: Uint8Array,
       scale,
     );
     await page.close();
-    const b64 = String(dataUrl).replace(/^data:image\/png;base64,/, "");
-    const png = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const gray = await decodePngToGray(png);
-    if (!gray) throw new Error("the browser returned an unexpected image");
-    return gray;
+    const bin = atob(String(b64));
+    const png = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) png[i] = bin.charCodeAt(i);
+    return png;
   } catch (err) {
     if (isEngineError(err)) throw err;
     failed = true;

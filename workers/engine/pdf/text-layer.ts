@@ -3,7 +3,8 @@ import { groupLines, unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { xyCut } from "../layout/xy-cut";
 import type { PdfTextItem } from "./document";
-import { mul } from "./matrix";
+import type { QuarterTurn } from "../image/geometry";
+import { type Matrix, mul } from "./matrix";
 
 interface Run {
   x: number;
@@ -66,6 +67,36 @@ function runWords(run: Run): { box: Box; text: string }[] {
     words.push({ box: { x: run.x + edges[start]! * per, y: top, w: (edges[end]! - edges[start]!) * per, h }, text: m[0] });
   }
   return words;
+}
+
+/**
+ * The quarter turn (clockwise, as `rotateQuarter` turns an image) that sets the layer's text
+ * upright: the direction most of its characters run in on the raster (`viewport` maps user space
+ * to it). A table set sideways on its page runs down or up; its lines are read in that frame.
+ */
+export function uprightTurn(items: PdfTextItem[], viewport: Matrix): QuarterTurn {
+  const chars = new Map<QuarterTurn, number>();
+  let total = 0;
+  for (const item of items) {
+    const n = item.str.replace(/\s+/gu, "").length;
+    if (n === 0) continue;
+    const t = mul(viewport, item.transform);
+    // The run's direction on the raster (y down): 90 runs downward, 270 upward.
+    const angle = (((Math.round((Math.atan2(t[1]!, t[0]!) * 2) / Math.PI) * 90) % 360) + 360) % 360;
+    const turn = ((360 - angle) % 360) as QuarterTurn;
+    chars.set(turn, (chars.get(turn) ?? 0) + n);
+    total += n;
+  }
+  const [turn, n] = [...chars].sort((a, b) => b[1] - a[1])[0] ?? [0, 0];
+  return n > total / 2 ? turn : 0;
+}
+
+/** The map of `rotateQuarter(turn)` from a width × height raster to the turned one. */
+export function turnMatrix(turn: QuarterTurn, width: number, height: number): Matrix {
+  if (turn === 90) return [0, 1, -1, 0, height, 0];
+  if (turn === 180) return [-1, 0, 0, -1, width, height];
+  if (turn === 270) return [0, -1, 1, 0, 0, width];
+  return [1, 0, 0, 1, 0, 0];
 }
 
 /**

@@ -1,7 +1,7 @@
 // Sign-in pages: password (with the two-factor step), magic link, registration, password reset,
 // and the landing pages the emailed links open (/magic-link, /verify-email, /reset-password).
 import { api, appConfig, setCsrf } from "./api.js";
-import { h, render, field, notice, busy, onSubmit, link, go } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, cardForm, link, go } from "./dom.js";
 
 /** What an identity-provider sign-in that came back refused says; the URL carries only a code, never text to show. */
 const OAUTH_ERRORS = {
@@ -179,23 +179,19 @@ export async function registerPage(main, _params, session) {
   render(
     main,
     h("h1", {}, "Create an account"),
-    h(
-      "form",
-      {
-        class: "card narrow",
-        onsubmit: onSubmit(submit, out, async () => {
-          const auth = await api("/auth/register", {
-            method: "POST",
-            json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) },
-          });
-          await signedIn(auth, session);
-        }),
+    cardForm(
+      submit,
+      out,
+      async () => {
+        const auth = await api("/auth/register", {
+          method: "POST",
+          json: { email: email.value, password: password.value, ...(name.value.trim() ? { name: name.value.trim() } : {}) },
+        });
+        await signedIn(auth, session);
       },
       field("Name (optional)", name),
       field("Email", email),
       field("Password", password, "At least 10 characters."),
-      submit,
-      out,
     ),
     providerOut,
     await providerButtons(providerOut, "Sign up"),
@@ -211,18 +207,14 @@ export async function forgotPage(main) {
   render(
     main,
     h("h1", {}, "Forgot password"),
-    h(
-      "form",
-      {
-        class: "card narrow",
-        onsubmit: onSubmit(submit, out, async () => {
-          await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
-          out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
-        }),
-      },
-      field("Email", email),
+    cardForm(
       submit,
       out,
+      async () => {
+        await api("/auth/forgot-password", { method: "POST", json: { email: email.value } });
+        out.show("If an account uses that address, a reset link is on its way. It works for one hour.");
+      },
+      field("Email", email),
     ),
     h("p", {}, link("/login", "Back to sign in")),
   );
@@ -235,19 +227,15 @@ export async function resetPage(main) {
   render(
     main,
     h("h1", {}, "Choose a new password"),
-    h(
-      "form",
-      {
-        class: "card narrow",
-        onsubmit: onSubmit(submit, out, async () => {
-          await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
-          out.show("Your password is changed and every session was ended. Sign in with the new password.");
-          submit.hidden = true;
-        }),
-      },
-      field("New password", password),
+    cardForm(
       submit,
       out,
+      async () => {
+        await api("/auth/reset-password", { method: "POST", json: { token: tokenParam(), password: password.value } });
+        out.show("Your password is changed and every session was ended. Sign in with the new password.");
+        submit.hidden = true;
+      },
+      field("New password", password),
     ),
     h("p", {}, link("/login", "Sign in")),
   );

@@ -74,6 +74,10 @@ export function onSubmit(button, out, fn) {
   };
 }
 
+/** A narrow card form: its content, then the submit button and the notice; submitting runs `fn` as `busy(submit, out, fn)`. */
+export const cardForm = (submit, out, fn, ...content) =>
+  h("form", { class: "card narrow", onsubmit: onSubmit(submit, out, fn) }, ...content, submit, out);
+
 /** A button that runs `fn` as `busy(button, out, fn)` when clicked. */
 export const act = (label, out, fn, cls = "secondary") =>
   h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);

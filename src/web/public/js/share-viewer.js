@@ -1,7 +1,7 @@
 // The public viewer of a share link (/s/<token>): no account. Asks for the password when the link
 // has one, shows each page translated or original, the text, and the downloads the owner allows.
 import { ApiFailure } from "./api.js";
-import { h, render, field, notice, busy, onSubmit, formatBytes } from "./dom.js";
+import { h, render, field, notice, busy, cardForm, formatBytes } from "./dom.js";
 
 async function shareApi(path, password) {
   const url = new URL(`/api/v1/share/${path}`, location.origin);
@@ -31,17 +31,7 @@ export async function shareViewerPage(main, [token]) {
     render(
       main,
       h("h1", {}, "Protected document"),
-      h(
-        "form",
-        {
-          class: "card narrow",
-          onsubmit: onSubmit(submit, out, () => open(pw.value)),
-        },
-        h("p", {}, "The owner protected this document with a password."),
-        field("Password", pw),
-        submit,
-        out,
-      ),
+      cardForm(submit, out, () => open(pw.value), h("p", {}, "The owner protected this document with a password."), field("Password", pw)),
     );
     pw.focus();
   }

@@ -1,5 +1,6 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { DB } from "../../db/client";
+import { firstRow } from "../../db/rows";
 import { pages, regions, tableCells, tables } from "../../db/schema";
 
 export type PageRow = typeof pages.$inferSelect;
@@ -57,8 +58,7 @@ export async function readyPageIndexes(db: DB, projectId: string): Promise<numbe
 }
 
 export async function findPage(db: DB, pageId: string): Promise<PageRow | undefined> {
-  const [row] = await db.select().from(pages).where(eq(pages.id, pageId)).limit(1);
-  return row;
+  return firstRow(db, pages, eq(pages.id, pageId));
 }
 
 /** Records a page's text-removal and rendering files. */

@@ -1,0 +1,42 @@
+// The pages of the speed benchmarks: synthetic A4 pages at 300 dpi and real scans from other
+// projects' test suites (../shared/corpus/real-scans) with their reference texts.
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { root } from "../../scripts/models.mjs";
+import { LATIN_FONTS, renderPng, TEXTS, textPageSvg } from "./ocr-render.mjs";
+
+const corpus = path.join(root, "../shared/corpus/real-scans");
+
+/** `{ name, a4, ext, bytes, text }` for each page; real scans missing from the corpus are left out. */
+export function pages() {
+  const out = [0, 1, 2].map((k) => {
+    const lines = Array.from({ length: 46 }, (_, i) => TEXTS.eng[(i + k) % TEXTS.eng.length]);
+    return {
+      name: `A4 300 dpi ${LATIN_FONTS[k]}`,
+      a4: true,
+      ext: "png",
+      bytes: renderPng(textPageSvg(lines, { font: LATIN_FONTS[k], dpi: 300, pt: 11, height: 3508 }).svg),
+      text: lines.join("\n"),
+    };
+  });
+  // Real scans with the reference text their projects ship.
+  const real = [
+    ["tess_8087_054.3B.tif", "tess_8087_054.3B.txt"],
+    ["tess_8071_093.3B.tif", "tess_8071_093.3B.txt"],
+    ["tess_phototest.tif", "tess_phototest.gold.txt"],
+    ["tess_eurotext.tif", "tess_eurotext.txt"],
+    ["ocrmypdf_linn.png", "ocrmypdf_linn.txt"],
+  ];
+  for (const [file, gt] of real) {
+    const f = path.join(corpus, "files", file);
+    if (!existsSync(f)) continue;
+    out.push({
+      name: file,
+      a4: false,
+      ext: path.extname(file).slice(1),
+      bytes: readFileSync(f),
+      text: readFileSync(path.join(corpus, "gt", gt), "utf8"),
+    });
+  }
+  return out;
+}
