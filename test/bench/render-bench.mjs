@@ -5,6 +5,8 @@
 //   npm run bench:render                  (prints a table; sample images go to $TMPDIR/lingoscan-render-bench)
 //   RENDER_KINDS=photo npm run bench:render  (only the pages of the named kinds, comma-separated)
 //   RENDER_PAGES=0,17 npm run bench:render   (only the pages of these indexes; 0 is the report page)
+//   RENDER_SEED=7 npm run bench:render       (other crops of the photographs and other scenes: the held-back set)
+//   RENDER_DEBUG=1                        (also prints the regions layout analysis gave each page)
 //
 // Backgrounds by kind: real photographs nobody drew for this project (Debian's mate-backgrounds or
 // gnome-backgrounds JPEGs, cropped; `apt-get install mate-backgrounds`), flat, gradient, paper
@@ -25,6 +27,8 @@ import { BACKGROUNDS, plateScene, SPLIT_PAGE, svgPage } from "../render/plates.m
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
+/** Seed offset of the photographs' crops and scenes (0: the published set; another: a held-back one). */
+const SEED = Number(process.env.RENDER_SEED ?? 0);
 const W = 1400,
   H = 760;
 const out = path.join(os.tmpdir(), "lingoscan-render-bench");
@@ -106,9 +110,9 @@ function pages() {
   for (const kind of Object.keys(BACKGROUNDS).filter((k) => k !== "photo"))
     for (let i = 0; i < 4; i++) set.push([kind, plateScene(kind, i, W, H)]);
   photos.slice(0, 12).forEach((file, i) => {
-    const { bytes, pixels } = photoCrop(file, i + 1);
+    const { bytes, pixels } = photoCrop(file, i + 1 + SEED);
     const bg = `<image width="${W}" height="${H}" href="data:image/png;base64,${Buffer.from(bytes).toString("base64")}"/>`;
-    const s = plateScene("photo", i, W, H, bg);
+    const s = plateScene("photo", i + SEED, W, H, bg);
     for (const l of s.lines)
       l.color = bandLuma(pixels, l.y - l.size, l.y + l.size * 0.3) < 128 ? (i % 2 ? "#ffd23f" : "#ffffff") : i % 2 ? "#5a0f2e" : "#111111";
     set.push([
@@ -164,6 +168,45 @@ function meanDiff(a, b, boxes) {
   return sum / Math.max(1, n);
 }
 
+/**
+ * Where the clean plate's error lies, as a share of the MAD: on the text's solid pixels (input
+ * more than 30 off the true background), on its edges (anti-aliasing, JPEG ringing: 8–30 off) or
+ * on background the text never touched (≤ 8: fill spilling over real background); and the share of
+ * the solid pixels left exactly as they were (missed by the mask).
+ */
+function errorParts(page, clean, truth, boxes) {
+  const part = { solid: 0, edge: 0, background: 0, missed: 0, solidPixels: 0 };
+  let n = 0;
+  for (const box of boxes) {
+    for (let y = Math.max(0, box.y); y < Math.min(truth.height, box.y + box.h); y++) {
+      for (let x = Math.max(0, box.x); x < Math.min(truth.width, box.x + box.w); x++) {
+        const i = (y * truth.width + x) * 4;
+        let din = 0,
+          err = 0,
+          same = true;
+        for (let c = 0; c < 3; c++) {
+          din = Math.max(din, Math.abs(page.data[i + c] - truth.data[i + c]));
+          err += Math.abs(clean.data[i + c] - truth.data[i + c]);
+          if (Math.abs(clean.data[i + c] - page.data[i + c]) > 2) same = false;
+        }
+        n += 3;
+        if (din > 30) {
+          part.solid += err;
+          part.solidPixels++;
+          if (same) part.missed++;
+        } else if (din > 8) part.edge += err;
+        else part.background += err;
+      }
+    }
+  }
+  return {
+    solid: part.solid / Math.max(1, n),
+    edge: part.edge / Math.max(1, n),
+    background: part.background / Math.max(1, n),
+    missed: part.missed / Math.max(1, part.solidPixels),
+  };
+}
+
 const POOL =
   "el la de que y en los del se las por un para con una su al lo como más pero sus le ya o este sí porque esta entre cuando muy sin sobre también me hasta hay donde quien desde todo nos durante todos uno les ni contra otros ese eso ante ellos".split(
     " ",
@@ -187,6 +230,7 @@ const kinds = {};
 const overflow = { fitted: 0, shrunk: 0, overflowing: 0 };
 const flaggedText = [];
 let splitMs = null;
+let splitStages = {};
 try {
   for (const [i, [kind, p]] of set.entries()) {
     let bytes = png(p.page);
@@ -202,6 +246,7 @@ try {
     const det = await engine.call("detect", { pageKey: pre.key, outKey: `b/${i}/layout.json` });
     const layout = await (await engine.files.get(det.key)).json();
     const regions = layout.blocks.map((b) => ({ box: b.box, lines: b.items.map((l) => l.box), vertical: b.vertical }));
+    if (process.env.RENDER_DEBUG) console.log(JSON.stringify(regions));
     let t = performance.now();
     const cleaned = await engine.call("inpaint", {
       pageKey: pre.key,
@@ -231,6 +276,7 @@ try {
     const boxes = lineBoxes(rgba(png(p.page)), truth, p.lines);
     const after = meanDiff(clean, truth, boxes),
       before = meanDiff(page, truth, boxes);
+    const parts = errorParts(page, clean, truth, boxes);
     // Independent leftover check: OCR of the whole clean plate.
     // A plate with ink but nothing readable answers no_text_found: nothing read back.
     const again = await engine
@@ -240,7 +286,7 @@ try {
         throw err;
       });
     const againText = again ? (await (await engine.files.get(again.key)).json()).text.replace(/\s+/g, "") : "";
-    const k = (kinds[kind] ??= { pages: 0, regions: 0, lines: 0, leftover: 0, smear: 0, readable: 0, after: [], before: [] });
+    const k = (kinds[kind] ??= { pages: 0, regions: 0, lines: 0, leftover: 0, smear: 0, readable: 0, after: [], before: [], parts: [] });
     k.pages++;
     k.regions += cleaned.regions.length;
     k.lines += p.lines.length;
@@ -249,6 +295,7 @@ try {
     if (againText.length) k.readable++;
     k.after.push(after);
     k.before.push(before);
+    k.parts.push(parts);
     for (const r of cleaned.regions.filter((x) => x.leftover))
       flaggedText.push(`page ${i} (${kind}${p.photo ? `, ${p.photo}` : ""}): "${r.leftoverText}"`);
     for (const r of typeset.regions) overflow[r.overflow]++;
@@ -258,27 +305,36 @@ try {
       const again = [];
       for (let k = 0; k < 3; k++)
         again.push(
-          (
-            await engine.call("inpaint", {
-              pageKey: pre.key,
-              sourceKey: `uploads/b/${i}`,
-              page: 0,
-              regions,
-              maskKey: `b/${i}/mask-${k}.png`,
-              cleanKey: `b/${i}/clean-${k}.png`,
-              languages: ["eng"],
-            })
-          ).ms.inpaint,
+          await engine.call("inpaint", {
+            pageKey: pre.key,
+            sourceKey: `uploads/b/${i}`,
+            page: 0,
+            regions,
+            maskKey: `b/${i}/mask-${k}.png`,
+            cleanKey: `b/${i}/clean-${k}.png`,
+            languages: ["eng"],
+          }),
         );
-      splitMs = again.sort((a, b) => a - b)[1];
+      const mid = again.sort((a, b) => a.ms.inpaint - b.ms.inpaint)[1].ms;
+      splitMs = mid.inpaint;
+      splitStages = mid.stages ?? {};
     }
-    rows.push({ i, kind, inpaint: cleaned.ms.inpaint, check: cleaned.ms.check, inpaintWall, typeset: typeset.ms, typesetWall });
+    rows.push({
+      i,
+      kind,
+      inpaint: cleaned.ms.inpaint,
+      stages: cleaned.ms.stages ?? {},
+      check: cleaned.ms.check,
+      inpaintWall,
+      typeset: typeset.ms,
+      typesetWall,
+    });
     const name = `${String(i).padStart(2, "0")}-${kind.split(" ")[0]}`;
     writeFileSync(path.join(out, `${name}-page.${p.jpeg ? "jpg" : "png"}`), bytes);
     writeFileSync(path.join(out, `${name}-clean.png`), cleanBytes);
     writeFileSync(path.join(out, `${name}-render.png`), new Uint8Array(await (await engine.files.get(typeset.key)).arrayBuffer()));
     console.log(
-      `${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  inpaint ${cleaned.ms.inpaint} ms  zones read ${cleaned.textCheck.zones} (no text ${cleaned.textCheck.rejected})${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`,
+      `${name.padEnd(22)} regions ${String(cleaned.regions.length).padStart(2)}  leftover ${cleaned.regions.filter((r) => r.leftover).length}  smear ${cleaned.regions.filter((r) => r.smear).length}  MAD clean ${after.toFixed(2).padStart(6)}  input ${before.toFixed(2).padStart(6)}  (solid ${parts.solid.toFixed(2)}, edges ${parts.edge.toFixed(2)}, background ${parts.background.toFixed(2)}; missed ${(100 * parts.missed).toFixed(1)} %)  inpaint ${cleaned.ms.inpaint} ms  zones read ${cleaned.textCheck.zones} (no text ${cleaned.textCheck.rejected})${againText ? `  read back: ${againText.slice(0, 40)}` : ""}`,
     );
   }
 } finally {
@@ -299,10 +355,21 @@ for (const [kind, k] of Object.entries(kinds)) {
     `| ${kind} | ${k.pages} | ${k.regions} | ${k.leftover} (${pct(k.leftover, k.regions)}) | ${k.readable}/${k.pages} | ${k.smear} | ${avg(k.after).toFixed(2)} | ${avg(k.before).toFixed(2)} | ${(avg(k.after) / avg(k.before)).toFixed(3)} |`,
   );
 }
+console.log("\n| background | MAD clean on solid text pixels | on text edges | on untouched background | solid pixels missed |");
+console.log("|---|---|---|---|---|");
+for (const [kind, k] of Object.entries(kinds))
+  console.log(
+    `| ${kind} | ${avg(k.parts.map((p) => p.solid)).toFixed(2)} | ${avg(k.parts.map((p) => p.edge)).toFixed(2)} | ${avg(k.parts.map((p) => p.background)).toFixed(2)} | ${(100 * avg(k.parts.map((p) => p.missed))).toFixed(1)} % |`,
+  );
 console.log("\n| per page (mean) | ms |");
 console.log("|---|---|");
 console.log(`| inpaint (mask + fill + checks + encode, engine) | ${avg(rows.map((r) => r.inpaint)).toFixed(0)} |`);
 console.log(`| inpaint of the report page (1400x760, flat over gradient; warm, median of 3) | ${splitMs} |`);
+const stageNames = [...new Set(rows.flatMap((r) => Object.keys(r.stages)))];
+for (const st of stageNames)
+  console.log(
+    `| · ${st} (all pages; report page warm) | ${avg(rows.map((r) => r.stages[st] ?? 0)).toFixed(0)}; ${splitStages[st] ?? "-"} |`,
+  );
 console.log(`| leftover check (re-OCR of each region) | ${avg(rows.map((r) => r.check)).toFixed(0)} |`);
 console.log(`| inpaint call, wall | ${avg(rows.map((r) => r.inpaintWall)).toFixed(0)} |`);
 console.log(`| typeset (engine) | ${avg(rows.map((r) => r.typeset)).toFixed(0)} |`);

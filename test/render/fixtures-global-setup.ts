@@ -3,14 +3,14 @@ import type { TestProject } from "vitest/node";
 import { FONT_FILES } from "../bench/ocr-render.mjs";
 import { Resvg } from "@resvg/resvg-js";
 import { fileURLToPath } from "node:url";
-import { BACKGROUNDS as PLATE_KINDS, HATCH_PAGE, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
+import { BACKGROUNDS as PLATE_KINDS, GRASS_PAGE, HATCH_PAGE, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
 import { BACKGROUNDS, renderScene } from "./scenes.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Text-removal scenes: the page with text and the same background without it, base64 PNG, by name. */
     renderScenes: Record<string, { page: string; background: string }>;
-    /** Clean-plate scenes (plates.mjs): one per background kind, `split` (flat over gradient) and `hatch`, same shape. */
+    /** Clean-plate scenes (plates.mjs): one per background kind, `split` (flat over gradient), `hatch` and `grass`, same shape. */
     plateScenes: Record<string, { page: string; background: string }>;
   }
 }
@@ -41,6 +41,7 @@ export default function setup(project: TestProject) {
   for (const [name, p] of [
     ["split", SPLIT_PAGE],
     ["hatch", HATCH_PAGE],
+    ["grass", GRASS_PAGE],
   ] as const) {
     plates[name] = {
       page: draw(svgPage(p.width, p.height, p.background, p.lines)),

@@ -48,6 +48,31 @@ export const BACKGROUNDS = {
     `<defs><filter id="p" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.008 0.012" numOctaves="4" seed="${seed}"/><feColorMatrix type="matrix" values="1.1 0 0 0 -0.05  0 0.9 0.2 0 0  0 0.3 0.8 0 0.05  0 0 0 0 1"/></filter><filter id="q" x="0" y="0" width="1" height="1"><feTurbulence type="fractalNoise" baseFrequency="0.35" numOctaves="2" seed="${seed + 9}"/></filter></defs><rect width="${w}" height="${h}" filter="url(#p)"/><rect width="${w}" height="${h}" filter="url(#q)" opacity="0.12"/>`,
 };
 
+/**
+ * Three lines of text over a sky above tall grass (thin, high-contrast blades, some through the
+ * last line): on a picture like this layout analysis returns the whole picture as one "line".
+ */
+export const GRASS_PAGE = (() => {
+  const width = 900,
+    height = 400;
+  let blades = "";
+  for (let k = 0; k < 90; k++) {
+    const x = ((k * 53) % 980) - 40,
+      h = 150 + ((k * 37) % 120);
+    blades += `<path d="M${x} ${height} Q ${x + 20} ${height - h / 2} ${x + 40 + (k % 7) * 6} ${height - h}" stroke="${["#c8a040", "#6b8e23", "#f0d080", "#3d5a1a"][k % 4]}" stroke-width="${2 + (k % 3)}" fill="none"/>`;
+  }
+  return {
+    width,
+    height,
+    background: `${BACKGROUNDS.photo(width, height, 3)}<rect width="${width}" height="${height * 0.45}" fill="#8fb8e0" opacity="0.55"/>${blades}`,
+    lines: [
+      { text: "Orders for birthdays are welcome", x: 54, y: 70, size: 30, color: "#111111", family: "DejaVu Sans Mono" },
+      { text: "Closed on public holidays", x: 54, y: 130, size: 44, color: "#111111" },
+      { text: "Ask about our gluten free loaves", x: 54, y: 190, size: 38, color: "#111111", family: "DejaVu Serif" },
+    ],
+  };
+})();
+
 /** Text colours that read on each kind (two-tone: ones that stand out from both halves). */
 const COLOURS = {
   flat: ["#1a2b4c", "#7a1010", "#111111"],

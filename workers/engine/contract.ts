@@ -439,8 +439,11 @@ export interface InpaintResult {
   width: number;
   height: number;
   regions: InpaintRegionResult[];
-  /** Milliseconds spent clearing and checking. */
-  ms: { inpaint: number; check: number };
+  /**
+   * Milliseconds spent clearing and checking; `stages` splits `inpaint` (load, mask, textCheck,
+   * fill, plateCheck, encode, write).
+   */
+  ms: { inpaint: number; check: number; stages: Record<string, number> };
   /**
    * On a textured page (photograph, patterned paper) every text zone is read before its ink is
    * removed: zones read, and zones left untouched because nothing in them read as text.

@@ -21,7 +21,15 @@ const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0
  */
 export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: InpaintInput): Promise<InpaintResult> {
   const started = Date.now();
+  const stages: Record<string, number> = {};
+  let lap = started;
+  const stage = (name: string) => {
+    const now = Date.now();
+    stages[name] = (stages[name] ?? 0) + now - lap;
+    lap = now;
+  };
   const img = await loadPageBase(env.FILES, input.pageKey, input.sourceKey, input.page);
+  stage("load");
   const { width, height } = img;
   makeRoomFor(width * height);
   const mask = new Uint8Array(width * height);
@@ -29,9 +37,11 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const guide = new Uint8Array(width * height);
   const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
   const inks = input.regions.map((r) => regionInk(img, r, blocked, guide));
+  stage("mask");
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
   const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide);
+  stage("textCheck");
   const found = input.regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
   const pad = (z: Rect, by: number): Rect => {
@@ -46,6 +56,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     for (const z of found[i]!.zones) dilate(glyphs, mask, width, pad(z, halos[i]!), halos[i]!);
   });
   const hole = mask.slice();
+  stage("mask");
   // Smooth backgrounds from a radius of 3 (gradients continue exactly whatever the radius; a
   // larger one costs its square), textured ones by patches searched a few line heights' worth.
   input.regions.forEach((r, i) => {
@@ -55,13 +66,18 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
       fillHoles(img, hole, pad(z, lh), textured ? Math.min(6, Math.max(3, Math.round(lh * 0.08))) : 3, guide, textured);
     });
   });
+  stage("fill");
   // A hole's middle lies half its width from real background: the check looks as far as a whole
   // stroke with the widest halo (another region's may cover the same glyphs).
   const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2));
+  stage("plateCheck");
   const clean = encodeRgba(img, "png");
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i] ? 255 : 0;
+  const maskPng = await encodeGrayPng({ width, height, data: mask });
+  stage("encode");
   await writeObject(env.FILES, input.cleanKey, clean, "image/png");
-  await writeObject(env.FILES, input.maskKey, await encodeGrayPng({ width, height, data: mask }), "image/png");
+  await writeObject(env.FILES, input.maskKey, maskPng, "image/png");
+  stage("write");
   const inpaintMs = Date.now() - started;
 
   const checked = Date.now();
@@ -84,7 +100,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
       smearShare: plates[i]!.smear,
       style: found[i]!.style,
     })),
-    ms: { inpaint: inpaintMs, check: Date.now() - checked },
+    ms: { inpaint: inpaintMs, check: Date.now() - checked, stages },
     textCheck: { zones: evidence.zones, rejected: evidence.rejected },
   };
 }

@@ -3,7 +3,7 @@ import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
 import { seededLanguages } from "../ocr/models";
 import { ocrRasterFromGray } from "../ocr/page-raster";
-import { recognizeWith } from "../ocr/recognize";
+import { recognizeWith, type SegmentationMode } from "../ocr/recognize";
 
 /** Words read with at least this confidence count as source text left behind. */
 const MIN_CONFIDENCE = 0.6;
@@ -26,8 +26,14 @@ export interface ReadWord {
   box: Box;
 }
 
-/** Reads the words of a box of a gray page (tesseract, one uniform block), in page coordinates. */
-export async function wordsIn(models: R2Bucket, gray: GrayImage, box: Box, languages: string[]): Promise<ReadWord[]> {
+/** Reads the words of a box of a gray page (tesseract, one uniform block unless told), in page coordinates. */
+export async function wordsIn(
+  models: R2Bucket,
+  gray: GrayImage,
+  box: Box,
+  languages: string[],
+  mode: SegmentationMode = "block",
+): Promise<ReadWord[]> {
   const pad = Math.max(4, Math.round(Math.min(box.w, box.h) * 0.1));
   const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
   const crop = cropGray(gray, rect);
@@ -38,7 +44,7 @@ export async function wordsIn(models: R2Bucket, gray: GrayImage, box: Box, langu
     offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) },
     scale: 1,
   });
-  const page = await recognizeWith(models, raster, languages, "block");
+  const page = await recognizeWith(models, raster, languages, mode);
   return page.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.box }))));
 }
 

@@ -1,5 +1,6 @@
 import type { Box } from "../contract";
 import type { GrayImage } from "../image/gray";
+import type { SegmentationMode } from "../ocr/recognize";
 import { readable, wordsIn, type ReadWord } from "./leftover";
 import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
 import type { RgbaImage } from "./rgba";
@@ -14,6 +15,20 @@ export const TEXTURED = 14;
 const WORD_CONFIDENCE = 0.5;
 /** Letters or digits: a word of any length qualifies once its line holds one readable word. */
 const ALNUM = /[\p{L}\p{N}]/u;
+
+/**
+ * A "line" taller than this (pixels of the page image, at most 3508 px long) is taken for a block:
+ * layout analysis on a photograph returns a band of the picture, or the whole picture, text and
+ * all, as one line; body text and headings stay below it.
+ */
+const MAX_LINE = 96;
+
+/**
+ * How a zone is read: one uniform block of text for a line, tesseract's own layout analysis with
+ * local binarisation for a zone shaped like a block (a picture with a few lines of text somewhere
+ * in it, which a uniform-block reading garbles into one run of noise).
+ */
+export const readingModeOf = (z: Rect): SegmentationMode => (z.y1 - z.y0 > MAX_LINE ? "picture" : "block");
 
 /** Vertical overlap of two boxes over the smaller height (0..1). */
 function rowOverlap(a: Box, b: Box): number {
@@ -80,12 +95,23 @@ export async function confirmText(
   evidence.checked = true;
   for (const [i, f] of found.entries()) {
     for (const [k, z] of f.zones.entries()) {
-      if (!f.inks[k]!.at.length) continue;
+      // A block-shaped zone is read even with no ink found (its texture, measured over the whole
+      // picture, can set the ink threshold above the text's own contrast), and both ways when ink
+      // was found: each reading finds text the other misses on some pictures.
+      const inked = f.inks[k]!.at.length > 0;
+      const modes: SegmentationMode[] =
+        readingModeOf(z) === "picture" ? (inked ? ["picture", "block"] : ["picture"]) : inked ? ["block"] : [];
+      if (!modes.length) continue;
       evidence.zones++;
-      const words = (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages)).filter(
-        (w) => w.box.w > 0 && w.box.h > 0,
-      );
-      const text = textWords(words);
+      const text: ReadWord[] = [];
+      for (const mode of modes)
+        text.push(
+          ...textWords(
+            (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages, mode)).filter(
+              (w) => w.box.w > 0 && w.box.h > 0,
+            ),
+          ),
+        );
       if (!text.length) evidence.rejected++;
       // A word read twice (zones overlap) is kept once.
       for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);

@@ -58,9 +58,11 @@ const uprightColumns = (blocks: HocrBlock[]): HocrBlock[] =>
 /**
  * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
  * one uniform block of text for crops (table cells, re-OCR rectangles), where automatic layout
- * tends to drop short text.
+ * tends to drop short text, and `picture`: automatic layout over a photograph that holds a few
+ * lines of text, binarised locally (Sauvola), since one global threshold over a picture's lights
+ * and darks loses the text.
  */
-export type SegmentationMode = "page" | "block";
+export type SegmentationMode = "page" | "block" | "picture";
 
 /** Recognises the raster (a page or a crop of one) in one language. */
 export async function recognizeIn(
@@ -73,6 +75,8 @@ export async function recognizeIn(
   const read = turned ? { ...raster, image: columnsToLines(raster.image) } : raster;
   const { hocr, text } = await withEngine(models, language, read, (engine) => {
     if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
+    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
+    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
     // The text output of the same reading (no second recognition) carries tesseract's word spacing.
     return { hocr: engine.getHOCR(), text: engine.getText() };
   });
