@@ -56,7 +56,11 @@ const AUTO_PAGES = [
  * compared letters only (NFKC; zero-width non-joiners, bidi marks and punctuation aside), as the
  * reference comes from pdftotext, which drops the former and moves punctuation across spaces.
  */
-const REAL_PAGES = [{ lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" }];
+const REAL_PAGES = [
+  { lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
+  { lang: "ara", image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
+  { lang: "heb", image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
+];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
 const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
@@ -183,6 +187,28 @@ function orderExact(expectedLines, actual) {
   });
 }
 
+/**
+ * Word order of a reading against a reference without the same line breaks: the pairs of
+ * neighbouring words of each line read that are neighbours in the reference too, in the order
+ * written (`forward`) or the other way round (`reversed`). A right-to-left line read in the wrong
+ * direction shows as reversed pairs.
+ */
+function pairOrder(reference, reading) {
+  const words = (t) => t.split(/\s+/).filter((w) => [...w].length >= 2);
+  const ref = reference.split("\n").flatMap((l) => words(l));
+  const pairs = new Set(ref.slice(1).map((w, i) => `${ref[i]} ${w}`));
+  let forward = 0;
+  let reversed = 0;
+  for (const line of reading.split("\n")) {
+    const w = words(line);
+    for (let i = 1; i < w.length; i++) {
+      if (pairs.has(`${w[i - 1]} ${w[i]}`)) forward++;
+      else if (pairs.has(`${w[i]} ${w[i - 1]}`)) reversed++;
+    }
+  }
+  return { forward, reversed };
+}
+
 /** Lines of words, punctuation aside (pdftotext moves punctuation at the edge of right-to-left words across the space, for both engines' PDFs). */
 const wordLines = (text) =>
   text
@@ -289,8 +315,8 @@ async function main() {
     }
 
     console.log("\n## Real pages: engine and native tesseract (same model), letters against the reference\n");
-    console.log("| page | lang | engine CER | native CER | CER ratio | first use s | warm s | heap MB |");
-    console.log("|---|---|---|---|---|---|---|---|");
+    console.log("| page | lang | engine CER | native CER | CER ratio | word pairs in order, reversed (engine / native) | first use s | warm s | heap MB |");
+    console.log("|---|---|---|---|---|---|---|---|---|");
     const letters = (t) =>
       t
         .normalize("NFKC")
@@ -306,18 +332,21 @@ async function main() {
       const expected = letters(readFileSync(path.join(realDir, p.text), "utf8"));
       const [er, nr] = [errorRates(expected, letters(e.text), false), errorRates(expected, letters(n.text), false)];
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
+      const [eo, no] = [pairOrder(expected, letters(e.text)), pairOrder(expected, letters(n.text))];
+      const order = `${eo.forward}, ${eo.reversed} / ${no.forward}, ${no.reversed}`;
       real.push({
         page: p.image,
         lang: p.lang,
         engineCer: er.cer,
         nativeCer: nr.cer,
         ratio,
+        order,
         firstMs: first.ms,
         warmMs: e.ms,
         heapMB: e.heap / 2 ** 20,
       });
       console.log(
-        `| ${p.image} | ${p.lang} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`,
+        `| ${p.image} | ${p.lang} | ${pct(er.cer)} | ${pct(nr.cer)} | ${ratio.toFixed(2)} | ${order} | ${(first.ms / 1000).toFixed(2)} | ${(e.ms / 1000).toFixed(2)} | ${(e.heap / 2 ** 20).toFixed(1)} |`,
       );
     }
 
