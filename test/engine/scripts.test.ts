@@ -194,6 +194,15 @@ describe("scripts and directions", () => {
     });
   }
 
+  it("auto reads the 300 dpi Natsume page in columns with jpn_vert (its columns read as lines fit no horizontal model)", async () => {
+    const key = await put("uploads/auto-script/jpn_vert-300.png", fixture("lang_jpn_vert_300"));
+    const { rec, text } = await readPage("auto-script-jpn_vert-300", key, 0, ["auto"]);
+    expect(rec.languages).toEqual(["jpn_vert"]);
+    expect(rec.rotation).toBe(0);
+    const expected = texts.jpn_vert!.join("").replace(/\s+/g, "").normalize("NFKC");
+    expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
+  });
+
   it("auto keeps a Hebrew page upright: the language is chosen before orientation trials", async () => {
     const key = await put("uploads/auto-script/heb-300.png", fixture("lang_heb_300"));
     const { text, rec } = await readPage("auto-script-heb-300", key, 0, ["auto"]);
