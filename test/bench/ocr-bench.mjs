@@ -315,7 +315,9 @@ async function main() {
     }
 
     console.log("\n## Real pages: engine and native tesseract (same model), letters against the reference\n");
-    console.log("| page | lang | engine CER | native CER | CER ratio | word pairs in order, reversed (engine / native) | first use s | warm s | heap MB |");
+    console.log(
+      "| page | lang | engine CER | native CER | CER ratio | word pairs in order, reversed (engine / native) | first use s | warm s | heap MB |",
+    );
     console.log("|---|---|---|---|---|---|---|---|---|");
     const letters = (t) =>
       t
