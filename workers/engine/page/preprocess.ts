@@ -31,12 +31,11 @@ export interface PreprocessRequest {
  */
 export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Promise<PreprocessResult> {
   const { bytes, format } = await readSource(env, req.sourceKey);
-  const seeded = await seededLanguages(env.MODELS);
   const drawLater = req.pageImage === "background";
   const out = await normalisePage(bytes, format, req.page, {
     models: env.MODELS,
     browser: env.BROWSER,
-    language: autoOrTrialLanguage(req.languages, seeded),
+    language: async () => autoOrTrialLanguage(req.languages, await seededLanguages(env.MODELS)),
     pdf: { languages: req.languages, ocrMode: req.ocrMode, drawLater },
   });
   const textLayerKey = out.textLayer ? textLayerKeyFor(req.outKey) : null;
