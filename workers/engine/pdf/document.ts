@@ -1,7 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFStream } from "pdf-lib";
 import { engineError } from "../errors";
 import { assertDimensions } from "../image/limits";
-import { MAX_IMAGE_PIXELS } from "../memory";
+import { MAX_IMAGE_PIXELS, registerCache } from "../memory";
 import { pdfOpenFailure } from "./open-errors";
 import { loadPdf, type PDFDocumentProxy, type PDFPageProxy } from "./pdfjs";
 
@@ -85,6 +85,12 @@ function retire(entry: OpenPdf): void {
   entry.retired = true;
   if (entry.users === 0) void entry.doc.loadingTask.destroy().catch(() => {});
 }
+
+// A large decode or fill makes room first (memory.ts): the kept document goes (once unused) with the OCR engines.
+registerCache(() => {
+  if (kept) retire(kept);
+  kept = null;
+});
 
 /**
  * Runs `fn` with the PDF opened by pdf.js, reusing the document this isolate already holds for
