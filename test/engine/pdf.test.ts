@@ -60,6 +60,39 @@ describe("PDF pages take one of three paths", () => {
     expect(characterErrorRate(vectorText, vector.text.text), vector.text.text).toBeLessThanOrEqual(0.03);
   });
 
+  it("a text-layer page's layout and text come with preprocess (readOutKeys), as detect and recognize write them", async () => {
+    const key = await put("uploads/pdf/read-out.pdf", await threePathPdf());
+    const languages = ["eng"];
+    const readOutKeys = { layout: "work/pdf-read/layout-0.json", text: "work/pdf-read/text-0.json" };
+    const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/pdf-read/page-0.png", languages, readOutKeys });
+    expect(pre.path).toBe("text_layer");
+    const det = await env.ENGINE.detect({ pageKey: pre.key, outKey: "work/pdf-read/layout-0b.json", languages });
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, outKey: "work/pdf-read/text-0b.json", languages });
+    expect(pre.read, JSON.stringify(pre)).toEqual({
+      detect: { ...det, key: readOutKeys.layout },
+      recognize: { ...rec, key: readOutKeys.text },
+    });
+    const json = async (k: string) => (await env.FILES.get(k))!.json();
+    expect(await json(readOutKeys.layout)).toEqual(await json(det.key));
+    const text = (await json(readOutKeys.text)) as { text: string; languages: string[] };
+    expect(text).toEqual(await json(rec.key));
+    expect(text.text).toBe(LAYER_LINES.join("\n"));
+    expect(text.languages).toEqual(languages);
+
+    // A scanned page is read later, by detect and recognize: nothing is written ahead for it.
+    const scanKeys = { layout: "work/pdf-read/layout-1.json", text: "work/pdf-read/text-1.json" };
+    const scan = await env.ENGINE.preprocess({
+      sourceKey: key,
+      page: 1,
+      outKey: "work/pdf-read/page-1.png",
+      languages,
+      readOutKeys: scanKeys,
+    });
+    expect(scan.path).toBe("ocr");
+    expect(scan.read).toBeUndefined();
+    expect(await env.FILES.head(scanKeys.text)).toBeNull();
+  });
+
   it("refuses a page index past the end of the PDF", async () => {
     const key = await put("uploads/pdf/one.pdf", fixture("pdf_vector"));
     expect((await failure(env.ENGINE.preprocess({ sourceKey: key, page: 1, outKey: "work/pdf/none.png" }))).code).toBe("validation_error");

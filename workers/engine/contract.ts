@@ -52,6 +52,13 @@ export interface PreprocessInput {
    * drawing later, for jobs whose later stages and exports read the text layer only.
    */
   pageImage?: "now" | "background";
+  /**
+   * Where to write the page's layout (`PageLayout`) and text (`PageText`) if it is read from its
+   * text layer: what `detect` (with `languages`) and `recognize` (with `languages`) would write
+   * there from the page image. A job can then skip both calls for such pages: `PreprocessResult.read`
+   * says when this happened. Needs `languages`; other pages ignore it.
+   */
+  readOutKeys?: { layout: string; text: string };
 }
 
 export type OcrMode = "auto" | "force" | "redo";
@@ -98,6 +105,8 @@ export interface PreprocessResult {
   /** Deskew angle applied, degrees (counter-clockwise positive). */
   skew: number;
   transform: PageTransform;
+  /** With `readOutKeys`, on a page read from its text layer: the answers `detect` and `recognize` would give. */
+  read?: { detect: DetectResult; recognize: RecognizeResult };
 }
 
 export interface DetectInput {

@@ -107,7 +107,10 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const outKey = requireKey(input?.outKey, "outKey");
     const page = requirePage(input?.page);
     const ocrMode = requireOcrMode(input?.ocrMode);
-    const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage };
+    const keys = input.readOutKeys;
+    const readOutKeys = keys && { layout: requireKey(keys.layout, "readOutKeys.layout"), text: requireKey(keys.text, "readOutKeys.text") };
+    const languages = readOutKeys ? await requireLanguages(this.env.MODELS, input.languages) : input.languages;
+    const req = { sourceKey, outKey, page, ocrMode, languages, pageImage: input.pageImage, readOutKeys };
     return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req));
   }
 

@@ -30,9 +30,10 @@ export interface PreprocessContext {
   /**
    * OCR model used for the orientation trial readings, or `auto`: the language is chosen on the
    * page as it is first, and its model tried (a Latin model reads upside-down Hebrew more
-   * confidently than upright Hebrew, and would turn the page over).
+   * confidently than upright Hebrew, and would turn the page over). Asked for only when the page
+   * is turned upright (text-layer pages are not: they need no model).
    */
-  language: string;
+  language: () => Promise<string>;
   /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
   pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
 }
@@ -88,10 +89,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let chosen: string | undefined;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
-    if (ctx.language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
+    const language = await ctx.language();
+    if (language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
     // One ink sample serves orientation and, on a page left as it is, the skew estimate.
     const ink = inkSample(image);
-    rotation = await detectOrientation(ctx.models, image, chosen ?? ctx.language, ink);
+    rotation = await detectOrientation(ctx.models, image, chosen ?? language, ink);
     image = rotateQuarter(image, rotation);
     skew = estimateSkew(rotation === 0 ? ink : inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);

@@ -12,6 +12,7 @@ import { pageMetadata, textLayerKeyFor } from "../storage/page-meta";
 import { readBytes, writeJson, writeObject } from "../storage/r2";
 import { normalisePage } from "./normalise";
 import { readSource } from "./source";
+import { writeTextLayerReading } from "./read";
 
 export interface PreprocessRequest {
   sourceKey: string;
@@ -20,6 +21,7 @@ export interface PreprocessRequest {
   languages?: string[];
   ocrMode: OcrMode;
   pageImage?: PreprocessInput["pageImage"];
+  readOutKeys?: PreprocessInput["readOutKeys"];
 }
 
 /**
@@ -31,12 +33,11 @@ export interface PreprocessRequest {
  */
 export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Promise<PreprocessResult> {
   const { bytes, format } = await readSource(env, req.sourceKey);
-  const seeded = await seededLanguages(env.MODELS);
   const drawLater = req.pageImage === "background";
   const out = await normalisePage(bytes, format, req.page, {
     models: env.MODELS,
     browser: env.BROWSER,
-    language: autoOrTrialLanguage(req.languages, seeded),
+    language: async () => autoOrTrialLanguage(req.languages, await seededLanguages(env.MODELS)),
     pdf: { languages: req.languages, ocrMode: req.ocrMode, drawLater },
   });
   const textLayerKey = out.textLayer ? textLayerKeyFor(req.outKey) : null;
@@ -47,6 +48,11 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
     ...(out.drawScale ? { [DRAW_SCALE]: String(out.drawScale) } : {}),
   };
   await writeObject(env.FILES, req.outKey, out.png, "image/png", metadata);
+  // A text-layer page's layout and text are known now: written for the job at once.
+  const read =
+    out.textLayer && out.path === "text_layer" && req.readOutKeys && req.languages
+      ? { read: await writeTextLayerReading(env.FILES, out.textLayer, out.transform, req.languages, req.readOutKeys) }
+      : {};
   return {
     key: req.outKey,
     width: out.image.width,
@@ -55,6 +61,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
     path: out.path,
     skew: out.transform.skew,
     transform: out.transform,
+    ...read,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { DetectResult, PageText, RecognizeResult } from "../contract";
+import type { DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
@@ -19,6 +19,53 @@ async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languag
   const langs = await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage);
   const page = { ...(await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
   return { etag: meta.etag, requested: languages, languages: langs, page };
+}
+
+/** `detect`'s answer for a layout written at `key`. */
+function detectResult(key: string, layout: PageLayout): DetectResult {
+  const lines = layout.blocks.flatMap((b) => b.items);
+  return {
+    key,
+    regions: layout.blocks.length,
+    lines: lines.length,
+    words: lines.reduce((n, l) => n + l.words.length, 0),
+    path: layout.path,
+  };
+}
+
+/** `recognize`'s answer for a page text written at `key`. */
+function recognizeResult(key: string, page: PageText, heapBytes: number, transform: PageTransform | null): RecognizeResult {
+  return {
+    key,
+    regions: page.regions.length,
+    words: countWords(page),
+    chars: countChars(page),
+    confidence: page.confidence,
+    path: page.path ?? "ocr",
+    languages: page.languages,
+    heapBytes,
+    rotation: (((transform?.sourceRotation ?? 0) + (transform?.rotation ?? 0)) % 360) as RecognizeResult["rotation"],
+  };
+}
+
+/** A text-layer page's text as `recognize` writes it: the layer, in the languages asked for. */
+const layerText = (layer: PageText, languages: string[]): PageText => ({ ...layer, languages });
+
+/**
+ * A text-layer page's layout and text written where `detect` and `recognize` write them, with
+ * their answers: the same files those calls make from the page image, without reading it back.
+ */
+export async function writeTextLayerReading(
+  files: R2Bucket,
+  layer: PageText,
+  transform: PageTransform,
+  languages: string[],
+  keys: { layout: string; text: string },
+): Promise<{ detect: DetectResult; recognize: RecognizeResult }> {
+  const layout = layoutOfText(layer);
+  const page = layerText(layer, languages);
+  await Promise.all([writeJson(files, keys.layout, layout), writeJson(files, keys.text, page)]);
+  return { detect: detectResult(keys.layout, layout), recognize: recognizeResult(keys.text, page, 0, transform) };
 }
 
 /**
@@ -45,14 +92,7 @@ export async function detectPage(
     layout = { ...(await detectLayout(env.MODELS, raster, trialLanguage(undefined, seeded))), path: meta.path };
   }
   await writeJson(env.FILES, outKey, layout);
-  const lines = layout.blocks.flatMap((b) => b.items);
-  return {
-    key: outKey,
-    regions: layout.blocks.length,
-    lines: lines.length,
-    words: lines.reduce((n, l) => n + l.words.length, 0),
-    path: layout.path,
-  };
+  return detectResult(outKey, layout);
 }
 
 /**
@@ -67,7 +107,7 @@ export async function recognizePage(
   languages: string[],
 ): Promise<RecognizeResult> {
   let page: PageText;
-  if (meta.path === "text_layer") page = { ...(await readTextLayer(env.FILES, meta)), languages };
+  if (meta.path === "text_layer") page = layerText(await readTextLayer(env.FILES, meta), languages);
   else {
     const reading = (await keptReading(env.FILES, pageKey, meta, languages)) ?? (await readPage(env, pageKey, meta, languages));
     page = reading.page;
@@ -83,15 +123,5 @@ export async function recognizePage(
     }
   }
   await writeJson(env.FILES, outKey, page);
-  return {
-    key: outKey,
-    regions: page.regions.length,
-    words: countWords(page),
-    chars: countChars(page),
-    confidence: page.confidence,
-    path: page.path ?? "ocr",
-    languages: page.languages,
-    heapBytes: meta.path === "text_layer" ? 0 : largestHeap(),
-    rotation: (((meta.transform?.sourceRotation ?? 0) + (meta.transform?.rotation ?? 0)) % 360) as RecognizeResult["rotation"],
-  };
+  return recognizeResult(outKey, page, meta.path === "text_layer" ? 0 : largestHeap(), meta.transform);
 }

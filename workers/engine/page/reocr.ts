@@ -25,11 +25,9 @@ export async function reocrPage(
   }
   const { bytes, format } = await readSource(env, sourceKey);
   const source = await loadSourcePage(bytes, format, page, env.BROWSER);
-  const seeded = await seededLanguages(env.MODELS);
+  const language = async () => trialLanguage(languages, await seededLanguages(env.MODELS));
   // Without the page image's record, orientation and skew are found again (same result, more work).
-  const fresh = meta?.transform
-    ? null
-    : await normaliseSource(source, { models: env.MODELS, browser: env.BROWSER, language: trialLanguage(languages, seeded) });
+  const fresh = meta?.transform ? null : await normaliseSource(source, { models: env.MODELS, browser: env.BROWSER, language });
   const transform = meta?.transform ?? fresh!.transform;
   const size = normalisedSize(transform);
   const clamped = clampBox(box, size.width, size.height);

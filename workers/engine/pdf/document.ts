@@ -1,7 +1,7 @@
 import { PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFStream } from "pdf-lib";
 import { engineError } from "../errors";
 import { assertDimensions } from "../image/limits";
-import { MAX_IMAGE_PIXELS } from "../memory";
+import { MAX_IMAGE_PIXELS, registerCache } from "../memory";
 import { pdfOpenFailure } from "./open-errors";
 import { loadPdf, type PDFDocumentProxy, type PDFPageProxy } from "./pdfjs";
 
@@ -26,8 +26,21 @@ export interface PdfTextItem {
  */
 let parsed: { digest: string; doc: PDFDocument } | null = null;
 
-async function pdfLibDocument(bytes: Uint8Array): Promise<PDFDocument> {
-  const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** Content digests by buffer: one call hashes its upload once, whichever cache asks. */
+const digests = new WeakMap<Uint8Array, Promise<string>>();
+
+function digestOf(bytes: Uint8Array): Promise<string> {
+  let d = digests.get(bytes);
+  if (!d) {
+    d = crypto.subtle.digest("SHA-256", bytes).then((h) => [...new Uint8Array(h)].map((b) => b.toString(16).padStart(2, "0")).join(""));
+    digests.set(bytes, d);
+  }
+  return d;
+}
+
+/** The document parsed by pdf-lib, shared by the calls that see the same bytes (the page count at intake, the image guard, single-page copies). */
+export async function pdfLibDocument(bytes: Uint8Array): Promise<PDFDocument> {
+  const digest = await digestOf(bytes);
   if (parsed?.digest === digest) return parsed.doc;
   const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
   parsed = { digest, doc };
@@ -35,7 +48,7 @@ async function pdfLibDocument(bytes: Uint8Array): Promise<PDFDocument> {
 }
 
 /** Opens a PDF with pdf.js; see pdfOpenFailure for what unreadable files answer. */
-export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
+async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
   try {
     return await loadPdf(bytes);
   } catch (err) {
@@ -43,14 +56,91 @@ export async function openPdf(bytes: Uint8Array): Promise<PdfProxy> {
   }
 }
 
-export async function openPage(doc: PdfProxy, page: number): Promise<PdfPageProxy> {
+/**
+ * Documents up to this size stay open in the isolate between calls (`withPdf`). pdf.js holds the
+ * file, its cross-reference table and the fonts it loaded (the decoded pages are freed after each
+ * call); larger files are opened per call.
+ */
+const MAX_KEPT_PDF_BYTES = 16 * 1024 * 1024;
+
+interface OpenPdf {
+  digest: string;
+  doc: PdfProxy;
+  /** Calls using the document, and pages in use by them. */
+  users: number;
+  pages: Map<number, number>;
+  /** Replaced by another document (or never kept): destroyed when its last user is done. */
+  retired: boolean;
+}
+
+/**
+ * The pdf.js document of the last PDF opened in this isolate, by content digest. The pages of a
+ * job arrive one engine call each; opening the document for each of them parsed the file and
+ * loaded its fonts again every time (a 15-page file: 15 parses). Kept between requests is the
+ * opened document only: nothing pending of one request is awaited by another.
+ */
+let kept: OpenPdf | null = null;
+
+function retire(entry: OpenPdf): void {
+  entry.retired = true;
+  if (entry.users === 0) void entry.doc.loadingTask.destroy().catch(() => {});
+}
+
+// A large decode or fill makes room first (memory.ts): the kept document goes (once unused) with the OCR engines.
+registerCache(() => {
+  if (kept) retire(kept);
+  kept = null;
+});
+
+/**
+ * Runs `fn` with the PDF opened by pdf.js, reusing the document this isolate already holds for
+ * the same bytes. Unreadable files fail as `openPdf` says.
+ */
+export async function withPdf<T>(bytes: Uint8Array, fn: (doc: PdfProxy) => Promise<T>): Promise<T> {
+  const digest = await digestOf(bytes);
+  let entry = kept?.digest === digest && !kept.retired ? kept : null;
+  if (!entry) {
+    entry = { digest, doc: await openPdf(bytes), users: 0, pages: new Map(), retired: false };
+    if (bytes.length <= MAX_KEPT_PDF_BYTES) {
+      if (kept) retire(kept);
+      kept = entry;
+    } else entry.retired = true;
+  }
+  entry.users++;
+  try {
+    return await fn(entry.doc);
+  } finally {
+    entry.users--;
+    if (entry.retired && entry.users === 0) await entry.doc.loadingTask.destroy().catch(() => {});
+  }
+}
+
+/**
+ * Runs `fn` on page `page` (zero-based) of a document opened by `withPdf`. Afterwards the page's
+ * decoded images and operator lists are freed (the document and its fonts stay), unless another
+ * call is still reading the same page.
+ */
+export async function withPage<T>(doc: PdfProxy, page: number, fn: (p: PdfPageProxy) => Promise<T>): Promise<T> {
   if (!Number.isInteger(page) || page < 0 || page >= doc.numPages) {
     throw engineError("validation_error", `Page ${page} does not exist: the PDF has ${doc.numPages} page(s).`);
   }
+  let p: PdfPageProxy;
   try {
-    return await doc.getPage(page + 1);
+    p = await doc.getPage(page + 1);
   } catch (err) {
     throw engineError("corrupt_file", `PDF page ${page + 1} is corrupt: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const pages = kept?.doc === doc ? kept.pages : new Map<number, number>();
+  pages.set(page, (pages.get(page) ?? 0) + 1);
+  try {
+    return await fn(p);
+  } finally {
+    const n = (pages.get(page) ?? 1) - 1;
+    if (n > 0) pages.set(page, n);
+    else {
+      pages.delete(page);
+      p.cleanup();
+    }
   }
 }
 

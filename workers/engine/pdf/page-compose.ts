@@ -197,17 +197,10 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
   const H = Math.max(1, Math.round(viewport.height));
   let out: GrayImage | null = null;
   let covered: Uint8Array | null = null;
-  let ctm = viewport.transform.slice(0, 6) as Matrix;
-  let fill = 0;
-  // Text clipping: the rendering mode inside BT/ET, whether text was shown in it, and whether a
-  // text clip is in force (set at ET, undone by the enclosing restore).
-  let mode = 0,
-    shown = false,
-    textClip = false;
-  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean }[] = [];
   let images = 0,
     clipped = 0;
-  const draw = (m: Matrix, img: PdfImage | null, mask: boolean) => {
+  await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async (m, image, mask, fill, textClip) => {
+    const img = await image();
     const px = img && grayPixels(img, mask, fill);
     if (!px) return;
     out ??= { width: W, height: H, data: new Uint8Array(W * H).fill(255) };
@@ -215,7 +208,47 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
     drawImage(out, covered, m, px);
     images++;
     if (textClip) clipped++;
-  };
+  });
+  if (!out || !covered) return null;
+  let n = 0;
+  for (const v of covered as Uint8Array) n += v;
+  return { image: out, images, clipped, coverage: n / (W * H) };
+}
+
+/**
+ * An upper bound of `composePageImages`' coverage without decoding or drawing a pixel: the areas
+ * of the images' outlines on the page (clipped to it) summed, as a share of the page.
+ */
+export async function imageCoverageBound(page: PDFPageProxy, ops: PdfOperatorList): Promise<number> {
+  const viewport = page.getViewport({ scale: 1 });
+  const W = viewport.width;
+  const H = viewport.height;
+  let area = 0;
+  await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async ([a, b, c, d, e, f]) => {
+    const xs = [e, a + e, c + e, a + c + e];
+    const ys = [f, b + f, d + f, b + d + f];
+    const w = Math.min(W, Math.max(...xs)) - Math.max(0, Math.min(...xs));
+    const h = Math.min(H, Math.max(...ys)) - Math.max(0, Math.min(...ys));
+    if (w > 0 && h > 0) area += w * h;
+  });
+  return area / Math.max(1e-9, W * H);
+}
+
+/** Where an image is drawn (device matrix of its unit square), its pixels on demand, and the state it is drawn in. */
+type ImageVisitor = (ctm: Matrix, image: () => Promise<PdfImage | null>, mask: boolean, fill: number, textClip: boolean) => Promise<void>;
+
+/** Walks the page's operators with the graphics state images are drawn in, calling `visit` for each image drawn. */
+async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matrix, visit: ImageVisitor): Promise<void> {
+  let ctm = start;
+  let fill = 0;
+  // Text clipping: the rendering mode inside BT/ET, whether text was shown in it, and whether a
+  // text clip is in force (set at ET, undone by the enclosing restore).
+  let mode = 0,
+    shown = false,
+    textClip = false;
+  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean }[] = [];
+  const draw = (m: Matrix, img: PdfImage | null | (() => Promise<PdfImage | null>), mask: boolean) =>
+    visit(m, typeof img === "function" ? img : async () => img, mask, fill, textClip);
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i]!;
     const args = (ops.argsArray[i] ?? []) as unknown[];
@@ -254,27 +287,26 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
         fill = parseFill(args);
         break;
       case OPS.paintImageXObject:
-        draw(ctm, await resolveObject(page, String(args[0])), false);
+        await draw(ctm, () => resolveObject(page, String(args[0])), false);
         break;
       case OPS.paintInlineImageXObject:
-        draw(ctm, args[0] as PdfImage, false);
+        await draw(ctm, args[0] as PdfImage, false);
         break;
       case OPS.paintImageMaskXObject:
-        draw(ctm, args[0] as PdfImage, true);
+        await draw(ctm, args[0] as PdfImage, true);
         break;
       case OPS.paintImageMaskXObjectGroup:
-        for (const img of args[0] as (PdfImage & { transform: number[] })[]) draw(mul(ctm, img.transform), img, true);
+        for (const img of args[0] as (PdfImage & { transform: number[] })[]) await draw(mul(ctm, img.transform), img, true);
         break;
       case OPS.paintImageXObjectRepeat: {
-        const img = await resolveObject(page, String(args[0]));
+        // Resolved once for all its positions.
+        let img: Promise<PdfImage | null> | null = null;
+        const once = () => (img ??= resolveObject(page, String(args[0])));
         const [sx, sy, positions] = [args[1] as number, args[2] as number, args[3] as number[]];
-        for (let p = 0; p + 1 < positions.length; p += 2) draw(mul(ctm, [sx, 0, 0, sy, positions[p]!, positions[p + 1]!]), img, false);
+        for (let p = 0; p + 1 < positions.length; p += 2)
+          await draw(mul(ctm, [sx, 0, 0, sy, positions[p]!, positions[p + 1]!]), once, false);
         break;
       }
     }
   }
-  if (!out || !covered) return null;
-  let n = 0;
-  for (const v of covered as Uint8Array) n += v;
-  return { image: out, images, clipped, coverage: n / (W * H) };
 }

@@ -1,6 +1,5 @@
-import { PDFDocument } from "pdf-lib";
 import { engineError } from "../errors";
-import { openPdf } from "./document";
+import { pdfLibDocument, withPdf } from "./document";
 
 /**
  * Page count of a PDF: truncated or unparsable files are `[corrupt_file]`, password-protected ones
@@ -12,15 +11,13 @@ export async function pdfPageCount(bytes: Uint8Array): Promise<number> {
   if (!tail.includes("%%EOF")) throw engineError("corrupt_file", "The PDF file is truncated or corrupt: no end-of-file marker.");
   let pages = 0;
   try {
-    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    const doc = await pdfLibDocument(bytes);
     if (!doc.isEncrypted) pages = doc.getPageCount();
   } catch {
     // pdf.js decides below: it reads more damaged files than pdf-lib, and says why it cannot.
   }
   if (pages === 0) {
-    const doc = await openPdf(bytes);
-    pages = doc.numPages;
-    await doc.cleanup().catch(() => {});
+    pages = await withPdf(bytes, async (doc) => doc.numPages);
   }
   if (pages < 1) throw engineError("corrupt_file", "The PDF file has no pages.");
   return pages;

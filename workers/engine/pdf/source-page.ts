@@ -7,16 +7,17 @@ import type { SourcePage } from "../image/source-page";
 import {
   assertPageImagesFit,
   hasTextLayer,
+  type PdfPageProxy,
   type PdfTextItem,
-  openPage,
-  openPdf,
   pageSize,
   singlePagePdf,
   textItems,
   viewportTransform,
+  withPage,
+  withPdf,
 } from "./document";
 import { drawnMarks } from "./drawn-rules";
-import { composePageImages, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
+import { composePageImages, imageCoverageBound, SHOW_TEXT, type PdfOperatorList } from "./page-compose";
 import { OPS } from "pdfjs-dist";
 import { rasterizePdfPage, rasterizePdfPagePng } from "./rasterize";
 import { textLayerPage, turnMatrix, uprightTurn } from "./text-layer";
@@ -105,93 +106,96 @@ export interface PdfPageOptions {
  * for pages drawn with vector graphics only, a Browser Rendering of the page.
  */
 export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPageOptions): Promise<SourcePage> {
-  const doc = await openPdf(bytes);
-  try {
-    const p = await openPage(doc, page);
-    const size = pageSize(p);
-    const scale = pdfScale(size);
-    const width = Math.max(1, Math.round(size.width * scale));
-    const height = Math.max(1, Math.round(size.height * scale));
-    const blank = (w: number, h: number): GrayImage => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
-    const items = await textItems(p);
-    const mode = opts.ocrMode ?? "auto";
-    const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
-    const { images, oversized } = await assertPageImagesFit(bytes, page);
-    // pdf.js leaves out images too large to decode here: only the browser draws such a page.
-    if (oversized > 0 && !opts.browser)
-      throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
-    const ops = await p.getOperatorList();
-    const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
-    const useLayer =
-      hasTextLayer(items) &&
-      mode !== "force" &&
-      !(mode === "redo" && invisible) &&
-      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
-    // A page read from its visible text layer whose text is its own (not a stamp on a scan) never
-    // shows its images composed: they are composed only to check that they decode, at a low
-    // resolution (a full one takes 0.4–1.7 s). A blank result is confirmed at full resolution.
-    const checkOnly = useLayer && !invisible && textShare(items, size) >= STAMP_TEXT_SHARE;
-    const compose = (s: number) => composePageImages(p, ops, s);
-    const first = ops.fnArray.some((f) => IMAGE.has(f))
+  // The document stays open for the job's next pages in this isolate; the page is freed after.
+  return withPdf(bytes, (doc) => withPage(doc, page, (p) => readPdfPage(bytes, page, p, opts)));
+}
+
+/** `pdfSourcePage` on a page already opened. */
+async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opts: PdfPageOptions): Promise<SourcePage> {
+  const size = pageSize(p);
+  const scale = pdfScale(size);
+  const width = Math.max(1, Math.round(size.width * scale));
+  const height = Math.max(1, Math.round(size.height * scale));
+  const blank = (w: number, h: number): GrayImage => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
+  const items = await textItems(p);
+  const mode = opts.ocrMode ?? "auto";
+  const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
+  const { images, oversized } = await assertPageImagesFit(bytes, page);
+  // pdf.js leaves out images too large to decode here: only the browser draws such a page.
+  if (oversized > 0 && !opts.browser)
+    throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
+  const ops = await p.getOperatorList();
+  const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
+  const useLayer =
+    hasTextLayer(items) &&
+    mode !== "force" &&
+    !(mode === "redo" && invisible) &&
+    judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+  // A page read from its visible text layer whose text is its own (not a stamp on a scan) never
+  // shows its images composed: they are composed only to check that they decode, at a low
+  // resolution (a full one takes 0.4–1.7 s). A blank result is confirmed at full resolution.
+  const checkOnly = useLayer && !invisible && textShare(items, size) >= STAMP_TEXT_SHARE;
+  const compose = (s: number) => composePageImages(p, ops, s);
+  // Composed or not, such a page is read from its layer; its images are only checked where
+  // they could be a scan (SCAN_COVERAGE), which their outlines tell without decoding a pixel.
+  const check = !checkOnly || (await imageCoverageBound(p, ops)) >= SCAN_COVERAGE;
+  const first =
+    check && ops.fnArray.some((f) => IMAGE.has(f))
       ? await compose(checkOnly ? Math.min(scale, CHECK_SIDE / Math.max(size.width, size.height)) : scale)
       : null;
-    const composed = checkOnly && first && isBlank(first.image) ? await compose(scale) : first;
-    // Images painted through text outlines (colour separations, lettering filled with a picture)
-    // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
-    const faithful = composed !== null && composed.clipped === 0 && oversized === 0;
-    const scan = faithful && composed.coverage >= SCAN_COVERAGE;
-    const vectors = ops.fnArray.some((f) => VECTOR.has(f));
-    // A page that is its images, composed white: no decoder could read them. A failure, never a
-    // blank page passed as read.
-    if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
-    if (useLayer) {
-      const drawn = viewportTransform(p, scale);
-      const layerIn = async (viewport: number[], w: number, h: number) => ({
-        ...textLayerPage(items, viewport, w, h),
-        ...(await drawnMarks(p, viewport, w, h)),
-      });
-      // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
-      // recognised and the text merged with what OCR reads (the layer's words win where both read
-      // the same place). Pages with images beside their real text (figures, decorative bands, a
-      // background) are read from their layer.
-      if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
-        return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation };
-      // Text set sideways (a landscape table on a portrait page) is read in its own frame: the
-      // page and its layer are turned so that its lines run left to right.
-      const turn = uprightTurn(items, drawn);
-      const [w, h] = turn % 180 ? [height, width] : [width, height];
-      const textLayer = await layerIn(mul(turnMatrix(turn, width, height), drawn), w, h);
-      const upright = (image: GrayImage) => rotateQuarter(image, turn);
-      const turned = turn ? { turn } : {};
-      // The page image serves the editor and renderer. A scan under an OCR layer is its images;
-      // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
-      // coordinates stay right and the text exact).
-      if (scan && invisible) return { image: upright(composed.image), path: "text_layer", textLayer, rendered: true, rotation, ...turned };
-      if (opts.browser && opts.drawLater)
-        return { image: blank(w, h), path: "text_layer", textLayer, rendered: false, rotation, ...turned, drawScale: scale };
-      let image: GrayImage | null = null;
-      try {
-        image = opts.browser ? await drawPdfPage(opts.browser, bytes, page, scale) : null;
-      } catch {
-        image = null;
-      }
-      return { image: image ? upright(image) : blank(w, h), path: "text_layer", textLayer, rendered: image !== null, rotation, ...turned };
-    }
-    // Pages that draw only images need no browser; images beside vector drawing do.
-    if (composed && (scan || (faithful && !vectors) || !opts.browser))
-      return { image: composed.image, path: "ocr", rendered: true, rotation };
+  const composed = checkOnly && first && isBlank(first.image) ? await compose(scale) : first;
+  // Images painted through text outlines (colour separations, lettering filled with a picture)
+  // compose unclipped, unlike what a viewer shows: such pages are drawn whole, like vector pages.
+  const faithful = composed !== null && composed.clipped === 0 && oversized === 0;
+  const scan = faithful && composed.coverage >= SCAN_COVERAGE;
+  const vectors = ops.fnArray.some((f) => VECTOR.has(f));
+  // A page that is its images, composed white: no decoder could read them. A failure, never a
+  // blank page passed as read.
+  if (faithful && (scan || !vectors)) assertInk(composed.image, page, images > 0 ? "an image" : "a mask");
+  if (useLayer) {
+    const drawn = viewportTransform(p, scale);
+    const layerIn = async (viewport: number[], w: number, h: number) => ({
+      ...textLayerPage(items, viewport, w, h),
+      ...(await drawnMarks(p, viewport, w, h)),
+    });
+    // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
+    // recognised and the text merged with what OCR reads (the layer's words win where both read
+    // the same place). Pages with images beside their real text (figures, decorative bands, a
+    // background) are read from their layer.
+    if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
+      return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation };
+    // Text set sideways (a landscape table on a portrait page) is read in its own frame: the
+    // page and its layer are turned so that its lines run left to right.
+    const turn = uprightTurn(items, drawn);
+    const [w, h] = turn % 180 ? [height, width] : [width, height];
+    const textLayer = await layerIn(mul(turnMatrix(turn, width, height), drawn), w, h);
+    const upright = (image: GrayImage) => rotateQuarter(image, turn);
+    const turned = turn ? { turn } : {};
+    // The page image serves the editor and renderer. A scan under an OCR layer is its images;
+    // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
+    // coordinates stay right and the text exact).
+    if (scan && invisible) return { image: upright(composed.image), path: "text_layer", textLayer, rendered: true, rotation, ...turned };
+    if (opts.browser && opts.drawLater)
+      return { image: blank(w, h), path: "text_layer", textLayer, rendered: false, rotation, ...turned, drawScale: scale };
+    let image: GrayImage | null = null;
     try {
-      const image = await drawPdfPage(opts.browser, bytes, page, scale);
-      // Images neither decoder could read, drawn blank by the browser too.
-      if (images > 0) assertInk(image, page, "an image");
-      return { image, path: "rasterized", rendered: true, rotation };
-    } catch (err) {
-      // A page with some images still has them when the browser cannot draw the rest.
-      if (composed) return { image: composed.image, path: "ocr", rendered: true, rotation };
-      throw err;
+      image = opts.browser ? await drawPdfPage(opts.browser, bytes, page, scale) : null;
+    } catch {
+      image = null;
     }
-  } finally {
-    // Frees the document, its decoded images and its in-isolate pdf.js "worker".
-    await doc.loadingTask.destroy().catch(() => {});
+    return { image: image ? upright(image) : blank(w, h), path: "text_layer", textLayer, rendered: image !== null, rotation, ...turned };
+  }
+  // Pages that draw only images need no browser; images beside vector drawing do.
+  if (composed && (scan || (faithful && !vectors) || !opts.browser))
+    return { image: composed.image, path: "ocr", rendered: true, rotation };
+  try {
+    const image = await drawPdfPage(opts.browser, bytes, page, scale);
+    // Images neither decoder could read, drawn blank by the browser too.
+    if (images > 0) assertInk(image, page, "an image");
+    return { image, path: "rasterized", rendered: true, rotation };
+  } catch (err) {
+    // A page with some images still has them when the browser cannot draw the rest.
+    if (composed) return { image: composed.image, path: "ocr", rendered: true, rotation };
+    throw err;
   }
 }
