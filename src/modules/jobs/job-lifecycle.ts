@@ -119,15 +119,31 @@ export async function pageEvent(
   env: Env,
   db: DB,
   ref: JobRef,
-  p: { page: number; stage: JobStage; last: boolean; percent: number; failed?: { code: string; message: string } },
+  p: {
+    page: number;
+    stage: JobStage;
+    last: boolean;
+    percent: number;
+    failed?: { code: string; message: string };
+    /** Stages the page passed in one step, ending with `stage` (a text-layer page's reads). */
+    stages?: JobStage[];
+  },
 ): Promise<void> {
   await repo.markPage(db, ref.jobId, p.page, {
     status: p.failed ? "failed" : p.last ? "completed" : "processing",
     stage: p.stage,
     error: p.failed,
   });
-  const message = p.failed ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}` : `Page ${p.page + 1} ${p.stage} done`;
-  const data = { stage: p.stage, percent: p.percent, attempt: ref.attempt, ...(p.failed ? { error: p.failed } : {}) };
+  const message = p.failed
+    ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}`
+    : `Page ${p.page + 1} ${(p.stages ?? [p.stage]).join(", ")} done`;
+  const data = {
+    stage: p.stage,
+    percent: p.percent,
+    attempt: ref.attempt,
+    ...(p.stages ? { stages: p.stages } : {}),
+    ...(p.failed ? { error: p.failed } : {}),
+  };
   await recordEvent(env, db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
 }
 
