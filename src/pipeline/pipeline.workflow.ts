@@ -57,7 +57,7 @@ async function stillCurrent(db: DB, ref: JobRef): Promise<boolean> {
 
 /**
  * One instance per attempt of a job (`instanceIdFor`): admission against the plan's concurrency,
- * then a step per stage and per page, so a failed page fails alone and the job ends
+ * then each page through its own chain of stage steps, so a failed page fails alone and the job ends
  * partially_completed. A batch parent instead waits for its children and builds the ZIP and report.
  * Step outputs are counts and keys, never bitmaps.
  */
