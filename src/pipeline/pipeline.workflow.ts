@@ -44,7 +44,7 @@ function pollDelayMs(n: number): number {
   return Math.min(500 * 1.5 ** n, 10_000);
 }
 
-/** Pages of one document in flight at once within a stage: the `PAGE_CONCURRENCY` var, at least 1. */
+/** Pages of one document in flight at once (each through its chain): the `PAGE_CONCURRENCY` var, at least 1. */
 function pageConcurrency(env: Env): number {
   const n = Number.parseInt(env.PAGE_CONCURRENCY ?? "", 10);
   return Number.isFinite(n) && n >= 1 ? n : 1;
