@@ -8,7 +8,7 @@ import * as repo from "../modules/jobs/jobs.repo";
 import type { JobStage } from "../modules/jobs/tools";
 import { batchArchive, batchOutcome, watchChildren } from "./batch/batch-steps";
 import { advance, finishJob, type JobRef, pageEvent, runningPercent, warn } from "../modules/jobs/job-lifecycle";
-import { drawsPagesLater, type JobPlan, type PageStage, planJob, runExports, runPageStage } from "./stages";
+import { drawsPagesLater, type JobPlan, type PageStage, planJob, runExports, runPageStages } from "./stages";
 import { keys } from "../lib/storage";
 
 export interface PipelineParams {
@@ -44,7 +44,7 @@ function pollDelayMs(n: number): number {
   return Math.min(500 * 1.5 ** n, 10_000);
 }
 
-/** Pages of one document in flight at once within a stage: the `PAGE_CONCURRENCY` var, at least 1. */
+/** Pages of one document in flight at once (each through its chain): the `PAGE_CONCURRENCY` var, at least 1. */
 function pageConcurrency(env: Env): number {
   const n = Number.parseInt(env.PAGE_CONCURRENCY ?? "", 10);
   return Number.isFinite(n) && n >= 1 ? n : 1;
@@ -57,7 +57,7 @@ async function stillCurrent(db: DB, ref: JobRef): Promise<boolean> {
 
 /**
  * One instance per attempt of a job (`instanceIdFor`): admission against the plan's concurrency,
- * then a step per stage and per page, so a failed page fails alone and the job ends
+ * then each page through its own chain of stage steps, so a failed page fails alone and the job ends
  * partially_completed. A batch parent instead waits for its children and builds the ZIP and report.
  * Step outputs are counts and keys, never bitmaps.
  */
@@ -65,98 +65,165 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
   override async run(event: WorkflowEvent<PipelineParams>, step: WorkflowStep): Promise<string> {
     const db = makeDb(this.env.DB);
     const { jobId, attempt = 0 } = event.payload;
-    const plan = await step.do(STEP.plan, DB_STEP, () => planJob(db, jobId, attempt));
+    // The plan and the first admission try share a step: one step fewer on every job's path.
+    const { plan, admitted } = await step.do(STEP.plan, DB_STEP, async () => {
+      const plan = await planJob(db, jobId, attempt);
+      if (!plan || plan.kind === "batch") return { plan, admitted: null };
+      return { plan, admitted: await this.tryAdmit(db, plan, { jobId, attempt, tool: plan.tool, kind: plan.kind }) };
+    });
     if (!plan) return "missing";
     const ref: JobRef = { jobId, attempt, tool: plan.tool, kind: plan.kind };
-    return plan.kind === "batch" ? this.runBatch(db, step, plan, ref) : this.runDocument(db, step, plan, ref);
+    if (plan.kind === "batch") return this.runBatch(db, step, plan, ref);
+    if (!(await this.admit(db, step, plan, ref, admitted!))) return "stopped";
+    return this.runDocument(db, step, plan, ref);
+  }
+
+  /** The first stage of this attempt: a retry whose pages all completed before (its exports failed) goes straight to exporting. */
+  private firstStage(plan: JobPlan, ref: JobRef): JobStage {
+    return plan.pagesToRun.length > 0 ? stagesOf(ref)[0]! : "exporting";
+  }
+
+  /** One admission try: the move into the first stage, guarded by the owner's running jobs (same SQL statement). */
+  private tryAdmit(db: DB, plan: JobPlan, ref: JobRef) {
+    const first = this.firstStage(plan, ref);
+    const guard = repo.admissionGuard(plan.userId, plan.concurrency, runningStatuses());
+    return advance(this.env, db, ref, first, `Started ${first}`, { requireSql: guard });
   }
 
   /**
    * Concurrency admission: the job waits in `queued` until its owner runs fewer jobs than the plan
    * allows, polling with durable sleeps (no instance is held meanwhile). The check and the move into
-   * the first stage are one guarded D1 update, so the plan's limit holds under races.
+   * the first stage are one guarded D1 update, so the plan's limit holds under races. `first` is the
+   * try made with the plan.
    */
-  private async admit(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef, first: JobStage): Promise<boolean> {
-    const guard = repo.admissionGuard(plan.userId, plan.concurrency, runningStatuses());
-    for (let n = 0; ; n++) {
-      const r = await step.do(STEP.admit(n), DB_STEP, () => advance(this.env, db, ref, first, `Started ${first}`, { requireSql: guard }));
-      if (r === "moved") return true;
-      if (r === "stopped") return false;
+  private async admit(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef, first: "moved" | "blocked" | "stopped"): Promise<boolean> {
+    let r = first;
+    for (let n = 0; r === "blocked"; n++) {
       await step.sleep(STEP.admitWait(n), pollDelayMs(n));
+      r = await step.do(STEP.admit(n + 1), DB_STEP, () => this.tryAdmit(db, plan, ref));
     }
+    return r === "moved";
   }
 
+  /**
+   * A document's pages, each through its own chain of stages as soon as one of PAGE_CONCURRENCY
+   * slots is free (in production each engine call may land on its own isolate; locally the calls
+   * spread over the engine processes), so no page waits for the slowest page of a stage. The job's
+   * stage is the earliest one a page still has to pass: it moves on when the last page leaves a
+   * stage, in a step of its own. A page that fails skips its later stages; exporting waits for every page.
+   */
   private async runDocument(db: DB, step: WorkflowStep, plan: JobPlan, ref: JobRef): Promise<string> {
     const toRun = plan.pagesToRun;
     const pageStages = stagesOf(ref).filter((s): s is PageStage => s !== "exporting");
-    // A retry whose pages all completed before (its exports failed) goes straight to exporting.
-    const stages: JobStage[] = toRun.length > 0 ? [...pageStages, "exporting"] : ["exporting"];
-    if (!(await this.admit(db, step, plan, ref, stages[0]!))) return "stopped";
-
+    const chain = toRun.length > 0 ? pageStages : [];
     const failed = new Map<number, ApiError>();
     // Percent over the whole document (as GET /jobs/{id} computes it): pages completed earlier count as done.
     const units = pageStages.length * plan.pages + 1;
     let done = pageStages.length * (plan.pages - toRun.length);
     const percent = (d = done) => runningPercent(d, units);
-    for (const [si, stage] of stages.entries()) {
-      if (si > 0) {
-        const entered = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, ref, stage, `Started ${stage}`));
-        if (entered !== "moved") return "stopped";
+    const allFailed = () => toRun.length === plan.pages && failed.size === toRun.length;
+
+    // Per stage: pages yet to pass it, and pages that passed it inside an earlier stage's step (text layer).
+    const left = chain.map(() => toRun.length);
+    const readAhead = chain.map(() => 0);
+    let current = 0;
+    let stopped = false;
+    let entering = Promise.resolve();
+    /** A page passed stages [from, to): when a stage has no page left, the job enters the stages after it, in order. */
+    const pass = (from: number, to: number, ahead: boolean) => {
+      for (let k = from; k < to; k++) {
+        left[k]!--;
+        if (ahead && k > from) readAhead[k]!++;
       }
-      if (stage === "exporting") break;
-      const last = stage === pageStages[pageStages.length - 1];
-      // Pages of a stage run side by side (in production each engine call may land on its own
-      // isolate), bounded by PAGE_CONCURRENCY; a page that failed earlier is skipped.
-      let stopped = false;
-      await mapLimit(toRun, pageConcurrency(this.env), async (page) => {
+      // Every page failed: the job fails from where it is (below), entering nothing more.
+      if (allFailed()) return;
+      let next = current;
+      while (next < chain.length && left[next] === 0) next++;
+      // Stages every page read from its text layer within an earlier step are skipped (the state
+      // machine allows it); exporting is entered by the exports step.
+      const enter = chain
+        .slice(current + 1, next + 1)
+        .filter((s, i) => current + 1 + i === next || readAhead[current + 1 + i] !== toRun.length);
+      current = next;
+      for (const stage of enter)
+        entering = entering.then(async () => {
+          if (stopped) return;
+          const r = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, ref, stage, `Started ${stage}`));
+          if (r !== "moved") stopped = true;
+        });
+    };
+
+    await mapLimit(toRun, pageConcurrency(this.env), async (page) => {
+      for (let si = 0; si < chain.length;) {
         if (stopped) return;
-        if (failed.has(page)) {
-          done++;
-          return;
-        }
+        const stage = chain[si]!;
         try {
           const out = await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
-            if (!(await stillCurrent(db, ref))) return { stopped: true };
-            const result = await runPageStage({ env: this.env, db, plan, page, stage });
-            await pageEvent(this.env, db, ref, { page, stage, last, percent: percent(done + 1) });
-            for (const w of result.warnings ?? []) await warn(this.env, db, ref, { ...w, page, stage });
-            return { stopped: false };
+            if (!(await stillCurrent(db, ref))) return { stopped: true, through: si };
+            const r = await runPageStages({ env: this.env, db, plan, page }, chain, si);
+            const through = si + r.stages.length;
+            const folded = r.stages.length > 1 ? { stages: r.stages } : {};
+            const stage = r.stages.at(-1)!;
+            const last = through === chain.length;
+            await pageEvent(this.env, db, ref, { page, stage, last, percent: percent(done + r.stages.length), ...folded });
+            for (const w of r.warnings) await warn(this.env, db, ref, { ...w, page });
+            return { stopped: false, through };
           });
-          if (out.stopped) stopped = true;
-          else done++;
+          if (out.stopped) {
+            stopped = true;
+            return;
+          }
+          done += out.through - si;
+          pass(si, out.through, true);
+          si = out.through;
         } catch (err) {
           const e = stepFailure(err);
           failed.set(page, e);
-          done++;
+          const p = percent(done + 1);
+          done += chain.length - si;
           await step.do(STEP.pageFailed(stage, page), DB_STEP, () =>
-            pageEvent(this.env, db, ref, { page, stage, last, percent: percent(), failed: { code: e.code, message: e.message } }),
+            pageEvent(this.env, db, ref, {
+              page,
+              stage,
+              last: si === chain.length - 1,
+              percent: p,
+              failed: { code: e.code, message: e.message },
+            }),
           );
+          pass(si, chain.length, false);
+          return;
         }
-      });
-      if (stopped) return "stopped";
-      // No page left to deliver (none completed before either): the job fails without exporting.
-      if (failed.size === toRun.length && toRun.length === plan.pages) {
-        const first = [...failed.values()][0]!;
-        await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", first));
-        return "failed";
       }
+    });
+    await entering;
+    if (stopped) return "stopped";
+    // No page left to deliver (none completed before either): the job fails without exporting.
+    if (allFailed()) {
+      const first = [...failed.values()][0]!;
+      await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", first));
+      return "failed";
     }
 
     const okPages = plan.exportPages.filter((p) => !failed.has(p));
+    const status = failed.size > 0 ? "partially_completed" : "completed";
+    // Entering exporting, building the exports and finishing share a step: each part is safe to
+    // repeat (a move already made counts as made, exports are overwritten, a repeated finish re-publishes).
+    let ended: boolean;
     try {
-      await step.do(STEP.exports, PAGE_STEP, async () => {
-        const built = await runExports(this.env, db, plan, okPages);
+      ended = await step.do(STEP.exports, PAGE_STEP, async () => {
+        // Not movable into exporting: cancelled (finishJob then does nothing), or finished by an earlier run of this step (it re-publishes).
+        if ((await advance(this.env, db, ref, "exporting", "Started exporting")) !== "moved") return finishJob(this.env, db, ref, status);
+        await runExports(this.env, db, plan, okPages);
         // A job without page stages (an ocr or tables re-render) delivers its pages with the exports.
         if (pageStages.length === 0)
           for (const page of toRun) await repo.markPage(db, ref.jobId, page, { status: "completed", stage: "exporting" });
-        return built;
+        return finishJob(this.env, db, ref, status);
       });
     } catch (err) {
       await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, "failed", stepFailure(err)));
       return "failed";
     }
-    const status = failed.size > 0 ? "partially_completed" : "completed";
-    await step.do(STEP.finish, DB_STEP, () => finishJob(this.env, db, ref, status));
+    if (!ended) return "stopped";
     // Text-layer pages of jobs that read only the text layer were left as blank canvases: the
     // editor's page images are drawn now that the job's outputs are complete, off its path.
     if (drawsPagesLater(plan))

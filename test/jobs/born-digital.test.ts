@@ -29,6 +29,17 @@ describe("a born-digital (text-layer) PDF through an ocr job", { timeout: 180_00
     // What the user downloads is complete when the job says completed.
     const txt = job.output.exports.find((e: any) => e.format === "txt");
     expect(new TextDecoder().decode(await download(txt, auth)).trim()).toBe(LINES.join("\n"));
+    // The text layer is read in one step: one progress event for the three page stages, and the
+    // job skips the stages no page ran on its own (detection and recognition read the layer).
+    const { events } = await body(await api(`/api/v1/jobs/${created.id}/timeline`, { headers: auth }));
+    const progress = events.filter((e: any) => e.type === "progress");
+    expect(
+      progress.map((e: any) => e.data.stages),
+      JSON.stringify(events),
+    ).toEqual([["preprocessing", "detecting", "recognizing"]]);
+    expect(progress[0].data.percent).toBeLessThanOrEqual(99);
+    const states = events.filter((e: any) => e.type === "status").map((e: any) => e.status);
+    expect(states).toEqual(["created", "uploading", "queued", "preprocessing", "exporting", "completed"]);
     // The editor's page image: drawn by the browser after completion, over the blank canvas.
     const key = keys.pageImage(userId, created.id, 0);
     let dark = 0;

@@ -1,5 +1,5 @@
-// The bound on a document's pages in flight at once (PipelineWorkflow runs each stage's page
-// steps through mapLimit with PAGE_CONCURRENCY).
+// The bound on a document's pages in flight at once (PipelineWorkflow runs each page's chain of
+// stage steps through mapLimit with PAGE_CONCURRENCY).
 import { describe, expect, it } from "vitest";
 import { mapLimit } from "../../src/lib/concurrency";
 

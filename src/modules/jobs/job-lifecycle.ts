@@ -46,8 +46,10 @@ export interface JobEventInput {
  * Appends an event to the job's D1 timeline, then pushes it to the job's hub under the same `seq`
  * (the hub ignores a repeat, so a retried step publishes it once).
  */
-export async function recordEvent(env: Env, db: DB, jobId: string, e: JobEventInput): Promise<void> {
-  const seq = await repo.appendEvent(db, jobId, e);
+export async function recordEvent(env: Env, db: DB, jobId: string, e: JobEventInput, before: D1PreparedStatement[] = []): Promise<void> {
+  // `before` commits in the same batch (one round trip), ahead of the event.
+  const results = await db.$client.batch<{ seq: number }>([...before, repo.appendEventStatement(db, jobId, e)]);
+  const seq = results.at(-1)!.results[0]!.seq;
   await publish(env, jobId, {
     seq,
     type: e.type,
@@ -119,16 +121,32 @@ export async function pageEvent(
   env: Env,
   db: DB,
   ref: JobRef,
-  p: { page: number; stage: JobStage; last: boolean; percent: number; failed?: { code: string; message: string } },
+  p: {
+    page: number;
+    stage: JobStage;
+    last: boolean;
+    percent: number;
+    failed?: { code: string; message: string };
+    /** Stages the page passed in one step, ending with `stage` (a text-layer page's reads). */
+    stages?: JobStage[];
+  },
 ): Promise<void> {
-  await repo.markPage(db, ref.jobId, p.page, {
+  const mark = repo.markPageStatement(db, ref.jobId, p.page, {
     status: p.failed ? "failed" : p.last ? "completed" : "processing",
     stage: p.stage,
     error: p.failed,
   });
-  const message = p.failed ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}` : `Page ${p.page + 1} ${p.stage} done`;
-  const data = { stage: p.stage, percent: p.percent, attempt: ref.attempt, ...(p.failed ? { error: p.failed } : {}) };
-  await recordEvent(env, db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data });
+  const message = p.failed
+    ? `Page ${p.page + 1} failed at ${p.stage}: ${p.failed.message}`
+    : `Page ${p.page + 1} ${(p.stages ?? [p.stage]).join(", ")} done`;
+  const data = {
+    stage: p.stage,
+    percent: p.percent,
+    attempt: ref.attempt,
+    ...(p.stages ? { stages: p.stages } : {}),
+    ...(p.failed ? { error: p.failed } : {}),
+  };
+  await recordEvent(env, db, ref.jobId, { type: "progress", page: p.page, stage: p.stage, message, data }, [mark]);
 }
 
 /** A warning about the result that does not fail the job (e.g. text left after inpainting). */

@@ -245,20 +245,18 @@ export function resetUnfinishedPagesStatement(db: DB, jobId: string, attempt: nu
     .bind(Date.now(), jobId, jobId, attempt);
 }
 
-/** Appends a progress event (not a transition) and returns its seq. */
-export async function appendEvent(
+/** Appends a progress event (not a transition); the statement returns its seq. */
+export function appendEventStatement(
   db: DB,
   jobId: string,
   e: { type: string; message: string; page?: number; stage?: JobStage; data?: Record<string, unknown> },
-): Promise<number> {
-  const row = await db.$client
+): D1PreparedStatement {
+  return db.$client
     .prepare(
       `INSERT INTO job_events (job_id, seq, type, stage, page, message, data, created_at)
        SELECT ?, COALESCE((SELECT MAX(seq) FROM job_events WHERE job_id = ?), 0) + 1, ?, ?, ?, ?, ?, ? RETURNING seq`,
     )
-    .bind(jobId, jobId, e.type, e.stage ?? null, e.page ?? null, e.message, JSON.stringify(e.data ?? {}), Date.now())
-    .first<{ seq: number }>();
-  return row!.seq;
+    .bind(jobId, jobId, e.type, e.stage ?? null, e.page ?? null, e.message, JSON.stringify(e.data ?? {}), Date.now());
 }
 
 export async function timeline(db: DB, jobId: string) {
@@ -266,24 +264,23 @@ export async function timeline(db: DB, jobId: string) {
 }
 
 /** Records where a page is: its last finished stage, or its failure. */
-export async function markPage(
+export function markPageStatement(
   db: DB,
   jobId: string,
   page: number,
   p: { status: JobPageStatus; stage: JobStage; error?: { code: string; message: string } },
-) {
+): D1PreparedStatement {
   const now = Date.now();
-  await db
-    .update(jobPages)
-    .set({
-      status: p.status,
-      stage: p.stage,
-      errorCode: p.error?.code ?? null,
-      errorMessage: p.error?.message ?? null,
-      finishedAt: p.status === "completed" || p.status === "failed" ? now : null,
-      updatedAt: now,
-    })
-    .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, page)));
+  const finished = p.status === "completed" || p.status === "failed" ? now : null;
+  return db.$client
+    .prepare(
+      "UPDATE job_pages SET status = ?, stage = ?, error_code = ?, error_message = ?, finished_at = ?, updated_at = ? WHERE job_id = ? AND page_index = ?",
+    )
+    .bind(p.status, p.stage, p.error?.code ?? null, p.error?.message ?? null, finished, now, jobId, page);
+}
+
+export async function markPage(db: DB, jobId: string, page: number, p: Parameters<typeof markPageStatement>[3]) {
+  await markPageStatement(db, jobId, page, p).run();
 }
 
 /** Records which page row a job's page wrote (in the same batch as the page's rows). */

@@ -3,7 +3,7 @@ import { engineCall } from "./engine-call";
 import type { StageHandler } from "./types";
 
 /** Tools whose recognizing stage reads the page with `recognize` (tables read it their own way). */
-const RECOGNIZED_BY_TEXT = new Set(["ocr", "translate"]);
+export const RECOGNIZED_BY_TEXT: ReadonlySet<string> = new Set(["ocr", "translate"]);
 
 /**
  * Layout analysis: text blocks and lines of the normalised page. When `recognize` follows, the

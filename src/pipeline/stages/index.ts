@@ -3,7 +3,7 @@ import type { DB } from "../../db/client";
 import { planOf } from "../../modules/billing/plans";
 import { readyPageIndexes } from "../../modules/projects/export-document.repo";
 import * as repo from "../../modules/jobs/jobs.repo";
-import { detecting } from "./detecting";
+import { detecting, RECOGNIZED_BY_TEXT } from "./detecting";
 import { inpainting } from "./inpainting";
 import { preprocessing } from "./preprocessing";
 import { recognizing } from "./recognizing";
@@ -34,6 +34,35 @@ export async function runPageStage(ctx: StageContext & { stage: PageStage }): Pr
   const handler = STAGE_HANDLERS[ctx.stage];
   if (!handler) throw new NonRetryableError(`[stage_unavailable] The ${ctx.stage} stage is not available in this version of the service.`);
   return handler(ctx);
+}
+
+/** Stages that only read a text-layer page's stored text layer (a few R2 reads: cheaper than a step of their own). */
+const TEXT_LAYER_READS: ReadonlySet<PageStage> = new Set(["detecting", "recognizing"]);
+
+/** What one page step did: the stages it ran, in order, and their warnings. */
+export interface PageStepResult {
+  stages: PageStage[];
+  warnings: { code: string; message: string; stage: PageStage }[];
+}
+
+/**
+ * One page through `chain[from]` and, when preprocessing found the page's text layer (`ocr` and
+ * `translate`), through the read stages right after it as well: detection and recognition then
+ * read the stored text layer, and one step for the three costs less than a step each. The caller
+ * learns from the result how far the page went, so the step names that follow stay deterministic.
+ */
+export async function runPageStages(ctx: StageContext, chain: readonly PageStage[], from: number): Promise<PageStepResult> {
+  const out: PageStepResult = { stages: [], warnings: [] };
+  let textLayer = false;
+  for (let i = from; i < chain.length; i++) {
+    const stage = chain[i]!;
+    if (i > from && !(textLayer && TEXT_LAYER_READS.has(stage))) break;
+    const r = await runPageStage({ ...ctx, stage });
+    out.stages.push(stage);
+    for (const w of r.warnings ?? []) out.warnings.push({ ...w, stage });
+    if (stage === "preprocessing") textLayer = r.path === "text_layer" && RECOGNIZED_BY_TEXT.has(ctx.plan.tool);
+  }
+  return out;
 }
 
 /** Reads what an attempt needs from D1 once; null when the job is gone or belongs to another attempt. */

@@ -1,3 +1,4 @@
+import type { PagePath } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { JobKind, JobStage, Tool } from "../../modules/jobs/tools";
 
@@ -36,6 +37,8 @@ export interface StageContext {
 /** What a page stage reports: small counts, and warnings that do not fail the page. */
 export interface StageResult {
   regions?: number;
+  /** Preprocessing: how the page's text is obtained (`text_layer`: read from the PDF, no recognition). */
+  path?: PagePath;
   warnings?: { code: string; message: string }[];
 }
 
