@@ -71,7 +71,11 @@ function principal(m: number[]): [number, number, number] {
  * where text that differs from the picture in hue more than in lightness (yellow on a green leaf)
  * stands out.
  */
-export function chromaAxis(img: { width: number; data: Uint8Array }, rect: { x0: number; y0: number; x1: number; y1: number }, out: GrayImage): void {
+export function chromaAxis(
+  img: { width: number; data: Uint8Array },
+  rect: { x0: number; y0: number; x1: number; y1: number },
+  out: GrayImage,
+): void {
   const { width, data } = img;
   const step = Math.max(1, Math.floor(Math.sqrt(((rect.x1 - rect.x0) * (rect.y1 - rect.y0)) / 20000)));
   const mean = [0, 0, 0];
@@ -106,5 +110,6 @@ export function chromaAxis(img: { width: number; data: Uint8Array }, rect: { x0:
     hi = sorted[Math.floor(sorted.length * 0.99)] ?? 1;
   const scale = 255 / Math.max(1e-6, hi - lo);
   for (let y = rect.y0, k = 0; y < rect.y1; y++)
-    for (let x = rect.x0; x < rect.x1; x++, k++) out.data[y * out.width + x] = Math.max(0, Math.min(255, Math.round((values[k]! - lo) * scale)));
+    for (let x = rect.x0; x < rect.x1; x++, k++)
+      out.data[y * out.width + x] = Math.max(0, Math.min(255, Math.round((values[k]! - lo) * scale)));
 }
