@@ -98,7 +98,9 @@ export interface TextEvidence {
  * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
  * There every zone is read (tesseract, one block) and only words read as text are removed: at
  * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
- * then the words beside it that textWords takes. Those words become the region's zones (`found`
+ * then the words beside it that textWords takes; a picture-sized zone also in bands (bandsOf),
+ * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). Those
+ * words become the region's zones (`found`
  * is rewritten): their ink is found again against the background around each word (a "line" as
  * tall as the picture measured its texture over the whole picture), and a zone with no such
  * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
