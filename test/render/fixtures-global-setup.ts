@@ -2,15 +2,19 @@ import type { TestProject } from "vitest/node";
 // Node-side rendering (resvg-js with the project's fonts): pages with known text on known backgrounds.
 import { FONT_FILES } from "../bench/ocr-render.mjs";
 import { Resvg } from "@resvg/resvg-js";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { BACKGROUNDS as PLATE_KINDS, GRASS_PAGE, HATCH_PAGE, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
+import { BACKGROUNDS as PLATE_KINDS, GRASS_PAGE, HATCH_PAGE, photoScene, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
 import { BACKGROUNDS, renderScene } from "./scenes.mjs";
 
 declare module "vitest" {
   export interface ProvidedContext {
     /** Text-removal scenes: the page with text and the same background without it, base64 PNG, by name. */
     renderScenes: Record<string, { page: string; background: string }>;
-    /** Clean-plate scenes (plates.mjs): one per background kind, `split` (flat over gradient), `hatch` and `grass`, same shape. */
+    /**
+     * Clean-plate scenes (plates.mjs): one per background kind, `split` (flat over gradient), `hatch`,
+     * `grass` and `leaf` (a real photograph, test/fixtures/real/mate_raindrops-crop.jpg), same shape.
+     */
     plateScenes: Record<string, { page: string; background: string }>;
   }
 }
@@ -48,5 +52,7 @@ export default function setup(project: TestProject) {
       background: draw(svgPage(p.width, p.height, p.background, [])),
     };
   }
+  const leaf = photoScene(readFileSync(fileURLToPath(new URL("../fixtures/real/mate_raindrops-crop.jpg", import.meta.url))));
+  plates.leaf = { page: draw(leaf.page), background: draw(leaf.background) };
   project.provide("plateScenes", plates);
 }

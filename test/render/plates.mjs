@@ -129,3 +129,17 @@ export function svgPage(w, h, bg, lines) {
     .join("");
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}">${bg}${text}</svg>`;
 }
+
+/**
+ * Three lines of yellow text on a real photograph (JPEG bytes, 1400×760: a light green leaf in
+ * grass with drops of rain, test/fixtures/real/mate_raindrops-crop.jpg), as the render benchmark
+ * draws them (light text where the band under a line is darker than mid-grey): the text stands out
+ * in hue more than in lightness, layout analysis returns the whole picture as one "line", and a
+ * reading of the whole picture finds no word in it.
+ */
+export function photoScene(jpeg) {
+  const bg = `<image width="1400" height="760" href="data:image/jpeg;base64,${Buffer.from(jpeg).toString("base64")}"/>`;
+  const s = plateScene("photo", 7, 1400, 760, bg);
+  const lines = s.lines.map((l) => ({ ...l, color: "#ffd23f" }));
+  return { page: svgPage(1400, 760, bg, lines), background: s.background, lines };
+}

@@ -26,17 +26,22 @@ export interface ReadWord {
   box: Box;
 }
 
-/** Reads the words of a box of a gray page (tesseract, one uniform block unless told), in page coordinates. */
+/**
+ * Reads the words of a box of a gray page (tesseract, one uniform block unless told), in page
+ * coordinates. `prepare` transforms the crop before it is read (e.g. a local binarisation).
+ */
 export async function wordsIn(
   models: R2Bucket,
   gray: GrayImage,
   box: Box,
   languages: string[],
   mode: SegmentationMode = "block",
+  prepare?: (crop: GrayImage) => GrayImage,
 ): Promise<ReadWord[]> {
   const pad = Math.max(4, Math.round(Math.min(box.w, box.h) * 0.1));
   const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
-  const crop = cropGray(gray, rect);
+  const cropped = cropGray(gray, rect);
+  const crop = prepare ? prepare(cropped) : cropped;
   if (crop.width < 4 || crop.height < 4) return [];
   const raster = ocrRasterFromGray(crop, {
     width: gray.width,

@@ -76,11 +76,35 @@ function sampledIndexes(list: ArrayLike<number>): number[] {
   return out;
 }
 
+/** Counts of integer values in [-HIST_BASE, HIST_BASE) (channel values and their differences), reused. */
+const HIST_BASE = 512;
+const counts = new Uint32Array(2 * HIST_BASE);
+
 function percentile(values: ArrayLike<number>, q: number): number {
-  if (!values.length) return 0;
+  const n = values.length;
+  if (!n) return 0;
+  const rank = Math.min(n - 1, Math.floor(n * q));
+  // Channel values and differences of them are whole numbers in a small range: counting them
+  // gives the same order statistic as sorting, in one pass.
+  let integral = true;
+  for (let k = 0; k < n; k++) {
+    const v = values[k]!;
+    if (v !== Math.floor(v) || v < -HIST_BASE || v >= HIST_BASE) {
+      integral = false;
+      break;
+    }
+  }
+  if (integral) {
+    counts.fill(0);
+    for (let k = 0; k < n; k++) counts[values[k]! + HIST_BASE]!++;
+    for (let b = 0, seen = 0; b < counts.length; b++) {
+      seen += counts[b]!;
+      if (seen > rank) return b - HIST_BASE;
+    }
+  }
   // A typed array sorts numerically and natively (several times faster than a comparator).
   const sorted = Float32Array.from(values).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
+  return sorted[rank]!;
 }
 
 /** Alignment of a region's lines: the edge (or centre) where they line up best. */
@@ -255,7 +279,11 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
         0.5,
       ),
     );
-    const far = picked.map((i) => Math.max(...planes.map((p, c) => Math.abs(p[i]! - median[c]!))));
+    const far = picked.map((i) => {
+      let d = 0;
+      for (let c = 0; c < 3; c++) d = Math.max(d, Math.abs(planes[c]![i]! - median[c]!));
+      return d;
+    });
     const cut = percentile(far.slice(), 0.95);
     const text = planes.map((p) => {
       let sum = 0,
@@ -312,14 +340,21 @@ export function zoneInk(img: RgbaImage, z: Rect, lh: number, blocked: Rect[], gu
     }
   });
   const out: ZoneInk = { at: [], distance: [], texture: 0 };
+  const zero = tiles.some((t) => t.dark.includes(null)) ? new Float32Array(w * h) : planes[0]!;
   for (const { ring, inside, dark } of tiles) {
+    // Per channel, the estimate above the pixel and the pixel above the estimate (dark text: the
+    // closing minus the pixel; light text: the pixel minus the opening); a silent channel reads 0.
+    const hi = dark.map((d, c) => (d === true ? closed[c]! : d === false ? planes[c]! : zero));
+    const lo = dark.map((d, c) => (d === true ? planes[c]! : d === false ? opened[c]! : zero));
+    const [h0, h1, h2] = hi as [Float32Array, Float32Array, Float32Array],
+      [l0, l1, l2] = lo as [Float32Array, Float32Array, Float32Array];
     const distance = (i: number) => {
-      let d = 0;
-      for (let c = 0; c < 3; c++) {
-        if (dark[c] === true) d = Math.max(d, closed[c]![i]! - planes[c]![i]!);
-        else if (dark[c] === false) d = Math.max(d, planes[c]![i]! - opened[c]![i]!);
-      }
-      return d;
+      const a = h0[i]! - l0[i]!,
+        b = h1[i]! - l1[i]!,
+        c = h2[i]! - l2[i]!;
+      let d = a > 0 ? a : 0;
+      if (b > d) d = b;
+      return c > d ? c : d;
     };
     // Texture level of the background: a high percentile of the ring's own distance, or read off
     // the tile's own pixels when that says more (a detected "line" as tall as the picture has

@@ -24,25 +24,31 @@ function runRow(
 ): void {
   const k = 2 * r + 1;
   const m = n + 2 * r;
-  // (Never read outside the scratch arrays: an out-of-bounds typed-array read makes V8 drop the
-  // optimised loop, several times slower.)
-  for (let i = 0, b = 0; i < m; i++, b++) {
-    if (b === k) b = 0;
-    const j = i - r;
-    const v = j < 0 || j >= n ? -Infinity : sign * src[off + j]!;
-    if (b === 0) g[i] = v;
-    else {
-      const p = g[i - 1]!;
-      g[i] = p < v ? v : p;
+  // The padded sequence is written once (no bounds test or modulo in the loops below), and never
+  // read outside the scratch arrays: an out-of-bounds typed-array read makes V8 drop the
+  // optimised loop, several times slower.
+  const v = h;
+  v.fill(-Infinity, 0, r);
+  for (let j = 0; j < n; j++) v[r + j] = sign * src[off + j]!;
+  v.fill(-Infinity, r + n, m);
+  for (let b0 = 0; b0 < m; b0 += k) {
+    const b1 = Math.min(m, b0 + k);
+    let p = v[b0]!;
+    g[b0] = p;
+    for (let i = b0 + 1; i < b1; i++) {
+      const x = v[i]!;
+      if (x > p) p = x;
+      g[i] = p;
     }
   }
-  for (let i = m - 1; i >= 0; i--) {
-    const j = i - r;
-    const v = j < 0 || j >= n ? -Infinity : sign * src[off + j]!;
-    if (i % k === k - 1 || i === m - 1) h[i] = v;
-    else {
-      const p = h[i + 1]!;
-      h[i] = p < v ? v : p;
+  // Suffix maxima in place over v (each is read before it is overwritten).
+  for (let b0 = 0; b0 < m; b0 += k) {
+    const b1 = Math.min(m, b0 + k);
+    let p = v[b1 - 1]!;
+    for (let i = b1 - 2; i >= b0; i--) {
+      const x = v[i]!;
+      if (x > p) p = x;
+      v[i] = p;
     }
   }
   for (let i = 0; i < n; i++) {
@@ -52,9 +58,13 @@ function runRow(
   }
 }
 
+/** Columns handled together by the column pass: whole rows of a strip stay in cache, and its scratch stays small. */
+const STRIP = 128;
+
 /**
- * The same along columns, a whole row at a time (contiguous memory: a column walk over a wide
- * plane misses the cache on every step). `g` and `h` are scratch of (h + 2r)·w.
+ * The same along columns, a strip of STRIP columns at a time, row by row within it (contiguous
+ * memory: a column walk over a wide plane misses the cache on every step). `g` and `h` are
+ * scratch of (rows + 2r)·STRIP.
  */
 function runColumns(
   src: Float32Array,
@@ -68,52 +78,45 @@ function runColumns(
 ): void {
   const k = 2 * r + 1;
   const m = rows + 2 * r;
-  for (let i = 0, b = 0; i < m; i++, b++) {
-    if (b === k) b = 0;
-    const j = i - r,
-      o = i * w;
-    if (j < 0 || j >= rows) {
-      if (b === 0) g.fill(-Infinity, o, o + w);
-      else g.copyWithin(o, o - w, o);
-      continue;
+  for (let x0 = 0; x0 < w; x0 += STRIP) {
+    const sw = Math.min(STRIP, w - x0);
+    // Padded strip into h, then prefix maxima per block into g, suffix maxima in place in h.
+    h.fill(-Infinity, 0, r * sw);
+    for (let j = 0; j < rows; j++) {
+      const o = (r + j) * sw,
+        so = j * w + x0;
+      for (let x = 0; x < sw; x++) h[o + x] = sign * src[so + x]!;
     }
-    const so = j * w;
-    if (b === 0) for (let x = 0; x < w; x++) g[o + x] = sign * src[so + x]!;
-    else {
-      for (let x = 0; x < w; x++) {
-        const v = sign * src[so + x]!,
-          p = g[o - w + x]!;
-        g[o + x] = p < v ? v : p;
+    h.fill(-Infinity, (r + rows) * sw, m * sw);
+    for (let b0 = 0; b0 < m; b0 += k) {
+      const b1 = Math.min(m, b0 + k);
+      g.set(h.subarray(b0 * sw, b0 * sw + sw), b0 * sw);
+      for (let i = b0 + 1; i < b1; i++) {
+        const o = i * sw;
+        for (let x = 0; x < sw; x++) {
+          const v = h[o + x]!,
+            p = g[o - sw + x]!;
+          g[o + x] = p < v ? v : p;
+        }
+      }
+      for (let i = b1 - 2; i >= b0; i--) {
+        const o = i * sw;
+        for (let x = 0; x < sw; x++) {
+          const v = h[o + x]!,
+            p = h[o + sw + x]!;
+          if (p > v) h[o + x] = p;
+        }
       }
     }
-  }
-  for (let i = m - 1; i >= 0; i--) {
-    const j = i - r,
-      o = i * w;
-    const first = i % k === k - 1 || i === m - 1;
-    if (j < 0 || j >= rows) {
-      if (first) h.fill(-Infinity, o, o + w);
-      else h.copyWithin(o, o + w, o + 2 * w);
-      continue;
-    }
-    const so = j * w;
-    if (first) for (let x = 0; x < w; x++) h[o + x] = sign * src[so + x]!;
-    else {
-      for (let x = 0; x < w; x++) {
-        const v = sign * src[so + x]!,
-          p = h[o + w + x]!;
-        h[o + x] = p < v ? v : p;
+    for (let y = 0; y < rows; y++) {
+      const a0 = y * sw,
+        c0 = (y + 2 * r) * sw,
+        d0 = y * w + x0;
+      for (let x = 0; x < sw; x++) {
+        const a = h[a0 + x]!,
+          c = g[c0 + x]!;
+        dst[d0 + x] = sign * (a > c ? a : c);
       }
-    }
-  }
-  for (let y = 0; y < rows; y++) {
-    const a0 = y * w,
-      c0 = (y + 2 * r) * w,
-      d0 = y * w;
-    for (let x = 0; x < w; x++) {
-      const a = h[a0 + x]!,
-        c = g[c0 + x]!;
-      dst[d0 + x] = sign * (a > c ? a : c);
     }
   }
 }
@@ -126,8 +129,8 @@ export function squareFilter(src: Float32Array, w: number, h: number, r: number,
   const g = new Float32Array(w + 2 * r),
     hh = new Float32Array(w + 2 * r);
   for (let y = 0; y < h; y++) runRow(src, tmp, y * w, w, r, sign, g, hh);
-  const G = new Float32Array((h + 2 * r) * w),
-    H = new Float32Array((h + 2 * r) * w);
+  const G = new Float32Array((h + 2 * r) * Math.min(w, STRIP)),
+    H = new Float32Array((h + 2 * r) * Math.min(w, STRIP));
   runColumns(tmp, out, w, h, r, sign, G, H);
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Box } from "../contract";
 import type { GrayImage } from "../image/gray";
 import type { SegmentationMode } from "../ocr/recognize";
+import { chromaAxis, sauvola } from "./binarise";
 import { readable, wordsIn, type ReadWord } from "./leftover";
 import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
 import type { RgbaImage } from "./rgba";
@@ -29,6 +30,28 @@ const MAX_LINE = 96;
  * in it, which a uniform-block reading garbles into one run of noise).
  */
 export const readingModeOf = (z: Rect): SegmentationMode => (z.y1 - z.y0 > MAX_LINE ? "picture" : "block");
+
+/**
+ * Bands a block-shaped zone is also read in: 2·MAX_LINE tall, overlapping by half, so every line
+ * up to MAX_LINE tall lies whole in one of them. A reading of the whole picture lets its layout
+ * analysis take the lines of text for part of the picture (text across grass, sea and sky reads
+ * as nothing); a band holds few picture features besides its lines, and is read as one block.
+ */
+function bandsOf(z: Rect): Box[] {
+  const bands: Box[] = [];
+  for (let y = z.y0; ; y += MAX_LINE) {
+    const y1 = Math.min(z.y1, y + 2 * MAX_LINE);
+    bands.push({ x: z.x0, y, w: z.x1 - z.x0, h: y1 - y });
+    if (y1 >= z.y1) return bands;
+  }
+}
+
+/** Half-window of the bands' local binarisation: a quarter of the tallest line, wider than any stroke. */
+const BAND_WINDOW = MAX_LINE / 4;
+/** Bands are binarised locally (sauvola): one threshold over a band of a picture loses text on its lighter or darker parts. */
+const binarised = (crop: GrayImage) => sauvola(crop, BAND_WINDOW);
+/** Margin around a band that its reading crops with it (wordsIn pads a crop by a tenth of its height). */
+const BAND_PAD = Math.ceil(MAX_LINE * 0.2) + 4;
 
 /** Vertical overlap of two boxes over the smaller height (0..1). */
 function rowOverlap(a: Box, b: Box): number {
@@ -75,7 +98,9 @@ export interface TextEvidence {
  * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
  * There every zone is read (tesseract, one block) and only words read as text are removed: at
  * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
- * then the words beside it that textWords takes. Those words become the region's zones (`found`
+ * then the words beside it that textWords takes; a picture-sized zone also in bands (bandsOf),
+ * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). Those
+ * words become the region's zones (`found`
  * is rewritten): their ink is found again against the background around each word (a "line" as
  * tall as the picture measured its texture over the whole picture), and a zone with no such
  * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
@@ -93,6 +118,8 @@ export async function confirmText(
   const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
   if (!textured || !languages.length) return evidence;
   evidence.checked = true;
+  // A page-sized plane for the bands read in hue (written band by band, only where read).
+  let chroma: GrayImage | undefined;
   for (const [i, f] of found.entries()) {
     for (const [k, z] of f.zones.entries()) {
       // A block-shaped zone is read even with no ink found (its texture, measured over the whole
@@ -104,14 +131,20 @@ export async function confirmText(
       if (!modes.length) continue;
       evidence.zones++;
       const text: ReadWord[] = [];
-      for (const mode of modes)
-        text.push(
-          ...textWords(
-            (await wordsIn(models, gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, languages, mode)).filter(
-              (w) => w.box.w > 0 && w.box.h > 0,
-            ),
-          ),
-        );
+      const read = async (source: GrayImage, box: Box, mode: SegmentationMode, prepare?: (crop: GrayImage) => GrayImage) =>
+        text.push(...textWords((await wordsIn(models, source, box, languages, mode, prepare)).filter((w) => w.box.w > 0 && w.box.h > 0)));
+      for (const mode of modes) await read(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode);
+      if (readingModeOf(z) === "picture") {
+        for (const band of bandsOf(z)) {
+          const before = text.length;
+          await read(gray, band, "block", binarised);
+          if (text.length > before) continue;
+          // Nothing read in lightness: the band again on its strongest difference of hue.
+          chroma ??= { width: gray.width, height: gray.height, data: new Uint8Array(gray.width * gray.height) };
+          chromaAxis(img, rectOf(band, BAND_PAD, img.width, img.height), chroma);
+          await read(chroma, band, "block", binarised);
+        }
+      }
       if (!text.length) evidence.rejected++;
       // A word read twice (zones overlap) is kept once.
       for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
