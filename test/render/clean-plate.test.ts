@@ -80,7 +80,7 @@ async function eraseRegions(name: string, bytes: Uint8Array, regionsOf: (page: {
  * on a photograph), checks that the zone was read and kept as text, and measures the clean plate.
  */
 async function eraseWholePicture(name: string) {
-  const s = plate(name);
+  const s = await plate(name);
   const out = await eraseRegions(name, s.page, ({ width, height }) => {
     const whole = { x: 0, y: 0, w: width, h: height };
     return [{ box: whole, lines: [whole] }];
@@ -100,7 +100,7 @@ describe("clean plates on every kind of background", () => {
     ["paper", 2.5, null],
     ["photo", null, 0.35],
   ] as const)("%s: no text left, the fill matches the true background", async (kind, maxMean, maxRatio) => {
-    const s = plate(kind);
+    const s = await plate(kind);
     const { pageKey, sourceKey, regions } = await detectedRegions(kind, s.page);
     expect(regions.length).toBeGreaterThan(0);
     const out = await env.ENGINE.inpaint({
@@ -135,7 +135,7 @@ describe("clean plates on every kind of background", () => {
 
   it("leaves a picture untouched where layout analysis took its texture for lines of text", async () => {
     // The photograph-like background alone, uploaded as a page, with "lines" where there is no text.
-    const s = plate("photo");
+    const s = await plate("photo");
     const lines = [
       { x: 60, y: 60, w: 700, h: 56 },
       { x: 60, y: 140, w: 640, h: 44 },
@@ -178,7 +178,7 @@ describe("clean plates on every kind of background", () => {
   });
 
   it("keeps each side of a background boundary its own colour where a line crosses it", async () => {
-    const s = plate("two-tone");
+    const s = await plate("two-tone");
     const { pageKey, sourceKey, regions } = await detectedRegions("two-tone-edge", s.page);
     const out = await env.ENGINE.inpaint({
       pageKey,
@@ -226,7 +226,7 @@ describe("clean plates on every kind of background", () => {
 describe("erase: the page of the text-removal report", () => {
   it("exports a PNG whose flat half and gradient half are both clean", async () => {
     const { auth } = await seedAccount({ credits: 20 });
-    const s = plate("split");
+    const s = await plate("split");
     const created = await body(
       await api("/api/v1/process", {
         method: "POST",
@@ -268,7 +268,7 @@ describe("erase: the page of the text-removal report", () => {
 
   it("flags a smeared region on the region and as a stage warning", async () => {
     const { auth, userId } = await seedAccount({ credits: 20 });
-    const s = plate("hatch");
+    const s = await plate("hatch");
     const created = await body(
       await api("/api/v1/process", {
         method: "POST",
@@ -318,7 +318,7 @@ describe("erase: the page of the text-removal report", () => {
 describe("typesetting over a clean plate", () => {
   it("draws no line across a background edge under the region", async () => {
     await seedModels();
-    const s = plate("split");
+    const s = await plate("split");
     await env.FILES.put("work/plates/typeset/background.png", s.background);
     const text =
       "Fresh bread and pastries every morning from seven, cakes for birthdays and weddings to order, coffee until the last loaf is sold, closed on public holidays and on Sundays in August.";

@@ -3,6 +3,7 @@ import type { TestProject } from "vitest/node";
 import { FONT_FILES } from "../bench/ocr-render.mjs";
 import { Resvg } from "@resvg/resvg-js";
 import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { BACKGROUNDS as PLATE_KINDS, GRASS_PAGE, HATCH_PAGE, photoScene, plateScene, SPLIT_PAGE, svgPage } from "./plates.mjs";
 import { BACKGROUNDS, renderScene } from "./scenes.mjs";
@@ -16,10 +17,17 @@ declare module "vitest" {
      * `grass` and `leaf` (a real photograph, test/fixtures/real/mate_raindrops-crop.jpg), same shape.
      */
     plateScenes: Record<string, { page: string; background: string }>;
+    /**
+     * Loopback server of scenes too large to pass through `provide`: `GET /<name>/page` and
+     * `/<name>/background` (PNG). `leaf` is a real photograph (test/fixtures/real/mate_raindrops-crop.jpg).
+     */
+    largeScenesUrl: string;
   }
 }
 
-export default function setup(project: TestProject) {
+let server: Server | undefined;
+
+export default async function setup(project: TestProject) {
   const scenes: Record<string, { page: string; background: string }> = {};
   // The shared renderer's fonts lack DejaVu Sans Bold, which the bold scene needs.
   const fontFiles = [
@@ -52,7 +60,23 @@ export default function setup(project: TestProject) {
       background: draw(svgPage(p.width, p.height, p.background, [])),
     };
   }
-  const leaf = photoScene(readFileSync(fileURLToPath(new URL("../fixtures/real/mate_raindrops-crop.jpg", import.meta.url))));
-  plates.leaf = { page: draw(leaf.page), background: draw(leaf.background) };
   project.provide("plateScenes", plates);
+  const leaf = photoScene(readFileSync(fileURLToPath(new URL("../fixtures/real/mate_raindrops-crop.jpg", import.meta.url))));
+  const large: Record<string, Buffer> = {
+    "/leaf/page": Buffer.from(draw(leaf.page), "base64"),
+    "/leaf/background": Buffer.from(draw(leaf.background), "base64"),
+  };
+  server = createServer((req, res) => {
+    const png = req.method === "GET" ? large[req.url ?? ""] : undefined;
+    if (!png) res.writeHead(404).end();
+    else res.writeHead(200, { "Content-Type": "image/png" }).end(png);
+  });
+  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the large-scene server has no port");
+  project.provide("largeScenesUrl", `http://127.0.0.1:${address.port}`);
+}
+
+export async function teardown() {
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 }

@@ -13,11 +13,19 @@ export function scene(name: string): { page: Uint8Array; background: Uint8Array 
   return { page: fromB64(s.page), background: fromB64(s.background) };
 }
 
-/** A clean-plate scene of fixtures-global-setup.ts (plates.mjs): the page with text and its background alone. */
-export function plate(name: string): { page: Uint8Array; background: Uint8Array } {
+/**
+ * A clean-plate scene of fixtures-global-setup.ts (plates.mjs): the page with text and its
+ * background alone; large ones come from its loopback server.
+ */
+export async function plate(name: string): Promise<{ page: Uint8Array; background: Uint8Array }> {
   const s = inject("plateScenes")[name];
-  if (!s) throw new Error(`no clean-plate scene ${name}`);
-  return { page: fromB64(s.page), background: fromB64(s.background) };
+  if (s) return { page: fromB64(s.page), background: fromB64(s.background) };
+  const get = async (part: string) => {
+    const res = await fetch(`${inject("largeScenesUrl")}/${name}/${part}`);
+    if (!res.ok) throw new Error(`no clean-plate scene ${name} (${res.status})`);
+    return new Uint8Array(await res.arrayBuffer());
+  };
+  return { page: await get("page"), background: await get("background") };
 }
 
 /** Seeds what these tests need beyond the shared seed: the given OCR models and fonts (by default the CJK one). */
