@@ -6,7 +6,7 @@ import * as repo from "../../modules/jobs/jobs.repo";
 import { detecting, RECOGNIZED_BY_TEXT } from "./detecting";
 import { inpainting } from "./inpainting";
 import { preprocessing } from "./preprocessing";
-import { recognizing } from "./recognizing";
+import { recognizing, saveRecognition } from "./recognizing";
 import { rendering } from "./rendering";
 import { translating } from "./translating";
 import type { JobPlan, PageStage, StageContext, StageHandler, StageResult } from "./types";
@@ -54,15 +54,25 @@ export interface PageStepResult {
 export async function runPageStages(ctx: StageContext, chain: readonly PageStage[], from: number): Promise<PageStepResult> {
   const out: PageStepResult = { stages: [], warnings: [] };
   let textLayer = false;
+  let read: StageResult["read"];
   for (let i = from; i < chain.length; i++) {
     const stage = chain[i]!;
     if (i > from && !(textLayer && TEXT_LAYER_READS.has(stage))) break;
-    const r = await runPageStage({ ...ctx, stage });
+    const r = read ? await storedReading(ctx, stage, read) : await runPageStage({ ...ctx, stage });
     out.stages.push(stage);
     for (const w of r.warnings ?? []) out.warnings.push({ ...w, stage });
-    if (stage === "preprocessing") textLayer = r.path === "text_layer" && RECOGNIZED_BY_TEXT.has(ctx.plan.tool);
+    if (stage === "preprocessing") {
+      textLayer = r.path === "text_layer" && RECOGNIZED_BY_TEXT.has(ctx.plan.tool);
+      read = textLayer ? r.read : undefined;
+    }
   }
   return out;
+}
+
+/** Detection or recognition of a text-layer page from what its preprocessing already stored (no engine call). */
+function storedReading(ctx: StageContext, stage: PageStage, read: NonNullable<StageResult["read"]>): Promise<StageResult> {
+  if (stage === "detecting") return Promise.resolve({ regions: read.detect.regions });
+  return saveRecognition(ctx, read.recognize);
 }
 
 /** Reads what an attempt needs from D1 once; null when the job is gone or belongs to another attempt. */

@@ -1,5 +1,6 @@
 import { keys } from "../../lib/storage";
 import { TOOLS } from "../../modules/jobs/tools";
+import { RECOGNIZED_BY_TEXT } from "./detecting";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler } from "./types";
 
@@ -13,8 +14,15 @@ export function drawsPagesLater(plan: JobPlan): boolean {
   return stages.includes("preprocessing") && !plan.formats.some((f) => IMAGE_EXPORTS.has(f)) && !stages.some((s) => IMAGE_STAGES.has(s));
 }
 
-/** Decodes the page (image, PDF text layer, embedded scan or rasterised page) into the normalised page image. */
+/**
+ * Decodes the page (image, PDF text layer, embedded scan or rasterised page) into the normalised page
+ * image. For tools that read the page's text, a page read from its text layer also gets its layout
+ * and text stored in the same engine call (`read`), so detection and recognition need no call of their own.
+ */
 export const preprocessing: StageHandler = async ({ env, plan, page }) => {
+  const readOutKeys = RECOGNIZED_BY_TEXT.has(plan.tool)
+    ? { layout: keys.pageLayout(plan.userId, plan.jobId, page), text: keys.pageText(plan.userId, plan.jobId, page) }
+    : undefined;
   const r = await engineCall(() =>
     env.ENGINE.preprocess({
       sourceKey: plan.sourceKey!,
@@ -23,7 +31,8 @@ export const preprocessing: StageHandler = async ({ env, plan, page }) => {
       languages: plan.languages,
       ocrMode: plan.ocrMode,
       pageImage: drawsPagesLater(plan) ? "background" : "now",
+      readOutKeys,
     }),
   );
-  return { path: r.path };
+  return { path: r.path, ...(r.read ? { read: r.read } : {}) };
 };

@@ -1,4 +1,4 @@
-import type { PageTables, PageText } from "../../../workers/engine/contract";
+import type { PageTables, PageText, RecognizeResult } from "../../../workers/engine/contract";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
@@ -104,8 +104,13 @@ export const recognizing: StageHandler = async (ctx) => {
       outKey: keys.pageText(plan.userId, plan.jobId, page),
     }),
   );
-  await savePage(ctx, await readJson<PageText>(env, r.key), r);
-  // Pages with ink but no text fail in the engine; what reaches here empty is a blank page: said, not silent.
-  const warnings = r.chars === 0 ? [{ code: "blank_page", message: `Page ${page + 1} is blank: no text was found on it.` }] : [];
-  return { regions: r.regions, ...(warnings.length ? { warnings } : {}) };
+  return saveRecognition(ctx, r);
 };
+
+/** Stores a page's reading (from `recognize`, or from preprocessing of a text-layer page) as its project regions. */
+export async function saveRecognition(ctx: StageContext, r: RecognizeResult): Promise<StageResult> {
+  await savePage(ctx, await readJson<PageText>(ctx.env, r.key), r);
+  // Pages with ink but no text fail in the engine; what reaches here empty is a blank page: said, not silent.
+  const warnings = r.chars === 0 ? [{ code: "blank_page", message: `Page ${ctx.page + 1} is blank: no text was found on it.` }] : [];
+  return { regions: r.regions, ...(warnings.length ? { warnings } : {}) };
+}

@@ -1,4 +1,4 @@
-import type { PagePath } from "../../../workers/engine/contract";
+import type { PagePath, PreprocessResult } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import type { JobKind, JobStage, Tool } from "../../modules/jobs/tools";
 
@@ -39,6 +39,8 @@ export interface StageResult {
   regions?: number;
   /** Preprocessing: how the page's text is obtained (`text_layer`: read from the PDF, no recognition). */
   path?: PagePath;
+  /** Preprocessing of a text-layer page: the engine's detection and recognition answers, already stored. */
+  read?: PreprocessResult["read"];
   warnings?: { code: string; message: string }[];
 }
 
