@@ -255,6 +255,11 @@ export async function toJobOut(db: DB, job: repo.JobRow): Promise<z.infer<typeof
   return (await toJobOuts(db, [job]))[0]!;
 }
 
+/** The jobs whose files belong to a project (the one that created it and any later one on it). */
+export async function jobIdsOfProject(db: DB, project: { id: string; sourceJobId: string | null }): Promise<string[]> {
+  return repo.jobIdsOfProject(db, project.id, project.sourceJobId);
+}
+
 export async function getOwnJob(db: DB, auth: AuthContext, jobId: string) {
   const job = await repo.findJob(db, auth.userId, jobId);
   if (!job) throw new ApiError("not_found", `No job ${jobId}.`);

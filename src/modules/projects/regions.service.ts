@@ -7,10 +7,10 @@ import { newId } from "../../lib/ids";
 import { ocrCodeFor } from "../../lib/languages";
 import { engineFailure } from "../jobs/engine-failure";
 import { editableProject, writeProjectContent } from "./project-access";
-import type { PageRow } from "./projects.repo";
 import { toRegionOut, toTableOut } from "./projects.views";
 import { type Box, type Span, lineBoxes, lineSpans, linesWithin, offsetAtPoint, spanBox, trimSpan, unionBox } from "./region-geometry";
-import * as repo from "./regions.repo";
+import * as repo from "./pages.repo";
+import type { PageRow } from "./pages.repo";
 import { rememberTranslation } from "../translation/translation.service";
 import type { RegionCreate, RegionMergeRequest, RegionSplitRequest, RegionUpdate, ReocrRequest, TableCellUpdates } from "./regions.schemas";
 
@@ -77,7 +77,7 @@ export async function createRegion(db: DB, auth: AuthContext, projectId: string,
   const project = await editableProject(db, auth.userId, projectId);
   if ((body.page_id === undefined) === (body.page_index === undefined))
     throw invalid("page_id", "Send exactly one of page_id and page_index.");
-  const page = await repo.findPage(db, project.id, { pageId: body.page_id, pageIndex: body.page_index });
+  const page = await repo.findProjectPage(db, project.id, { pageId: body.page_id, pageIndex: body.page_index });
   if (!page) throw new ApiError("not_found", `No page ${body.page_id ?? `with index ${body.page_index}`} in project ${projectId}.`);
   checkBox(body.box, page);
   const siblings = await repo.pageRegions(db, page.id);
@@ -125,7 +125,7 @@ export async function updateRegion(
   if (body.vertical !== undefined) patch.vertical = body.vertical;
   if (body.style !== undefined) patch.style = body.style;
   if (body.box !== undefined) {
-    const page = await repo.findPage(db, project.id, { pageId: region.pageId });
+    const page = await repo.findProjectPage(db, project.id, { pageId: region.pageId });
     checkBox(body.box, page!);
     Object.assign(patch, body.box);
   }
@@ -376,7 +376,7 @@ export async function reocrRegion(
 ): Promise<RegionOutT> {
   const project = await editableProject(db, auth.userId, projectId);
   const region = await placed(db, project.id, regionId);
-  const page = (await repo.findPage(db, project.id, { pageId: region.pageId }))!;
+  const page = (await repo.findProjectPage(db, project.id, { pageId: region.pageId }))!;
   if (!page.sourceKey) throw new ApiError("conflict", `The original of page ${page.pageIndex + 1} is not stored; it cannot be read again.`);
   const box = req.box ?? { x: region.x, y: region.y, w: region.w, h: region.h };
   checkBox(box, page);
