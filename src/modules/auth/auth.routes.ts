@@ -8,7 +8,7 @@ import { ApiError } from "../../http/errors";
 import { logUnexpected } from "../../http/on-error";
 import { errors, json } from "../../http/openapi";
 import { clientIp, jsonField, rateLimit } from "../../http/rate-limit";
-import { authedRoutes, jsonBody, publicRoutes, sessionRoutes } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter, publicRoutes, sessionRoutes } from "../../http/route";
 import { validationHook } from "../../http/validation";
 import { readOutbox } from "../../providers/mail/outbox";
 import { client, defer, isNavigation, oauthCookieName, signedIn, toSignInPage } from "./auth.http";
@@ -164,10 +164,7 @@ export const authRoutes = [
     summary: "Change (or set a first) password; ends the other sessions",
     request: jsonBody(schemas.ChangePasswordRequest),
     responses: { ...noContent("Password changed"), ...errors(401, 403, 422) },
-    handler: async (c) => {
-      await auth.changePassword(c.get("db"), c.get("auth").userId, c.get("auth").credentialId, c.req.valid("json"));
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => auth.changePassword(c.get("db"), c.get("auth").userId, c.get("auth").credentialId, c.req.valid("json"))),
   }),
   session("get", "/api/v1/auth/sessions", "listSessions", {
     summary: "Live sessions, newest first",
@@ -178,10 +175,7 @@ export const authRoutes = [
     summary: "End one session",
     request: { params: schemas.SessionIdParam },
     responses: { ...noContent("Session ended"), ...errors(401, 403, 404, 422) },
-    handler: async (c) => {
-      await auth.endSession(c.get("db"), c.get("auth").userId, c.req.valid("param").session_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => auth.endSession(c.get("db"), c.get("auth").userId, c.req.valid("param").session_id)),
   }),
   session("post", "/api/v1/auth/2fa/start", "startTwoFactor", {
     summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
@@ -192,19 +186,13 @@ export const authRoutes = [
     summary: "Turn two-factor sign-in on with a code from the app",
     request: jsonBody(schemas.TwoFactorRequest),
     responses: { ...noContent("Two-factor enabled"), ...errors(400, 401, 403, 409, 422) },
-    handler: async (c) => {
-      await twoFactor.confirmTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => twoFactor.confirmTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code)),
   }),
   session("delete", "/api/v1/auth/2fa", "disableTwoFactor", {
     summary: "Turn two-factor sign-in off with a valid code or recovery code",
     request: jsonBody(schemas.TwoFactorRequest),
     responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
-    handler: async (c) => {
-      await twoFactor.disableTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => twoFactor.disableTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code)),
   }),
   open("get", "/api/v1/auth/oauth/{idp}/start", "oauthStart", {
     summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",

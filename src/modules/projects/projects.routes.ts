@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import { JobOut } from "../jobs/jobs.schemas";
 import { toJobOut } from "../jobs/jobs.service";
 import * as schemas from "./projects.schemas";
@@ -102,9 +102,6 @@ export const projectRoutes = [
     summary: "Delete a folder; its projects stay, outside any folder",
     request: { params: schemas.FolderIdParam },
     responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.deleteFolder(c.get("db"), c.get("auth"), c.req.valid("param").folder_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.deleteFolder(c.get("db"), c.get("auth"), c.req.valid("param").folder_id)),
   }),
 ];

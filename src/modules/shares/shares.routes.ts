@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { errors, json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
-import { authedRoutes, jsonBody, routeTable } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter, routeTable } from "../../http/route";
 import { sha256Hex } from "../../lib/crypto";
 import { ProjectIdParam } from "../projects/projects.schemas";
 import * as schemas from "./shares.schemas";
@@ -47,10 +47,7 @@ export const shareRoutes = [
     summary: "Revoke a share link",
     request: { params: schemas.ShareIdParam },
     responses: { 204: { description: "Revoked" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.revokeShare(c.get("db"), c.get("auth"), c.req.valid("param").share_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.revokeShare(c.get("db"), c.get("auth"), c.req.valid("param").share_id)),
   }),
   publicLink("get", "/api/v1/share/{token}", "viewShare", {
     summary: "Open a share link (no account): the project's pages, regions, translations and tables",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import * as schemas from "./webhooks.schemas";
 import * as service from "./webhooks.service";
 
@@ -37,10 +37,7 @@ export const webhookRoutes = [
     summary: "Delete an endpoint and its delivery log",
     request: { params: schemas.EndpointIdParam },
     responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.deleteEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.deleteEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id)),
   }),
   webhook("post", "/api/v1/account/webhooks/{endpoint_id}/rotate", "rotateWebhookSecret", {
     summary: "Issue a new signing secret; the previous one keeps signing for 24 hours",
