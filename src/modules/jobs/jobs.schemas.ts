@@ -39,29 +39,26 @@ export const CreateJobRequest = z
   .strict()
   .openapi("CreateJobRequest");
 
-export const ProcessBody = z
-  .object({
-    file: z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
-    options: z
-      .string()
-      .optional()
-      .openapi({ description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
-  })
-  .openapi("Body_process");
+/** A multipart upload: the file part(s) and the processing options as JSON text. */
+function uploadBody(name: string, file: z.ZodType, options: { description: string; example: string }) {
+  return z.object({ file, options: z.string().optional().openapi(options) }).openapi(name);
+}
 
-export const BatchBody = z
-  .object({
-    file: z.any().openapi({
-      type: "array",
-      items: { type: "string", format: "binary" },
-      description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
-    }),
-    options: z
-      .string()
-      .optional()
-      .openapi({ description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' }),
-  })
-  .openapi("Body_upload_batch");
+export const ProcessBody = uploadBody(
+  "Body_process",
+  z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
+  { description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' },
+);
+
+export const BatchBody = uploadBody(
+  "Body_upload_batch",
+  z.any().openapi({
+    type: "array",
+    items: { type: "string", format: "binary" },
+    description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
+  }),
+  { description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' },
+);
 
 export const ExportRefOut = z
   .object({

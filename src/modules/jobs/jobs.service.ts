@@ -25,16 +25,17 @@ import { iso } from "../../lib/time";
 
 type Event = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
 
+/** A status event of a job's timeline, as stored at intake. */
+export function statusEvent(status: JobStatus, message: string, data?: Record<string, unknown>): Event {
+  return { type: "status", status, message, ...(data ? { data } : {}) };
+}
+
 /** The first three timeline events of a job whose upload the engine accepted. */
 export function intakeEvents(file: File, info: { format: string; pages: number }): Event[] {
   return [
-    { type: "status", status: "created", message: "Job created" },
-    {
-      type: "status",
-      status: "uploading",
-      message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})`,
-    },
-    { type: "status", status: "queued", message: "Waiting for the pipeline" },
+    statusEvent("created", "Job created"),
+    statusEvent("uploading", `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})`),
+    statusEvent("queued", "Waiting for the pipeline"),
   ];
 }
 

@@ -8,7 +8,7 @@ import { instanceIdFor } from "../jobs/job-lifecycle";
 import { readyPageIndexes } from "./pages.repo";
 import { checkToolOptions } from "../jobs/job-intake";
 import * as jobsRepo from "../jobs/jobs.repo";
-import { launch, publishIntake } from "../jobs/jobs.service";
+import { launch, publishIntake, statusEvent } from "../jobs/jobs.service";
 import { TOOLS } from "../jobs/tools";
 import { editableProject } from "./project-access";
 import { projectPort } from "./project-port";
@@ -66,12 +66,8 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
   const jobId = newId("job");
   const now = Date.now();
   const events = [
-    { type: "status", status: "created" as const, message: "Re-render requested" },
-    {
-      type: "status",
-      status: "queued" as const,
-      message: `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)`,
-    },
+    statusEvent("created", "Re-render requested"),
+    statusEvent("queued", `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)`),
   ];
   try {
     await jobsRepo.insertRerenderJob(
