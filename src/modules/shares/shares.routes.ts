@@ -19,11 +19,17 @@ const passwordAttempts = rateLimit({
   periodSeconds: SHARE_RL_PERIOD_SECONDS,
 });
 
-/** A shared view carries signed links: it stays out of shared caches and referrers. */
-function privateAnswer(c: Context<AppEnv>) {
+/** A request to a public link, as validated: its token and the password it carries. */
+type LinkRequest = Context<AppEnv, string, { out: { param: { token: string }; query: { password?: string } } }>;
+
+/**
+ * The link a public request opens: its token, password, and the origin its URLs are signed for.
+ * A shared view carries signed links, so the answer stays out of shared caches and referrers.
+ */
+function openedLink(c: LinkRequest): service.OpenedLink {
   c.header("Cache-Control", "private, no-store");
   c.header("Referrer-Policy", "no-referrer");
-  return new URL(c.req.url).origin;
+  return { token: c.req.valid("param").token, password: c.req.valid("query").password, origin: new URL(c.req.url).origin };
 }
 
 const share = authedRoutes("Shares");
@@ -53,21 +59,12 @@ export const shareRoutes = [
     summary: "Open a share link (no account): the project's pages, regions, translations and tables",
     request: { params: schemas.ShareTokenParam, query: schemas.SharePasswordQuery },
     responses: { 200: json(schemas.ShareViewOut, "The shared project"), ...errors(401, 403, 404, 410, 422, 429) },
-    handler: async (c) => {
-      const origin = privateAnswer(c);
-      return c.json(await service.viewShare(c.env, c.get("db"), c.req.valid("param").token, c.req.valid("query").password, origin), 200);
-    },
+    handler: async (c) => c.json(await service.viewShare(c.env, c.get("db"), openedLink(c)), 200),
   }),
   publicLink("get", "/api/v1/share/{token}/download", "downloadShare", {
     summary: "Signed URLs of the shared project's exports (newest of each format), when the link allows downloads",
     request: { params: schemas.ShareTokenParam, query: schemas.SharePasswordQuery },
     responses: { 200: json(schemas.ShareDownloadOut, "Download links"), ...errors(401, 403, 404, 410, 422, 429) },
-    handler: async (c) => {
-      const origin = privateAnswer(c);
-      return c.json(
-        await service.downloadShare(c.env, c.get("db"), c.req.valid("param").token, c.req.valid("query").password, origin),
-        200,
-      );
-    },
+    handler: async (c) => c.json(await service.downloadShare(c.env, c.get("db"), openedLink(c)), 200),
   }),
 ];
