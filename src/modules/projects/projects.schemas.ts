@@ -91,17 +91,16 @@ export const PageOut = z
   })
   .openapi("PageOut");
 
-export const TableCellOut = z
-  .object({
-    row: z.number().int(),
-    column: z.number().int(),
-    row_span: z.number().int(),
-    column_span: z.number().int(),
-    text: z.string(),
-    confidence: z.number().nullable(),
-    edited: z.boolean(),
-  })
-  .openapi("TableCellOut");
+/** A cell's place in its table's grid, and its text (what a shared view shows of a cell). */
+export const cellPlace = {
+  row: z.number().int(),
+  column: z.number().int(),
+  row_span: z.number().int(),
+  column_span: z.number().int(),
+  text: z.string(),
+};
+
+export const TableCellOut = z.object({ ...cellPlace, confidence: z.number().nullable(), edited: z.boolean() }).openapi("TableCellOut");
 
 export const TableOut = z
   .object({

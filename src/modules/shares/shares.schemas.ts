@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { pathId, resourceOut } from "../../http/openapi";
 import { REGION_KINDS, TOOLS } from "../../db/schema/enums";
-import { Box } from "../projects/projects.schemas";
+import { Box, cellPlace } from "../projects/projects.schemas";
 
 export const ShareIdParam = z.object({
   share_id: pathId("share_id", "shr"),
@@ -96,15 +96,7 @@ export const ShareViewOut = z
         box: Box,
         rows: z.number().int(),
         columns: z.number().int(),
-        cells: z.array(
-          z.object({
-            row: z.number().int(),
-            column: z.number().int(),
-            row_span: z.number().int(),
-            column_span: z.number().int(),
-            text: z.string(),
-          }),
-        ),
+        cells: z.array(z.object(cellPlace)),
       }),
     ),
     allow_download: z.boolean(),
