@@ -48,6 +48,12 @@ async function placed(db: DB, projectId: string, regionId: string): Promise<repo
   return region;
 }
 
+/** The caller's editable project and one of its regions (404 when either is not found). */
+async function editableRegion(db: DB, userId: string, projectId: string, regionId: string) {
+  const project = await editableProject(db, userId, projectId);
+  return { project, region: await placed(db, project.id, regionId) };
+}
+
 /** Every region of a project, by page and reading order. */
 export async function regionsOf(db: DB, projectId: string): Promise<RegionOutT[]> {
   return (await repo.regionsOfProject(db, projectId)).map(toRegionOut);
@@ -116,8 +122,7 @@ export async function updateRegion(
   regionId: string,
   body: z.infer<typeof RegionUpdate>,
 ): Promise<RegionOutT> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const patch: Partial<repo.NewRegion> = {};
   if (body.text !== undefined) patch.userText = body.text;
   if (body.translation !== undefined) patch.userTranslation = body.translation;
@@ -160,8 +165,7 @@ async function remember(db: DB, userId: string, r: repo.RegionRow, projectSource
 }
 
 export async function deleteRegion(db: DB, auth: AuthContext, projectId: string, regionId: string): Promise<void> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const shifts = renumber(await repo.pageRegions(db, region.pageId), region.id);
   await editRegions(db, auth, project.id, {
     deletes: [region.id],
@@ -300,8 +304,7 @@ export async function splitRegion(
   regionId: string,
   req: z.infer<typeof RegionSplitRequest>,
 ): Promise<RegionOutT[]> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const corrected = region.userText !== null;
   const text = region.userText ?? region.text;
   const spans = lineSpans(text);
@@ -374,8 +377,7 @@ export async function reocrRegion(
   regionId: string,
   req: z.infer<typeof ReocrRequest>,
 ): Promise<RegionOutT> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const page = (await repo.findProjectPage(db, project.id, { pageId: region.pageId }))!;
   if (!page.sourceKey) throw new ApiError("conflict", `The original of page ${page.pageIndex + 1} is not stored; it cannot be read again.`);
   const box = req.box ?? { x: region.x, y: region.y, w: region.w, h: region.h };
