@@ -24,11 +24,12 @@ const TREES = [
       "translation",
       "billing",
       "auth",
-      "account",
       "exports",
       "jobs",
       "projects",
       "shares",
+      // Account-wide export and erasure read what every domain below declares of an account.
+      "account",
       "system",
     ],
     /** The engine Worker's RPC contract: plain types and parsing, importable from any floor. */

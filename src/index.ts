@@ -1,6 +1,8 @@
 import { createApp } from "./app";
 import { db } from "./db/client";
 import { renewDueSandboxSubscriptions } from "./modules/billing/subscriptions.service";
+import { supplyProjectPort } from "./modules/jobs/project-port";
+import { projectPort } from "./modules/projects/project-port";
 import { purgeTrash } from "./modules/projects/projects.service";
 import { consumeDeadLetters, consumeDeliveries, requeueStalledDeliveries } from "./modules/webhooks/webhook-delivery.service";
 import { log } from "./lib/log";
@@ -8,6 +10,8 @@ import { log } from "./lib/log";
 export { JobHub } from "./modules/jobs/job-hub.do";
 export { PipelineWorkflow } from "./pipeline/pipeline.workflow";
 
+// Jobs rank below projects: their lifecycle reaches the project it works on through this port.
+supplyProjectPort(projectPort);
 const app = createApp();
 
 export default {

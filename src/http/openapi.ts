@@ -37,10 +37,21 @@ export function errors(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, json(ErrorOut, STATUS_TEXT[s] ?? "Error")]));
 }
 
-/** An id in the path (1 to 64 characters): `z.object({ job_id: pathId("job_id", "job_…") })`. */
-export function pathId(name: string, example?: string) {
+/** An id the service issues, with an example of its type prefix (`prj` → `prj_0a1b2c3d4e5f6g7h8i9j`). */
+const exampleId = (prefix: string) => `${prefix}_0a1b2c3d4e5f6g7h8i9j`;
+
+export const resourceId = (prefix: string) => z.string().openapi({ example: exampleId(prefix) });
+
+/** A resource as the API answers it, named as in the spec, its id first: `resourceOut("ProjectOut", "prj", { name: … })`. */
+export function resourceOut<T extends z.ZodRawShape>(name: string, idPrefix: string, fields: T) {
+  return z.object({ id: resourceId(idPrefix), ...fields }).openapi(name);
+}
+
+/** An id in the path (1 to 64 characters): `z.object({ job_id: pathId("job_id", "job") })`, the example of its type prefix. */
+export function pathId(name: string, idPrefix?: string) {
   const schema = z.string().min(1).max(64);
-  return example === undefined ? schema.openapi({ param: { name, in: "path" } }) : schema.openapi({ param: { name, in: "path" }, example });
+  const param = { param: { name, in: "path" as const } };
+  return schema.openapi(idPrefix === undefined ? param : { ...param, example: exampleId(idPrefix) });
 }
 
 /** An optional query filter that takes one of `values`. */

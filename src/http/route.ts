@@ -1,4 +1,5 @@
 import { createRoute, type OpenAPIHono, type RouteConfig, type RouteHandler, type RouteHook, type z } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../env";
 import { requireAuth, requireSession } from "./auth";
 import { authed, sessionOnly } from "./openapi";
@@ -70,6 +71,14 @@ export function publicRoutes(tag: string) {
 /** Credential management: the web session cookie only (a row may name which sessions it takes). */
 export function sessionRoutes(tag: string) {
   return routeTable({ tags: [tag], security: sessionOnly, middleware: [requireSession] });
+}
+
+/** A handler that does `work` and answers 204 with no body (a delete, a revoke, a sign-out). */
+export function noContentAfter<C extends Context<AppEnv, string, object>>(work: (c: C) => Promise<unknown>) {
+  return async (c: C) => {
+    await work(c);
+    return c.body(null, 204);
+  };
 }
 
 /** Registers route tables in order (the OpenAPI document lists paths in that order). */

@@ -4,20 +4,20 @@
  * Sans Devanagari and Lohit Devanagari alike). Text in them is refused rather than drawn garbled.
  */
 const UNSHAPED: [script: string, re: RegExp][] = [
-  ["Devanagari", /\p{Script=Devanagari}/u],
-  ["Bengali", /\p{Script=Bengali}/u],
-  ["Gurmukhi", /\p{Script=Gurmukhi}/u],
-  ["Gujarati", /\p{Script=Gujarati}/u],
-  ["Oriya", /\p{Script=Oriya}/u],
-  ["Tamil", /\p{Script=Tamil}/u],
-  ["Telugu", /\p{Script=Telugu}/u],
-  ["Kannada", /\p{Script=Kannada}/u],
-  ["Malayalam", /\p{Script=Malayalam}/u],
-  ["Sinhala", /\p{Script=Sinhala}/u],
-  ["Myanmar", /\p{Script=Myanmar}/u],
-  ["Khmer", /\p{Script=Khmer}/u],
-  ["Tibetan", /\p{Script=Tibetan}/u],
-];
+  "Devanagari",
+  "Bengali",
+  "Gurmukhi",
+  "Gujarati",
+  "Oriya",
+  "Tamil",
+  "Telugu",
+  "Kannada",
+  "Malayalam",
+  "Sinhala",
+  "Myanmar",
+  "Khmer",
+  "Tibetan",
+].map((script) => [script, new RegExp(`\\p{Script=${script}}`, "u")]);
 
 /** Whether typesetting refuses text in the named Unicode script (as the catalogue names scripts). */
 export function isUnshapedScript(script: string): boolean {

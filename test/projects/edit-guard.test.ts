@@ -4,7 +4,7 @@ import { db as drizzle } from "../../src/db/client";
 import { ApiError } from "../../src/http/errors";
 import { newId } from "../../src/lib/ids";
 import { writeProjectContent } from "../../src/modules/projects/project-access";
-import { regionChangeStatements } from "../../src/modules/projects/regions.repo";
+import { regionChangeStatements } from "../../src/modules/projects/pages.repo";
 import { api, body, seedAccount } from "../helpers/api";
 import { seedProject } from "./seed";
 

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { users } from "./auth";
+import { ownedRow, users } from "./auth";
 import { bool, createdAt, id, ms, parent, timestamps } from "./columns";
 import { IDEMPOTENCY_STATUSES, WEBHOOK_DELIVERY_STATUSES } from "./enums";
 import type { WebhookPayload } from "./types";
@@ -13,8 +13,7 @@ import type { WebhookPayload } from "./types";
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
   {
-    id: id(), // whe_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // whe_…
     url: text("url").notNull(),
     description: text("description"),
     /** Subscribed event kinds (`job.completed`, …); `["*"]` for all. */
@@ -75,8 +74,7 @@ export const webhookDeliveries = sqliteTable(
 export const glossaries = sqliteTable(
   "glossaries",
   {
-    id: id(), // gls_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // gls_…
     name: text("name").notNull(),
     sourceLanguage: text("source_language").notNull(),
     targetLanguage: text("target_language").notNull(),
@@ -106,8 +104,7 @@ export const glossaryTerms = sqliteTable(
 export const translationMemory = sqliteTable(
   "translation_memory",
   {
-    id: id(), // tm_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // tm_…
     sourceLanguage: text("source_language").notNull(),
     targetLanguage: text("target_language").notNull(),
     sourceHash: text("source_hash").notNull(),

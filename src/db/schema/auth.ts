@@ -35,12 +35,14 @@ export const users = sqliteTable(
   ],
 );
 
+/** The first columns of a row an account owns: its id (type-prefixed) and its owner, whose deletion removes it. */
+export const ownedRow = () => ({ id: id(), userId: parent("user_id", () => users.id) });
+
 /** External identity provider accounts linked to a user. */
 export const oauthIdentities = sqliteTable(
   "oauth_identities",
   {
-    id: id(), // oid_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // oid_…
     provider: text("provider").notNull(),
     /** The provider's stable user id (`sub`). */
     subject: text("subject").notNull(),
@@ -111,8 +113,7 @@ export const authTokens = sqliteTable(
 export const apiKeys = sqliteTable(
   "api_keys",
   {
-    id: id(), // key_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // key_…
     name: text("name").notNull(),
     /** First characters of the key for display, e.g. `lik_live_ab12`. */
     prefix: text("prefix").notNull(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { users } from "./auth";
+import { ownedRow, users } from "./auth";
 import { bool, createdAt, id, ms, parent, timestamps, updatedAt } from "./columns";
 import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "./enums";
 import { jobs } from "./jobs";
@@ -29,8 +29,7 @@ export const wallets = sqliteTable(
 export const ledgerEntries = sqliteTable(
   "ledger_entries",
   {
-    id: id(), // led_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // led_…
     kind: text("kind", { enum: LEDGER_KINDS }).notNull(),
     /** Signed change of the balance. */
     amount: integer("amount").notNull(),
@@ -60,8 +59,7 @@ export const ledgerEntries = sqliteTable(
 export const payments = sqliteTable(
   "payments",
   {
-    id: id(), // pay_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // pay_…
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     /** The provider's object id (Stripe Checkout Session id, sandbox id); set once known. */
     providerRef: text("provider_ref"),
@@ -108,8 +106,7 @@ export const paymentEvents = sqliteTable(
 export const subscriptions = sqliteTable(
   "subscriptions",
   {
-    id: id(), // sub_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // sub_…
     plan: text("plan").notNull(),
     provider: text("provider", { enum: PAYMENT_PROVIDERS }).notNull(),
     providerRef: text("provider_ref"),

@@ -1,5 +1,5 @@
 import { type AnySQLiteColumn, index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { apiKeys, users } from "./auth";
+import { apiKeys, ownedRow } from "./auth";
 import { createdAt, id, ms, parent, timestamps, updatedAt } from "./columns";
 import { JOB_KINDS, JOB_PAGE_STATUSES, JOB_STAGES, JOB_STATUSES, TOOLS } from "./enums";
 import { pages, projects } from "./projects";
@@ -12,8 +12,7 @@ import type { JobEventData, JobOptions, JobOutput, JobPageKeys, StoredError } fr
 export const jobs = sqliteTable(
   "jobs",
   {
-    id: id(), // job_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // job_…
     /** The project the job created or works on; kept as history when the project is deleted. */
     projectId: text("project_id").references((): AnySQLiteColumn => projects.id, { onDelete: "set null" }),
     parentJobId: text("parent_job_id").references((): AnySQLiteColumn => jobs.id, { onDelete: "cascade" }),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { type AnySQLiteColumn, check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { users } from "./auth";
+import { ownedRow, users } from "./auth";
 import { bool, createdAt, id, ms, parent, timestamps } from "./columns";
 import {
   EXPORT_FORMATS,
@@ -19,8 +19,7 @@ import type { RegionLine, RegionStyle, StoredError } from "./types";
 export const folders = sqliteTable(
   "folders",
   {
-    id: id(), // fld_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // fld_…
     name: text("name").notNull(),
     ...timestamps(),
   },
@@ -34,8 +33,7 @@ export const folders = sqliteTable(
 export const projects = sqliteTable(
   "projects",
   {
-    id: id(), // prj_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // prj_…
     folderId: text("folder_id").references(() => folders.id, { onDelete: "set null" }),
     name: text("name").notNull(),
     tool: text("tool", { enum: TOOLS }).notNull(),
@@ -174,8 +172,7 @@ export const tableCells = sqliteTable(
 export const exportFiles = sqliteTable(
   "exports",
   {
-    id: id(), // exp_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // exp_…
     projectId: text("project_id").references(() => projects.id, { onDelete: "cascade" }),
     jobId: text("job_id").references((): AnySQLiteColumn => jobs.id, { onDelete: "set null" }),
     format: text("format", { enum: EXPORT_FORMATS }).notNull(),
@@ -203,8 +200,7 @@ export const exportFiles = sqliteTable(
 export const shares = sqliteTable(
   "shares",
   {
-    id: id(), // shr_…
-    userId: parent("user_id", () => users.id),
+    ...ownedRow(), // shr_…
     projectId: parent("project_id", () => projects.id),
     tokenHash: text("token_hash").notNull(),
     tokenPrefix: text("token_prefix").notNull(),

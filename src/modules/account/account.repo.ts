@@ -1,41 +1,47 @@
+import type { AccountRows } from "../../db/account-rows";
 import type { DB } from "../../db/client";
 import { rowsWritten } from "../../db/written";
+import * as auth from "../auth/auth.repo";
+import * as payments from "../billing/payments.repo";
+import * as subscriptions from "../billing/subscriptions.repo";
+import * as usage from "../billing/usage.repo";
+import * as wallet from "../billing/wallet.repo";
+import * as exportFiles from "../exports/exports.repo";
+import * as glossaries from "../glossaries/glossaries.repo";
+import * as jobs from "../jobs/jobs.repo";
+import * as pages from "../projects/pages.repo";
+import * as projects from "../projects/projects.repo";
+import * as shares from "../shares/shares.repo";
+import * as memory from "../translation-memory/translation-memory.repo";
+import * as webhooks from "../webhooks/webhooks.repo";
 
 /**
- * Account-wide reads and erasure span every table an account owns, so they live here rather than
- * in each domain's repo: the data export must see all of it, and erasure must miss none of it.
+ * Account-wide reads and erasure span every table an account owns: the data export must see all
+ * of it (each owning repo declares its tables' queries, run here in one batch), and erasure must
+ * miss none of it (the user row's cascade).
  */
 
 /** Columns that hold secrets or their hashes: never part of an export. */
 const SECRET_COLUMNS = new Set(["password_hash", "totp_secret", "totp_last_step", "token_hash", "key_hash", "secret", "previous_secret"]);
 
-/** Every table holding the account's data, with the query that selects its rows (`?1` = user id). */
-const OWNED_DATA: Record<string, string> = {
-  sessions: "SELECT * FROM sessions WHERE user_id = ?1 ORDER BY created_at, id",
-  identities: "SELECT * FROM oauth_identities WHERE user_id = ?1 ORDER BY created_at, id",
-  api_keys: "SELECT * FROM api_keys WHERE user_id = ?1 ORDER BY created_at, id",
-  folders: "SELECT * FROM folders WHERE user_id = ?1 ORDER BY created_at, id",
-  projects: "SELECT * FROM projects WHERE user_id = ?1 ORDER BY created_at, id",
-  pages: "SELECT pg.* FROM pages pg JOIN projects p ON p.id = pg.project_id WHERE p.user_id = ?1 ORDER BY pg.project_id, pg.page_index",
-  regions:
-    "SELECT r.* FROM regions r JOIN projects p ON p.id = r.project_id WHERE p.user_id = ?1 ORDER BY r.page_id, r.reading_order, r.id",
-  tables: "SELECT t.* FROM tables t JOIN projects p ON p.id = t.project_id WHERE p.user_id = ?1 ORDER BY t.page_id, t.id",
-  table_cells:
-    "SELECT c.* FROM table_cells c JOIN tables t ON t.id = c.table_id JOIN projects p ON p.id = t.project_id WHERE p.user_id = ?1 ORDER BY c.table_id, c.row, c.col",
-  jobs: "SELECT * FROM jobs WHERE user_id = ?1 ORDER BY created_at, id",
-  exports: "SELECT * FROM exports WHERE user_id = ?1 ORDER BY created_at, id",
-  shares: "SELECT * FROM shares WHERE user_id = ?1 ORDER BY created_at, id",
-  wallet: "SELECT * FROM wallets WHERE user_id = ?1",
-  ledger: "SELECT * FROM ledger_entries WHERE user_id = ?1 ORDER BY created_at, id",
-  payments: "SELECT * FROM payments WHERE user_id = ?1 ORDER BY created_at, id",
-  subscriptions: "SELECT * FROM subscriptions WHERE user_id = ?1 ORDER BY created_at, id",
-  usage: "SELECT * FROM usage_daily WHERE user_id = ?1 ORDER BY day, tool",
-  webhooks: "SELECT * FROM webhook_endpoints WHERE user_id = ?1 ORDER BY created_at, id",
-  webhook_deliveries: "SELECT * FROM webhook_deliveries WHERE user_id = ?1 ORDER BY created_at, id",
-  glossaries: "SELECT * FROM glossaries WHERE user_id = ?1 ORDER BY created_at, id",
-  glossary_terms:
-    "SELECT gt.* FROM glossary_terms gt JOIN glossaries g ON g.id = gt.glossary_id WHERE g.user_id = ?1 ORDER BY gt.glossary_id, gt.position",
-  translation_memory: "SELECT * FROM translation_memory WHERE user_id = ?1 ORDER BY created_at, id",
+/**
+ * Every table holding the account's data, section by section in the export's order: each owning
+ * repo declares the queries of its own tables (`?1` = user id).
+ */
+const OWNED_DATA: AccountRows = {
+  ...auth.ACCOUNT_ROWS,
+  ...projects.ACCOUNT_ROWS,
+  ...pages.ACCOUNT_ROWS,
+  ...jobs.ACCOUNT_ROWS,
+  ...exportFiles.ACCOUNT_ROWS,
+  ...shares.ACCOUNT_ROWS,
+  ...wallet.ACCOUNT_ROWS,
+  ...payments.ACCOUNT_ROWS,
+  ...subscriptions.ACCOUNT_ROWS,
+  ...usage.ACCOUNT_ROWS,
+  ...webhooks.ACCOUNT_ROWS,
+  ...glossaries.ACCOUNT_ROWS,
+  ...memory.ACCOUNT_ROWS,
 };
 
 /** Tables the export reads (the first table of each query), for the check that no owned table is missed. */

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { clearSessionCookie } from "../../http/auth";
 import { errors, json } from "../../http/openapi";
-import { authedRoutes, jsonBody, sessionRoutes } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter, sessionRoutes } from "../../http/route";
 import { UserOut } from "../auth/auth.schemas";
 import { ApiKeyCreatedOut, ApiKeyCreateRequest, ApiKeyOut, KeyIdParam, ProfileUpdate } from "./account.schemas";
 import * as account from "./account.service";
@@ -48,9 +48,6 @@ export const accountRoutes = [
     summary: "Revoke an API key",
     request: { params: KeyIdParam },
     responses: { 204: { description: "Revoked" }, ...errors(401, 403, 404, 422) },
-    handler: async (c) => {
-      await account.revokeKey(c.get("db"), c.get("auth").userId, c.req.valid("param").key_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => account.revokeKey(c.get("db"), c.get("auth").userId, c.req.valid("param").key_id)),
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, resourceOut } from "../../http/openapi";
 
 export const ProfileUpdate = z
   .object({
@@ -35,16 +35,13 @@ export const ApiKeyCreateRequest = z
   .strict()
   .openapi("ApiKeyCreateRequest");
 
-export const ApiKeyOut = z
-  .object({
-    id: z.string().openapi({ example: "key_0a1b2c3d4e5f6g7h8i9j" }),
-    name: z.string(),
-    prefix: z.string().openapi({ description: "First characters of the key, to recognise it.", example: "lik_live_Ab3x" }),
-    created_at: z.string(),
-    expires_at: z.string().nullable(),
-    last_used_at: z.string().nullable(),
-  })
-  .openapi("ApiKeyOut");
+export const ApiKeyOut = resourceOut("ApiKeyOut", "key", {
+  name: z.string(),
+  prefix: z.string().openapi({ description: "First characters of the key, to recognise it.", example: "lik_live_Ab3x" }),
+  created_at: z.string(),
+  expires_at: z.string().nullable(),
+  last_used_at: z.string().nullable(),
+});
 
 export const ApiKeyCreatedOut = ApiKeyOut.extend({
   key: z.string().openapi({ description: "The full key. Shown only in this answer; only its hash is stored.", example: "lik_live_…" }),

@@ -5,6 +5,14 @@ import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/
 import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
 import type { AuthTokenData } from "../../db/schema/types";
 import { rowsWritten } from "../../db/written";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's sign-in records, for its data export (secret columns are removed there). */
+export const ACCOUNT_ROWS: AccountRows = {
+  sessions: ownRows("sessions"),
+  identities: ownRows("oauth_identities"),
+  api_keys: ownRows("api_keys"),
+};
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;

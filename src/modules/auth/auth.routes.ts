@@ -8,27 +8,11 @@ import { ApiError } from "../../http/errors";
 import { logUnexpected } from "../../http/on-error";
 import { errors, json } from "../../http/openapi";
 import { clientIp, jsonField, rateLimit } from "../../http/rate-limit";
-import { authedRoutes, jsonBody, publicRoutes, sessionRoutes } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter, publicRoutes, sessionRoutes } from "../../http/route";
 import { validationHook } from "../../http/validation";
 import { readOutbox } from "../../providers/mail/outbox";
 import { client, defer, isNavigation, oauthCookieName, signedIn, toSignInPage } from "./auth.http";
-import {
-  Accepted,
-  AuthResponse,
-  ChangePasswordRequest,
-  IdpParam,
-  LoginRequest,
-  MagicLinkRequest,
-  OAuthCallbackQuery,
-  PasswordResetRequest,
-  RegisterRequest,
-  SessionIdParam,
-  SessionOut,
-  StringMap,
-  TokenRequest,
-  TwoFactorRequest,
-  UserOut,
-} from "./auth.schemas";
+import * as schemas from "./auth.schemas";
 import * as auth from "./auth.service";
 import { finishOAuth, startOAuth } from "./oauth.service";
 import * as twoFactor from "./two-factor.service";
@@ -72,22 +56,22 @@ export const authRoutes = [
   open("post", "/api/v1/auth/register", "register", {
     summary: "Create an account with email and password; signs in (session cookie) and mails a verification link",
     middleware: [authLimit("register")] as const,
-    request: jsonBody(RegisterRequest),
-    responses: { 201: json(AuthResponse, "Signed in"), ...errors(409, 422, 429) },
+    request: jsonBody(schemas.RegisterRequest),
+    responses: { 201: json(schemas.AuthResponse, "Signed in"), ...errors(409, 422, 429) },
     handler: async (c) => c.json(signedIn(c, await auth.register(c.get("db"), c.env, c.req.valid("json"), client(c), defer(c))), 201),
   }),
   open("post", "/api/v1/auth/login", "login", {
     summary: "Sign in with email and password; with two-factor on, the answer is `two_factor_required`",
     middleware: [authLimit("login")] as const,
-    request: jsonBody(LoginRequest),
-    responses: { 200: json(AuthResponse, "Signed in, or waiting for the two-factor code"), ...errors(401, 422, 429) },
+    request: jsonBody(schemas.LoginRequest),
+    responses: { 200: json(schemas.AuthResponse, "Signed in, or waiting for the two-factor code"), ...errors(401, 422, 429) },
     handler: async (c) => c.json(signedIn(c, await auth.login(c.get("db"), c.env, c.req.valid("json"), client(c))), 200),
   }),
   session("post", "/api/v1/auth/2fa/verify", "verifyTwoFactor", {
     summary: "Complete a pending sign-in with a TOTP or recovery code (session cookie of the pending state)",
     middleware: [requirePendingSession, twoFactorLimit] as const,
-    request: jsonBody(TwoFactorRequest),
-    responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 401, 403, 409, 422, 429) },
+    request: jsonBody(schemas.TwoFactorRequest),
+    responses: { 200: json(schemas.AuthResponse, "Signed in"), ...errors(400, 401, 403, 409, 422, 429) },
     handler: async (c) => {
       const { userId, credentialId } = c.get("auth");
       const s = await twoFactor.verifyTwoFactorSignIn(c.get("db"), c.env, userId, credentialId, c.req.valid("json").code);
@@ -115,24 +99,27 @@ export const authRoutes = [
   }),
   authed("get", "/api/v1/auth/me", "getMe", {
     summary: "The signed-in user",
-    responses: { 200: json(UserOut, "The user"), ...errors(401) },
+    responses: { 200: json(schemas.UserOut, "The user"), ...errors(401) },
     handler: async (c) => c.json(await auth.me(c.get("db"), c.get("auth").userId), 200),
   }),
   session("get", "/api/v1/auth/csrf", "getCsrfToken", {
     summary: "The CSRF value to send as X-CSRF-Token on unsafe cookie-authenticated requests",
     middleware: [requireAnySession] as const,
-    responses: { 200: json(StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"), ...errors(401) },
+    responses: {
+      200: json(schemas.StringMap.openapi({ example: { csrf_token: "…", header: "X-CSRF-Token" } }), "CSRF value"),
+      ...errors(401),
+    },
     handler: async (c) => c.json({ csrf_token: await csrfTokenFor(c.env, sessionTokenOf(c)!), header: CSRF_HEADER }, 200),
   }),
   open("post", "/api/v1/auth/verify-email", "verifyEmail", {
     summary: "Confirm the email address with the mailed token",
-    request: jsonBody(TokenRequest),
-    responses: { 200: json(UserOut, "Address confirmed"), ...errors(400, 410, 422) },
+    request: jsonBody(schemas.TokenRequest),
+    responses: { 200: json(schemas.UserOut, "Address confirmed"), ...errors(400, 410, 422) },
     handler: async (c) => c.json(await auth.verifyEmail(c.get("db"), c.req.valid("json").token), 200),
   }),
   authed("post", "/api/v1/auth/resend-verification", "resendVerification", {
     summary: "Mail a new verification link",
-    responses: { 202: json(Accepted, "Mail queued"), ...errors(401, 403, 409) },
+    responses: { 202: json(schemas.Accepted, "Mail queued"), ...errors(401, 403, 409) },
     handler: async (c) => {
       await auth.resendVerification(c.get("db"), c.env, c.get("auth").userId, defer(c));
       return c.json(ACCEPTED, 202);
@@ -141,8 +128,8 @@ export const authRoutes = [
   open("post", "/api/v1/auth/magic-link", "requestMagicLink", {
     summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
     middleware: [authLimit("magic")] as const,
-    request: jsonBody(MagicLinkRequest),
-    responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
+    request: jsonBody(schemas.MagicLinkRequest),
+    responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
     handler: async (c) => {
       c.executionCtx.waitUntil(auth.inBackground("magic link", auth.sendMagicLink(c.get("db"), c.env, c.req.valid("json").email)));
       return c.json(ACCEPTED, 202);
@@ -150,15 +137,15 @@ export const authRoutes = [
   }),
   open("post", "/api/v1/auth/magic-link/verify", "verifyMagicLink", {
     summary: "Sign in with a mailed link's token (creates the account for a new address)",
-    request: jsonBody(TokenRequest),
-    responses: { 200: json(AuthResponse, "Signed in"), ...errors(400, 410, 422) },
+    request: jsonBody(schemas.TokenRequest),
+    responses: { 200: json(schemas.AuthResponse, "Signed in"), ...errors(400, 410, 422) },
     handler: async (c) => c.json(signedIn(c, await auth.verifyMagicLink(c.get("db"), c.env, c.req.valid("json").token, client(c))), 200),
   }),
   open("post", "/api/v1/auth/forgot-password", "forgotPassword", {
     summary: "Mail a password reset link; always the same answer, whether or not an account exists",
     middleware: [authLimit("forgot")] as const,
-    request: jsonBody(MagicLinkRequest),
-    responses: { 202: json(Accepted, "Accepted"), ...errors(422, 429) },
+    request: jsonBody(schemas.MagicLinkRequest),
+    responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
     handler: async (c) => {
       c.executionCtx.waitUntil(auth.inBackground("password reset", auth.sendPasswordReset(c.get("db"), c.env, c.req.valid("json").email)));
       return c.json(ACCEPTED, 202);
@@ -166,8 +153,8 @@ export const authRoutes = [
   }),
   open("post", "/api/v1/auth/reset-password", "resetPassword", {
     summary: "Set a new password with a mailed token; ends every session",
-    request: jsonBody(PasswordResetRequest),
-    responses: { 200: json(UserOut, "Password changed"), ...errors(400, 410, 422) },
+    request: jsonBody(schemas.PasswordResetRequest),
+    responses: { 200: json(schemas.UserOut, "Password changed"), ...errors(400, 410, 422) },
     handler: async (c) => {
       const { token, password } = c.req.valid("json");
       return c.json(await auth.resetPassword(c.get("db"), token, password), 200);
@@ -175,26 +162,20 @@ export const authRoutes = [
   }),
   session("post", "/api/v1/auth/change-password", "changePassword", {
     summary: "Change (or set a first) password; ends the other sessions",
-    request: jsonBody(ChangePasswordRequest),
+    request: jsonBody(schemas.ChangePasswordRequest),
     responses: { ...noContent("Password changed"), ...errors(401, 403, 422) },
-    handler: async (c) => {
-      await auth.changePassword(c.get("db"), c.get("auth").userId, c.get("auth").credentialId, c.req.valid("json"));
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => auth.changePassword(c.get("db"), c.get("auth").userId, c.get("auth").credentialId, c.req.valid("json"))),
   }),
   session("get", "/api/v1/auth/sessions", "listSessions", {
     summary: "Live sessions, newest first",
-    responses: { 200: json(z.array(SessionOut), "Sessions"), ...errors(401, 403) },
+    responses: { 200: json(z.array(schemas.SessionOut), "Sessions"), ...errors(401, 403) },
     handler: async (c) => c.json(await auth.listSessions(c.get("db"), c.get("auth").userId, c.get("auth").credentialId), 200),
   }),
   session("delete", "/api/v1/auth/sessions/{session_id}", "revokeSession", {
     summary: "End one session",
-    request: { params: SessionIdParam },
+    request: { params: schemas.SessionIdParam },
     responses: { ...noContent("Session ended"), ...errors(401, 403, 404, 422) },
-    handler: async (c) => {
-      await auth.endSession(c.get("db"), c.get("auth").userId, c.req.valid("param").session_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => auth.endSession(c.get("db"), c.get("auth").userId, c.req.valid("param").session_id)),
   }),
   session("post", "/api/v1/auth/2fa/start", "startTwoFactor", {
     summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
@@ -203,27 +184,21 @@ export const authRoutes = [
   }),
   session("post", "/api/v1/auth/2fa/confirm", "confirmTwoFactor", {
     summary: "Turn two-factor sign-in on with a code from the app",
-    request: jsonBody(TwoFactorRequest),
+    request: jsonBody(schemas.TwoFactorRequest),
     responses: { ...noContent("Two-factor enabled"), ...errors(400, 401, 403, 409, 422) },
-    handler: async (c) => {
-      await twoFactor.confirmTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => twoFactor.confirmTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code)),
   }),
   session("delete", "/api/v1/auth/2fa", "disableTwoFactor", {
     summary: "Turn two-factor sign-in off with a valid code or recovery code",
-    request: jsonBody(TwoFactorRequest),
+    request: jsonBody(schemas.TwoFactorRequest),
     responses: { ...noContent("Two-factor disabled"), ...errors(400, 401, 403, 409, 422) },
-    handler: async (c) => {
-      await twoFactor.disableTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => twoFactor.disableTwoFactor(c.get("db"), c.get("auth").userId, c.req.valid("json").code)),
   }),
   open("get", "/api/v1/auth/oauth/{idp}/start", "oauthStart", {
     summary: "The identity provider's authorization URL (state, nonce and PKCE kept server-side)",
-    request: { params: IdpParam },
+    request: { params: schemas.IdpParam },
     responses: {
-      200: json(StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"),
+      200: json(schemas.StringMap.openapi({ example: { authorization_url: "https://…", state: "…" } }), "Authorization URL"),
       ...errors(404, 422, 503),
     },
     handler: async (c) => {
@@ -234,9 +209,9 @@ export const authRoutes = [
   }),
   open("get", "/api/v1/auth/oauth/{idp}/callback", "oauthCallback", {
     summary: "Finish identity-provider sign-in with the code and state it returned",
-    request: { params: IdpParam, query: OAuthCallbackQuery },
+    request: { params: schemas.IdpParam, query: schemas.OAuthCallbackQuery },
     responses: {
-      200: json(AuthResponse, "Signed in"),
+      200: json(schemas.AuthResponse, "Signed in"),
       303: {
         description:
           "Browser navigations (`Sec-Fetch-Dest: document`) go on to the web app: `/login?oauth=authenticated` or `?oauth=two_factor_required` (session cookie set), or `/login?oauth_error=<message>`.",

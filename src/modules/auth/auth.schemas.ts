@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, resourceOut } from "../../http/openapi";
 import { AUTH_METHODS } from "../../db/schema/enums";
 import { PASSWORD_MAX_LENGTH } from "./password";
 
@@ -58,19 +58,16 @@ export const ChangePasswordRequest = z
   .strict()
   .openapi("ChangePasswordRequest");
 
-export const UserOut = z
-  .object({
-    id: z.string().openapi({ example: "usr_0a1b2c3d4e5f6g7h8i9j" }),
-    email: z.string(),
-    name: z.string().nullable(),
-    email_verified: z.boolean(),
-    two_factor_enabled: z.boolean(),
-    has_password: z.boolean(),
-    plan: z.string(),
-    locale: z.string(),
-    created_at: z.string(),
-  })
-  .openapi("UserOut");
+export const UserOut = resourceOut("UserOut", "usr", {
+  email: z.string(),
+  name: z.string().nullable(),
+  email_verified: z.boolean(),
+  two_factor_enabled: z.boolean(),
+  has_password: z.boolean(),
+  plan: z.string(),
+  locale: z.string(),
+  created_at: z.string(),
+});
 
 export const AuthResponse = z
   .object({
@@ -84,21 +81,18 @@ export const AuthResponse = z
   })
   .openapi("AuthResponse");
 
-export const SessionOut = z
-  .object({
-    id: z.string().openapi({ example: "ses_0a1b2c3d4e5f6g7h8i9j" }),
-    user_agent: z.string().nullable(),
-    ip: z.string().nullable(),
-    method: z.enum(AUTH_METHODS).nullable().openapi({
-      description:
-        "How the session was opened: `register`, `password`, `magic_link` or `oauth` (an identity provider); a two-factor step keeps the first factor's method.",
-    }),
-    created_at: z.string(),
-    last_seen_at: z.string().nullable(),
-    expires_at: z.string(),
-    current: z.boolean(),
-  })
-  .openapi("SessionOut");
+export const SessionOut = resourceOut("SessionOut", "ses", {
+  user_agent: z.string().nullable(),
+  ip: z.string().nullable(),
+  method: z.enum(AUTH_METHODS).nullable().openapi({
+    description:
+      "How the session was opened: `register`, `password`, `magic_link` or `oauth` (an identity provider); a two-factor step keeps the first factor's method.",
+  }),
+  created_at: z.string(),
+  last_seen_at: z.string().nullable(),
+  expires_at: z.string(),
+  current: z.boolean(),
+});
 
 export const SessionIdParam = z.object({
   session_id: pathId("session_id"),

@@ -8,18 +8,7 @@ import { errors, json, Paging } from "../../http/openapi";
 import { authedRoutes, jsonBody, routeTable } from "../../http/route";
 import { assertSandboxAllowed, SANDBOX_CHECKOUT_PATH } from "../../providers/payments";
 import * as balance from "./balance.service";
-import {
-  CheckoutOut,
-  CheckoutRequest,
-  LedgerEntryOut,
-  PaymentOut,
-  PlansOut,
-  StripeWebhookOut,
-  SubscriptionOut,
-  UsageOut,
-  UsageQuery,
-  WalletOut,
-} from "./billing.schemas";
+import * as schemas from "./billing.schemas";
 import * as payments from "./payments.service";
 import { sandboxCheckoutPage } from "./sandbox-page";
 import * as subscriptions from "./subscriptions.service";
@@ -33,24 +22,24 @@ const billingOpen = routeTable({ tags: ["Billing"] });
 export const billingRoutes = [
   account("get", "/api/v1/account/wallet", "getWallet", {
     summary: "Credits: balance, reserved by running jobs, available, and the plan",
-    responses: { 200: json(WalletOut, "Wallet"), ...errors(401) },
+    responses: { 200: json(schemas.WalletOut, "Wallet"), ...errors(401) },
     handler: async (c) => c.json(await balance.walletOf(c.get("db"), c.get("auth")), 200),
   }),
   account("get", "/api/v1/account/wallet/ledger", "listLedger", {
     summary: "Every credit movement with the balance after it, newest first",
     request: { query: Paging },
-    responses: { 200: json(z.array(LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
+    responses: { 200: json(z.array(schemas.LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
     handler: async (c) => c.json(await balance.ledgerPage(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
   }),
   account("get", "/api/v1/account/usage", "getUsage", {
     summary: "Pages and credits per day and tool, and finished jobs by status, over the last N days",
-    request: { query: UsageQuery },
-    responses: { 200: json(UsageOut, "Usage"), ...errors(401, 422) },
+    request: { query: schemas.UsageQuery },
+    responses: { 200: json(schemas.UsageOut, "Usage"), ...errors(401, 422) },
     handler: async (c) => c.json(await usageReport(c.get("db"), c.get("auth").userId, c.req.valid("query").days), 200),
   }),
   billingOpen("get", "/api/v1/billing/plans", "listPlans", {
     summary: "Plans (as in /config) and the credit packs checkout sells",
-    responses: { 200: json(PlansOut, "Plans and credit packs") },
+    responses: { 200: json(schemas.PlansOut, "Plans and credit packs") },
     handler: (c) => c.json(balance.plansAndPacks(), 200),
   }),
   billing("post", "/api/v1/billing/checkout", "createCheckout", {
@@ -58,9 +47,9 @@ export const billingRoutes = [
     summary: "Open a checkout for a credit pack or a plan; send the buyer to the returned URL",
     request: {
       headers: z.object({ "idempotency-key": z.string().min(1).max(255).optional() }),
-      ...jsonBody(CheckoutRequest),
+      ...jsonBody(schemas.CheckoutRequest),
     },
-    responses: { 200: json(CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
+    responses: { 200: json(schemas.CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
     handler: async (c) => {
       const options = { idempotencyKey: c.req.valid("header")["idempotency-key"] };
       return c.json(await payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), options), 200);
@@ -68,24 +57,24 @@ export const billingRoutes = [
   }),
   billing("get", "/api/v1/billing/subscription", "getSubscription", {
     summary: "The account's live subscription, or null",
-    responses: { 200: json(SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
+    responses: { 200: json(schemas.SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
     handler: async (c) => c.json(await subscriptions.getSubscription(c.get("db"), c.get("auth")), 200),
   }),
   billing("post", "/api/v1/billing/subscription/cancel", "cancelSubscription", {
     summary: "Stop renewing; the plan lasts until the end of the paid period",
-    responses: { 200: json(SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
+    responses: { 200: json(schemas.SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
     handler: async (c) => c.json(await subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth")), 200),
   }),
   billing("get", "/api/v1/billing/payments", "listPayments", {
     summary: "Payments (credit packs, subscription periods), newest first",
     request: { query: Paging },
-    responses: { 200: json(z.array(PaymentOut), "Payments"), ...errors(401, 422) },
+    responses: { 200: json(z.array(schemas.PaymentOut), "Payments"), ...errors(401, 422) },
     handler: async (c) => c.json(await payments.listPayments(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
   }),
   billingOpen("post", "/api/v1/billing/webhooks/stripe", "stripeWebhook", {
     summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",
     request: { headers: z.object({ "stripe-signature": z.string().optional() }) },
-    responses: { 200: json(StripeWebhookOut, "Event handled (or already handled)"), ...errors(400, 503) },
+    responses: { 200: json(schemas.StripeWebhookOut, "Event handled (or already handled)"), ...errors(400, 503) },
     handler: async (c) =>
       c.json(await payments.receiveStripeWebhook(c.env, c.get("db"), await c.req.text(), c.req.header("Stripe-Signature")), 200),
   }),

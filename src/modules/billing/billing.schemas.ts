@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { resourceId, resourceOut } from "../../http/openapi";
 import { LEDGER_KINDS, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, SUBSCRIPTION_STATUSES } from "../../db/schema/enums";
 import { PACK_IDS } from "./packs";
 
@@ -31,20 +32,17 @@ export const WalletOut = z
   })
   .openapi("WalletOut");
 
-export const LedgerEntryOut = z
-  .object({
-    id: z.string().openapi({ example: "led_0a1b2c3d4e5f6g7h8i9j" }),
-    kind: z.enum(LEDGER_KINDS),
-    amount: z.number().int().openapi({ description: "Signed change of the balance." }),
-    reserved_delta: z.number().int().openapi({ description: "Signed change of the reservation." }),
-    balance_after: z.number().int(),
-    reserved_after: z.number().int(),
-    reason: z.string().nullable(),
-    job_id: z.string().nullable(),
-    payment_id: z.string().nullable(),
-    created_at: ts,
-  })
-  .openapi("LedgerEntryOut");
+export const LedgerEntryOut = resourceOut("LedgerEntryOut", "led", {
+  kind: z.enum(LEDGER_KINDS),
+  amount: z.number().int().openapi({ description: "Signed change of the balance." }),
+  reserved_delta: z.number().int().openapi({ description: "Signed change of the reservation." }),
+  balance_after: z.number().int(),
+  reserved_after: z.number().int(),
+  reason: z.string().nullable(),
+  job_id: z.string().nullable(),
+  payment_id: z.string().nullable(),
+  created_at: ts,
+});
 
 export const UsageQuery = z.object({
   days: z.coerce
@@ -113,7 +111,7 @@ export const CheckoutRequest = z
 
 export const CheckoutOut = z
   .object({
-    payment_id: z.string().openapi({ example: "pay_0a1b2c3d4e5f6g7h8i9j" }),
+    payment_id: resourceId("pay"),
     provider: z.enum(PAYMENT_PROVIDERS),
     url: z.string().openapi({ description: "Send the buyer here to pay." }),
     kind: z.enum(PAYMENT_KINDS),
@@ -142,19 +140,16 @@ export const PaymentOut = z
   })
   .openapi("PaymentOut");
 
-export const SubscriptionOut = z
-  .object({
-    id: z.string().openapi({ example: "sub_0a1b2c3d4e5f6g7h8i9j" }),
-    plan: z.string(),
-    provider: z.enum(PAYMENT_PROVIDERS),
-    status: z.enum(SUBSCRIPTION_STATUSES),
-    monthly_credits: z.number().int(),
-    current_period_start: ts.nullable(),
-    current_period_end: ts.nullable().openapi({ description: "Renewal (or, with cancel_at_period_end, end) of the subscription." }),
-    cancel_at_period_end: z.boolean(),
-    cancelled_at: ts.nullable(),
-    created_at: ts,
-  })
-  .openapi("SubscriptionOut");
+export const SubscriptionOut = resourceOut("SubscriptionOut", "sub", {
+  plan: z.string(),
+  provider: z.enum(PAYMENT_PROVIDERS),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  monthly_credits: z.number().int(),
+  current_period_start: ts.nullable(),
+  current_period_end: ts.nullable().openapi({ description: "Renewal (or, with cancel_at_period_end, end) of the subscription." }),
+  cancel_at_period_end: z.boolean(),
+  cancelled_at: ts.nullable(),
+  created_at: ts,
+});
 
 export const StripeWebhookOut = z.object({ received: z.boolean(), duplicate: z.boolean(), type: z.string() }).openapi("StripeWebhookOut");

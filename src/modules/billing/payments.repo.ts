@@ -6,6 +6,10 @@ import type { PaymentProvider as ProviderId } from "../../db/schema/enums";
 import type { ProviderPayload } from "../../db/schema/types";
 import { newId } from "../../lib/ids";
 import { type PaidCredit, paidCreditStatements } from "./wallet.repo";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's payments, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { payments: ownRows("payments") };
 
 export type PaymentRow = typeof payments.$inferSelect;
 

@@ -4,6 +4,10 @@ import { firstRow, newestFirst } from "../../db/rows";
 import { subscriptions } from "../../db/schema";
 import type { PaymentProvider as ProviderId, SubscriptionStatus } from "../../db/schema/enums";
 import { newId } from "../../lib/ids";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's subscriptions, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { subscriptions: ownRows("subscriptions") };
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 

@@ -1,6 +1,10 @@
 import { and, asc, eq, gte } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { usageDaily } from "../../db/schema";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's daily usage, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { usage: ownRows("usage_daily", "day, tool") };
 
 export type FinishedStatus = "completed" | "partially_completed" | "failed" | "cancelled";
 

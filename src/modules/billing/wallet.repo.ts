@@ -4,6 +4,10 @@ import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { ledgerEntries, wallets } from "../../db/schema";
 import { newId } from "../../lib/ids";
 import { rowsWritten } from "../../db/written";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's wallet and ledger, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { wallet: "SELECT * FROM wallets WHERE user_id = ?1", ledger: ownRows("ledger_entries") };
 
 // The only code that writes wallets and ledger_entries: every balance change is a MoneyMove.
 

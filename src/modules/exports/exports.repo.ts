@@ -3,6 +3,10 @@ import { queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { firstRow, newestRows } from "../../db/rows";
 import { exportFiles } from "../../db/schema";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's export files, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { exports: ownRows("exports") };
 
 // The only code that queries export_files (a project's exports and a job's).
 

@@ -3,6 +3,14 @@ import { chunks, MAX_BOUND_PARAMETERS } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { deleteOwnRow, newestRows } from "../../db/rows";
 import { glossaries, glossaryTerms } from "../../db/schema";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's glossaries and their terms, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = {
+  glossaries: ownRows("glossaries"),
+  glossary_terms:
+    "SELECT gt.* FROM glossary_terms gt JOIN glossaries g ON g.id = gt.glossary_id WHERE g.user_id = ?1 ORDER BY gt.glossary_id, gt.position",
+};
 
 export type GlossaryRow = typeof glossaries.$inferSelect;
 export type TermRow = typeof glossaryTerms.$inferSelect;

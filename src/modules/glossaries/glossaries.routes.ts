@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import { GlossaryCreateRequest, GlossaryIdParam, GlossaryOut, GlossaryTermsBody } from "./glossaries.schemas";
 import * as service from "./glossaries.service";
 
@@ -30,9 +30,6 @@ export const glossaryRoutes = [
     summary: "Delete a glossary and its terms",
     request: { params: GlossaryIdParam },
     responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.deleteGlossary(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.deleteGlossary(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id)),
   }),
 ];

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, resourceOut } from "../../http/openapi";
 
 /** Most terms one glossary holds (every term of a pair is checked against every segment). */
 export const MAX_TERMS = 1000;
@@ -37,19 +37,16 @@ export const GlossaryCreateRequest = z
 
 export const GlossaryTermOut = z.object({ source: z.string(), target: z.string(), case_sensitive: z.boolean() }).openapi("GlossaryTermOut");
 
-export const GlossaryOut = z
-  .object({
-    id: z.string().openapi({ example: "gls_0a1b2c3d4e5f6g7h8i9j" }),
-    name: z.string(),
-    source_language: z.string(),
-    target_language: z.string(),
-    term_count: z.number().int(),
-    terms: z.array(GlossaryTermOut).openapi({ description: "In the order they were given." }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("GlossaryOut");
+export const GlossaryOut = resourceOut("GlossaryOut", "gls", {
+  name: z.string(),
+  source_language: z.string(),
+  target_language: z.string(),
+  term_count: z.number().int(),
+  terms: z.array(GlossaryTermOut).openapi({ description: "In the order they were given." }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 
 export const GlossaryIdParam = z.object({
-  glossary_id: pathId("glossary_id", "gls_0a1b2c3d4e5f6g7h8i9j"),
+  glossary_id: pathId("glossary_id", "gls"),
 });

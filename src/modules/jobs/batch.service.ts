@@ -7,7 +7,7 @@ import { planOf } from "../billing/plans";
 import { availableCredits, holdForJob, insufficientCredits, priceOf, settleJob } from "../billing/wallet.service";
 import { checkOptionsServed, checkPageLimit, parseOptions, requireFile, storeAndInspect } from "./job-intake";
 import * as repo from "./jobs.repo";
-import { intakeEvents, launch, newJobRow, publishIntake } from "./jobs.service";
+import { intakeEvents, launch, newJobRow, publishIntake, statusEvent } from "./jobs.service";
 
 type Accepted = { jobId: string; file: File; sourceKey: string; format: string; pages: number; credits: number };
 type Refused = { jobId: string; file: File | null; name: string; error: ApiError };
@@ -93,13 +93,9 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
   const parentId = newId("job");
   const now = Date.now();
   const parentEvents = [
-    { type: "status", status: "created" as const, message: "Batch created" },
-    {
-      type: "status",
-      status: "uploading" as const,
-      message: `Received ${parts.length} files (${totalBytes} bytes); ${results.length - accepted.length} refused`,
-    },
-    { type: "status", status: "queued" as const, message: "Waiting for the files to be processed" },
+    statusEvent("created", "Batch created"),
+    statusEvent("uploading", `Received ${parts.length} files (${totalBytes} bytes); ${results.length - accepted.length} refused`),
+    statusEvent("queued", "Waiting for the files to be processed"),
   ];
   await repo.insertJob(
     db,
@@ -157,9 +153,9 @@ export async function createBatch(env: Env, db: DB, auth: AuthContext, form: Rec
       } else {
         const error = { code: r.error.code, message: r.error.message, retryable: false, details: r.error.details };
         const events = [
-          { type: "status", status: "created" as const, message: "Job created" },
-          { type: "status", status: "uploading" as const, message: `Received ${r.file?.size ?? 0} bytes` },
-          { type: "status", status: "failed" as const, message: `Refused: ${r.error.message}`, data: { error } },
+          statusEvent("created", "Job created"),
+          statusEvent("uploading", `Received ${r.file?.size ?? 0} bytes`),
+          statusEvent("failed", `Refused: ${r.error.message}`, { error }),
           { type: "done", status: "failed" as const, message: "Finished: failed" },
         ];
         childEvents.set(r.jobId, events);

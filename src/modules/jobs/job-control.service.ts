@@ -6,6 +6,7 @@ import { cancelAttempt, instanceIdFor, publish } from "./job-lifecycle";
 import { availableCredits, holdMove, insufficientCredits, moneyStatements, moveMadeGuard, priceOf } from "../billing/wallet.service";
 import { allowedFrom, isTerminal, RETRYABLE_FROM } from "./job-state";
 import * as repo from "./jobs.repo";
+import { projectPort } from "./project-port";
 import { getOwnJob, launch } from "./jobs.service";
 
 /**
@@ -87,13 +88,13 @@ async function retryOne(env: Env, db: DB, job: repo.JobRow): Promise<repo.JobRow
     after: [
       resetPages,
       ...(job.projectId
-        ? [repo.projectStatusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))]
+        ? [projectPort().statusStatement(db, job.projectId, "processing", repo.jobIsGuard(job.id, attempt, ["queued"]))]
         : []),
     ],
   });
   if (!committed) {
     const now = (await repo.getJob(db, job.id))!;
-    if (job.projectId && !(await repo.projectEditableNow(db, job.projectId))) {
+    if (job.projectId && !(await projectPort().editableNow(db, job.projectId))) {
       throw new ApiError(
         "conflict",
         "The job's project is being processed or is in the trash; retry when its other job has finished (or restore it).",

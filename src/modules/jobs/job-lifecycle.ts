@@ -5,6 +5,7 @@ import { warnIfLowBalance } from "../billing/balance.service";
 import { recordUsage } from "../billing/usage.service";
 import { allowedFrom, type JobShape } from "./job-state";
 import * as repo from "./jobs.repo";
+import { projectPort } from "./project-port";
 import type { JobStage, JobStatus } from "./tools";
 import { emitJobEvent } from "../webhooks/webhooks.service";
 import type { JobHub, JobHubEvent } from "./job-hub.do";
@@ -170,7 +171,7 @@ function jobNowIs(jobId: string, attempt: number, status: JobStatus) {
  * its project returns to what its pages say, whatever the re-render's outcome.
  */
 async function projectStatusAfter(db: DB, job: repo.JobRow, status: JobStatus, succeededPages: number) {
-  if (job.kind === "rerender") return repo.projectStatusFromPages(db, job.projectId!);
+  if (job.kind === "rerender") return projectPort().statusFromPages(db, job.projectId!);
   return status === "completed" ? "ready" : succeededPages > 0 ? "partial" : "failed";
 }
 
@@ -246,7 +247,7 @@ export async function finishJob(
       ...moneyStatements(db, settle),
       ...(job.projectId
         ? [
-            repo.projectStatusStatement(
+            projectPort().statusStatement(
               db,
               job.projectId,
               await projectStatusAfter(db, job, status, succeeded),
@@ -332,7 +333,7 @@ async function announceTerminal(
 async function onJobTerminal(env: Env, db: DB, job: repo.JobRow, status: JobStatus): Promise<void> {
   if (job.projectId && status === "cancelled") {
     const pages = await repo.jobPageRows(db, job.id);
-    await repo.setProjectStatus(
+    await projectPort().setStatus(
       db,
       job.projectId,
       await projectStatusAfter(db, job, status, pages.filter((p) => p.status === "completed").length),

@@ -1,11 +1,15 @@
-import { and, count, eq, inArray, type SQL } from "drizzle-orm";
+import { and, count, eq, inArray, or, type SQL } from "drizzle-orm";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
 import { firstRow, newestFirst, pageWithTotal } from "../../db/rows";
-import { projectEditable } from "../../db/project-guard";
-import { jobEvents, jobPages, jobs, projects } from "../../db/schema";
-import type { JobPageStatus, ProjectStatus } from "../../db/schema/enums";
+import { jobEvents, jobPages, jobs } from "../../db/schema";
+import type { JobPageStatus } from "../../db/schema/enums";
+import { projectPort } from "./project-port";
 import type { JobStage, JobStatus } from "./tools";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's jobs, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { jobs: ownRows("jobs") };
 
 export type JobRow = typeof jobs.$inferSelect;
 export type NewJob = typeof jobs.$inferInsert;
@@ -58,6 +62,15 @@ export async function jobPageRows(db: DB, jobId: string): Promise<JobPageRow[]> 
   return db.select().from(jobPages).where(eq(jobPages.jobId, jobId)).orderBy(jobPages.pageIndex);
 }
 
+/** The jobs whose files belong to a project: the one that created it and any later one on it. */
+export async function jobIdsOfProject(db: DB, projectId: string, sourceJobId: string | null): Promise<string[]> {
+  const rows = await db
+    .select({ id: jobs.id })
+    .from(jobs)
+    .where(sourceJobId ? or(eq(jobs.projectId, projectId), eq(jobs.id, sourceJobId)) : eq(jobs.projectId, projectId));
+  return rows.map((r) => r.id);
+}
+
 /** Inserts a new job (with its project and per-page rows when it has a document) and its first timeline events, atomically. */
 export async function insertJob(
   db: DB,
@@ -70,19 +83,7 @@ export async function insertJob(
     db.insert(jobs).values({ ...job, projectId: null }),
     ...(project
       ? [
-          db.insert(projects).values({
-            id: project.id,
-            userId: job.userId,
-            name: project.name,
-            tool: job.tool,
-            status: "processing",
-            sourceLanguage: project.sourceLanguage,
-            targetLanguage: project.targetLanguage,
-            pageCount: project.pageCount,
-            sourceJobId: job.id,
-            createdAt: now,
-            updatedAt: now,
-          }),
+          projectPort().createStatement(db, { ...project, userId: job.userId, tool: job.tool, sourceJobId: job.id }, now),
           db.update(jobs).set({ projectId: project.id }).where(eq(jobs.id, job.id)),
         ]
       : []),
@@ -117,7 +118,7 @@ export async function insertRerenderJob(db: DB, job: NewJob & { projectId: strin
 /** Removes jobs that were refused before they started, with the projects they created. */
 export async function deleteJobs(db: DB, jobIds: string[]): Promise<void> {
   const [first, ...rest] = chunks(jobIds).flatMap((run) => [
-    db.delete(projects).where(inArray(projects.sourceJobId, run)),
+    projectPort().deleteOfJobsStatement(db, run),
     db.delete(jobs).where(inArray(jobs.id, run)),
   ]);
   if (first) await db.batch([first, ...rest]);
@@ -289,43 +290,4 @@ export function linkJobPageStatement(db: DB, jobId: string, pageIndex: number, p
     .update(jobPages)
     .set({ pageId, updatedAt: Date.now() })
     .where(and(eq(jobPages.jobId, jobId), eq(jobPages.pageIndex, pageIndex)));
-}
-
-/** A project state change applied only if `guard` (SQL) holds, for a transition's batch. */
-export function projectStatusStatement(
-  db: DB,
-  projectId: string,
-  status: typeof projects.$inferSelect.status,
-  guard: { sql: string; args: unknown[] },
-) {
-  return db.$client
-    .prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`)
-    .bind(status, Date.now(), projectId, ...guard.args);
-}
-
-/** Whether the project passes the edit guard now (live, not processing). */
-export async function projectEditableNow(db: DB, projectId: string): Promise<boolean> {
-  const guard = projectEditable(projectId);
-  return (
-    (await db.$client
-      .prepare(`SELECT ${guard.sql} AS ok`)
-      .bind(...guard.args)
-      .first<number>("ok")) === 1
-  );
-}
-
-/** A project's status from its pages: ready when all hold content, partial when some do, failed when none. */
-export async function projectStatusFromPages(db: DB, projectId: string): Promise<ProjectStatus> {
-  const row = await db.$client
-    .prepare(
-      "SELECT page_count AS total, (SELECT count(*) FROM pages WHERE project_id = projects.id AND status = 'ready') AS ready FROM projects WHERE id = ?",
-    )
-    .bind(projectId)
-    .first<{ total: number; ready: number }>();
-  if (!row || row.ready === 0) return "failed";
-  return row.ready >= row.total ? "ready" : "partial";
-}
-
-export async function setProjectStatus(db: DB, projectId: string, status: typeof projects.$inferSelect.status) {
-  await db.update(projects).set({ status, updatedAt: Date.now() }).where(eq(projects.id, projectId));
 }

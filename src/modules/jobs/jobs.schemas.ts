@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { ErrorOut, pathId, queryEnum } from "../../http/openapi";
+import { ErrorOut, pathId, queryEnum, resourceOut } from "../../http/openapi";
 import { JOB_KINDS } from "../../db/schema/enums";
 import { JOB_STATUSES, TOOL_IDS, TOOLS } from "./tools";
 
@@ -39,29 +39,26 @@ export const CreateJobRequest = z
   .strict()
   .openapi("CreateJobRequest");
 
-export const ProcessBody = z
-  .object({
-    file: z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
-    options: z
-      .string()
-      .optional()
-      .openapi({ description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' }),
-  })
-  .openapi("Body_process");
+/** A multipart upload: the file part(s) and the processing options as JSON text. */
+function uploadBody(name: string, file: z.ZodType, options: { description: string; example: string }) {
+  return z.object({ file, options: z.string().optional().openapi(options) }).openapi(name);
+}
 
-export const BatchBody = z
-  .object({
-    file: z.any().openapi({
-      type: "array",
-      items: { type: "string", format: "binary" },
-      description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
-    }),
-    options: z
-      .string()
-      .optional()
-      .openapi({ description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' }),
-  })
-  .openapi("Body_upload_batch");
+export const ProcessBody = uploadBody(
+  "Body_process",
+  z.any().openapi({ type: "string", format: "binary", description: "The image or PDF." }),
+  { description: "JSON text of CreateJobRequest.", example: '{"tool":"ocr","export_formats":["txt","json"]}' },
+);
+
+export const BatchBody = uploadBody(
+  "Body_upload_batch",
+  z.any().openapi({
+    type: "array",
+    items: { type: "string", format: "binary" },
+    description: "The files, one multipart part named `file` each (count and total size limited; see /api/v1/config).",
+  }),
+  { description: "JSON text of CreateJobRequest, applied to every file.", example: '{"tool":"ocr"}' },
+);
 
 export const ExportRefOut = z
   .object({
@@ -74,54 +71,51 @@ export const ExportRefOut = z
   })
   .openapi("ExportRefOut");
 
-export const JobOut = z
-  .object({
-    id: z.string().openapi({ example: "job_0a1b2c3d4e5f6g7h8i9j" }),
-    status: z.enum(JOB_STATUSES),
-    stage: z.string().nullable().openapi({ description: "The stage running now; null when queued or finished." }),
-    tool: z.enum(TOOL_IDS),
-    kind: z.enum(JOB_KINDS).openapi({ description: "single (one upload), batch (parent of one child per file) or rerender." }),
-    parent_job_id: z.string().nullable(),
-    project_id: z.string().nullable(),
-    options: z.record(z.string(), z.unknown()),
-    source: z.object({ name: z.string().nullable(), bytes: z.number().int().nullable(), type: z.string().nullable() }),
-    progress: z.object({ percent: z.number().int().min(0).max(100) }),
-    pages: z
-      .object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() })
-      .openapi({ description: "For a batch parent: summed over its files." }),
-    cost: z
-      .object({
-        estimated: z.number().int().openapi({ description: "Price of the whole document (POST /estimate computes the same)." }),
-        reserved: z.number().int().openapi({ description: "Credits held for the running attempt." }),
-        charged: z.number().int().openapi({ description: "Credits charged so far (pages delivered)." }),
-      })
-      .openapi({ description: "In credits." }),
-    batch: z
-      .object({
-        files_total: z.number().int(),
-        files_completed: z.number().int(),
-        files_partially_completed: z.number().int(),
-        files_failed: z.number().int(),
-        files_pending: z.number().int(),
-      })
-      .nullable()
-      .openapi({ description: "A batch parent's files by outcome; null for other jobs." }),
-    output: z.object({ exports: z.array(ExportRefOut) }),
-    error: ErrorOut.shape.error.omit({ request_id: true }).nullable(),
-    attempt: z.number().int().openapi({ description: "0 for the first run, +1 per retry." }),
-    created_at: z.string(),
-    updated_at: z.string(),
-    started_at: z.string().nullable(),
-    finished_at: z.string().nullable(),
-  })
-  .openapi("JobOut");
+export const JobOut = resourceOut("JobOut", "job", {
+  status: z.enum(JOB_STATUSES),
+  stage: z.string().nullable().openapi({ description: "The stage running now; null when queued or finished." }),
+  tool: z.enum(TOOL_IDS),
+  kind: z.enum(JOB_KINDS).openapi({ description: "single (one upload), batch (parent of one child per file) or rerender." }),
+  parent_job_id: z.string().nullable(),
+  project_id: z.string().nullable(),
+  options: z.record(z.string(), z.unknown()),
+  source: z.object({ name: z.string().nullable(), bytes: z.number().int().nullable(), type: z.string().nullable() }),
+  progress: z.object({ percent: z.number().int().min(0).max(100) }),
+  pages: z
+    .object({ total: z.number().int(), succeeded: z.number().int(), failed: z.number().int() })
+    .openapi({ description: "For a batch parent: summed over its files." }),
+  cost: z
+    .object({
+      estimated: z.number().int().openapi({ description: "Price of the whole document (POST /estimate computes the same)." }),
+      reserved: z.number().int().openapi({ description: "Credits held for the running attempt." }),
+      charged: z.number().int().openapi({ description: "Credits charged so far (pages delivered)." }),
+    })
+    .openapi({ description: "In credits." }),
+  batch: z
+    .object({
+      files_total: z.number().int(),
+      files_completed: z.number().int(),
+      files_partially_completed: z.number().int(),
+      files_failed: z.number().int(),
+      files_pending: z.number().int(),
+    })
+    .nullable()
+    .openapi({ description: "A batch parent's files by outcome; null for other jobs." }),
+  output: z.object({ exports: z.array(ExportRefOut) }),
+  error: ErrorOut.shape.error.omit({ request_id: true }).nullable(),
+  attempt: z.number().int().openapi({ description: "0 for the first run, +1 per retry." }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+});
 
 export const JobListOut = z
   .object({ items: z.array(JobOut), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
   .openapi("JobListOut");
 
 export const JobIdParam = z.object({
-  job_id: pathId("job_id", "job_0a1b2c3d4e5f6g7h8i9j"),
+  job_id: pathId("job_id", "job"),
 });
 
 export const JobListQuery = z.object({

@@ -25,16 +25,17 @@ import { iso } from "../../lib/time";
 
 type Event = { type: string; status: JobStatus; message: string; data?: Record<string, unknown> };
 
+/** A status event of a job's timeline, as stored at intake. */
+export function statusEvent(status: JobStatus, message: string, data?: Record<string, unknown>): Event {
+  return { type: "status", status, message, ...(data ? { data } : {}) };
+}
+
 /** The first three timeline events of a job whose upload the engine accepted. */
 export function intakeEvents(file: File, info: { format: string; pages: number }): Event[] {
   return [
-    { type: "status", status: "created", message: "Job created" },
-    {
-      type: "status",
-      status: "uploading",
-      message: `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})`,
-    },
-    { type: "status", status: "queued", message: "Waiting for the pipeline" },
+    statusEvent("created", "Job created"),
+    statusEvent("uploading", `Received ${file.size} bytes (${info.format}, ${info.pages} page${info.pages === 1 ? "" : "s"})`),
+    statusEvent("queued", "Waiting for the pipeline"),
   ];
 }
 
@@ -253,6 +254,11 @@ export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<ty
 /** The public view of one job. */
 export async function toJobOut(db: DB, job: repo.JobRow): Promise<z.infer<typeof JobOut>> {
   return (await toJobOuts(db, [job]))[0]!;
+}
+
+/** The jobs whose files belong to a project (the one that created it and any later one on it). */
+export async function jobIdsOfProject(db: DB, project: { id: string; sourceJobId: string | null }): Promise<string[]> {
+  return repo.jobIdsOfProject(db, project.id, project.sourceJobId);
 }
 
 export async function getOwnJob(db: DB, auth: AuthContext, jobId: string) {

@@ -1,7 +1,7 @@
 import type { BuiltExport, ExportDocument, ExportFormat } from "../../../workers/engine/contract";
 import type { DB } from "../../db/client";
 import { keys } from "../../lib/storage";
-import * as repo from "./export-document.repo";
+import * as repo from "./pages.repo";
 
 export interface DocumentExportRequest {
   userId: string;

@@ -1,7 +1,7 @@
 import { ApiError } from "../../http/errors";
 import { LIMITS } from "../../lib/limits";
 import { signFileUrl } from "../exports/signed-url";
-import type { PageRow } from "./projects.repo";
+import type { PageRow } from "./pages.repo";
 
 /** Signs R2 FILES keys for one response; every URL shares the same short expiry. */
 export function fileSigner(env: Env, origin: string, now = Date.now()) {

@@ -1,17 +1,26 @@
-import { and, asc, desc, eq, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { deleteOwnRow, firstRow, pageWithTotal } from "../../db/rows";
-import { folders, jobs, pages, projects, tables } from "../../db/schema";
+import { folders, projects } from "../../db/schema";
 import type { PROJECT_ORDERS } from "./projects.schemas";
-import { PROJECT_EDITABLE } from "../../db/project-guard";
+import { PROJECT_EDITABLE, projectEditable } from "../../db/project-guard";
 import { rowsWritten } from "../../db/written";
+import type { JobProject } from "../jobs/project-port";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's folders and projects, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { folders: ownRows("folders"), projects: ownRows("projects") };
 
 export type ProjectRow = typeof projects.$inferSelect;
-export type PageRow = typeof pages.$inferSelect;
+export type ProjectStatus = ProjectRow["status"];
 export type FolderRow = typeof folders.$inferSelect;
 
 export async function findProject(db: DB, userId: string, projectId: string): Promise<ProjectRow | undefined> {
   return firstRow(db, projects, and(eq(projects.id, projectId), eq(projects.userId, userId)));
+}
+
+export async function projectById(db: DB, projectId: string): Promise<ProjectRow | undefined> {
+  return firstRow(db, projects, eq(projects.id, projectId));
 }
 
 export interface ProjectFilter {
@@ -35,7 +44,8 @@ const ORDER_BY: Record<ProjectFilter["order"], SQL[]> = {
   name_desc: [sql`${projects.name} COLLATE NOCASE DESC`, desc(projects.id)],
 };
 
-export async function listProjects(db: DB, userId: string, f: ProjectFilter) {
+/** `contentMatches(q)`: the condition that a project's content holds the lowercase search text `q` (from the pages repo). */
+export async function listProjects(db: DB, userId: string, f: ProjectFilter, contentMatches: (q: SQL) => SQL) {
   const where: SQL[] = [eq(projects.userId, userId), f.trash ? isNotNull(projects.trashedAt) : isNull(projects.trashedAt)];
   if (f.tool) where.push(eq(projects.tool, f.tool));
   if (f.status) where.push(eq(projects.status, f.status));
@@ -44,19 +54,46 @@ export async function listProjects(db: DB, userId: string, f: ProjectFilter) {
     // Substring match with instr(), not LIKE: D1 caps LIKE patterns at 50 bytes, and nothing needs escaping.
     // lower() folds ASCII case on both sides, as LIKE does.
     const q = sql`lower(${f.search})`;
-    where.push(
-      or(
-        sql`instr(lower(${projects.name}), ${q}) > 0`,
-        sql`EXISTS (SELECT 1 FROM regions r WHERE r.project_id = "projects"."id" AND (
-          instr(lower(r.text), ${q}) > 0 OR instr(lower(r.user_text), ${q}) > 0 OR instr(lower(r.translation), ${q}) > 0 OR instr(lower(r.user_translation), ${q}) > 0))`,
-      )!,
-    );
+    where.push(or(sql`instr(lower(${projects.name}), ${q}) > 0`, contentMatches(q))!);
   }
   return pageWithTotal(db, projects, and(...where), ORDER_BY[f.order], f);
 }
 
-export async function projectPages(db: DB, projectId: string): Promise<PageRow[]> {
-  return db.select().from(pages).where(eq(pages.projectId, projectId)).orderBy(pages.pageIndex);
+/** Inserts the project a new job creates (the job's intake batch). */
+export function insertJobProjectStatement(db: DB, project: JobProject, now: number) {
+  return db.insert(projects).values({ ...project, status: "processing", createdAt: now, updatedAt: now });
+}
+
+/** Deletes the projects created by jobs that were refused before they started. */
+export function deleteOfJobsStatement(db: DB, jobIds: string[]) {
+  return db.delete(projects).where(inArray(projects.sourceJobId, jobIds));
+}
+
+/** Bumps the project's `updated_at`, for the batch of an edit of its content. */
+export function touchProjectStatement(db: DB, projectId: string, now: number) {
+  return db.update(projects).set({ updatedAt: now }).where(eq(projects.id, projectId));
+}
+
+/** A project state change applied only if `guard` (SQL) holds, for a job transition's batch. */
+export function projectStatusStatement(db: DB, projectId: string, status: ProjectStatus, guard: { sql: string; args: unknown[] }) {
+  return db.$client
+    .prepare(`UPDATE projects SET status = ?, updated_at = ? WHERE id = ? AND ${guard.sql}`)
+    .bind(status, Date.now(), projectId, ...guard.args);
+}
+
+export async function setProjectStatus(db: DB, projectId: string, status: ProjectStatus): Promise<void> {
+  await db.update(projects).set({ status, updatedAt: Date.now() }).where(eq(projects.id, projectId));
+}
+
+/** Whether the project passes the edit guard now (live, not processing). */
+export async function projectEditableNow(db: DB, projectId: string): Promise<boolean> {
+  const guard = projectEditable(projectId);
+  return (
+    (await db.$client
+      .prepare(`SELECT ${guard.sql} AS ok`)
+      .bind(...guard.args)
+      .first<number>("ok")) === 1
+  );
 }
 
 export async function updateProject(
@@ -85,15 +122,6 @@ export async function claimForRerender(db: DB, projectId: string): Promise<boole
   return rowsWritten(res) === 1;
 }
 
-/** The jobs whose files belong to the project (the one that created it and any later one on it). */
-export async function projectJobIds(db: DB, project: ProjectRow): Promise<string[]> {
-  const rows = await db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(project.sourceJobId ? or(eq(jobs.projectId, project.id), eq(jobs.id, project.sourceJobId)) : eq(jobs.projectId, project.id));
-  return rows.map((r) => r.id);
-}
-
 /** Removes the project row; pages, regions, tables, cells, exports and shares cascade, jobs keep their history. */
 export async function deleteProject(db: DB, projectId: string): Promise<void> {
   await db.delete(projects).where(eq(projects.id, projectId));
@@ -109,63 +137,18 @@ export async function trashedBefore(db: DB, cutoff: number, limit: number): Prom
 }
 
 /**
- * Writes a deep copy of a project's rows in one transaction: the project, its pages (new ids and
- * R2 keys, given), their regions, tables with their cells, and its export rows (as statements of the exports repo). Region ids
- * are generated in SQL (`rgn_` + 20 hex characters) so a large project copies in one statement.
+ * Writes a deep copy of a project's rows in one transaction: the project, then its content and its
+ * export rows (as statements of the pages and exports repos).
  */
 export async function insertProjectCopy(
   db: DB,
-  source: ProjectRow,
   copy: typeof projects.$inferInsert & { id: string },
-  pageRows: (typeof pages.$inferInsert)[],
-  tableIds: { from: string; to: string }[],
+  contentStatements: D1PreparedStatement[],
   exportStatements: D1PreparedStatement[],
 ): Promise<void> {
   const d1 = db.$client;
-  const stmts: D1PreparedStatement[] = [];
   const q = db.insert(projects).values(copy).toSQL();
-  stmts.push(d1.prepare(q.sql).bind(...q.params));
-  for (const p of pageRows) {
-    const s = db.insert(pages).values(p).toSQL();
-    stmts.push(d1.prepare(s.sql).bind(...s.params));
-  }
-  stmts.push(
-    d1
-      .prepare(
-        `INSERT INTO regions (id, project_id, page_id, reading_order, kind, x, y, w, h, text, user_text, source_language, translation,
-           user_translation, confidence, lines, style, vertical, overflow, leftover_text, smear, created_at, updated_at)
-         SELECT 'rgn_' || lower(hex(randomblob(10))), ?1, np.id, r.reading_order, r.kind, r.x, r.y, r.w, r.h, r.text, r.user_text,
-           r.source_language, r.translation, r.user_translation, r.confidence, r.lines, r.style, r.vertical, r.overflow,
-           r.leftover_text, r.smear, r.created_at, r.updated_at
-         FROM regions r JOIN pages op ON op.id = r.page_id JOIN pages np ON np.project_id = ?1 AND np.page_index = op.page_index
-         WHERE r.project_id = ?2`,
-      )
-      .bind(copy.id, source.id),
-  );
-  for (const t of tableIds) {
-    stmts.push(
-      d1
-        .prepare(
-          `INSERT INTO tables (id, project_id, page_id, x, y, w, h, rows, cols, confidence, created_at, updated_at)
-           SELECT ?1, ?2, np.id, t.x, t.y, t.w, t.h, t.rows, t.cols, t.confidence, t.created_at, t.updated_at
-           FROM tables t JOIN pages op ON op.id = t.page_id JOIN pages np ON np.project_id = ?2 AND np.page_index = op.page_index
-           WHERE t.id = ?3`,
-        )
-        .bind(t.to, copy.id, t.from),
-      d1
-        .prepare(
-          `INSERT INTO table_cells (table_id, row, col, row_span, col_span, text, confidence, edited_at)
-           SELECT ?1, row, col, row_span, col_span, text, confidence, edited_at FROM table_cells WHERE table_id = ?2`,
-        )
-        .bind(t.to, t.from),
-    );
-  }
-  await d1.batch([...stmts, ...exportStatements]);
-}
-
-export async function projectTableIds(db: DB, projectId: string): Promise<string[]> {
-  const rows = await db.select({ id: tables.id }).from(tables).where(eq(tables.projectId, projectId));
-  return rows.map((r) => r.id);
+  await d1.batch([d1.prepare(q.sql).bind(...q.params), ...contentStatements, ...exportStatements]);
 }
 
 // Folders

@@ -1,11 +1,11 @@
 import { z } from "@hono/zod-openapi";
-import { pathId, queryEnum } from "../../http/openapi";
+import { pathId, queryEnum, resourceOut } from "../../http/openapi";
 import { EXPORT_FORMATS, PROJECT_STATUSES, REGION_KINDS, REGION_OVERFLOWS, TOOLS } from "../../db/schema/enums";
 
-export const ProjectIdParam = z.object({ project_id: pathId("project_id", "prj_0a1b2c3d4e5f6g7h8i9j") });
-export const RegionIdParam = ProjectIdParam.extend({ region_id: pathId("region_id", "rgn_0a1b2c3d4e5f6g7h8i9j") });
-export const TableIdParam = ProjectIdParam.extend({ table_id: pathId("table_id", "tbl_0a1b2c3d4e5f6g7h8i9j") });
-export const FolderIdParam = z.object({ folder_id: pathId("folder_id", "fld_0a1b2c3d4e5f6g7h8i9j") });
+export const ProjectIdParam = z.object({ project_id: pathId("project_id", "prj") });
+export const RegionIdParam = ProjectIdParam.extend({ region_id: pathId("region_id", "rgn") });
+export const TableIdParam = ProjectIdParam.extend({ table_id: pathId("table_id", "tbl") });
+export const FolderIdParam = z.object({ folder_id: pathId("folder_id", "fld") });
 
 /** A rectangle in the pixels of the page's normalised image (`PageOut.width` × `height`). */
 export const Box = z
@@ -33,53 +33,44 @@ export const RegionStyle = z
   .catchall(z.unknown())
   .openapi("RegionStyle");
 
-export const RegionOut = z
-  .object({
-    id: z.string().openapi({ example: "rgn_0a1b2c3d4e5f6g7h8i9j" }),
-    page_id: z.string(),
-    page_index: z.number().int().openapi({ description: "0-based page of the region." }),
-    order: z.number().int().openapi({ description: "Reading order within the page, from 0." }),
-    kind: z.enum(REGION_KINDS),
-    box: Box,
-    text: z.string().openapi({ description: "Recognised source text (never overwritten by edits)." }),
-    user_text: z.string().nullable().openapi({ description: "Source text as corrected by the user; overrides `text` when set." }),
-    source_language: z.string().nullable(),
-    translation: z.string().nullable().openapi({ description: "Machine translation." }),
-    user_translation: z
-      .string()
-      .nullable()
-      .openapi({ description: "Translation as edited by the user; overrides `translation` when set." }),
-    confidence: z.number().nullable(),
-    style: RegionStyle.nullable(),
-    vertical: z.boolean(),
-    overflow: z.enum(REGION_OVERFLOWS).nullable(),
-    leftover_text: z.boolean(),
-    smear: z.boolean().openapi({
-      description:
-        "The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage.",
-    }),
-    created_at: z.string(),
-    updated_at: z.string(),
-  })
-  .openapi("RegionOut");
+export const RegionOut = resourceOut("RegionOut", "rgn", {
+  page_id: z.string(),
+  page_index: z.number().int().openapi({ description: "0-based page of the region." }),
+  order: z.number().int().openapi({ description: "Reading order within the page, from 0." }),
+  kind: z.enum(REGION_KINDS),
+  box: Box,
+  text: z.string().openapi({ description: "Recognised source text (never overwritten by edits)." }),
+  user_text: z.string().nullable().openapi({ description: "Source text as corrected by the user; overrides `text` when set." }),
+  source_language: z.string().nullable(),
+  translation: z.string().nullable().openapi({ description: "Machine translation." }),
+  user_translation: z.string().nullable().openapi({ description: "Translation as edited by the user; overrides `translation` when set." }),
+  confidence: z.number().nullable(),
+  style: RegionStyle.nullable(),
+  vertical: z.boolean(),
+  overflow: z.enum(REGION_OVERFLOWS).nullable(),
+  leftover_text: z.boolean(),
+  smear: z.boolean().openapi({
+    description:
+      "The text removal's fill here differs strongly from the background around it (a visible smear on the clean plate): worth a look in the editor. Set by the inpainting stage.",
+  }),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
 
-export const ProjectOut = z
-  .object({
-    id: z.string().openapi({ example: "prj_0a1b2c3d4e5f6g7h8i9j" }),
-    name: z.string(),
-    tool: z.enum(TOOLS),
-    status: z.enum(PROJECT_STATUSES),
-    folder_id: z.string().nullable(),
-    source_language: z.string().nullable(),
-    target_language: z.string().nullable(),
-    page_count: z.number().int(),
-    source_job_id: z.string().nullable().openapi({ description: "The job that created the project (null for a duplicate)." }),
-    created_at: z.string(),
-    updated_at: z.string(),
-    trashed_at: z.string().nullable(),
-    purge_at: z.string().nullable().openapi({ description: "When a trashed project is deleted for good." }),
-  })
-  .openapi("ProjectOut");
+export const ProjectOut = resourceOut("ProjectOut", "prj", {
+  name: z.string(),
+  tool: z.enum(TOOLS),
+  status: z.enum(PROJECT_STATUSES),
+  folder_id: z.string().nullable(),
+  source_language: z.string().nullable(),
+  target_language: z.string().nullable(),
+  page_count: z.number().int(),
+  source_job_id: z.string().nullable().openapi({ description: "The job that created the project (null for a duplicate)." }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  trashed_at: z.string().nullable(),
+  purge_at: z.string().nullable().openapi({ description: "When a trashed project is deleted for good." }),
+});
 
 export const ProjectListOut = z
   .object({ items: z.array(ProjectOut), total: z.number().int(), limit: z.number().int(), offset: z.number().int() })
@@ -100,17 +91,16 @@ export const PageOut = z
   })
   .openapi("PageOut");
 
-export const TableCellOut = z
-  .object({
-    row: z.number().int(),
-    column: z.number().int(),
-    row_span: z.number().int(),
-    column_span: z.number().int(),
-    text: z.string(),
-    confidence: z.number().nullable(),
-    edited: z.boolean(),
-  })
-  .openapi("TableCellOut");
+/** A cell's place in its table's grid, and its text (what a shared view shows of a cell). */
+export const cellPlace = {
+  row: z.number().int(),
+  column: z.number().int(),
+  row_span: z.number().int(),
+  column_span: z.number().int(),
+  text: z.string(),
+};
+
+export const TableCellOut = z.object({ ...cellPlace, confidence: z.number().nullable(), edited: z.boolean() }).openapi("TableCellOut");
 
 export const TableOut = z
   .object({
@@ -228,18 +218,15 @@ export const ExportRequest = z
   .strict()
   .openapi("ExportRequest");
 
-export const ExportOut = z
-  .object({
-    id: z.string().openapi({ example: "exp_0a1b2c3d4e5f6g7h8i9j" }),
-    project_id: z.string().nullable(),
-    job_id: z.string().nullable(),
-    format: z.enum(EXPORT_FORMATS),
-    status: z.string(),
-    filename: z.string().nullable(),
-    bytes: z.number().int().nullable(),
-    content_type: z.string().nullable(),
-    download: z.string().nullable().openapi({ description: "Path that answers a short-lived signed URL (when ready)." }),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
-  })
-  .openapi("ExportOut");
+export const ExportOut = resourceOut("ExportOut", "exp", {
+  project_id: z.string().nullable(),
+  job_id: z.string().nullable(),
+  format: z.enum(EXPORT_FORMATS),
+  status: z.string(),
+  filename: z.string().nullable(),
+  bytes: z.number().int().nullable(),
+  content_type: z.string().nullable(),
+  download: z.string().nullable().openapi({ description: "Path that answers a short-lived signed URL (when ready)." }),
+  created_at: z.string(),
+  completed_at: z.string().nullable(),
+});

@@ -12,9 +12,11 @@ import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "./export-document.service";
 import { exportStatements, type ExportRow, insertExport, projectExports } from "../exports/exports.service";
 import { engineFailure } from "../jobs/engine-failure";
+import { jobIdsOfProject } from "../jobs/jobs.service";
 import { regionsOf, tablesOf } from "./regions.service";
 import { fileSigner, pageUrls } from "./page-urls";
 import { editableProject, ownProject } from "./project-access";
+import * as pagesRepo from "./pages.repo";
 import * as repo from "./projects.repo";
 import type { ExportRequest, FolderCreateRequest, ProjectListQuery, RenameProjectRequest } from "./projects.schemas";
 import { TRASH_RETENTION_MS, toExportOut, toFolderOut, toProjectOut } from "./projects.views";
@@ -23,16 +25,21 @@ import { log } from "../../lib/log";
 
 /** Lists the caller's projects (live or trash) with filters, a stable order and a total. */
 export async function listProjects(db: DB, auth: AuthContext, q: z.infer<typeof ProjectListQuery> & { limit: number; offset: number }) {
-  const { items, total } = await repo.listProjects(db, auth.userId, {
-    tool: q.tool,
-    status: q.project_status,
-    search: q.search,
-    folderId: q.folder_id,
-    trash: q.trash,
-    order: q.order,
-    limit: q.limit,
-    offset: q.offset,
-  });
+  const { items, total } = await repo.listProjects(
+    db,
+    auth.userId,
+    {
+      tool: q.tool,
+      status: q.project_status,
+      search: q.search,
+      folderId: q.folder_id,
+      trash: q.trash,
+      order: q.order,
+      limit: q.limit,
+      offset: q.offset,
+    },
+    pagesRepo.regionTextMatches,
+  );
   return { items: items.map(toProjectOut), total, limit: q.limit, offset: q.offset };
 }
 
@@ -40,7 +47,7 @@ export async function listProjects(db: DB, auth: AuthContext, q: z.infer<typeof 
 async function projectContent(env: Env, db: DB, project: repo.ProjectRow, origin: string) {
   const signer = fileSigner(env, origin);
   const [pages, regions, tables] = await Promise.all([
-    repo.projectPages(db, project.id),
+    pagesRepo.projectPages(db, project.id),
     regionsOf(db, project.id),
     tablesOf(db, project.id),
   ]);
@@ -178,9 +185,9 @@ async function listKeys(files: R2Bucket, prefix: string): Promise<string[]> {
 /** Every R2 FILES key a project owns: its pages' files, its exports, its jobs' work files and its own copies. */
 async function projectFileKeys(env: Env, db: DB, project: repo.ProjectRow): Promise<string[]> {
   const [pages, exports, jobIds] = await Promise.all([
-    repo.projectPages(db, project.id),
+    pagesRepo.projectPages(db, project.id),
     projectExports(db, project.id),
-    repo.projectJobIds(db, project),
+    jobIdsOfProject(db, project),
   ]);
   const u = project.userId;
   const prefixes = [
@@ -264,9 +271,9 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
   const copyId = newId("prj");
   const u = auth.userId;
   const [pages, exports, tableIds] = await Promise.all([
-    repo.projectPages(db, source.id),
+    pagesRepo.projectPages(db, source.id),
     projectExports(db, source.id),
-    repo.projectTableIds(db, source.id),
+    pagesRepo.projectTableIds(db, source.id),
   ]);
   const moved = new Map<string, string>();
   const plan = (from: string | null, name: string): string | null => {
@@ -297,7 +304,6 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
     }
     await repo.insertProjectCopy(
       db,
-      source,
       {
         ...source,
         id: copyId,
@@ -308,8 +314,13 @@ export async function duplicateProject(env: Env, db: DB, auth: AuthContext, proj
         updatedAt: now,
         trashedAt: null,
       },
-      pageRows,
-      tableIds.map((from) => ({ from, to: newId("tbl") })),
+      pagesRepo.contentCopyStatements(
+        db,
+        source.id,
+        copyId,
+        pageRows,
+        tableIds.map((from) => ({ from, to: newId("tbl") })),
+      ),
       exportStatements(db, exportRows),
     );
   } catch (err) {
@@ -347,7 +358,7 @@ export async function createProjectExport(env: Env, db: DB, auth: AuthContext, p
       },
     );
   }
-  const pages = (await repo.projectPages(db, project.id)).filter((p) => p.status === "ready");
+  const pages = (await pagesRepo.projectPages(db, project.id)).filter((p) => p.status === "ready");
   if (pages.length === 0) throw new ApiError("conflict", `Project ${projectId} has no ready page to export.`);
   const exportId = newId("exp");
   const baseName =

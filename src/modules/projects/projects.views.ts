@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { CellRow, PlacedRegion, TableRow } from "./regions.repo";
+import type { CellRow, PlacedRegion, TableRow } from "./pages.repo";
 import type { ExportOut, FolderOut, ProjectOut, RegionOut, TableOut } from "./projects.schemas";
 import type { ExportRow } from "../exports/exports.service";
 import type { FolderRow, ProjectRow } from "./projects.repo";

@@ -4,7 +4,7 @@ import { ApiError } from "../../http/errors";
 import { chargeRetranslation } from "../billing/wallet.service";
 import { editableProject, ownProject, writeProjectContent } from "./project-access";
 import { toRegionOut } from "./projects.views";
-import * as regions from "./regions.repo";
+import * as regions from "./pages.repo";
 import { alternatives, rememberTranslation, translateSegments, type TranslationEnv } from "../translation/translation.service";
 
 /** The region and its project; `edit` also requires the project editable (not trashed, not processing). */

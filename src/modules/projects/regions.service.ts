@@ -7,10 +7,10 @@ import { newId } from "../../lib/ids";
 import { ocrCodeFor } from "../../lib/languages";
 import { engineFailure } from "../jobs/engine-failure";
 import { editableProject, writeProjectContent } from "./project-access";
-import type { PageRow } from "./projects.repo";
 import { toRegionOut, toTableOut } from "./projects.views";
 import { type Box, type Span, lineBoxes, lineSpans, linesWithin, offsetAtPoint, spanBox, trimSpan, unionBox } from "./region-geometry";
-import * as repo from "./regions.repo";
+import * as repo from "./pages.repo";
+import type { PageRow } from "./pages.repo";
 import { rememberTranslation } from "../translation/translation.service";
 import type { RegionCreate, RegionMergeRequest, RegionSplitRequest, RegionUpdate, ReocrRequest, TableCellUpdates } from "./regions.schemas";
 
@@ -48,6 +48,12 @@ async function placed(db: DB, projectId: string, regionId: string): Promise<repo
   return region;
 }
 
+/** The caller's editable project and one of its regions (404 when either is not found). */
+async function editableRegion(db: DB, userId: string, projectId: string, regionId: string) {
+  const project = await editableProject(db, userId, projectId);
+  return { project, region: await placed(db, project.id, regionId) };
+}
+
 /** Every region of a project, by page and reading order. */
 export async function regionsOf(db: DB, projectId: string): Promise<RegionOutT[]> {
   return (await repo.regionsOfProject(db, projectId)).map(toRegionOut);
@@ -77,7 +83,7 @@ export async function createRegion(db: DB, auth: AuthContext, projectId: string,
   const project = await editableProject(db, auth.userId, projectId);
   if ((body.page_id === undefined) === (body.page_index === undefined))
     throw invalid("page_id", "Send exactly one of page_id and page_index.");
-  const page = await repo.findPage(db, project.id, { pageId: body.page_id, pageIndex: body.page_index });
+  const page = await repo.findProjectPage(db, project.id, { pageId: body.page_id, pageIndex: body.page_index });
   if (!page) throw new ApiError("not_found", `No page ${body.page_id ?? `with index ${body.page_index}`} in project ${projectId}.`);
   checkBox(body.box, page);
   const siblings = await repo.pageRegions(db, page.id);
@@ -116,8 +122,7 @@ export async function updateRegion(
   regionId: string,
   body: z.infer<typeof RegionUpdate>,
 ): Promise<RegionOutT> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const patch: Partial<repo.NewRegion> = {};
   if (body.text !== undefined) patch.userText = body.text;
   if (body.translation !== undefined) patch.userTranslation = body.translation;
@@ -125,7 +130,7 @@ export async function updateRegion(
   if (body.vertical !== undefined) patch.vertical = body.vertical;
   if (body.style !== undefined) patch.style = body.style;
   if (body.box !== undefined) {
-    const page = await repo.findPage(db, project.id, { pageId: region.pageId });
+    const page = await repo.findProjectPage(db, project.id, { pageId: region.pageId });
     checkBox(body.box, page!);
     Object.assign(patch, body.box);
   }
@@ -160,8 +165,7 @@ async function remember(db: DB, userId: string, r: repo.RegionRow, projectSource
 }
 
 export async function deleteRegion(db: DB, auth: AuthContext, projectId: string, regionId: string): Promise<void> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const shifts = renumber(await repo.pageRegions(db, region.pageId), region.id);
   await editRegions(db, auth, project.id, {
     deletes: [region.id],
@@ -300,8 +304,7 @@ export async function splitRegion(
   regionId: string,
   req: z.infer<typeof RegionSplitRequest>,
 ): Promise<RegionOutT[]> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
   const corrected = region.userText !== null;
   const text = region.userText ?? region.text;
   const spans = lineSpans(text);
@@ -374,9 +377,8 @@ export async function reocrRegion(
   regionId: string,
   req: z.infer<typeof ReocrRequest>,
 ): Promise<RegionOutT> {
-  const project = await editableProject(db, auth.userId, projectId);
-  const region = await placed(db, project.id, regionId);
-  const page = (await repo.findPage(db, project.id, { pageId: region.pageId }))!;
+  const { project, region } = await editableRegion(db, auth.userId, projectId, regionId);
+  const page = (await repo.findProjectPage(db, project.id, { pageId: region.pageId }))!;
   if (!page.sourceKey) throw new ApiError("conflict", `The original of page ${page.pageIndex + 1} is not stored; it cannot be read again.`);
   const box = req.box ?? { x: region.x, y: region.y, w: region.w, h: region.h };
   checkBox(box, page);

@@ -5,13 +5,14 @@ import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { ocrLanguagesFor } from "../../lib/languages";
 import { instanceIdFor } from "../jobs/job-lifecycle";
-import { readyPageIndexes } from "./export-document.repo";
+import { readyPageIndexes } from "./pages.repo";
 import { checkToolOptions } from "../jobs/job-intake";
 import * as jobsRepo from "../jobs/jobs.repo";
-import { launch, publishIntake } from "../jobs/jobs.service";
+import { launch, publishIntake, statusEvent } from "../jobs/jobs.service";
 import { TOOLS } from "../jobs/tools";
 import { editableProject } from "./project-access";
-import { claimForRerender } from "./projects.repo";
+import { projectPort } from "./project-port";
+import { claimForRerender, setProjectStatus } from "./projects.repo";
 import type { RerenderRequest } from "./projects.schemas";
 
 function invalidPages(missing: number[], ready: number[]): ApiError {
@@ -65,12 +66,8 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
   const jobId = newId("job");
   const now = Date.now();
   const events = [
-    { type: "status", status: "created" as const, message: "Re-render requested" },
-    {
-      type: "status",
-      status: "queued" as const,
-      message: `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)`,
-    },
+    statusEvent("created", "Re-render requested"),
+    statusEvent("queued", `Redrawing ${pages.length} page${pages.length === 1 ? "" : "s"} from the edited regions (free)`),
   ];
   try {
     await jobsRepo.insertRerenderJob(
@@ -95,7 +92,7 @@ export async function rerenderProject(env: Env, db: DB, auth: AuthContext, proje
       events,
     );
   } catch (err) {
-    await jobsRepo.setProjectStatus(db, project.id, await jobsRepo.projectStatusFromPages(db, project.id));
+    await setProjectStatus(db, project.id, await projectPort.statusFromPages(db, project.id));
     throw err;
   }
   await publishIntake(env, jobId, events);

@@ -2,6 +2,10 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { firstRow, newestRows } from "../../db/rows";
 import { shares } from "../../db/schema";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's share links, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { shares: ownRows("shares") };
 
 export type ShareRow = typeof shares.$inferSelect;
 

@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
-import { pathId } from "../../http/openapi";
+import { pathId, resourceOut } from "../../http/openapi";
 import { REGION_KINDS, TOOLS } from "../../db/schema/enums";
-import { Box } from "../projects/projects.schemas";
+import { Box, cellPlace } from "../projects/projects.schemas";
 
 export const ShareIdParam = z.object({
-  share_id: pathId("share_id", "shr_0a1b2c3d4e5f6g7h8i9j"),
+  share_id: pathId("share_id", "shr"),
 });
 
 export const ShareTokenParam = z.object({
@@ -45,23 +45,20 @@ export const ShareCreateRequest = z
   .refine((b) => !(b.expires_at && b.expires_in_hours), { message: "Send expires_at or expires_in_hours, not both.", path: ["expires_at"] })
   .openapi("ShareCreateRequest");
 
-export const ShareOut = z
-  .object({
-    id: z.string().openapi({ example: "shr_0a1b2c3d4e5f6g7h8i9j" }),
-    project_id: z.string(),
-    token: z.string().nullable().openapi({ description: "The secret token: returned once, at creation (only its hash is stored)." }),
-    url: z.string().nullable().openapi({ description: "The public link (at creation only)." }),
-    token_prefix: z.string().openapi({ description: "First characters of the token, to tell links apart." }),
-    status: z.enum(["active", "expired", "revoked"]),
-    has_password: z.boolean(),
-    allow_download: z.boolean(),
-    view_count: z.number().int(),
-    last_viewed_at: z.string().nullable(),
-    expires_at: z.string().nullable(),
-    revoked_at: z.string().nullable(),
-    created_at: z.string(),
-  })
-  .openapi("ShareOut");
+export const ShareOut = resourceOut("ShareOut", "shr", {
+  project_id: z.string(),
+  token: z.string().nullable().openapi({ description: "The secret token: returned once, at creation (only its hash is stored)." }),
+  url: z.string().nullable().openapi({ description: "The public link (at creation only)." }),
+  token_prefix: z.string().openapi({ description: "First characters of the token, to tell links apart." }),
+  status: z.enum(["active", "expired", "revoked"]),
+  has_password: z.boolean(),
+  allow_download: z.boolean(),
+  view_count: z.number().int(),
+  last_viewed_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+  created_at: z.string(),
+});
 
 export const ShareViewOut = z
   .object({
@@ -99,15 +96,7 @@ export const ShareViewOut = z
         box: Box,
         rows: z.number().int(),
         columns: z.number().int(),
-        cells: z.array(
-          z.object({
-            row: z.number().int(),
-            column: z.number().int(),
-            row_span: z.number().int(),
-            column_span: z.number().int(),
-            text: z.string(),
-          }),
-        ),
+        cells: z.array(z.object(cellPlace)),
       }),
     ),
     allow_download: z.boolean(),

@@ -114,15 +114,22 @@ async function openLink(db: DB, token: string, password: string | undefined) {
   return { share, project, now };
 }
 
+/** A public link as a request opens it: its token, the password sent, the origin its URLs are signed for. */
+export interface OpenedLink {
+  token: string;
+  password: string | undefined;
+  origin: string;
+}
+
 /** The public view of a shared project (GET /share/{token}). */
-export async function viewShare(env: Env, db: DB, token: string, password: string | undefined, origin: string) {
+export async function viewShare(env: Env, db: DB, { token, password, origin }: OpenedLink) {
   const { share, project, now } = await openLink(db, token, password);
   await repo.recordView(db, share.id, now);
   return { ...(await publicProjectView(env, db, project, origin)), allow_download: share.allowDownload, expires_at: iso(share.expiresAt) };
 }
 
 /** Signed URLs of the shared project's exports (GET /share/{token}/download), when the owner allowed downloads. */
-export async function downloadShare(env: Env, db: DB, token: string, password: string | undefined, origin: string) {
+export async function downloadShare(env: Env, db: DB, { token, password, origin }: OpenedLink) {
   const { share, project } = await openLink(db, token, password);
   if (!share.allowDownload) throw new ApiError("forbidden", "The owner of this link does not allow downloads.");
   return publicProjectExports(env, db, project, origin);

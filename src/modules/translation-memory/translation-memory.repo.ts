@@ -4,6 +4,10 @@ import { deleteOwnRow, newestRows } from "../../db/rows";
 import { translationMemory } from "../../db/schema";
 import { chunks, queryInChunks } from "../../db/chunks";
 import { newId } from "../../lib/ids";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's translation memory, for its data export. */
+export const ACCOUNT_ROWS: AccountRows = { translation_memory: ownRows("translation_memory") };
 
 export type EntryRow = typeof translationMemory.$inferSelect;
 

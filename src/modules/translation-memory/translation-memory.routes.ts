@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
-import { authedRoutes } from "../../http/route";
+import { authedRoutes, noContentAfter } from "../../http/route";
 import { EntryIdParam, TranslationMemoryOut, TranslationMemoryQuery } from "./translation-memory.schemas";
 import * as service from "./translation-memory.service";
 
@@ -17,9 +17,6 @@ export const translationMemoryRoutes = [
     summary: "Delete one entry: it is no longer reused or offered",
     request: { params: EntryIdParam },
     responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.deleteEntry(c.get("db"), c.get("auth").userId, c.req.valid("param").entry_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.deleteEntry(c.get("db"), c.get("auth").userId, c.req.valid("param").entry_id)),
   }),
 ];

@@ -1,19 +1,16 @@
 import { z } from "@hono/zod-openapi";
-import { Paging, pathId } from "../../http/openapi";
+import { Paging, pathId, resourceOut } from "../../http/openapi";
 
-export const TranslationMemoryOut = z
-  .object({
-    id: z.string().openapi({ example: "tm_0a1b2c3d4e5f6g7h8i9j" }),
-    source_language: z.string(),
-    target_language: z.string(),
-    source_text: z.string(),
-    target_text: z.string(),
-    uses: z.number().int().openapi({ description: "How often the entry was reused as an exact match." }),
-    created_at: z.string(),
-    updated_at: z.string(),
-    last_used_at: z.string().nullable(),
-  })
-  .openapi("TranslationMemoryOut");
+export const TranslationMemoryOut = resourceOut("TranslationMemoryOut", "tm", {
+  source_language: z.string(),
+  target_language: z.string(),
+  source_text: z.string(),
+  target_text: z.string(),
+  uses: z.number().int().openapi({ description: "How often the entry was reused as an exact match." }),
+  created_at: z.string(),
+  updated_at: z.string(),
+  last_used_at: z.string().nullable(),
+});
 
 export const TranslationMemoryQuery = Paging.extend({
   source_language: z
@@ -29,5 +26,5 @@ export const TranslationMemoryQuery = Paging.extend({
 });
 
 export const EntryIdParam = z.object({
-  entry_id: pathId("entry_id", "tm_0a1b2c3d4e5f6g7h8i9j"),
+  entry_id: pathId("entry_id", "tm"),
 });

@@ -4,6 +4,10 @@ import { firstRow, newestRows } from "../../db/rows";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { WebhookDeliveryStatus } from "../../db/schema/enums";
 import { rowsWritten } from "../../db/written";
+import { type AccountRows, ownRows } from "../../db/account-rows";
+
+/** The account's webhook endpoints and deliveries, for its data export (signing secrets are removed there). */
+export const ACCOUNT_ROWS: AccountRows = { webhooks: ownRows("webhook_endpoints"), webhook_deliveries: ownRows("webhook_deliveries") };
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -1,17 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody } from "../../http/route";
-import {
-  DeliveryIdParam,
-  DeliveryListQuery,
-  EndpointIdParam,
-  WebhookCreatedOut,
-  WebhookCreateRequest,
-  WebhookDeliveryOut,
-  WebhookOut,
-  WebhookRotateOut,
-  WebhookUpdateRequest,
-} from "./webhooks.schemas";
+import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
+import * as schemas from "./webhooks.schemas";
 import * as service from "./webhooks.service";
 
 const webhook = authedRoutes("Webhooks");
@@ -19,25 +9,25 @@ const webhook = authedRoutes("Webhooks");
 export const webhookRoutes = [
   webhook("get", "/api/v1/account/webhooks", "listWebhooks", {
     summary: "List webhook endpoints, newest first",
-    responses: { 200: json(z.array(WebhookOut), "Endpoints"), ...errors(401) },
+    responses: { 200: json(z.array(schemas.WebhookOut), "Endpoints"), ...errors(401) },
     handler: async (c) => c.json(await service.listEndpoints(c.get("db"), c.get("auth")), 200),
   }),
   webhook("post", "/api/v1/account/webhooks", "createWebhook", {
     summary: "Register an endpoint; the answer carries its signing secret, shown only once",
-    request: jsonBody(WebhookCreateRequest),
-    responses: { 201: json(WebhookCreatedOut, "Endpoint created"), ...errors(400, 401, 409, 422, 503) },
+    request: jsonBody(schemas.WebhookCreateRequest),
+    responses: { 201: json(schemas.WebhookCreatedOut, "Endpoint created"), ...errors(400, 401, 409, 422, 503) },
     handler: async (c) => c.json(await service.createEndpoint(c.env, c.get("db"), c.get("auth"), c.req.valid("json")), 201),
   }),
   webhook("get", "/api/v1/account/webhooks/{endpoint_id}", "getWebhook", {
     summary: "Read a webhook endpoint",
-    request: { params: EndpointIdParam },
-    responses: { 200: json(WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
+    request: { params: schemas.EndpointIdParam },
+    responses: { 200: json(schemas.WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
     handler: async (c) => c.json(await service.getEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id), 200),
   }),
   webhook("patch", "/api/v1/account/webhooks/{endpoint_id}", "updateWebhook", {
     summary: "Change an endpoint's URL, events, description or enabled flag",
-    request: { params: EndpointIdParam, ...jsonBody(WebhookUpdateRequest) },
-    responses: { 200: json(WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
+    request: { params: schemas.EndpointIdParam, ...jsonBody(schemas.WebhookUpdateRequest) },
+    responses: { 200: json(schemas.WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
     handler: async (c) => {
       const id = c.req.valid("param").endpoint_id;
       return c.json(await service.updateEndpoint(c.env, c.get("db"), c.get("auth"), id, c.req.valid("json")), 200);
@@ -45,30 +35,27 @@ export const webhookRoutes = [
   }),
   webhook("delete", "/api/v1/account/webhooks/{endpoint_id}", "deleteWebhook", {
     summary: "Delete an endpoint and its delivery log",
-    request: { params: EndpointIdParam },
+    request: { params: schemas.EndpointIdParam },
     responses: { 204: { description: "Deleted" }, ...errors(401, 404, 422) },
-    handler: async (c) => {
-      await service.deleteEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id);
-      return c.body(null, 204);
-    },
+    handler: noContentAfter((c) => service.deleteEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id)),
   }),
   webhook("post", "/api/v1/account/webhooks/{endpoint_id}/rotate", "rotateWebhookSecret", {
     summary: "Issue a new signing secret; the previous one keeps signing for 24 hours",
-    request: { params: EndpointIdParam },
-    responses: { 200: json(WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
+    request: { params: schemas.EndpointIdParam },
+    responses: { 200: json(schemas.WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
     handler: async (c) => c.json(await service.rotateSecret(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id), 200),
   }),
   webhook("get", "/api/v1/account/webhooks/{endpoint_id}/deliveries", "listWebhookDeliveries", {
     summary: "An endpoint's deliveries, newest first, with attempts, response and next retry",
-    request: { params: EndpointIdParam, query: DeliveryListQuery.extend(Paging.shape) },
-    responses: { 200: json(z.array(WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
+    request: { params: schemas.EndpointIdParam, query: schemas.DeliveryListQuery.extend(Paging.shape) },
+    responses: { 200: json(z.array(schemas.WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
     handler: async (c) =>
       c.json(await service.listDeliveries(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id, c.req.valid("query")), 200),
   }),
   webhook("post", "/api/v1/account/webhooks/deliveries/{delivery_id}/replay", "replayWebhookDelivery", {
     summary: "Send a delivery's event again, as a new delivery",
-    request: { params: DeliveryIdParam },
-    responses: { 200: json(WebhookDeliveryOut, "The new delivery"), ...errors(401, 404, 409, 422) },
+    request: { params: schemas.DeliveryIdParam },
+    responses: { 200: json(schemas.WebhookDeliveryOut, "The new delivery"), ...errors(401, 404, 409, 422) },
     handler: async (c) => c.json(await service.replayDelivery(c.env, c.get("db"), c.get("auth"), c.req.valid("param").delivery_id), 200),
   }),
 ];

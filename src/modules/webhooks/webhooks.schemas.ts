@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { pathId, queryEnum } from "../../http/openapi";
+import { pathId, queryEnum, resourceId, resourceOut } from "../../http/openapi";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../db/schema/enums";
 import { WEBHOOK_EVENT_TYPES } from "./events";
 
@@ -34,25 +34,22 @@ export const WebhookUpdateRequest = z
   .strict()
   .openapi("WebhookUpdateRequest");
 
-export const WebhookOut = z
-  .object({
-    id: z.string().openapi({ example: "whe_0a1b2c3d4e5f6g7h8i9j" }),
-    url: z.string(),
-    description: z.string().nullable(),
-    events: z.array(z.string()),
-    enabled: z.boolean(),
-    secret_prefix: z.string().openapi({ description: "First characters of the signing secret." }),
-    failure_count: z.number().int().openapi({ description: "Failed delivery attempts in a row." }),
-    disabled_at: ts
-      .nullable()
-      .openapi({ description: "Set when the service disabled the endpoint after failing deliveries, or the owner did." }),
-    previous_secret_expires_at: ts
-      .nullable()
-      .openapi({ description: "Until then, deliveries are also signed with the secret before the last rotation." }),
-    created_at: ts,
-    updated_at: ts,
-  })
-  .openapi("WebhookOut");
+export const WebhookOut = resourceOut("WebhookOut", "whe", {
+  url: z.string(),
+  description: z.string().nullable(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  secret_prefix: z.string().openapi({ description: "First characters of the signing secret." }),
+  failure_count: z.number().int().openapi({ description: "Failed delivery attempts in a row." }),
+  disabled_at: ts
+    .nullable()
+    .openapi({ description: "Set when the service disabled the endpoint after failing deliveries, or the owner did." }),
+  previous_secret_expires_at: ts
+    .nullable()
+    .openapi({ description: "Until then, deliveries are also signed with the secret before the last rotation." }),
+  created_at: ts,
+  updated_at: ts,
+});
 
 export const WebhookCreatedOut = WebhookOut.extend({
   secret: z.string().openapi({ description: "The signing secret; shown only now.", example: "whsec_…" }),
@@ -62,33 +59,30 @@ export const WebhookRotateOut = z
   .object({ endpoint_id: z.string(), secret: z.string(), secret_prefix: z.string(), previous_secret_expires_at: z.string() })
   .openapi("WebhookRotateOut");
 
-export const WebhookDeliveryOut = z
-  .object({
-    id: z.string().openapi({ example: "dlv_0a1b2c3d4e5f6g7h8i9j" }),
-    endpoint_id: z.string(),
-    event_id: z.string().openapi({ example: "evt_0a1b2c3d4e5f6g7h8i9j" }),
-    event_type: z.string(),
-    status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({
-      description: "pending (not tried yet), failed (last attempt failed; retried while next_retry_at is set), delivered, dead (gave up).",
-    }),
-    attempts: z.number().int(),
-    response_status: z.number().int().nullable(),
-    response_excerpt: z.string().nullable().openapi({ description: "First bytes of the receiver's answer, or the network error." }),
-    latency_ms: z.number().int().nullable(),
-    next_retry_at: ts.nullable(),
-    replay_of: z.string().nullable(),
-    created_at: ts,
-    last_attempt_at: ts.nullable(),
-    delivered_at: ts.nullable(),
-  })
-  .openapi("WebhookDeliveryOut");
+export const WebhookDeliveryOut = resourceOut("WebhookDeliveryOut", "dlv", {
+  endpoint_id: z.string(),
+  event_id: resourceId("evt"),
+  event_type: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES).openapi({
+    description: "pending (not tried yet), failed (last attempt failed; retried while next_retry_at is set), delivered, dead (gave up).",
+  }),
+  attempts: z.number().int(),
+  response_status: z.number().int().nullable(),
+  response_excerpt: z.string().nullable().openapi({ description: "First bytes of the receiver's answer, or the network error." }),
+  latency_ms: z.number().int().nullable(),
+  next_retry_at: ts.nullable(),
+  replay_of: z.string().nullable(),
+  created_at: ts,
+  last_attempt_at: ts.nullable(),
+  delivered_at: ts.nullable(),
+});
 
 export const EndpointIdParam = z.object({
-  endpoint_id: pathId("endpoint_id", "whe_0a1b2c3d4e5f6g7h8i9j"),
+  endpoint_id: pathId("endpoint_id", "whe"),
 });
 
 export const DeliveryIdParam = z.object({
-  delivery_id: pathId("delivery_id", "dlv_0a1b2c3d4e5f6g7h8i9j"),
+  delivery_id: pathId("delivery_id", "dlv"),
 });
 
 export const DeliveryListQuery = z.object({

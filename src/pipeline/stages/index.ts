@@ -1,7 +1,7 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import { planOf } from "../../modules/billing/plans";
-import { readyPageIndexes } from "../../modules/projects/export-document.repo";
+import { readyPageIndexes } from "../../modules/projects/pages.repo";
 import * as repo from "../../modules/jobs/jobs.repo";
 import { detecting, RECOGNIZED_BY_TEXT } from "./detecting";
 import { inpainting } from "./inpainting";

@@ -1,6 +1,6 @@
 import type { DB } from "../../db/client";
 import { linkJobPageStatement } from "../../modules/jobs/jobs.repo";
-import { pageOutputStatements, type NewPageTable, type NewRegion, type PageOutput } from "../../modules/projects/regions.repo";
+import { pageOutputStatements, type NewPageTable, type NewRegion, type PageOutput } from "../../modules/projects/pages.repo";
 
 /**
  * Writes a page's recognition output and links the job's page to it, in one batch: the page, its

@@ -3,8 +3,8 @@ import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
 import { pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
-import * as pagesRepo from "../../modules/projects/export-document.repo";
-import * as regions from "../../modules/projects/regions.repo";
+import * as pagesRepo from "../../modules/projects/pages.repo";
+import * as regions from "../../modules/projects/pages.repo";
 import { engineCall } from "./engine-call";
 import type { JobPlan, StageHandler, StageResult } from "./types";
 

@@ -3,7 +3,7 @@ import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
 import { pageIdOf } from "../../lib/ids";
 import * as jobs from "../../modules/jobs/jobs.repo";
-import * as regions from "../../modules/projects/regions.repo";
+import * as regions from "../../modules/projects/pages.repo";
 import { rememberMachineTranslations, translateSegments } from "../../modules/translation/translation.service";
 import { recordEvent } from "../../modules/jobs/job-lifecycle";
 import { throwForStep } from "./engine-call";

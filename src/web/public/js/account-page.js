@@ -556,26 +556,21 @@ async function sessionsSection(reload, out) {
   ];
 }
 
+/** An inline form that sends the authenticator's code to a two-factor endpoint, then reloads the section. */
+function codeForm(code, submit, out, reload, method, path) {
+  const send = async () => {
+    await api(path, { method, json: { code: code.value.trim() } });
+    reload();
+  };
+  return h("form", { class: "inline", onsubmit: onSubmit(submit, out, send) }, field("Code", code), submit);
+}
+
 async function twoFactorSection(reload, out, session) {
   const user = await session.refresh();
   const code = h("input", { inputmode: "numeric", autocomplete: "one-time-code", minlength: 6, maxlength: 32, required: true });
   if (user.two_factor_enabled) {
     const submit = h("button", { type: "submit", class: "danger" }, "Turn off");
-    return [
-      h("p", {}, "Two-factor sign-in is on."),
-      h(
-        "form",
-        {
-          class: "inline",
-          onsubmit: onSubmit(submit, out, async () => {
-            await api("/auth/2fa", { method: "DELETE", json: { code: code.value.trim() } });
-            reload();
-          }),
-        },
-        field("Code", code),
-        submit,
-      ),
-    ];
+    return [h("p", {}, "Two-factor sign-in is on."), codeForm(code, submit, out, reload, "DELETE", "/auth/2fa")];
   }
   const area = h("div", {});
   const start = act(
@@ -594,18 +589,7 @@ async function twoFactorSection(reload, out, session) {
           { class: "codes" },
           (s.recovery_codes || []).map((c) => h("li", {}, h("code", {}, c))),
         ),
-        h(
-          "form",
-          {
-            class: "inline",
-            onsubmit: onSubmit(submit, out, async () => {
-              await api("/auth/2fa/confirm", { method: "POST", json: { code: code.value.trim() } });
-              reload();
-            }),
-          },
-          field("Code", code),
-          submit,
-        ),
+        codeForm(code, submit, out, reload, "POST", "/auth/2fa/confirm"),
       );
     },
     "",
