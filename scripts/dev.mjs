@@ -150,6 +150,11 @@ async function startTranslation() {
  * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
  */
 async function startWorkers(extraVars) {
+  // Wrangler's local trace collector writes every invocation's spans and logs to SQLite on the api
+  // process's thread (a job's workflow steps, RPC, D1 and R2 calls): the largest share of that
+  // thread's sampled time while pages are read. Off unless asked for (X_LOCAL_OBSERVABILITY=true);
+  // console output still prints.
+  process.env.X_LOCAL_OBSERVABILITY ??= "false";
   const count = engineProcessCount(process.env.ENGINE_PROCESSES, os.availableParallelism());
   const common = ["--ip", "127.0.0.1", "--show-interactive-dev-session=false"];
   const apiArgs = [...common, "--port", String(PORT), "--var", `PUBLIC_BASE_URL:${BASE_URL}`, ...extraVars];

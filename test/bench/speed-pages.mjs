@@ -1,5 +1,6 @@
 // The pages of the speed benchmarks: synthetic A4 pages at 300 dpi and real scans from other
 // projects' test suites (../shared/corpus/real-scans) with their reference texts.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { root } from "../../scripts/models.mjs";
@@ -39,4 +40,29 @@ export function pages() {
     });
   }
   return out;
+}
+
+/** Real A4/Letter scans kept out of the speed pages: OCRmyPDF's test PDFs, [file, page]. */
+const HELD_BACK = [
+  ["ocrmypdf_skew.pdf", 1],
+  ["ocrmypdf_ccitt.pdf", 1],
+  ["ocrmypdf_jbig2.pdf", 1],
+  ["ocrmypdf_cardinal.pdf", 1],
+  ["ocrmypdf_cardinal.pdf", 3],
+  ["ocrmypdf_epson.pdf", 1],
+];
+
+/**
+ * The held-back scans rendered at 300 dpi (gray PNG, `pdftoppm`, in `dir`), as `pages()` gives
+ * them; they ship no reference text, so `text` is `reference(file)` (native tesseract's reading).
+ */
+export function heldBackScans(dir, reference) {
+  return HELD_BACK.flatMap(([file, page]) => {
+    const pdf = path.join(corpus, "files", file);
+    if (!existsSync(pdf)) return [];
+    const out = path.join(dir, `${path.basename(file, ".pdf")}-${page}`);
+    const r = spawnSync("pdftoppm", ["-r", "300", "-gray", "-png", "-singlefile", "-f", String(page), "-l", String(page), pdf, out]);
+    if (r.status !== 0) throw new Error(`pdftoppm ${file}: ${r.stderr}`);
+    return [{ name: `${file} p${page}`, a4: false, ext: "png", bytes: readFileSync(`${out}.png`), text: reference(`${out}.png`) }];
+  });
 }

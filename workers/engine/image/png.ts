@@ -89,6 +89,60 @@ export async function encodeBlankGrayPng(width: number, height: number): Promise
 const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
 
 /**
+ * Undoes a PNG row filter in place (`prev`: the previous row, unfiltered; zeros for the first).
+ * One loop per filter type: an A4 page at 300 dpi is 3508 rows of up to 10 000 bytes, and a
+ * switch inside the byte loop costs more than the arithmetic. Uint8Array stores wrap mod 256.
+ */
+function unfilterRow(filter: number, line: Uint8Array, prev: Uint8Array, bpp: number): void {
+  const n = line.length;
+  switch (filter) {
+    case 0:
+      return;
+    case 1:
+      for (let i = bpp; i < n; i++) line[i] = line[i]! + line[i - bpp]!;
+      return;
+    case 2:
+      for (let i = 0; i < n; i++) line[i] = line[i]! + prev[i]!;
+      return;
+    case 3:
+      for (let i = 0; i < bpp; i++) line[i] = line[i]! + (prev[i]! >> 1);
+      for (let i = bpp; i < n; i++) line[i] = line[i]! + ((line[i - bpp]! + prev[i]!) >> 1);
+      return;
+    case 4:
+      for (let i = 0; i < bpp; i++) line[i] = line[i]! + prev[i]!;
+      for (let i = bpp; i < n; i++) {
+        const a = line[i - bpp]!;
+        const b = prev[i]!;
+        const c = prev[i - bpp]!;
+        const pa = Math.abs(b - c);
+        const pb = Math.abs(a - c);
+        const pc = Math.abs(a + b - 2 * c);
+        line[i] = line[i]! + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      }
+      return;
+    default:
+      throw engineError("corrupt_file", `The PNG file is corrupt: unknown row filter ${filter}.`);
+  }
+}
+
+/** One unfiltered row of 1–4 channels to gray (luma; alpha composited over white). */
+function toGrayRow(line: Uint8Array, out: Uint8Array, channels: number): void {
+  const width = out.length;
+  if (channels === 1) {
+    out.set(line.subarray(0, width));
+    return;
+  }
+  // Opaque pixels (all of them in most pages) skip the compositing.
+  const over = (g: number, alpha: number) => (alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255);
+  if (channels === 2) for (let x = 0, j = 0; x < width; x++, j += 2) out[x] = over(line[j]!, line[j + 1]!);
+  else if (channels === 3)
+    for (let x = 0, j = 0; x < width; x++, j += 3) out[x] = (line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8;
+  else
+    for (let x = 0, j = 0; x < width; x++, j += 4)
+      out[x] = over((line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8, line[j + 3]!);
+}
+
+/**
  * Decodes 8-bit, non-interlaced gray / gray+alpha / RGB / RGBA PNGs straight to gray, streaming
  * the inflate so only the gray raster is held. Returns null for other PNG flavours (palette,
  * 16-bit, interlaced), which the caller hands to photon. Dimensions must already be checked.
@@ -112,58 +166,15 @@ export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | nu
 
   const stride = width * channels;
   const out = new Uint8Array(width * height);
-  const prev = new Uint8Array(stride);
-  const cur = new Uint8Array(stride + 1);
+  let prev = new Uint8Array(stride + 1);
+  let cur = new Uint8Array(stride + 1);
   let filled = 0;
   let y = 0;
-  const bpp = channels;
   const finishRow = () => {
-    const filter = cur[0]!;
     const line = cur.subarray(1);
-    for (let i = 0; i < stride; i++) {
-      const a = i >= bpp ? line[i - bpp]! : 0;
-      const b = prev[i]!;
-      let v = line[i]!;
-      switch (filter) {
-        case 0:
-          break;
-        case 1:
-          v += a;
-          break;
-        case 2:
-          v += b;
-          break;
-        case 3:
-          v += (a + b) >> 1;
-          break;
-        case 4: {
-          const c = i >= bpp ? prev[i - bpp]! : 0;
-          const p = a + b - c;
-          const pa = Math.abs(p - a),
-            pb = Math.abs(p - b),
-            pc = Math.abs(p - c);
-          v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
-          break;
-        }
-        default:
-          throw engineError("corrupt_file", `The PNG file is corrupt: unknown row filter ${filter}.`);
-      }
-      line[i] = v;
-    }
-    const row = y * width;
-    for (let x = 0, j = 0; x < width; x++, j += channels) {
-      let g: number;
-      let alpha = 255;
-      if (channels <= 2) {
-        g = line[j]!;
-        if (channels === 2) alpha = line[j + 1]!;
-      } else {
-        g = (line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8;
-        if (channels === 4) alpha = line[j + 3]!;
-      }
-      out[row + x] = alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255;
-    }
-    prev.set(line);
+    unfilterRow(cur[0]!, line, prev.subarray(1), channels);
+    toGrayRow(line, out.subarray(y * width, (y + 1) * width), channels);
+    [prev, cur] = [cur, prev];
     y++;
     filled = 0;
   };
