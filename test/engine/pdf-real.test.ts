@@ -75,10 +75,24 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", { timeou
     const cmyk = "䴀甀 氀 琀 椀 挀 漀 氀 漀 爀 䈀 氀 愀 挀 欀 倀 甀 爀 攀䈀 氀 愀 挀 欀⠀ 䬀㴀㄀ ⤀";
     expect(judgeTextLayer(cmyk, ["eng"]).ok).toBe(false);
     expect(judgeTextLayer(cmyk, []).ok).toBe(false);
-    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"]).ok).toBe(false);
+    // Letters scattered over several scripts: a mis-decoded layer, not a text in another language.
+    expect(judgeTextLayer("ϲΒϴΒ ԱԲԳ ЖЗИ ϴΒϲ ԴԵԶ КЛМ", ["eng"]).ok).toBe(false);
     expect(judgeTextLayer("Invoice \uE012\uE013\uE014\uE015\uE016 total \uFFFD\uFFFD", ["eng"]).ok).toBe(false);
     expect(judgeTextLayer(realText("pypdf_multicolumn.pdftotext.txt"), ["eng"]).ok).toBe(true);
     expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["rus"]).ok).toBe(true);
+    // Text plainly in one other script is real text in another language: kept, and said.
+    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"])).toEqual({ ok: true, otherScript: "Cyrillic" });
+  });
+
+  it("keeps an Arabic text layer asked as eng, with a warning, instead of OCR in English (py-pdf habibi-rotated.pdf)", async () => {
+    const key = await put("uploads/layers/habibi.pdf", realFixture("pypdf_habibi-rotated.pdf"));
+    const page = await readPage("habibi", key, 0, ["eng"]);
+    expect(page.pre.path).toBe("text_layer");
+    expect(page.pre.warnings?.map((w) => w.code)).toEqual(["text_layer_other_script"]);
+    // pdftotext reads "habibi" and يبيبَح twice on each page; OCR in English reads no Arabic at all.
+    const arabic = [...page.text.text].filter((c) => /\p{Script=Arabic}/u.test(c)).length;
+    expect(arabic, page.text.text).toBeGreaterThanOrEqual(10);
+    expect(page.text.text).toContain("habibi");
   });
 
   it("ocrMode: auto takes an earlier OCR layer, redo and force recognise the page; redo keeps visible text", async () => {

@@ -33,6 +33,12 @@ export interface InspectResult {
  */
 export type PagePath = "ocr" | "text_layer" | "rasterized";
 
+/** Something a page's reading should say without failing it (`code` snake_case, as the job's warnings). */
+export interface PageWarning {
+  code: string;
+  message: string;
+}
+
 export interface PreprocessInput {
   sourceKey: string;
   /** Zero-based page index inside the source document. */
@@ -98,6 +104,8 @@ export interface PreprocessResult {
   /** Deskew angle applied, degrees (counter-clockwise positive). */
   skew: number;
   transform: PageTransform;
+  /** What the page's reading says without failing (a text layer kept in another script than asked). */
+  warnings?: PageWarning[];
 }
 
 export interface DetectInput {

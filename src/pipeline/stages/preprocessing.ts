@@ -15,7 +15,7 @@ export function drawsPagesLater(plan: JobPlan): boolean {
 
 /** Decodes the page (image, PDF text layer, embedded scan or rasterised page) into the normalised page image. */
 export const preprocessing: StageHandler = async ({ env, plan, page }) => {
-  await engineCall(() =>
+  const r = await engineCall(() =>
     env.ENGINE.preprocess({
       sourceKey: plan.sourceKey!,
       page,
@@ -25,5 +25,5 @@ export const preprocessing: StageHandler = async ({ env, plan, page }) => {
       pageImage: drawsPagesLater(plan) ? "background" : "now",
     }),
   );
-  return {};
+  return r.warnings?.length ? { warnings: r.warnings } : {};
 };

@@ -55,6 +55,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
     path: out.path,
     skew: out.transform.skew,
     transform: out.transform,
+    ...(out.warnings ? { warnings: out.warnings } : {}),
   };
 }
 

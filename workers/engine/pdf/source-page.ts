@@ -122,11 +122,20 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
     const ops = await p.getOperatorList();
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
-    const useLayer =
-      hasTextLayer(items) &&
-      mode !== "force" &&
-      !(mode === "redo" && invisible) &&
-      judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+    const judged = hasTextLayer(items) ? judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages) : null;
+    const useLayer = judged !== null && judged.ok && mode !== "force" && !(mode === "redo" && invisible);
+    // A layer in another script than asked is kept (OCR in the asked language cannot read it), and said.
+    const warnings =
+      useLayer && judged.otherScript
+        ? {
+            warnings: [
+              {
+                code: "text_layer_other_script",
+                message: `Page ${page + 1}'s text layer is written in ${judged.otherScript} script, not in that of ${opts.languages?.join("+")}: it is kept as the page's text. Ask for a language written in ${judged.otherScript} script to have it read that way.`,
+              },
+            ],
+          }
+        : {};
     // A page read from its visible text layer whose text is its own (not a stamp on a scan) never
     // shows its images composed: they are composed only to check that they decode, at a low
     // resolution (a full one takes 0.4–1.7 s). A blank result is confirmed at full resolution.
@@ -155,14 +164,14 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
       // the same place). Pages with images beside their real text (figures, decorative bands, a
       // background) are read from their layer.
       if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
-        return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation };
+        return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation, ...warnings };
       // Text set sideways (a landscape table on a portrait page) is read in its own frame: the
       // page and its layer are turned so that its lines run left to right.
       const turn = uprightTurn(items, drawn);
       const [w, h] = turn % 180 ? [height, width] : [width, height];
       const textLayer = await layerIn(mul(turnMatrix(turn, width, height), drawn), w, h);
       const upright = (image: GrayImage) => rotateQuarter(image, turn);
-      const turned = turn ? { turn } : {};
+      const turned = { ...(turn ? { turn } : {}), ...warnings };
       // The page image serves the editor and renderer. A scan under an OCR layer is its images;
       // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
       // coordinates stay right and the text exact).
