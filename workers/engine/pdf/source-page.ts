@@ -90,6 +90,13 @@ export async function drawPdfPagePng(browser: unknown, bytes: Uint8Array, page: 
   return rasterizePdfPagePng(browser, await singlePagePdf(bytes, page), scale);
 }
 
+/**
+ * A text item holding control characters is a glyph run its font gives no Unicode for: the rest
+ * of it decodes as stray symbols too (py-pdf's habibi.pdf: "\u0003ϲΒϴΒ ˴" beside its Arabic). A
+ * layer trusted as a whole (such runs are at most 5 % of its characters) is taken without them.
+ */
+const GLYPH_RUN_WITHOUT_UNICODE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+
 export interface PdfPageOptions {
   browser: unknown;
   languages?: string[];
@@ -156,7 +163,12 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     if (useLayer) {
       const drawn = viewportTransform(p, scale);
       const layerIn = async (viewport: number[], w: number, h: number) => ({
-        ...textLayerPage(items, viewport, w, h),
+        ...textLayerPage(
+          items.filter((i) => !GLYPH_RUN_WITHOUT_UNICODE.test(i.str)),
+          viewport,
+          w,
+          h,
+        ),
         ...(await drawnMarks(p, viewport, w, h)),
       });
       // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
