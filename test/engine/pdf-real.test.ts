@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
+import { clip, closePath, degrees, endPath, lineTo, moveTo, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
@@ -33,6 +33,30 @@ describe("scanned PDF pages in every encoding pdf.js decodes (real files from OC
     const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/scans/lichtenstein.png", languages: ["eng"] });
     expect(pre.path).toBe("ocr");
     expect(await inkShare(pre.key)).toBeGreaterThan(0.1);
+  });
+
+  it("a scan drawn through a non-rectangular clipping path shows and reads only what the clip leaves visible", async () => {
+    // No corpus file clips a scan with a path other than a rectangle: this one is built here (pdf-lib)
+    // from OCRmyPDF's linn.pdf, its page drawn through a trapezoid whose lower edge slants from
+    // y = 560 pt on the left to 470 pt on the right. Poppler shows the heading and the first
+    // paragraphs; the address at the foot of the page lies outside the clip.
+    const doc = await PDFDocument.create();
+    const [linn] = await doc.embedPdf(realFixture("ocrmypdf_linn.pdf"), [0]);
+    const page = doc.addPage([612, 792]);
+    page.pushOperators(pushGraphicsState(), moveTo(0, 792), lineTo(612, 792), lineTo(612, 470), lineTo(0, 560), closePath(), clip(), endPath());
+    page.drawPage(linn!, { x: 0, y: 0, width: 612, height: 792 });
+    page.pushOperators(popGraphicsState());
+    const key = await put("uploads/scans/linn-clipped.pdf", await doc.save());
+    const read = await readPage("linn-clipped", key, 0, ["eng"]);
+    expect(read.pre.path).toBe("ocr");
+    const img = (await decodePngToGray(new Uint8Array(await (await env.FILES.get(read.pre.key))!.arrayBuffer())))!;
+    // The page image: ink above the clip's edge, none in the lower half (the page is not turned).
+    let below = 0;
+    for (let i = Math.floor(img.height / 2) * img.width; i < img.data.length; i++) if (img.data[i]! < 128) below++;
+    expect(below / img.data.length).toBeLessThan(1e-4);
+    expect(read.text.text).toContain("LinnSequencer");
+    expect(read.text.text).toContain("MIDI Sequence Recorder");
+    for (const hidden of ["Oxnard", "Tarzana", "SIGNATURE", "TEMPO CHANGES"]) expect(read.text.text).not.toContain(hidden);
   });
 
   it("an image too large to decode in the engine (81 megapixels) is drawn by the browser at page resolution and read", async () => {
