@@ -222,6 +222,9 @@ async function service(base, auth, file, lang) {
   const seconds = (performance.now() - t0) / 1000;
   const timeline = await (await fetch(`${base}/api/v1/jobs/${created.id}/timeline`, { headers: auth })).json();
   const codes = new Set([job.error?.code, ...(timeline.events ?? []).map((e) => e.data?.error?.code)].filter(Boolean));
+  // Where the job's time went: seconds in each status (queued, preprocessing, recognizing, …).
+  const stages = {};
+  for (const st of timeline.stages ?? []) stages[st.status] = Math.round(((stages[st.status] ?? 0) + st.duration_ms / 1000) * 100) / 100;
   const pages = new Map();
   const exp = job.output?.exports?.find((e) => e.format === "json");
   if (exp) {
@@ -229,7 +232,7 @@ async function service(base, auth, file, lang) {
     const doc = await (await fetch(link.url)).json();
     for (const p of doc.pages ?? []) pages.set(p.page - 1, p.text ?? "");
   }
-  return { status: job.status, codes: [...codes], pages, seconds, total: job.pages?.total };
+  return { status: job.status, codes: [...codes], pages, seconds, total: job.pages?.total, stages };
 }
 
 /** Sum of per-page edit distances over the reference's length: 1 - that is the similarity. */
@@ -277,6 +280,13 @@ function measure(name, nat, svc) {
   return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, recall, emptyPages, worse, nativeHasText };
 }
 
+/** Median seconds per page in each job status over `rows` (those that recorded their timeline), with how many rows. */
+function stageProfile(rows) {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.stages)))];
+  const per = Object.fromEntries(names.map((n) => [n, median(rows.map((r) => (r.stages[n] ?? 0) / r.pages))]));
+  return { rows: rows.length, perPage: per };
+}
+
 /** The results table and totals of the rows measured so far (`complete` false while the run goes on). */
 function summarise(rows, { started, skipped, total, complete }) {
   rows = [...rows].sort((a, b) => a.name.localeCompare(b.name));
@@ -295,6 +305,7 @@ function summarise(rows, { started, skipped, total, complete }) {
     bornDigitalNativeSecondsPerPage: perPage("born-digital", "nativeSeconds"),
     scanSecondsPerPage: perPage("scan", "seconds"),
     scanNativeSecondsPerPage: perPage("scan", "nativeSeconds"),
+    scanStages: stageProfile(rows.filter((r) => r.kind === "scan" && r.pages > 0 && /completed/.test(r.status) && r.stages)),
     meanCerService: rows
       .filter((r) => r.cerService !== null && r.cerNative !== null)
       .reduce((s, r, _, a) => s + r.cerService / a.length, 0),
@@ -327,6 +338,11 @@ function summarise(rows, { started, skipped, total, complete }) {
     `| mean CER on the ${totals.withReference} files with a reference: service vs native | ${pct(totals.meanCerService)} vs ${pct(totals.meanCerNative)} |`,
     `| median seconds per PDF page, born-digital: service vs native | ${secs(totals.bornDigitalSecondsPerPage)} vs ${secs(totals.bornDigitalNativeSecondsPerPage)} |`,
     `| median seconds per PDF page, scans: service vs native | ${secs(totals.scanSecondsPerPage)} vs ${secs(totals.scanNativeSecondsPerPage)} |`,
+    `| scans: median seconds per page in each job status (${totals.scanStages.rows} documents with their timeline) | ${
+      Object.entries(totals.scanStages.perPage)
+        .map(([k, v]) => `${k} ${secs(v)}`)
+        .join(", ") || "–"
+    } |`,
     "",
   ].join("\n");
   return { md: complete ? md : md.replace("\n\n", `\n\n**Partial: ${rows.length} of ${total} documents measured so far.**\n\n`), totals };
@@ -374,12 +390,13 @@ async function main() {
         seconds: s.seconds,
         nativeSeconds: n.seconds,
         nativeStatus: n.ok ? "ok" : `error: ${n.error}`,
+        stages: s.stages ?? {},
       };
       rows.push(row);
       appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       writeFileSync(resultsFile, summarise(rows, { started, skipped, total: files.length, complete: false }).md);
       console.log(
-        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}  recall ${pct(row.recall)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}`,
+        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}  recall ${pct(row.recall)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}  ${JSON.stringify(row.stages)}`,
       );
     }
   } finally {
