@@ -105,7 +105,8 @@ const wordsOf = (text) =>
   text
     .normalize("NFKC")
     .toLowerCase()
-    .split(/\s+/u)
+    // Bidi and other format characters (pdftotext wraps right-to-left runs in them) separate words too.
+    .split(/[\s\p{Cf}]+/u)
     .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ""))
     .filter((w) => [...w].length >= WORD_MIN_CHARS);
 
