@@ -108,6 +108,23 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", { timeou
     expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"])).toEqual({ ok: true, otherScript: "Cyrillic" });
   });
 
+  it("leaves out of the text layer what a non-rectangular clipping path hides", async () => {
+    // Built here (pdf-lib; no corpus file has such a clip): two lines drawn under a triangular clip
+    // (top-left half of the page). Its bounding box holds both lines; only the first lies inside it.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([400, 300]);
+    page.pushOperators(pushGraphicsState(), moveTo(0, 300), lineTo(400, 300), lineTo(0, 0), closePath(), clip(), endPath());
+    page.drawText("Kept words inside the triangle", { x: 20, y: 250, size: 12, font });
+    page.drawText("Hidden words below it", { x: 250, y: 40, size: 12, font });
+    page.pushOperators(popGraphicsState());
+    const key = await put("uploads/layers/clipped-text.pdf", await doc.save());
+    const read = await readPage("clipped-text", key, 0, ["eng"]);
+    expect(read.pre.path).toBe("text_layer");
+    expect(read.text.text).toContain("Kept words inside the triangle");
+    expect(read.text.text).not.toContain("Hidden");
+  });
+
   it("keeps an Arabic text layer asked as eng, with a warning, instead of OCR in English (py-pdf habibi-rotated.pdf)", async () => {
     const key = await put("uploads/layers/habibi.pdf", realFixture("pypdf_habibi-rotated.pdf"));
     const page = await readPage("habibi", key, 0, ["eng"]);

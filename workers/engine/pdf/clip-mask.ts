@@ -114,3 +114,19 @@ export function clipMask(paths: readonly ClipPath[], W: number, H: number): Uint
   }
   return mask;
 }
+
+/** Whether a device point lies inside the path, by its fill rule. */
+export function insideClip(path: ClipPath, p: Point): boolean {
+  let winding = 0;
+  let crossings = 0;
+  for (const poly of path.polygons)
+    for (let i = 0; i < poly.length; i++) {
+      const a = poly[i]!;
+      const b = poly[(i + 1) % poly.length]!;
+      if (a.y <= p.y === b.y <= p.y) continue;
+      if (a.x + ((p.y - a.y) / (b.y - a.y)) * (b.x - a.x) <= p.x) continue;
+      crossings++;
+      winding += b.y > a.y ? 1 : -1;
+    }
+  return path.evenOdd ? crossings % 2 === 1 : winding !== 0;
+}

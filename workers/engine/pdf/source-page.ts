@@ -22,6 +22,7 @@ import { rasterizePdfPage, rasterizePdfPagePng } from "./rasterize";
 import { textLayerPage, turnMatrix, uprightTurn } from "./text-layer";
 import { mul } from "./matrix";
 import { rotateQuarter } from "../image/geometry";
+import { visibleTextItems } from "./text-clip";
 import { judgeTextLayer } from "./text-plausibility";
 
 /** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
@@ -120,7 +121,7 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     const width = Math.max(1, Math.round(size.width * scale));
     const height = Math.max(1, Math.round(size.height * scale));
     const blank = (w: number, h: number): GrayImage => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
-    const items = await textItems(p);
+    const listed = await textItems(p);
     const mode = opts.ocrMode ?? "auto";
     const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
     const { images, oversized } = await assertPageImagesFit(bytes, page);
@@ -128,6 +129,8 @@ export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPa
     if (oversized > 0 && !opts.browser)
       throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
     const ops = await p.getOperatorList();
+    // Text a clipping path hides is no text of the page, though pdf.js lists it.
+    const items = visibleTextItems(listed, ops, viewportTransform(p, scale));
     const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
     const judged = hasTextLayer(items) ? judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages) : null;
     const useLayer = judged !== null && judged.ok && mode !== "force" && !(mode === "redo" && invisible);
