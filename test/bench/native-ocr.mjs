@@ -28,3 +28,25 @@ export function runNative(file, lang, tessdata, extra = []) {
   if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
   return { text: r.stdout, ms };
 }
+
+/**
+ * `runNative` with tesseract's word confidences from the same run (its TSV output beside the
+ * text): `words` are the recognised words with their confidence, 0..100.
+ */
+export function runNativeWithWords(file, lang, tessdata, outBase) {
+  const t0 = performance.now();
+  const r = spawnSync(
+    "tesseract",
+    [file, outBase, "-l", lang, "--tessdata-dir", tessdata, "-c", "tessedit_create_txt=1", "-c", "tessedit_create_tsv=1"],
+    { encoding: "utf8", env: { ...process.env, OMP_THREAD_LIMIT: "1" } },
+  );
+  const ms = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
+  const words = readFileSync(`${outBase}.tsv`, "utf8")
+    .split("\n")
+    .slice(1)
+    .map((l) => l.split("\t"))
+    .filter((c) => c[0] === "5" && c[11]?.trim())
+    .map((c) => ({ text: c[11], conf: Number(c[10]) }));
+  return { text: readFileSync(`${outBase}.txt`, "utf8"), words, ms };
+}

@@ -18,7 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
-import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { nativeTessdata, runNativeWithWords } from "./native-ocr.mjs";
 import { errorRates } from "./text-metrics.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -36,6 +36,16 @@ const COMPARE_MAX_CHARS = 6000;
 /** "Clearly worse": CER more than this above native's against the reference, or this far from native's text. */
 const WORSE_CER_MARGIN = 0.05;
 const WORSE_SIMILARITY = 0.5;
+/**
+ * Native's confident words: tesseract's words of at least this confidence (every word of a
+ * `pdftotext` page). Where texts differ in order or noise (a map's scattered names, a turned
+ * table), the share of them the service also reads says what similarity cannot: a file is clearly
+ * worse only when its similarity is low and it also misses more than 1 − WORSE_RECALL of them.
+ */
+const CONFIDENT = 80;
+const WORSE_RECALL = 0.8;
+/** Words compared: NFKC, lower case, letters and digits only, at least this long. */
+const WORD_MIN_CHARS = 3;
 
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-real-bench-"));
 const tessdata = path.join(work, "tessdata");
@@ -91,14 +101,43 @@ function run(cmd, args) {
   return { ok: r.status === 0, out: r.stdout ?? "", err: (r.stderr ?? "").trim() };
 }
 
-/** Native reading of a file: page texts, how each page was read, seconds. */
+const wordsOf = (text) =>
+  text
+    .normalize("NFKC")
+    .toLowerCase()
+    // Bidi and other format characters (pdftotext wraps right-to-left runs in them) separate words too.
+    .split(/[\s\p{Cf}]+/u)
+    .map((w) => w.replace(/[^\p{L}\p{N}]/gu, ""))
+    .filter((w) => [...w].length >= WORD_MIN_CHARS);
+
+/** Native tesseract's reading of an image: its text and its confident words. */
+function nativeOcr(file, lang) {
+  const { text, words } = runNativeWithWords(file, lang, tessdata, path.join(work, "native"));
+  return { text, confident: wordsOf(words.filter((w) => w.conf >= CONFIDENT).map((w) => w.text).join(" ")) };
+}
+
+/** Share of the `expected` words (a multiset) found among the `actual` ones; null without any. */
+function wordRecall(expected, actual) {
+  if (expected.length === 0) return null;
+  const left = new Map();
+  for (const w of actual) left.set(w, (left.get(w) ?? 0) + 1);
+  let found = 0;
+  for (const w of expected)
+    if (left.get(w)) {
+      found++;
+      left.set(w, left.get(w) - 1);
+    }
+  return found / expected.length;
+}
+
+/** Native reading of a file: page texts, how each page was read, its confident words, seconds. */
 function native(file, lang) {
   const t0 = performance.now();
   if (!/\.pdf$/i.test(file)) {
     try {
-      const { text } = runNative(file, lang, tessdata);
+      const { text, confident } = nativeOcr(file, lang);
       const pages = text.split("\f").filter((p, i, all) => i < all.length - 1 || p.trim() || all.length === 1);
-      return { ok: true, pages, kinds: pages.map(() => "ocr"), seconds: (performance.now() - t0) / 1000 };
+      return { ok: true, pages, kinds: pages.map(() => "ocr"), confident, seconds: (performance.now() - t0) / 1000 };
     } catch (err) {
       return { ok: false, error: String(err.message).split("\n")[0], pages: [], kinds: [], seconds: (performance.now() - t0) / 1000 };
     }
@@ -115,11 +154,13 @@ function native(file, lang) {
     };
   const pages = [];
   const kinds = [];
+  const confident = [];
   for (let p = 1; p <= count; p++) {
     const layer = run("pdftotext", ["-f", String(p), "-l", String(p), file, "-"]);
     if (layer.ok && visible(layer.out) >= TEXT_MIN_CHARS && readableLayer(layer.out)) {
       pages.push(layer.out);
       kinds.push("text");
+      confident.push(...wordsOf(layer.out));
       continue;
     }
     const prefix = path.join(work, "page");
@@ -127,7 +168,9 @@ function native(file, lang) {
     if (!render.ok)
       return { ok: false, error: render.err.split("\n")[0] || "pdftoppm failed", pages, kinds, seconds: (performance.now() - t0) / 1000 };
     try {
-      pages.push(runNative(`${prefix}.png`, lang, tessdata).text);
+      const read = nativeOcr(`${prefix}.png`, lang);
+      pages.push(read.text);
+      confident.push(...read.confident);
     } catch (err) {
       return {
         ok: false,
@@ -142,7 +185,7 @@ function native(file, lang) {
     }
     kinds.push("ocr");
   }
-  return { ok: true, pages, kinds, seconds: (performance.now() - t0) / 1000 };
+  return { ok: true, pages, kinds, confident, seconds: (performance.now() - t0) / 1000 };
 }
 
 /** One `ocr` job on the service: status, error codes (job and failed pages), page texts, seconds. */
@@ -180,6 +223,9 @@ async function service(base, auth, file, lang) {
   const seconds = (performance.now() - t0) / 1000;
   const timeline = await (await fetch(`${base}/api/v1/jobs/${created.id}/timeline`, { headers: auth })).json();
   const codes = new Set([job.error?.code, ...(timeline.events ?? []).map((e) => e.data?.error?.code)].filter(Boolean));
+  // Where the job's time went: seconds in each status (queued, preprocessing, recognizing, …).
+  const stages = {};
+  for (const st of timeline.stages ?? []) stages[st.status] = Math.round(((stages[st.status] ?? 0) + st.duration_ms / 1000) * 100) / 100;
   const pages = new Map();
   const exp = job.output?.exports?.find((e) => e.format === "json");
   if (exp) {
@@ -187,7 +233,7 @@ async function service(base, auth, file, lang) {
     const doc = await (await fetch(link.url)).json();
     for (const p of doc.pages ?? []) pages.set(p.page - 1, p.text ?? "");
   }
-  return { status: job.status, codes: [...codes], pages, seconds, total: job.pages?.total };
+  return { status: job.status, codes: [...codes], pages, seconds, total: job.pages?.total, stages };
 }
 
 /** Sum of per-page edit distances over the reference's length: 1 - that is the similarity. */
@@ -216,9 +262,12 @@ function measure(name, nat, svc) {
     ref && nat.ok ? errorRates(ref.text.slice(0, COMPARE_MAX_CHARS), nativeText.slice(0, COMPARE_MAX_CHARS), cjk).cer : null;
   const nativeHasText = nat.ok && visible(nativeText) >= TEXT_MIN_CHARS;
   const similarity = !ref && nativeHasText ? Math.max(0, 1 - pageDistance(nat.pages, servicePages, cjk)) : null;
+  const recall = !ref && nativeHasText && !cjk ? wordRecall(nat.confident ?? [], wordsOf(serviceText)) : null;
   const emptyPages = nat.pages.filter((p, i) => visible(p) >= TEXT_MIN_CHARS && visible(servicePages[i] ?? "") === 0).length;
   const worse =
-    ref && cerNative !== null ? cerService > cerNative + WORSE_CER_MARGIN : nativeHasText && (similarity ?? 0) < WORSE_SIMILARITY;
+    ref && cerNative !== null
+      ? cerService > cerNative + WORSE_CER_MARGIN
+      : nativeHasText && (similarity ?? 0) < WORSE_SIMILARITY && (recall === null || recall < WORSE_RECALL);
   const pdf = /\.pdf$/i.test(name);
   const kind = !pdf
     ? "image"
@@ -229,7 +278,14 @@ function measure(name, nat, svc) {
         : nat.kinds.every((k) => k === "ocr")
           ? "scan"
           : "mixed";
-  return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, emptyPages, worse, nativeHasText };
+  return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, recall, emptyPages, worse, nativeHasText };
+}
+
+/** Median seconds per page in each job status over `rows` (those that recorded their timeline), with how many rows. */
+function stageProfile(rows) {
+  const names = [...new Set(rows.flatMap((r) => Object.keys(r.stages)))];
+  const per = Object.fromEntries(names.map((n) => [n, median(rows.map((r) => (r.stages[n] ?? 0) / r.pages))]));
+  return { rows: rows.length, perPage: per };
 }
 
 /** The results table and totals of the rows measured so far (`complete` false while the run goes on). */
@@ -250,6 +306,7 @@ function summarise(rows, { started, skipped, total, complete }) {
     bornDigitalNativeSecondsPerPage: perPage("born-digital", "nativeSeconds"),
     scanSecondsPerPage: perPage("scan", "seconds"),
     scanNativeSecondsPerPage: perPage("scan", "nativeSeconds"),
+    scanStages: stageProfile(rows.filter((r) => r.kind === "scan" && r.pages > 0 && /completed/.test(r.status) && r.stages)),
     meanCerService: rows
       .filter((r) => r.cerService !== null && r.cerNative !== null)
       .reduce((s, r, _, a) => s + r.cerService / a.length, 0),
@@ -262,13 +319,13 @@ function summarise(rows, { started, skipped, total, complete }) {
     "",
     `Run ${started.toISOString()} with \`npm run bench:real\` on ${os.cpus().length} cores (load average ${os.loadavg()[0].toFixed(1)} at the end), corpus \`${path.relative(root, corpus)}\` (${rows.length} documents; not documents: ${skipped.join(", ") || "none"}).`,
     "Native: `pdftotext` for PDF pages with a readable text layer (at most half of its characters byte-swapped UTF-16, replacement or private-use), else `pdftoppm -r 300` + `tesseract` (1 thread, the engine's best_int models); images straight to `tesseract`.",
-    `CER against the reference text the corpus ships (gt/); elsewhere similarity = 1 − CER of the service's page texts against native's. Worse = CER more than ${WORSE_CER_MARGIN * 100} points above native's, or similarity below ${WORSE_SIMILARITY * 100} % where native reads text.`,
+    `CER against the reference text the corpus ships (gt/); elsewhere similarity = 1 − CER of the service's page texts against native's. Recall = share of native's confident words (tesseract confidence ≥ ${CONFIDENT}, every word of a \`pdftotext\` page; NFKC, lower case, letters and digits, ${WORD_MIN_CHARS}+ characters) that the service also reads, in any order. Worse = CER more than ${WORSE_CER_MARGIN * 100} points above native's, or, where native reads text, similarity below ${WORSE_SIMILARITY * 100} % and recall below ${WORSE_RECALL * 100} % (rows measured before recall was recorded: similarity alone).`,
     "",
-    "| file | kind | pages | service | error codes | service s | native s | CER service | CER native | similarity | empty pages | worse |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| file | kind | pages | service | error codes | service s | native s | CER service | CER native | similarity | recall | empty pages | worse |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.name} | ${r.kind} | ${r.pages} | ${r.status} | ${r.codes.join(", ")} | ${secs(r.seconds)} | ${secs(r.nativeSeconds)}${r.nativeStatus === "ok" ? "" : ` (${r.nativeStatus})`} | ${pct(r.cerService)} | ${pct(r.cerNative)} | ${pct(r.similarity)} | ${r.emptyPages || ""} | ${r.worse ? "yes" : ""} |`,
+        `| ${r.name} | ${r.kind} | ${r.pages} | ${r.status} | ${r.codes.join(", ")} | ${secs(r.seconds)} | ${secs(r.nativeSeconds)}${r.nativeStatus === "ok" ? "" : ` (${r.nativeStatus})`} | ${pct(r.cerService)} | ${pct(r.cerNative)} | ${pct(r.similarity)} | ${pct(r.recall)} | ${r.emptyPages || ""} | ${r.worse ? "yes" : ""} |`,
     ),
     "",
     "| total | value |",
@@ -282,6 +339,11 @@ function summarise(rows, { started, skipped, total, complete }) {
     `| mean CER on the ${totals.withReference} files with a reference: service vs native | ${pct(totals.meanCerService)} vs ${pct(totals.meanCerNative)} |`,
     `| median seconds per PDF page, born-digital: service vs native | ${secs(totals.bornDigitalSecondsPerPage)} vs ${secs(totals.bornDigitalNativeSecondsPerPage)} |`,
     `| median seconds per PDF page, scans: service vs native | ${secs(totals.scanSecondsPerPage)} vs ${secs(totals.scanNativeSecondsPerPage)} |`,
+    `| scans: median seconds per page in each job status (${totals.scanStages.rows} documents with their timeline) | ${
+      Object.entries(totals.scanStages.perPage)
+        .map(([k, v]) => `${k} ${secs(v)}`)
+        .join(", ") || "–"
+    } |`,
     "",
   ].join("\n");
   return { md: complete ? md : md.replace("\n\n", `\n\n**Partial: ${rows.length} of ${total} documents measured so far.**\n\n`), totals };
@@ -329,12 +391,13 @@ async function main() {
         seconds: s.seconds,
         nativeSeconds: n.seconds,
         nativeStatus: n.ok ? "ok" : `error: ${n.error}`,
+        stages: s.stages ?? {},
       };
       rows.push(row);
       appendFileSync(rowsFile, `${JSON.stringify(row)}\n`);
       writeFileSync(resultsFile, summarise(rows, { started, skipped, total: files.length, complete: false }).md);
       console.log(
-        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}`,
+        `${name.padEnd(44)} ${row.kind.padEnd(12)} ${String(row.pages).padStart(3)} p  ${row.status.padEnd(19)} ${(row.codes.join(",") || "").padEnd(18)} ${secs(row.seconds).padStart(7)} s  native ${secs(row.nativeSeconds).padStart(6)} s  CER ${pct(row.cerService)} vs ${pct(row.cerNative)}  sim ${pct(row.similarity)}  recall ${pct(row.recall)}${row.emptyPages ? `  EMPTY ${row.emptyPages}` : ""}${row.worse ? "  WORSE" : ""}  ${JSON.stringify(row.stages)}`,
       );
     }
   } finally {

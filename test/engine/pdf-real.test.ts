@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import { degrees, PDFDocument, StandardFonts } from "pdf-lib";
+import { clip, closePath, degrees, endPath, lineTo, moveTo, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
@@ -33,6 +33,30 @@ describe("scanned PDF pages in every encoding pdf.js decodes (real files from OC
     const pre = await env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/scans/lichtenstein.png", languages: ["eng"] });
     expect(pre.path).toBe("ocr");
     expect(await inkShare(pre.key)).toBeGreaterThan(0.1);
+  });
+
+  it("a scan drawn through a non-rectangular clipping path shows and reads only what the clip leaves visible", async () => {
+    // No corpus file clips a scan with a path other than a rectangle: this one is built here (pdf-lib)
+    // from OCRmyPDF's linn.pdf, its page drawn through a trapezoid whose lower edge slants from
+    // y = 560 pt on the left to 470 pt on the right. Poppler shows the heading and the first
+    // paragraphs; the address at the foot of the page lies outside the clip.
+    const doc = await PDFDocument.create();
+    const [linn] = await doc.embedPdf(realFixture("ocrmypdf_linn.pdf"), [0]);
+    const page = doc.addPage([612, 792]);
+    page.pushOperators(pushGraphicsState(), moveTo(0, 792), lineTo(612, 792), lineTo(612, 470), lineTo(0, 560), closePath(), clip(), endPath());
+    page.drawPage(linn!, { x: 0, y: 0, width: 612, height: 792 });
+    page.pushOperators(popGraphicsState());
+    const key = await put("uploads/scans/linn-clipped.pdf", await doc.save());
+    const read = await readPage("linn-clipped", key, 0, ["eng"]);
+    expect(read.pre.path).toBe("ocr");
+    const img = (await decodePngToGray(new Uint8Array(await (await env.FILES.get(read.pre.key))!.arrayBuffer())))!;
+    // The page image: ink above the clip's edge, none in the lower half (the page is not turned).
+    let below = 0;
+    for (let i = Math.floor(img.height / 2) * img.width; i < img.data.length; i++) if (img.data[i]! < 128) below++;
+    expect(below / img.data.length).toBeLessThan(1e-4);
+    expect(read.text.text).toContain("LinnSequencer");
+    expect(read.text.text).toContain("MIDI Sequence Recorder");
+    for (const hidden of ["Oxnard", "Tarzana", "SIGNATURE", "TEMPO CHANGES"]) expect(read.text.text).not.toContain(hidden);
   });
 
   it("an image too large to decode in the engine (81 megapixels) is drawn by the browser at page resolution and read", async () => {
@@ -75,10 +99,43 @@ describe("text layers (real files from py-pdf's and OCRmyPDF's tests)", { timeou
     const cmyk = "䴀甀 氀 琀 椀 挀 漀 氀 漀 爀 䈀 氀 愀 挀 欀 倀 甀 爀 攀䈀 氀 愀 挀 欀⠀ 䬀㴀㄀ ⤀";
     expect(judgeTextLayer(cmyk, ["eng"]).ok).toBe(false);
     expect(judgeTextLayer(cmyk, []).ok).toBe(false);
-    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"]).ok).toBe(false);
+    // Letters scattered over several scripts: a mis-decoded layer, not a text in another language.
+    expect(judgeTextLayer("ϲΒϴΒ ԱԲԳ ЖЗИ ϴΒϲ ԴԵԶ КЛМ", ["eng"]).ok).toBe(false);
     expect(judgeTextLayer("Invoice \uE012\uE013\uE014\uE015\uE016 total \uFFFD\uFFFD", ["eng"]).ok).toBe(false);
     expect(judgeTextLayer(realText("pypdf_multicolumn.pdftotext.txt"), ["eng"]).ok).toBe(true);
     expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["rus"]).ok).toBe(true);
+    // Text plainly in one other script is real text in another language: kept, and said.
+    expect(judgeTextLayer("Лорем ипсум долор сит амет, консектетуер", ["eng"])).toEqual({ ok: true, otherScript: "Cyrillic" });
+  });
+
+  it("leaves out of the text layer what a non-rectangular clipping path hides", async () => {
+    // Built here (pdf-lib; no corpus file has such a clip): two lines drawn under a triangular clip
+    // (top-left half of the page). Its bounding box holds both lines; only the first lies inside it.
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([400, 300]);
+    page.pushOperators(pushGraphicsState(), moveTo(0, 300), lineTo(400, 300), lineTo(0, 0), closePath(), clip(), endPath());
+    page.drawText("Kept words inside the triangle", { x: 20, y: 250, size: 12, font });
+    page.drawText("Hidden words below it", { x: 250, y: 40, size: 12, font });
+    page.pushOperators(popGraphicsState());
+    const key = await put("uploads/layers/clipped-text.pdf", await doc.save());
+    const read = await readPage("clipped-text", key, 0, ["eng"]);
+    expect(read.pre.path).toBe("text_layer");
+    expect(read.text.text).toContain("Kept words inside the triangle");
+    expect(read.text.text).not.toContain("Hidden");
+  });
+
+  it("keeps an Arabic text layer asked as eng, with a warning, instead of OCR in English (py-pdf habibi-rotated.pdf)", async () => {
+    const key = await put("uploads/layers/habibi.pdf", realFixture("pypdf_habibi-rotated.pdf"));
+    const page = await readPage("habibi", key, 0, ["eng"]);
+    expect(page.pre.path).toBe("text_layer");
+    expect(page.pre.warnings?.map((w) => w.code)).toEqual(["text_layer_other_script"]);
+    // pdftotext reads "habibi" and يبيبَح twice on each page; OCR in English reads no Arabic at all.
+    const arabic = [...page.text.text].filter((c) => /\p{Script=Arabic}/u.test(c)).length;
+    expect(arabic, page.text.text).toBeGreaterThanOrEqual(10);
+    expect(page.text.text).toContain("habibi");
+    // The glyph run without Unicode (controls and stray Greek in pdf.js) is left out, as pdftotext does.
+    expect(page.text.text.replace(/\s+/g, " ")).toBe("habibi يبيبَح يبيبَح");
   });
 
   it("ocrMode: auto takes an earlier OCR layer, redo and force recognise the page; redo keeps visible text", async () => {

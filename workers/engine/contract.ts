@@ -33,6 +33,12 @@ export interface InspectResult {
  */
 export type PagePath = "ocr" | "text_layer" | "rasterized";
 
+/** Something a page's reading should say without failing it (`code` snake_case, as the job's warnings). */
+export interface PageWarning {
+  code: string;
+  message: string;
+}
+
 export interface PreprocessInput {
   sourceKey: string;
   /** Zero-based page index inside the source document. */
@@ -107,6 +113,8 @@ export interface PreprocessResult {
   transform: PageTransform;
   /** With `readOutKeys`, on a page read from its text layer: the answers `detect` and `recognize` would give. */
   read?: { detect: DetectResult; recognize: RecognizeResult };
+  /** What the page's reading says without failing (a text layer kept in another script than asked). */
+  warnings?: PageWarning[];
 }
 
 export interface DetectInput {

@@ -34,5 +34,5 @@ export const preprocessing: StageHandler = async ({ env, plan, page }) => {
       readOutKeys,
     }),
   );
-  return { path: r.path, ...(r.read ? { read: r.read } : {}) };
+  return { path: r.path, ...(r.read ? { read: r.read } : {}), ...(r.warnings?.length ? { warnings: r.warnings } : {}) };
 };

@@ -1,4 +1,4 @@
-import type { PagePath, PageText } from "../contract";
+import type { PagePath, PageText, PageWarning } from "../contract";
 import type { GrayImage } from "./gray";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */
@@ -21,4 +21,6 @@ export interface SourcePage {
   drawScale?: number;
   /** `text_layer` pages set sideways: the quarter turn (clockwise) that set `image` and the layer's text upright. */
   turn?: 90 | 180 | 270;
+  /** What the page's reading should say without failing (a text layer kept in another script). */
+  warnings?: PageWarning[];
 }

@@ -1,4 +1,4 @@
-import type { InputFormat, OcrMode, PagePath, PageText, PageTransform } from "../contract";
+import type { InputFormat, OcrMode, PagePath, PageText, PageTransform, PageWarning } from "../contract";
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
@@ -22,6 +22,7 @@ export interface NormalisedPage {
   drawScale?: number;
   /** The language `auto` chose on the page as it was, kept when the page was not turned. */
   autoLanguage?: string;
+  warnings?: PageWarning[];
 }
 
 export interface PreprocessContext {
@@ -71,7 +72,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const out = await normaliseSource(source, ctx);
-  const later = source.drawScale ? { drawScale: source.drawScale } : {};
+  const later = { ...(source.drawScale ? { drawScale: source.drawScale } : {}), ...(source.warnings ? { warnings: source.warnings } : {}) };
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels.
   const png = source.rendered ? await encodeGrayPng(out.image) : await encodeBlankGrayPng(out.image.width, out.image.height);
   return { ...out, png, ...later };

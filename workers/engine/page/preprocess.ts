@@ -62,6 +62,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
     skew: out.transform.skew,
     transform: out.transform,
     ...read,
+    ...(out.warnings ? { warnings: out.warnings } : {}),
   };
 }
 

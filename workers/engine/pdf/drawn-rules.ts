@@ -2,19 +2,11 @@ import { OPS } from "pdfjs-dist";
 import type { Box } from "../contract";
 import { unionBox } from "../ocr/group-lines";
 import type { PdfPageProxy } from "./document";
+import { apply, CLOSE, CURVE, LINE, MOVE, QUAD } from "./clip-mask";
 import { mul, type Matrix } from "./matrix";
-
-const apply = (m: Matrix, x: number, y: number) => ({ x: m[0]! * x + m[2]! * y + m[4]!, y: m[1]! * x + m[3]! * y + m[5]! });
 
 /** Filled rectangles thinner than this (points) are rules; thicker ones are shading. */
 const RULE_MAX_PT = 3;
-
-/** Path ops in pdf.js's constructPath data (DrawOPS). */
-const MOVE = 0;
-const LINE = 1;
-const CURVE = 2;
-const QUAD = 3;
-const CLOSE = 4;
 
 /** What a page draws with vector paths, in raster coordinates. */
 export interface DrawnMarks {

@@ -1,5 +1,6 @@
 import { OPS } from "pdfjs-dist";
 import type { GrayImage } from "../image/gray";
+import { clipMask, clipPath, type ClipPath } from "./clip-mask";
 import type { PDFPageProxy } from "./pdfjs";
 
 /** What pdf.js hands over for a decoded image (`kind`: 1 = 1 bit gray, 2 = RGB, 3 = RGBA). */
@@ -88,7 +89,7 @@ function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | nu
  * at a higher resolution than the raster keep thin strokes. The inverse transform is split into
  * per-column and per-row terms computed once, so the inner loop only adds and reads arrays.
  */
-function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPixels): void {
+function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPixels, mask: Uint8Array | null): void {
   const { width: W, height: H } = out;
   const [a, b, c, d, e, f] = ctm;
   const det = a * d - b * c;
@@ -154,8 +155,8 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
           count++;
         }
       }
-      if (!seen) continue;
       const o = y * W + x;
+      if (!seen || (mask && !mask[o])) continue;
       covered[o] = 1;
       // Partly transparent samples blend with what lies under them.
       if (count) data[o] = Math.round((sum + data[o]! * (seen - count)) / seen);
@@ -197,15 +198,22 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
   const H = Math.max(1, Math.round(viewport.height));
   let out: GrayImage | null = null;
   let covered: Uint8Array | null = null;
+  // The mask of each list of clipping paths in force, made when an image is first drawn under it.
+  const masks = new WeakMap<readonly ClipPath[], Uint8Array | null>();
+  const maskOf = (list: readonly ClipPath[]) => {
+    if (list.length === 0) return null;
+    if (!masks.has(list)) masks.set(list, clipMask(list, W, H));
+    return masks.get(list)!;
+  };
   let images = 0,
     clipped = 0;
-  await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async (m, image, mask, fill, textClip) => {
+  await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async (m, image, mask, fill, textClip, clips) => {
     const img = await image();
     const px = img && grayPixels(img, mask, fill);
     if (!px) return;
     out ??= { width: W, height: H, data: new Uint8Array(W * H).fill(255) };
     covered ??= new Uint8Array(W * H);
-    drawImage(out, covered, m, px);
+    drawImage(out, covered, m, px, maskOf(clips));
     images++;
     if (textClip) clipped++;
   });
@@ -235,7 +243,14 @@ export async function imageCoverageBound(page: PDFPageProxy, ops: PdfOperatorLis
 }
 
 /** Where an image is drawn (device matrix of its unit square), its pixels on demand, and the state it is drawn in. */
-type ImageVisitor = (ctm: Matrix, image: () => Promise<PdfImage | null>, mask: boolean, fill: number, textClip: boolean) => Promise<void>;
+type ImageVisitor = (
+  ctm: Matrix,
+  image: () => Promise<PdfImage | null>,
+  mask: boolean,
+  fill: number,
+  textClip: boolean,
+  clips: readonly ClipPath[],
+) => Promise<void>;
 
 /** Walks the page's operators with the graphics state images are drawn in, calling `visit` for each image drawn. */
 async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matrix, visit: ImageVisitor): Promise<void> {
@@ -246,9 +261,12 @@ async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matr
   let mode = 0,
     shown = false,
     textClip = false;
-  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean }[] = [];
+  // Clipping paths in force (a new array at each clip, so saved states keep theirs).
+  let clips: readonly ClipPath[] = [];
+  let pendingClip: "nonzero" | "evenodd" | null = null;
+  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean; clips: readonly ClipPath[] }[] = [];
   const draw = (m: Matrix, img: PdfImage | null | (() => Promise<PdfImage | null>), mask: boolean) =>
-    visit(m, typeof img === "function" ? img : async () => img, mask, fill, textClip);
+    visit(m, typeof img === "function" ? img : async () => img, mask, fill, textClip, clips);
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i]!;
     const args = (ops.argsArray[i] ?? []) as unknown[];
@@ -258,21 +276,34 @@ async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matr
     }
     switch (fn) {
       case OPS.save:
-        stack.push({ ctm, fill, mode, textClip });
+        stack.push({ ctm, fill, mode, textClip, clips });
         break;
       case OPS.restore:
-        ({ ctm, fill, mode, textClip } = stack.pop() ?? { ctm, fill, mode, textClip });
+        ({ ctm, fill, mode, textClip, clips } = stack.pop() ?? { ctm, fill, mode, textClip, clips });
         break;
       case OPS.transform:
         ctm = mul(ctm, args as number[]);
         break;
       case OPS.paintFormXObjectBegin:
-        stack.push({ ctm, fill, mode, textClip });
+        stack.push({ ctm, fill, mode, textClip, clips });
         if (Array.isArray(args[0])) ctm = mul(ctm, args[0] as number[]);
         break;
       case OPS.paintFormXObjectEnd:
-        ({ ctm, fill, mode, textClip } = stack.pop() ?? { ctm, fill, mode, textClip });
+        ({ ctm, fill, mode, textClip, clips } = stack.pop() ?? { ctm, fill, mode, textClip, clips });
         break;
+      case OPS.clip:
+        pendingClip = "nonzero";
+        break;
+      case OPS.eoClip:
+        pendingClip = "evenodd";
+        break;
+      case OPS.constructPath: {
+        // pdf.js gives `W n` as the clip op followed by the path it applies to.
+        const data = (args[1] as ArrayLike<number>[] | undefined)?.[0];
+        if (pendingClip && data) clips = [...clips, clipPath(data, ctm, pendingClip === "evenodd")];
+        pendingClip = null;
+        break;
+      }
       case OPS.setTextRenderingMode:
         mode = Number(args[0]);
         break;

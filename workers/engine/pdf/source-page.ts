@@ -23,6 +23,7 @@ import { rasterizePdfPage, rasterizePdfPagePng } from "./rasterize";
 import { textLayerPage, turnMatrix, uprightTurn } from "./text-layer";
 import { mul } from "./matrix";
 import { rotateQuarter } from "../image/geometry";
+import { visibleTextItems } from "./text-clip";
 import { judgeTextLayer } from "./text-plausibility";
 
 /** PDF pages are drawn at 300 dpi, fitted within MAX_PAGE_SIDE (an A4 page gives 2480x3508). */
@@ -91,6 +92,13 @@ export async function drawPdfPagePng(browser: unknown, bytes: Uint8Array, page: 
   return rasterizePdfPagePng(browser, await singlePagePdf(bytes, page), scale);
 }
 
+/**
+ * A text item holding control characters is a glyph run its font gives no Unicode for: the rest
+ * of it decodes as stray symbols too (py-pdf's habibi.pdf: "\u0003ϲΒϴΒ ˴" beside its Arabic). A
+ * layer trusted as a whole (such runs are at most 5 % of its characters) is taken without them.
+ */
+const GLYPH_RUN_WITHOUT_UNICODE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/u;
+
 export interface PdfPageOptions {
   browser: unknown;
   languages?: string[];
@@ -117,7 +125,7 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
   const width = Math.max(1, Math.round(size.width * scale));
   const height = Math.max(1, Math.round(size.height * scale));
   const blank = (w: number, h: number): GrayImage => ({ width: w, height: h, data: new Uint8Array(w * h).fill(255) });
-  const items = await textItems(p);
+  const listed = await textItems(p);
   const mode = opts.ocrMode ?? "auto";
   const rotation = (((p.rotate % 360) + 360) % 360) as 0 | 90 | 180 | 270;
   const { images, oversized } = await assertPageImagesFit(bytes, page);
@@ -125,12 +133,23 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
   if (oversized > 0 && !opts.browser)
     throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
   const ops = await p.getOperatorList();
+  // Text a clipping path hides is no text of the page, though pdf.js lists it.
+  const items = visibleTextItems(listed, ops, viewportTransform(p, scale));
   const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
-  const useLayer =
-    hasTextLayer(items) &&
-    mode !== "force" &&
-    !(mode === "redo" && invisible) &&
-    judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages).ok;
+  const judged = hasTextLayer(items) ? judgeTextLayer(items.map((i) => i.str).join(" "), opts.languages) : null;
+  const useLayer = judged !== null && judged.ok && mode !== "force" && !(mode === "redo" && invisible);
+  // A layer in another script than asked is kept (OCR in the asked language cannot read it), and said.
+  const warnings =
+    useLayer && judged.otherScript
+      ? {
+          warnings: [
+            {
+              code: "text_layer_other_script",
+              message: `Page ${page + 1}'s text layer is written in ${judged.otherScript} script, not in that of ${opts.languages?.join("+")}: it is kept as the page's text. Ask for a language written in ${judged.otherScript} script to have it read that way.`,
+            },
+          ],
+        }
+      : {};
   // A page read from its visible text layer whose text is its own (not a stamp on a scan) never
   // shows its images composed: they are composed only to check that they decode, at a low
   // resolution (a full one takes 0.4–1.7 s). A blank result is confirmed at full resolution.
@@ -155,7 +174,12 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
   if (useLayer) {
     const drawn = viewportTransform(p, scale);
     const layerIn = async (viewport: number[], w: number, h: number) => ({
-      ...textLayerPage(items, viewport, w, h),
+      ...textLayerPage(
+        items.filter((i) => !GLYPH_RUN_WITHOUT_UNICODE.test(i.str)),
+        viewport,
+        w,
+        h,
+      ),
       ...(await drawnMarks(p, viewport, w, h)),
     });
     // A scanned sheet with a little visible text on it (a stamp, a typed header): the scan is
@@ -163,14 +187,14 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
     // the same place). Pages with images beside their real text (figures, decorative bands, a
     // background) are read from their layer.
     if (composed && composed.coverage >= FULL_PAGE && !invisible && textShare(items, size) < STAMP_TEXT_SHARE)
-      return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation };
+      return { image: composed.image, path: "ocr", textLayer: await layerIn(drawn, width, height), rendered: true, rotation, ...warnings };
     // Text set sideways (a landscape table on a portrait page) is read in its own frame: the
     // page and its layer are turned so that its lines run left to right.
     const turn = uprightTurn(items, drawn);
     const [w, h] = turn % 180 ? [height, width] : [width, height];
     const textLayer = await layerIn(mul(turnMatrix(turn, width, height), drawn), w, h);
     const upright = (image: GrayImage) => rotateQuarter(image, turn);
-    const turned = turn ? { turn } : {};
+    const turned = { ...(turn ? { turn } : {}), ...warnings };
     // The page image serves the editor and renderer. A scan under an OCR layer is its images;
     // other pages are drawn by a browser, or left as a blank canvas of the page's size (the
     // coordinates stay right and the text exact).

@@ -59,13 +59,29 @@ export interface Plausibility {
   ok: boolean;
   /** Why the layer is not trusted (for the page's warning), when it is not. */
   reason?: string;
+  /**
+   * A trusted layer written in another script than the requested languages' (an Arabic layer
+   * asked as `eng`): kept, since OCR in the requested language cannot read that script; the page
+   * says so.
+   */
+  otherScript?: string;
 }
+
+/**
+ * A layer whose letters are at least this share in the requested scripts plus one other script is
+ * real text in another language, not a mis-decoded one (words holding junk characters set aside:
+ * a glyph run without a Unicode map decodes as controls and stray symbols beside the real text).
+ */
+const TWO_SCRIPT_SHARE = 0.9;
+
+const scriptOf = (c: string): string | undefined => SCRIPT_NAMES.find((s) => SCRIPT_RE[s]!.test(c));
 
 /**
  * Judges a text layer's characters against the languages requested (`auto` or none: any
  * script). Fails when more than 5 % of the letters are junk, when over a third of the code points
  * above U+00FF have a zero low byte (UTF-16 read with the wrong byte order: "M" becomes 䴀), or
- * when fewer than half of the letters are in a script of the requested languages.
+ * when fewer than half of the letters are in a script of the requested languages, unless the
+ * layer is plainly written in one other script (`otherScript`): then it is kept.
  */
 export function judgeTextLayer(text: string, languages: string[] = []): Plausibility {
   const chars = [...text.replace(/\s+/gu, "")];
@@ -83,7 +99,32 @@ export function judgeTextLayer(text: string, languages: string[] = []): Plausibi
   const letters = chars.filter((c) => /\p{L}/u.test(c));
   if (letters.length < 8) return { ok: true };
   const inScript = letters.filter((c) => [...scripts].some((s) => SCRIPT_RE[s]!.test(c))).length;
-  if (inScript < 0.5 * letters.length)
-    return { ok: false, reason: `only ${inScript} of ${letters.length} letters are in the script of ${known.join("+")}` };
-  return { ok: true };
+  if (inScript >= 0.5 * letters.length) return { ok: true };
+  const other = otherScript(text, scripts);
+  if (other) return { ok: true, otherScript: other };
+  return { ok: false, reason: `only ${inScript} of ${letters.length} letters are in the script of ${known.join("+")}` };
+}
+
+/**
+ * The one script besides `requested` that a layer's clean words are written in, when together they
+ * hold TWO_SCRIPT_SHARE of its letters and that script holds most of them; else undefined.
+ */
+function otherScript(text: string, requested: Set<string>): string | undefined {
+  const words = text.split(/\s+/u).filter((w) => w && !JUNK.test(w));
+  const counts = new Map<string, number>();
+  let letters = 0;
+  for (const c of words.flatMap((w) => [...w])) {
+    if (!/\p{L}/u.test(c)) continue;
+    letters++;
+    const script = scriptOf(c) ?? "other";
+    counts.set(script, (counts.get(script) ?? 0) + 1);
+  }
+  let inRequested = 0;
+  let best: [string, number] | undefined;
+  for (const [script, n] of counts) {
+    if (requested.has(script)) inRequested += n;
+    else if (script !== "other" && (!best || n > best[1])) best = [script, n];
+  }
+  if (!best || letters < 8 || best[1] <= letters / 2) return undefined;
+  return inRequested + best[1] >= TWO_SCRIPT_SHARE * letters ? best[0] : undefined;
 }
