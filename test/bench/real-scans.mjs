@@ -113,7 +113,15 @@ const wordsOf = (text) =>
 /** Native tesseract's reading of an image: its text and its confident words. */
 function nativeOcr(file, lang) {
   const { text, words } = runNativeWithWords(file, lang, tessdata, path.join(work, "native"));
-  return { text, confident: wordsOf(words.filter((w) => w.conf >= CONFIDENT).map((w) => w.text).join(" ")) };
+  return {
+    text,
+    confident: wordsOf(
+      words
+        .filter((w) => w.conf >= CONFIDENT)
+        .map((w) => w.text)
+        .join(" "),
+    ),
+  };
 }
 
 /** Share of the `expected` words (a multiset) found among the `actual` ones; null without any. */
@@ -278,7 +286,19 @@ function measure(name, nat, svc) {
         : nat.kinds.every((k) => k === "ocr")
           ? "scan"
           : "mixed";
-  return { name, kind, pages: pageCount, ref: ref?.file ?? null, cerService, cerNative, similarity, recall, emptyPages, worse, nativeHasText };
+  return {
+    name,
+    kind,
+    pages: pageCount,
+    ref: ref?.file ?? null,
+    cerService,
+    cerNative,
+    similarity,
+    recall,
+    emptyPages,
+    worse,
+    nativeHasText,
+  };
 }
 
 /** Median seconds per page in each job status over `rows` (those that recorded their timeline), with how many rows. */

@@ -1,5 +1,16 @@
 import { env } from "cloudflare:workers";
-import { clip, closePath, degrees, endPath, lineTo, moveTo, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from "pdf-lib";
+import {
+  clip,
+  closePath,
+  degrees,
+  endPath,
+  lineTo,
+  moveTo,
+  PDFDocument,
+  popGraphicsState,
+  pushGraphicsState,
+  StandardFonts,
+} from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { judgeTextLayer } from "../../workers/engine/pdf/text-plausibility";
@@ -43,7 +54,16 @@ describe("scanned PDF pages in every encoding pdf.js decodes (real files from OC
     const doc = await PDFDocument.create();
     const [linn] = await doc.embedPdf(realFixture("ocrmypdf_linn.pdf"), [0]);
     const page = doc.addPage([612, 792]);
-    page.pushOperators(pushGraphicsState(), moveTo(0, 792), lineTo(612, 792), lineTo(612, 470), lineTo(0, 560), closePath(), clip(), endPath());
+    page.pushOperators(
+      pushGraphicsState(),
+      moveTo(0, 792),
+      lineTo(612, 792),
+      lineTo(612, 470),
+      lineTo(0, 560),
+      closePath(),
+      clip(),
+      endPath(),
+    );
     page.drawPage(linn!, { x: 0, y: 0, width: 612, height: 792 });
     page.pushOperators(popGraphicsState());
     const key = await put("uploads/scans/linn-clipped.pdf", await doc.save());
