@@ -81,6 +81,11 @@ export function noContentAfter<C extends Context<AppEnv, string, object>>(work: 
   };
 }
 
+/** A handler that answers 200 with what `work` returns, as JSON (a read, or an action whose answer is the new state). */
+export function answerWith<C extends Context<AppEnv, string, object>, T>(work: (c: C) => Promise<T> | T) {
+  return async (c: C) => c.json(await work(c), 200);
+}
+
 /** Registers route tables in order (the OpenAPI document lists paths in that order). */
 export function registerRoutes(app: OpenAPIHono<AppEnv>, ...tables: RouteEntry[][]) {
   // Each row's handler was checked against its own route when the row was built.

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { clearSessionCookie } from "../../http/auth";
 import { errors, json } from "../../http/openapi";
-import { authedRoutes, jsonBody, noContentAfter, sessionRoutes } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter, sessionRoutes } from "../../http/route";
 import { UserOut } from "../auth/auth.schemas";
 import { ApiKeyCreatedOut, ApiKeyCreateRequest, ApiKeyOut, KeyIdParam, ProfileUpdate } from "./account.schemas";
 import * as account from "./account.service";
@@ -14,7 +14,7 @@ export const accountRoutes = [
     summary: "Update the profile (name, locale)",
     request: jsonBody(ProfileUpdate),
     responses: { 200: json(UserOut, "The user"), ...errors(401, 403, 422) },
-    handler: async (c) => c.json(await account.updateProfile(c.get("db"), c.get("auth").userId, c.req.valid("json")), 200),
+    handler: answerWith((c) => account.updateProfile(c.get("db"), c.get("auth").userId, c.req.valid("json"))),
   }),
   authed("get", "/api/v1/account/export-data", "exportAccountData", {
     summary: "Everything the service holds about the account, as JSON",
@@ -36,7 +36,7 @@ export const accountRoutes = [
   authed("get", "/api/v1/account/api-keys", "listApiKeys", {
     summary: "API keys (metadata only), newest first",
     responses: { 200: json(z.array(ApiKeyOut), "Keys"), ...errors(401) },
-    handler: async (c) => c.json(await account.listKeys(c.get("db"), c.get("auth").userId), 200),
+    handler: answerWith((c) => account.listKeys(c.get("db"), c.get("auth").userId)),
   }),
   session("post", "/api/v1/account/api-keys", "createApiKey", {
     summary: "Create an API key; the full key is shown in this answer only",

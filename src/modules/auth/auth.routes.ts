@@ -8,7 +8,7 @@ import { ApiError } from "../../http/errors";
 import { logUnexpected } from "../../http/on-error";
 import { errors, json } from "../../http/openapi";
 import { clientIp, jsonField, rateLimit } from "../../http/rate-limit";
-import { authedRoutes, jsonBody, noContentAfter, publicRoutes, sessionRoutes } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter, publicRoutes, sessionRoutes } from "../../http/route";
 import { validationHook } from "../../http/validation";
 import { readOutbox } from "../../providers/mail/outbox";
 import { client, defer, isNavigation, oauthCookieName, signedIn, toSignInPage } from "./auth.http";
@@ -51,6 +51,29 @@ const noContent = (description: string) => ({ 204: { description } });
 
 /** Same answer for every address of the enumeration-safe requests; the work runs after it is sent. */
 const ACCEPTED = { accepted: true } as const;
+
+/**
+ * An enumeration-safe mail request (a sign-in link, a password reset): an address in, 202 at once
+ * whatever the address, the mail sent in the background (`what` names it in the log).
+ */
+function mailRequest(
+  path: string,
+  operationId: string,
+  summary: string,
+  what: string,
+  send: (db: AppEnv["Variables"]["db"], env: Env, email: string) => Promise<unknown>,
+) {
+  return open("post", path, operationId, {
+    summary,
+    middleware: [authLimit(operationId)] as const,
+    request: jsonBody(schemas.MagicLinkRequest),
+    responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
+    handler: async (c) => {
+      c.executionCtx.waitUntil(auth.inBackground(what, send(c.get("db"), c.env, c.req.valid("json").email)));
+      return c.json(ACCEPTED, 202);
+    },
+  });
+}
 
 export const authRoutes = [
   open("post", "/api/v1/auth/register", "register", {
@@ -100,7 +123,7 @@ export const authRoutes = [
   authed("get", "/api/v1/auth/me", "getMe", {
     summary: "The signed-in user",
     responses: { 200: json(schemas.UserOut, "The user"), ...errors(401) },
-    handler: async (c) => c.json(await auth.me(c.get("db"), c.get("auth").userId), 200),
+    handler: answerWith((c) => auth.me(c.get("db"), c.get("auth").userId)),
   }),
   session("get", "/api/v1/auth/csrf", "getCsrfToken", {
     summary: "The CSRF value to send as X-CSRF-Token on unsafe cookie-authenticated requests",
@@ -115,7 +138,7 @@ export const authRoutes = [
     summary: "Confirm the email address with the mailed token",
     request: jsonBody(schemas.TokenRequest),
     responses: { 200: json(schemas.UserOut, "Address confirmed"), ...errors(400, 410, 422) },
-    handler: async (c) => c.json(await auth.verifyEmail(c.get("db"), c.req.valid("json").token), 200),
+    handler: answerWith((c) => auth.verifyEmail(c.get("db"), c.req.valid("json").token)),
   }),
   authed("post", "/api/v1/auth/resend-verification", "resendVerification", {
     summary: "Mail a new verification link",
@@ -125,32 +148,26 @@ export const authRoutes = [
       return c.json(ACCEPTED, 202);
     },
   }),
-  open("post", "/api/v1/auth/magic-link", "requestMagicLink", {
-    summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
-    middleware: [authLimit("magic")] as const,
-    request: jsonBody(schemas.MagicLinkRequest),
-    responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
-    handler: async (c) => {
-      c.executionCtx.waitUntil(auth.inBackground("magic link", auth.sendMagicLink(c.get("db"), c.env, c.req.valid("json").email)));
-      return c.json(ACCEPTED, 202);
-    },
-  }),
+  mailRequest(
+    "/api/v1/auth/magic-link",
+    "requestMagicLink",
+    "Mail a sign-in link; always the same answer, whether or not an account exists",
+    "magic link",
+    auth.sendMagicLink,
+  ),
   open("post", "/api/v1/auth/magic-link/verify", "verifyMagicLink", {
     summary: "Sign in with a mailed link's token (creates the account for a new address)",
     request: jsonBody(schemas.TokenRequest),
     responses: { 200: json(schemas.AuthResponse, "Signed in"), ...errors(400, 410, 422) },
     handler: async (c) => c.json(signedIn(c, await auth.verifyMagicLink(c.get("db"), c.env, c.req.valid("json").token, client(c))), 200),
   }),
-  open("post", "/api/v1/auth/forgot-password", "forgotPassword", {
-    summary: "Mail a password reset link; always the same answer, whether or not an account exists",
-    middleware: [authLimit("forgot")] as const,
-    request: jsonBody(schemas.MagicLinkRequest),
-    responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
-    handler: async (c) => {
-      c.executionCtx.waitUntil(auth.inBackground("password reset", auth.sendPasswordReset(c.get("db"), c.env, c.req.valid("json").email)));
-      return c.json(ACCEPTED, 202);
-    },
-  }),
+  mailRequest(
+    "/api/v1/auth/forgot-password",
+    "forgotPassword",
+    "Mail a password reset link; always the same answer, whether or not an account exists",
+    "password reset",
+    auth.sendPasswordReset,
+  ),
   open("post", "/api/v1/auth/reset-password", "resetPassword", {
     summary: "Set a new password with a mailed token; ends every session",
     request: jsonBody(schemas.PasswordResetRequest),
@@ -169,7 +186,7 @@ export const authRoutes = [
   session("get", "/api/v1/auth/sessions", "listSessions", {
     summary: "Live sessions, newest first",
     responses: { 200: json(z.array(schemas.SessionOut), "Sessions"), ...errors(401, 403) },
-    handler: async (c) => c.json(await auth.listSessions(c.get("db"), c.get("auth").userId, c.get("auth").credentialId), 200),
+    handler: answerWith((c) => auth.listSessions(c.get("db"), c.get("auth").userId, c.get("auth").credentialId)),
   }),
   session("delete", "/api/v1/auth/sessions/{session_id}", "revokeSession", {
     summary: "End one session",
@@ -180,7 +197,7 @@ export const authRoutes = [
   session("post", "/api/v1/auth/2fa/start", "startTwoFactor", {
     summary: "A new TOTP secret, its otpauth:// URI and recovery codes; active after /2fa/confirm",
     responses: { 200: json(z.record(z.string(), z.unknown()), "Secret, URI and recovery codes"), ...errors(401, 403, 409) },
-    handler: async (c) => c.json(await twoFactor.startTwoFactor(c.get("db"), c.get("auth").userId), 200),
+    handler: answerWith((c) => twoFactor.startTwoFactor(c.get("db"), c.get("auth").userId)),
   }),
   session("post", "/api/v1/auth/2fa/confirm", "confirmTwoFactor", {
     summary: "Turn two-factor sign-in on with a code from the app",

@@ -5,7 +5,7 @@ import { requireAuth } from "../../http/auth";
 import { ApiError } from "../../http/errors";
 import { idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody, routeTable } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, routeTable } from "../../http/route";
 import { assertSandboxAllowed, SANDBOX_CHECKOUT_PATH } from "../../providers/payments";
 import * as balance from "./balance.service";
 import * as schemas from "./billing.schemas";
@@ -23,24 +23,24 @@ export const billingRoutes = [
   account("get", "/api/v1/account/wallet", "getWallet", {
     summary: "Credits: balance, reserved by running jobs, available, and the plan",
     responses: { 200: json(schemas.WalletOut, "Wallet"), ...errors(401) },
-    handler: async (c) => c.json(await balance.walletOf(c.get("db"), c.get("auth")), 200),
+    handler: answerWith((c) => balance.walletOf(c.get("db"), c.get("auth"))),
   }),
   account("get", "/api/v1/account/wallet/ledger", "listLedger", {
     summary: "Every credit movement with the balance after it, newest first",
     request: { query: Paging },
     responses: { 200: json(z.array(schemas.LedgerEntryOut), "Ledger entries"), ...errors(401, 422) },
-    handler: async (c) => c.json(await balance.ledgerPage(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
+    handler: answerWith((c) => balance.ledgerPage(c.get("db"), c.get("auth"), c.req.valid("query"))),
   }),
   account("get", "/api/v1/account/usage", "getUsage", {
     summary: "Pages and credits per day and tool, and finished jobs by status, over the last N days",
     request: { query: schemas.UsageQuery },
     responses: { 200: json(schemas.UsageOut, "Usage"), ...errors(401, 422) },
-    handler: async (c) => c.json(await usageReport(c.get("db"), c.get("auth").userId, c.req.valid("query").days), 200),
+    handler: answerWith((c) => usageReport(c.get("db"), c.get("auth").userId, c.req.valid("query").days)),
   }),
   billingOpen("get", "/api/v1/billing/plans", "listPlans", {
     summary: "Plans (as in /config) and the credit packs checkout sells",
     responses: { 200: json(schemas.PlansOut, "Plans and credit packs") },
-    handler: (c) => c.json(balance.plansAndPacks(), 200),
+    handler: answerWith((c) => balance.plansAndPacks()),
   }),
   billing("post", "/api/v1/billing/checkout", "createCheckout", {
     middleware: [requireAuth, idempotent()] as const,
@@ -58,18 +58,18 @@ export const billingRoutes = [
   billing("get", "/api/v1/billing/subscription", "getSubscription", {
     summary: "The account's live subscription, or null",
     responses: { 200: json(schemas.SubscriptionOut.nullable(), "Subscription or null"), ...errors(401) },
-    handler: async (c) => c.json(await subscriptions.getSubscription(c.get("db"), c.get("auth")), 200),
+    handler: answerWith((c) => subscriptions.getSubscription(c.get("db"), c.get("auth"))),
   }),
   billing("post", "/api/v1/billing/subscription/cancel", "cancelSubscription", {
     summary: "Stop renewing; the plan lasts until the end of the paid period",
     responses: { 200: json(schemas.SubscriptionOut, "Subscription, cancel_at_period_end set"), ...errors(401, 404, 503) },
-    handler: async (c) => c.json(await subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth")), 200),
+    handler: answerWith((c) => subscriptions.cancelSubscription(c.env, c.get("db"), c.get("auth"))),
   }),
   billing("get", "/api/v1/billing/payments", "listPayments", {
     summary: "Payments (credit packs, subscription periods), newest first",
     request: { query: Paging },
     responses: { 200: json(z.array(schemas.PaymentOut), "Payments"), ...errors(401, 422) },
-    handler: async (c) => c.json(await payments.listPayments(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
+    handler: answerWith((c) => payments.listPayments(c.get("db"), c.get("auth"), c.req.valid("query"))),
   }),
   billingOpen("post", "/api/v1/billing/webhooks/stripe", "stripeWebhook", {
     summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",

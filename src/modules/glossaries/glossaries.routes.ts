@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import { GlossaryCreateRequest, GlossaryIdParam, GlossaryOut, GlossaryTermsBody } from "./glossaries.schemas";
 import * as service from "./glossaries.service";
 
@@ -11,7 +11,7 @@ export const glossaryRoutes = [
     summary: "The account's glossaries with their terms, newest first",
     request: { query: Paging },
     responses: { 200: json(z.array(GlossaryOut), "A page of glossaries"), ...errors(401, 422) },
-    handler: async (c) => c.json(await service.listGlossaries(c.get("db"), c.get("auth").userId, c.req.valid("query")), 200),
+    handler: answerWith((c) => service.listGlossaries(c.get("db"), c.get("auth").userId, c.req.valid("query"))),
   }),
   glossary("post", "/api/v1/account/glossaries", "createGlossary", {
     summary: "Create a glossary for one language pair: its terms are enforced in every translation that names it",

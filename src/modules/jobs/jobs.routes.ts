@@ -4,7 +4,7 @@ import type { AppEnv } from "../../env";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody } from "../../http/route";
 import { createBatch } from "./batch.service";
 import * as control from "./job-control.service";
 import * as repo from "./jobs.repo";
@@ -43,7 +43,7 @@ export const jobRoutes = [
     summary: "Price of a job with these options and this many pages (the same function charges)",
     request: { query: schemas.EstimateQuery, ...jsonBody(schemas.CreateJobRequest) },
     responses: { 200: json(schemas.CostEstimateOut, "The estimate"), ...errors(400, 401, 422) },
-    handler: async (c) => c.json(await service.estimate(c.get("db"), c.get("auth"), c.req.valid("json"), c.req.valid("query").pages), 200),
+    handler: answerWith((c) => service.estimate(c.get("db"), c.get("auth"), c.req.valid("json"), c.req.valid("query").pages)),
   }),
   job("get", "/api/v1/jobs/{job_id}", "getJob", {
     summary: "Read a job (poll until a terminal state)",

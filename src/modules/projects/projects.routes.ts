@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { requireAuth } from "../../http/auth";
 import { IdempotencyHeader, idempotent } from "../../http/idempotency";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import { JobOut } from "../jobs/jobs.schemas";
 import { toJobOut } from "../jobs/jobs.service";
 import * as schemas from "./projects.schemas";
@@ -17,7 +17,7 @@ export const projectRoutes = [
     summary: "List projects (or the trash) with filters; most recently updated first by default",
     request: { query: schemas.ProjectListQuery.extend(Paging.shape) },
     responses: { 200: json(schemas.ProjectListOut, "A page of projects"), ...errors(401, 422) },
-    handler: async (c) => c.json(await service.listProjects(c.get("db"), c.get("auth"), c.req.valid("query")), 200),
+    handler: answerWith((c) => service.listProjects(c.get("db"), c.get("auth"), c.req.valid("query"))),
   }),
   project("get", "/api/v1/projects/{project_id}", "getProject", {
     summary: "A project with its pages (signed image URLs), regions and tables",
@@ -50,13 +50,13 @@ export const projectRoutes = [
     summary: "Deep-copy a project (rows and files) under a new name",
     request: { params: schemas.ProjectIdParam },
     responses: { 200: json(schemas.ProjectOut, "The copy"), ...errors(401, 404, 409, 422) },
-    handler: async (c) => c.json(await service.duplicateProject(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+    handler: answerWith((c) => service.duplicateProject(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id)),
   }),
   project("post", "/api/v1/projects/{project_id}/restore", "restoreProject", {
     summary: "Take a project out of the trash",
     request: { params: schemas.ProjectIdParam },
     responses: { 200: json(schemas.ProjectOut, "The project"), ...errors(401, 404, 422) },
-    handler: async (c) => c.json(await service.restoreProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+    handler: answerWith((c) => service.restoreProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id)),
   }),
   project("post", "/api/v1/projects/{project_id}/rerender", "rerenderProject", {
     middleware: [requireAuth, idempotent()] as const,
@@ -85,12 +85,12 @@ export const projectRoutes = [
     summary: "Exports of a project (from its jobs and built on request), newest first",
     request: { params: schemas.ProjectIdParam },
     responses: { 200: json(z.array(schemas.ExportOut), "Exports"), ...errors(401, 404, 422) },
-    handler: async (c) => c.json(await service.listProjectExports(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+    handler: answerWith((c) => service.listProjectExports(c.get("db"), c.get("auth"), c.req.valid("param").project_id)),
   }),
   folder("get", "/api/v1/folders", "listFolders", {
     summary: "Folders, by name, with the number of live projects in each",
     responses: { 200: json(z.array(schemas.FolderOut), "Folders"), ...errors(401) },
-    handler: async (c) => c.json(await service.listFolders(c.get("db"), c.get("auth")), 200),
+    handler: answerWith((c) => service.listFolders(c.get("db"), c.get("auth"))),
   }),
   folder("post", "/api/v1/folders", "createFolder", {
     summary: "Create a folder (move projects into it with PATCH /projects/{id})",

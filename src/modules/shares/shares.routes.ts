@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { errors, json } from "../../http/openapi";
 import { rateLimit } from "../../http/rate-limit";
-import { authedRoutes, jsonBody, noContentAfter, routeTable } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter, routeTable } from "../../http/route";
 import { sha256Hex } from "../../lib/crypto";
 import { ProjectIdParam } from "../projects/projects.schemas";
 import * as schemas from "./shares.schemas";
@@ -47,7 +47,7 @@ export const shareRoutes = [
     summary: "A project's share links, newest first (tokens are not shown again)",
     request: { params: ProjectIdParam },
     responses: { 200: json(z.array(schemas.ShareOut), "Shares"), ...errors(401, 404, 422) },
-    handler: async (c) => c.json(await service.listShares(c.get("db"), c.get("auth"), c.req.valid("param").project_id), 200),
+    handler: answerWith((c) => service.listShares(c.get("db"), c.get("auth"), c.req.valid("param").project_id)),
   }),
   share("delete", "/api/v1/share/{share_id}", "revokeShare", {
     summary: "Revoke a share link",
@@ -59,12 +59,12 @@ export const shareRoutes = [
     summary: "Open a share link (no account): the project's pages, regions, translations and tables",
     request: { params: schemas.ShareTokenParam, query: schemas.SharePasswordQuery },
     responses: { 200: json(schemas.ShareViewOut, "The shared project"), ...errors(401, 403, 404, 410, 422, 429) },
-    handler: async (c) => c.json(await service.viewShare(c.env, c.get("db"), openedLink(c)), 200),
+    handler: answerWith((c) => service.viewShare(c.env, c.get("db"), openedLink(c))),
   }),
   publicLink("get", "/api/v1/share/{token}/download", "downloadShare", {
     summary: "Signed URLs of the shared project's exports (newest of each format), when the link allows downloads",
     request: { params: schemas.ShareTokenParam, query: schemas.SharePasswordQuery },
     responses: { 200: json(schemas.ShareDownloadOut, "Download links"), ...errors(401, 403, 404, 410, 422, 429) },
-    handler: async (c) => c.json(await service.downloadShare(c.env, c.get("db"), openedLink(c)), 200),
+    handler: answerWith((c) => service.downloadShare(c.env, c.get("db"), openedLink(c))),
   }),
 ];

@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { requireAdmin } from "../../http/admin";
 import { ApiError } from "../../http/errors";
 import { errors, json } from "../../http/openapi";
-import { jsonBody, routeTable } from "../../http/route";
+import { answerWith, jsonBody, routeTable } from "../../http/route";
 import { AppConfigOut, HealthOut, StatusOut, StatusOverrideIn, StatusOverrideOut } from "./system.schemas";
 import { clearOverride, insertOverride } from "./system.repo";
 import * as service from "./system.service";
@@ -18,7 +18,7 @@ export const systemRoutes = [
   system("get", "/health/live", "healthLive", {
     summary: "Liveness: answers as soon as the process can serve traffic",
     responses: { 200: json(HealthOut, "Alive") },
-    handler: (c) => c.json(healthy(), 200),
+    handler: answerWith((c) => healthy()),
   }),
   system("get", "/health/ready", "healthReady", {
     summary: "Readiness: checks D1, both R2 buckets, the engine and a translator",
@@ -35,22 +35,22 @@ export const systemRoutes = [
   system("get", "/health/providers", "healthProviders", {
     summary: "State of each OCR, translation, browser and AI provider",
     responses: { 200: json(FreeForm, "Provider states") },
-    handler: async (c) => c.json(await service.providers(c.env), 200),
+    handler: answerWith((c) => service.providers(c.env)),
   }),
   system("get", "/api/v1/config", "getConfig", {
     summary: "Tools, languages, plans, limits and sign-in providers",
     responses: { 200: json(AppConfigOut, "Service configuration") },
-    handler: async (c) => c.json(await service.appConfig(c.env), 200),
+    handler: answerWith((c) => service.appConfig(c.env)),
   }),
   system("get", "/api/v1/languages", "getLanguages", {
     summary: "OCR languages and translation pairs that the configured providers really serve",
     responses: { 200: json(FreeForm, "Languages") },
-    handler: async (c) => c.json(await service.languages(c.env), 200),
+    handler: answerWith((c) => service.languages(c.env)),
   }),
   system("get", "/api/v1/status", "getStatus", {
     summary: "Service status from live health checks and administrator overrides",
     responses: { 200: json(StatusOut, "Status") },
-    handler: async (c) => c.json(await service.status(c.env, c.get("db")), 200),
+    handler: answerWith((c) => service.status(c.env, c.get("db"))),
   }),
   admin("post", "/api/v1/admin/status-overrides", "setStatusOverride", {
     summary: "Set a manual status for a component (administrators only)",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json } from "../../http/openapi";
-import { authedRoutes, noContentAfter } from "../../http/route";
+import { answerWith, authedRoutes, noContentAfter } from "../../http/route";
 import { EntryIdParam, TranslationMemoryOut, TranslationMemoryQuery } from "./translation-memory.schemas";
 import * as service from "./translation-memory.service";
 
@@ -11,7 +11,7 @@ export const translationMemoryRoutes = [
     summary: "Stored translations (from finished jobs and edits), newest first",
     request: { query: TranslationMemoryQuery },
     responses: { 200: json(z.array(TranslationMemoryOut), "A page of entries"), ...errors(401, 422) },
-    handler: async (c) => c.json(await service.listEntries(c.get("db"), c.get("auth").userId, c.req.valid("query")), 200),
+    handler: answerWith((c) => service.listEntries(c.get("db"), c.get("auth").userId, c.req.valid("query"))),
   }),
   memory("delete", "/api/v1/account/translation-memory/{entry_id}", "deleteTranslationMemoryEntry", {
     summary: "Delete one entry: it is no longer reused or offered",

@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { errors, json, Paging } from "../../http/openapi";
-import { authedRoutes, jsonBody, noContentAfter } from "../../http/route";
+import { answerWith, authedRoutes, jsonBody, noContentAfter } from "../../http/route";
 import * as schemas from "./webhooks.schemas";
 import * as service from "./webhooks.service";
 
@@ -10,7 +10,7 @@ export const webhookRoutes = [
   webhook("get", "/api/v1/account/webhooks", "listWebhooks", {
     summary: "List webhook endpoints, newest first",
     responses: { 200: json(z.array(schemas.WebhookOut), "Endpoints"), ...errors(401) },
-    handler: async (c) => c.json(await service.listEndpoints(c.get("db"), c.get("auth")), 200),
+    handler: answerWith((c) => service.listEndpoints(c.get("db"), c.get("auth"))),
   }),
   webhook("post", "/api/v1/account/webhooks", "createWebhook", {
     summary: "Register an endpoint; the answer carries its signing secret, shown only once",
@@ -22,7 +22,7 @@ export const webhookRoutes = [
     summary: "Read a webhook endpoint",
     request: { params: schemas.EndpointIdParam },
     responses: { 200: json(schemas.WebhookOut, "Endpoint"), ...errors(401, 404, 422) },
-    handler: async (c) => c.json(await service.getEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id), 200),
+    handler: answerWith((c) => service.getEndpoint(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id)),
   }),
   webhook("patch", "/api/v1/account/webhooks/{endpoint_id}", "updateWebhook", {
     summary: "Change an endpoint's URL, events, description or enabled flag",
@@ -43,7 +43,7 @@ export const webhookRoutes = [
     summary: "Issue a new signing secret; the previous one keeps signing for 24 hours",
     request: { params: schemas.EndpointIdParam },
     responses: { 200: json(schemas.WebhookRotateOut, "The new secret"), ...errors(401, 404, 422) },
-    handler: async (c) => c.json(await service.rotateSecret(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id), 200),
+    handler: answerWith((c) => service.rotateSecret(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id)),
   }),
   webhook("get", "/api/v1/account/webhooks/{endpoint_id}/deliveries", "listWebhookDeliveries", {
     summary: "An endpoint's deliveries, newest first, with attempts, response and next retry",
@@ -56,6 +56,6 @@ export const webhookRoutes = [
     summary: "Send a delivery's event again, as a new delivery",
     request: { params: schemas.DeliveryIdParam },
     responses: { 200: json(schemas.WebhookDeliveryOut, "The new delivery"), ...errors(401, 404, 409, 422) },
-    handler: async (c) => c.json(await service.replayDelivery(c.env, c.get("db"), c.get("auth"), c.req.valid("param").delivery_id), 200),
+    handler: answerWith((c) => service.replayDelivery(c.env, c.get("db"), c.get("auth"), c.req.valid("param").delivery_id)),
   }),
 ];

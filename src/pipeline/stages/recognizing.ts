@@ -74,13 +74,18 @@ async function savePage(
   );
 }
 
+/** What the engine reads a page from: its normalised image, in the job's languages. */
+const pageReading = (plan: StageContext["plan"], page: number) => ({
+  pageKey: keys.pageImage(plan.userId, plan.jobId, page),
+  languages: plan.languages,
+});
+
 /** Table extraction (tool `tables`): the page's tables and the text they were read from, in one engine call. */
 async function recognizeTables(ctx: StageContext): Promise<StageResult> {
   const { env, plan, page } = ctx;
   const r = await engineCall(() =>
     env.ENGINE.extractTables({
-      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
-      languages: plan.languages,
+      ...pageReading(plan, page),
       outKey: keys.pageTables(plan.userId, plan.jobId, page),
       textOutKey: keys.pageText(plan.userId, plan.jobId, page),
     }),
@@ -99,8 +104,7 @@ export const recognizing: StageHandler = async (ctx) => {
   const { env, plan, page } = ctx;
   const r = await engineCall(() =>
     env.ENGINE.recognize({
-      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
-      languages: plan.languages,
+      ...pageReading(plan, page),
       outKey: keys.pageText(plan.userId, plan.jobId, page),
     }),
   );
