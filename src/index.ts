@@ -1,5 +1,6 @@
 import { createApp } from "./app";
 import { db } from "./db/client";
+import { userEmail } from "./modules/auth/auth.repo";
 import { renewDueSandboxSubscriptions } from "./modules/billing/subscriptions.service";
 import { supplyProjectPort } from "./modules/jobs/project-port";
 import { projectPort } from "./modules/projects/project-port";
@@ -19,7 +20,7 @@ export default {
 
   /** Webhook deliveries (`lingoscan-webhooks`) and those whose retries ran out (`…-dlq`). */
   async queue(batch, env) {
-    if (batch.queue.endsWith("-dlq")) await consumeDeadLetters(env, db(env.DB), batch);
+    if (batch.queue.endsWith("-dlq")) await consumeDeadLetters(env, db(env.DB), batch, userEmail);
     else await consumeDeliveries(env, db(env.DB), batch);
   },
 

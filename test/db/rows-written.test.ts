@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db as drizzle } from "../../src/db/client";
 import { newId } from "../../src/lib/ids";
-import { closeAccount } from "../../src/modules/account/account.repo";
+import { closeAccount } from "../../src/modules/auth/auth.repo";
 import { acceptTotpStep, insertSession, insertUser, promotePendingSession } from "../../src/modules/auth/auth.repo";
 import { applyMove } from "../../src/modules/billing/wallet.repo";
 import { claimForRerender } from "../../src/modules/projects/projects.repo";

@@ -4,11 +4,20 @@ import { ApiError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import { mintApiKey } from "../auth/api-keys";
-import { findUserById, insertApiKey, listApiKeys, revokeApiKey, updateUser, type ApiKeyRow } from "../auth/auth.repo";
+import {
+  closeAccount,
+  eraseAccountRows,
+  findUserById,
+  insertApiKey,
+  listApiKeys,
+  revokeApiKey,
+  updateUser,
+  type ApiKeyRow,
+} from "../auth/auth.repo";
 import type { UserOut } from "../auth/auth.schemas";
 import { toUserOut } from "../auth/auth.service";
 import type { ApiKeyCreateRequest, ApiKeyOut, ApiKeyCreatedOut, ProfileUpdate } from "./account.schemas";
-import { closeAccount, eraseAccountRows, readAccountData } from "./account.repo";
+import { readAccountData } from "./account.repo";
 import { iso } from "../../lib/time";
 
 /** Live keys an account may hold at once. */

@@ -116,6 +116,42 @@ export async function acceptTotpStep(db: DB, userId: string, step: number): Prom
   return rowsWritten(res) === 1;
 }
 
+/** The account's plan name, closed or not (a job's admission and page limits read it); free when the row is gone. */
+export async function userPlan(db: DB, userId: string): Promise<string> {
+  const [row] = await db.select({ plan: users.plan }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.plan ?? "free";
+}
+
+/** The account's address, closed or not, for mail about what it owns (a disabled webhook endpoint). */
+export async function userEmail(db: DB, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.email;
+}
+
+/**
+ * Closes the account at once: `deleted_at` makes every credential lookup fail (they all require a
+ * live user) and every session and key is revoked, before the slower erasure runs.
+ */
+export async function closeAccount(db: DB, userId: string, now: number): Promise<boolean> {
+  const d1 = db.$client;
+  const [closed] = await d1.batch([
+    d1.prepare("UPDATE users SET deleted_at = ?, updated_at = ? WHERE id = ? AND deleted_at IS NULL RETURNING id").bind(now, now, userId),
+    d1.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
+    d1.prepare("UPDATE api_keys SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
+  ]);
+  return rowsWritten(closed) === 1;
+}
+
+/** Deletes the user row; every owned row goes with it (all foreign keys to users cascade). */
+export async function eraseAccountRows(db: DB, userId: string): Promise<void> {
+  const d1 = db.$client;
+  // Tokens not tied to a user id (a magic link for the address) are erased by address.
+  await d1.batch([
+    d1.prepare("DELETE FROM auth_tokens WHERE email = (SELECT email FROM users WHERE id = ?)").bind(userId),
+    d1.prepare("DELETE FROM users WHERE id = ?").bind(userId),
+  ]);
+}
+
 // ---- sessions -------------------------------------------------------------------------------
 
 export async function insertSession(

@@ -24,12 +24,6 @@ export async function getJob(db: DB, jobId: string): Promise<JobRow | undefined>
   return firstRow(db, jobs, eq(jobs.id, jobId));
 }
 
-/** The plan name of a job's owner (admission and page limits read it in the workflow). */
-export async function ownerPlan(db: DB, userId: string): Promise<string> {
-  const row = await db.$client.prepare("SELECT plan FROM users WHERE id = ?").bind(userId).first<{ plan: string }>();
-  return row?.plan ?? "free";
-}
-
 export async function listJobs(
   db: DB,
   userId: string,

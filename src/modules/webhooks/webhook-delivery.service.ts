@@ -23,6 +23,9 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 const EXCERPT_CHARS = 500;
 const Message = z.object({ delivery_id: z.string().regex(/^dlv_[a-z0-9]{20}$/) });
 
+/** An account's address by its id, closed or not. */
+export type AccountEmail = (db: DB, userId: string) => Promise<string | undefined>;
+
 export type Outcome = { ack: true } | { ack: false; delaySeconds: number };
 
 /** First characters of a response body, reading no more than needed. */
@@ -161,30 +164,32 @@ export async function consumeDeliveries(env: Env, db: DB, batch: MessageBatch<un
 /**
  * The consumer of `lingoscan-webhooks-dlq`: a delivery whose retries ran out is recorded dead.
  * When every attempt to its endpoint failed over those three days (the endpoint's run of failures
- * reaches MAX_ATTEMPTS), the endpoint is disabled and its owner told by mail.
+ * reaches MAX_ATTEMPTS), the endpoint is disabled and its owner told by mail, at the address
+ * `accountEmail` finds (the auth domain owns accounts and ranks above webhooks: the composition
+ * passes its lookup).
  */
-export async function consumeDeadLetters(env: Env, db: DB, batch: MessageBatch<unknown>): Promise<void> {
+export async function consumeDeadLetters(env: Env, db: DB, batch: MessageBatch<unknown>, accountEmail: AccountEmail): Promise<void> {
   for (const msg of batch.messages) {
     const parsed = Message.safeParse(msg.body);
     if (parsed.success) {
       const row = await repo.deliveryForSending(db, parsed.data.delivery_id);
       if (row) {
         await repo.closeDelivery(db, row.delivery.id, "dead");
-        if (row.endpoint.failureCount >= MAX_ATTEMPTS) await disableFailingEndpoint(env, db, row.endpoint);
+        if (row.endpoint.failureCount >= MAX_ATTEMPTS) await disableFailingEndpoint(env, db, row.endpoint, accountEmail);
       }
     }
     msg.ack();
   }
 }
 
-async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointRow): Promise<void> {
+async function disableFailingEndpoint(env: Env, db: DB, endpoint: repo.EndpointRow, accountEmail: AccountEmail): Promise<void> {
   if (!(await repo.disableEndpoint(db, endpoint.id, Date.now()))) return;
   log.warn("webhook endpoint disabled after failing deliveries", {
     endpoint_id: endpoint.id,
     user_id: endpoint.userId,
     failures: endpoint.failureCount,
   });
-  const to = await repo.ownerEmail(db, endpoint.userId);
+  const to = await accountEmail(db, endpoint.userId);
   if (!to) return;
   try {
     await mailer(env).send({

@@ -1,7 +1,7 @@
 import { and, count, eq, lt, sql } from "drizzle-orm";
 import type { DB } from "../../db/client";
 import { firstRow, newestRows } from "../../db/rows";
-import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema";
 import type { WebhookDeliveryStatus } from "../../db/schema/enums";
 import { rowsWritten } from "../../db/written";
 import { type AccountRows, ownRows } from "../../db/account-rows";
@@ -171,10 +171,4 @@ export async function stalledDeliveries(db: DB, before: number, limit = 100): Pr
     )
     .limit(limit);
   return rows.map((r) => r.id);
-}
-
-/** The owner's address, to tell them an endpoint was disabled. */
-export async function ownerEmail(db: DB, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
-  return row?.email;
 }

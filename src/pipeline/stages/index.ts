@@ -1,5 +1,6 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
+import { userPlan } from "../../modules/auth/auth.repo";
 import { planOf } from "../../modules/billing/plans";
 import { readyPageIndexes } from "../../modules/projects/pages.repo";
 import * as repo from "../../modules/jobs/jobs.repo";
@@ -102,6 +103,6 @@ export async function planJob(db: DB, jobId: string, attempt: number): Promise<J
         .replace(/\.[A-Za-z0-9]{1,5}$/, "")
         .replace(/[^\w.-]+/g, "_")
         .slice(0, 80) || "document",
-    concurrency: planOf(await repo.ownerPlan(db, job.userId)).concurrency,
+    concurrency: planOf(await userPlan(db, job.userId)).concurrency,
   };
 }
