@@ -3078,7 +3078,7 @@ export interface components {
              */
             pages?: number[];
             /** @description Formats to rebuild; the formats of the job that made the project when omitted. Must be offered by the project's tool. */
-            export_formats?: ("txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "html" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip")[];
+            export_formats?: ("txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip" | "html")[];
         };
         ExportOut: {
             /** @example exp_0a1b2c3d4e5f6g7h8i9j */
@@ -3086,7 +3086,7 @@ export interface components {
             project_id: string | null;
             job_id: string | null;
             /** @enum {string} */
-            format: "txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "html" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip";
+            format: "txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip" | "html";
             status: string;
             filename: string | null;
             bytes: number | null;
@@ -3098,7 +3098,7 @@ export interface components {
         };
         ExportRequest: {
             /** @enum {string} */
-            format: "txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "html" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip";
+            format: "txt" | "json" | "hocr" | "alto" | "pdf" | "searchable_pdf" | "docx" | "md" | "xlsx" | "csv" | "png" | "jpg" | "webp" | "zip" | "html";
             /**
              * @description Export the (corrected) source text or the (edited) translation.
              * @default source

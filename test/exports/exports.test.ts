@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseEngineError, type BuiltExport, type ExportDocument, type ExportFormat } from "../../workers/engine/contract";
+import { EXPORT_FORMATS, parseEngineError, type BuiltExport, type ExportDocument, type ExportFormat } from "../../workers/engine/contract";
 import { decode, pageText, scene } from "../render/helpers";
 import { TEXT } from "../render/scenes.mjs";
 import { read, squash, stored, texts, unzip } from "./readers";
@@ -81,22 +81,8 @@ beforeAll(async () => {
     ],
   };
   await env.FILES.put("work/x/document.json", JSON.stringify(doc));
-  const formats: ExportFormat[] = [
-    "txt",
-    "json",
-    "md",
-    "hocr",
-    "alto",
-    "docx",
-    "xlsx",
-    "csv",
-    "searchable_pdf",
-    "pdf",
-    "png",
-    "jpg",
-    "webp",
-    "zip",
-  ];
+  // Every format the engine builds: the contract's list is the one the api and the engine use.
+  const formats: ExportFormat[] = [...EXPORT_FORMATS];
   const out = await env.ENGINE.buildExports({ documentKey: "work/x/document.json", formats, outPrefix: "exports/x/", baseName: "bakery" });
   built = Object.fromEntries(out.map((b) => [b.format, b]));
   expect(Object.keys(built).sort()).toEqual([...formats].sort());

@@ -310,20 +310,20 @@ export interface ReocrResult {
  * Export formats the engine builds. Text: txt, json, md, hocr, alto; office: docx, xlsx, csv;
  * PDF: `searchable_pdf` (original page images + invisible recognised text), `pdf` (rendered pages +
  * the translated text, or the page images when nothing was rendered); images of the rendered pages:
- * png, jpg, webp; `zip`: every other format of the request in one archive. (The api also stores
- * `html` exports, which the engine does not build.)
+ * png, jpg, webp; `zip`: every other format of the request in one archive. The api's list of
+ * formats is this one and `html` (src/db/schema/enums.ts), which the engine does not build.
  */
 export const EXPORT_FORMATS = [
   "txt",
   "json",
-  "md",
   "hocr",
   "alto",
+  "pdf",
+  "searchable_pdf",
   "docx",
+  "md",
   "xlsx",
   "csv",
-  "searchable_pdf",
-  "pdf",
   "png",
   "jpg",
   "webp",

@@ -4,42 +4,21 @@
  * column with them, and the API validates input against the same arrays.
  */
 
+import { EXPORT_FORMATS as ENGINE_EXPORT_FORMATS } from "../../../workers/engine/contract";
+
 export const TOOLS = ["ocr", "translate", "tables", "erase"] as const;
 export type Tool = (typeof TOOLS)[number];
 
-/** Job states in the order the interface lists them. */
-export const JOB_STATUSES = [
-  "created",
-  "uploading",
-  "queued",
-  "preprocessing",
-  "detecting",
-  "recognizing",
-  "translating",
-  "inpainting",
-  "rendering",
-  "exporting",
-  "completed",
-  "partially_completed",
-  "failed",
-  "cancelled",
-] as const;
-export type JobStatus = (typeof JOB_STATUSES)[number];
+/** Pipeline stages after `queued`; `jobs.stage` holds the one running (a subset of the states). */
+export const JOB_STAGES = ["preprocessing", "detecting", "recognizing", "translating", "inpainting", "rendering", "exporting"] as const;
+export type JobStage = (typeof JOB_STAGES)[number];
 
 /** Terminal job states: a job in one of them is finished (ARCHITECTURE §2). */
-export const TERMINAL_JOB_STATUSES = ["completed", "partially_completed", "failed", "cancelled"] as const satisfies readonly JobStatus[];
+export const TERMINAL_JOB_STATUSES = ["completed", "partially_completed", "failed", "cancelled"] as const;
 
-/** Pipeline stages after `queued`; `jobs.stage` holds the one running (a subset of the states). */
-export const JOB_STAGES = [
-  "preprocessing",
-  "detecting",
-  "recognizing",
-  "translating",
-  "inpainting",
-  "rendering",
-  "exporting",
-] as const satisfies readonly JobStatus[];
-export type JobStage = (typeof JOB_STAGES)[number];
+/** Job states in the order the interface lists them: before the pipeline, its stages, then the terminal states. */
+export const JOB_STATUSES = ["created", "uploading", "queued", ...JOB_STAGES, ...TERMINAL_JOB_STATUSES] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** single: one upload; batch: parent of one child job per file; rerender: free redraw of a project. */
 export const JOB_KINDS = ["single", "batch", "rerender"] as const;
@@ -79,23 +58,8 @@ export type RegionKind = (typeof REGION_KINDS)[number];
 export const REGION_OVERFLOWS = ["fitted", "shrunk", "overflowing"] as const;
 export type RegionOverflow = (typeof REGION_OVERFLOWS)[number];
 
-export const EXPORT_FORMATS = [
-  "txt",
-  "json",
-  "hocr",
-  "alto",
-  "pdf",
-  "searchable_pdf",
-  "docx",
-  "md",
-  "html",
-  "xlsx",
-  "csv",
-  "png",
-  "jpg",
-  "webp",
-  "zip",
-] as const;
+/** Export formats: the engine's (it builds them; see its contract), and html, which the api stores but the engine does not build. */
+export const EXPORT_FORMATS = [...ENGINE_EXPORT_FORMATS, "html"] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const EXPORT_STATUSES = ["pending", "processing", "ready", "failed", "expired"] as const;
