@@ -2,7 +2,7 @@
 // wallet and ledger, usage, plans and checkout. Each section loads on its own so one failing
 // section does not hide the others.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, onSubmit, formatDate, act } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, formatDate, act, inlineForm } from "./dom.js";
 
 /**
  * A section that builds its body with `build(reload, out, kept)`; `kept` is an area that survives
@@ -198,22 +198,19 @@ async function apiKeysSection(reload, out, shown) {
       ]),
       "No API keys.",
     ),
-    h(
-      "form",
-      {
-        class: "inline",
-        onsubmit: onSubmit(submit, out, async () => {
-          const k = await api("/account/api-keys", {
-            method: "POST",
-            json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) },
-          });
-          render(shown, shownOnce(`API key “${k.name}”`, k.key));
-          await reload();
-        }),
+    inlineForm(
+      submit,
+      out,
+      async () => {
+        const k = await api("/account/api-keys", {
+          method: "POST",
+          json: { name: name.value, ...(days.value ? { expires_in_days: Number(days.value) } : {}) },
+        });
+        render(shown, shownOnce(`API key “${k.name}”`, k.key));
+        await reload();
       },
       field("Name", name),
       field("Expires after days (optional)", days),
-      submit,
     ),
   ];
 }
@@ -429,23 +426,20 @@ async function glossariesSection(reload, out) {
           );
         })
       : h("p", { class: "empty" }, "No glossaries."),
-    h(
-      "form",
-      {
-        class: "inline",
-        onsubmit: onSubmit(submit, out, async () => {
-          await api("/account/glossaries", {
-            method: "POST",
-            json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) },
-          });
-          reload();
-        }),
+    inlineForm(
+      submit,
+      out,
+      async () => {
+        await api("/account/glossaries", {
+          method: "POST",
+          json: { name: name.value, source_language: src.value, target_language: tgt.value, terms: parseTerms(terms.value) },
+        });
+        reload();
       },
       field("Name", name),
       field("From", src),
       field("To", tgt),
       field("Terms, one “source = target” per line", terms),
-      submit,
     ),
   ];
 }
@@ -562,7 +556,7 @@ function codeForm(code, submit, out, reload, method, path) {
     await api(path, { method, json: { code: code.value.trim() } });
     reload();
   };
-  return h("form", { class: "inline", onsubmit: onSubmit(submit, out, send) }, field("Code", code), submit);
+  return inlineForm(submit, out, send, field("Code", code));
 }
 
 async function twoFactorSection(reload, out, session) {

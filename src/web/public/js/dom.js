@@ -78,6 +78,14 @@ export function onSubmit(button, out, fn) {
 export const cardForm = (submit, out, fn, ...content) =>
   h("form", { class: "card narrow", onsubmit: onSubmit(submit, out, fn) }, ...content, submit, out);
 
+/** A list's items: one `li` per entry holding what `item(entry)` gives (a child or an array of them), or one empty-state line. */
+export const listItems = (entries, item, empty) =>
+  entries.length ? entries.map((x) => h("li", {}, item(x))) : h("li", { class: "empty" }, empty);
+
+/** An inline form: its fields, then the submit button; submitting runs `fn` as `busy(submit, out, fn)` (the notice stands elsewhere). */
+export const inlineForm = (submit, out, fn, ...fields) =>
+  h("form", { class: "inline", onsubmit: onSubmit(submit, out, fn) }, ...fields, submit);
+
 /** A button that runs `fn` as `busy(button, out, fn)` when clicked. */
 export const act = (label, out, fn, cls = "secondary") =>
   h("button", { type: "button", class: cls, onclick: (e) => busy(e.target, out, fn) }, label);

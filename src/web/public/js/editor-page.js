@@ -3,7 +3,7 @@
 // and merge them; split by lines; draw a rectangle to read it again (re-OCR); edit table cells;
 // re-render the pages from the edits (free); create and download exports; share links.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, onSubmit, link, formatDate, formatBytes, act } from "./dom.js";
+import { h, render, field, notice, busy, onSubmit, link, formatDate, formatBytes, act, inlineForm, listItems } from "./dom.js";
 import { downloadButton, TERMINAL } from "./job-pages.js";
 import { sharePanel } from "./share-panel.js";
 
@@ -574,34 +574,29 @@ export async function editorPage(main, [projectId]) {
     const list = await api(`/projects/${projectId}/exports`);
     render(
       exportsList,
-      list.length
-        ? list.map((x) =>
-            h(
-              "li",
-              {},
-              x.download
-                ? downloadButton(x.download, `${x.filename || x.format} (${formatBytes(x.bytes)})`, exportOut)
-                : `${x.format}: ${x.status}`,
-              h("small", { class: "muted" }, ` ${formatDate(x.created_at)}`),
-            ),
-          )
-        : h("li", { class: "empty" }, "No exports yet."),
+      listItems(
+        list,
+        (x) => [
+          x.download
+            ? downloadButton(x.download, `${x.filename || x.format} (${formatBytes(x.bytes)})`, exportOut)
+            : `${x.format}: ${x.status}`,
+          h("small", { class: "muted" }, ` ${formatDate(x.created_at)}`),
+        ],
+        "No exports yet.",
+      ),
     );
   };
   const exportBtn = h("button", { type: "submit" }, "Create export");
-  const exportForm = h(
-    "form",
-    {
-      class: "inline",
-      onsubmit: onSubmit(exportBtn, exportOut, async () => {
-        const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
-        await loadExports();
-        exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
-      }),
+  const exportForm = inlineForm(
+    exportBtn,
+    exportOut,
+    async () => {
+      const x = await api(`/projects/${projectId}/exports`, { method: "POST", json: { format: format.value, content: content.value } });
+      await loadExports();
+      exportOut.show(`Export ${x.filename || x.format} is ${x.status}.`);
     },
     field("Format", format),
     field("Content", content),
-    exportBtn,
   );
 
   render(

@@ -1,6 +1,6 @@
 // Projects: search, filters (tool, status, folder), trash and restore, folders.
 import { api, appConfig } from "./api.js";
-import { h, render, field, notice, busy, onSubmit, link, formatDate, act } from "./dom.js";
+import { h, render, field, notice, busy, link, formatDate, act, inlineForm } from "./dom.js";
 
 const STATUSES = ["processing", "ready", "partial", "failed"];
 
@@ -171,18 +171,15 @@ export async function projectsPage(main) {
     ),
     list,
     out,
-    h(
-      "form",
-      {
-        class: "inline",
-        onsubmit: onSubmit(addFolder, out, async () => {
-          await api("/folders", { method: "POST", json: { name: folderName.value } });
-          folderName.value = "";
-          await loadFolders();
-        }),
+    inlineForm(
+      addFolder,
+      out,
+      async () => {
+        await api("/folders", { method: "POST", json: { name: folderName.value } });
+        folderName.value = "";
+        await loadFolders();
       },
       field("New folder", folderName),
-      addFolder,
     ),
   );
   await loadFolders();

@@ -1,7 +1,7 @@
 // The public viewer of a share link (/s/<token>): no account. Asks for the password when the link
 // has one, shows each page translated or original, the text, and the downloads the owner allows.
 import { ApiFailure } from "./api.js";
-import { h, render, field, notice, busy, cardForm, formatBytes } from "./dom.js";
+import { h, render, field, notice, busy, cardForm, formatBytes, listItems } from "./dom.js";
 
 async function shareApi(path, password) {
   const url = new URL(`/api/v1/share/${path}`, location.origin);
@@ -83,9 +83,11 @@ function showView(main, token, view, password) {
       const d = await shareApi(`${encodeURIComponent(token)}/download`, password);
       render(
         downloads,
-        d.exports.length
-          ? d.exports.map((x) => h("li", {}, h("a", { href: x.url, download: x.filename }, `${x.filename} (${formatBytes(x.bytes)})`)))
-          : h("li", { class: "empty" }, "No files to download yet."),
+        listItems(
+          d.exports,
+          (x) => h("a", { href: x.url, download: x.filename }, `${x.filename} (${formatBytes(x.bytes)})`),
+          "No files to download yet.",
+        ),
       );
     }),
   );
