@@ -53,27 +53,32 @@ const noContent = (description: string) => ({ 204: { description } });
 const ACCEPTED = { accepted: true } as const;
 
 /**
- * An enumeration-safe mail request (a sign-in link, a password reset): an address in, 202 at once
- * whatever the address, the mail sent in the background (`what` names it in the log). `limit` is
- * its rate-limit bucket: deployed limits count under that name, so it must not change.
+ * The enumeration-safe mail requests, by rate-limit bucket (deployed limits count under these
+ * names, so they must not change): an address in, 202 at once whatever the address, the mail
+ * sent in the background (`what` names it in the log).
  */
-function mailRequest(
-  path: string,
-  operationId: string,
-  o: {
-    summary: string;
-    limit: string;
-    what: string;
-    send: (db: AppEnv["Variables"]["db"], env: Env, email: string) => Promise<unknown>;
+const MAIL_REQUESTS = {
+  magic: {
+    summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
+    what: "magic link",
+    send: auth.sendMagicLink,
   },
-) {
+  forgot: {
+    summary: "Mail a password reset link; always the same answer, whether or not an account exists",
+    what: "password reset",
+    send: auth.sendPasswordReset,
+  },
+} as const;
+
+function mailRequest(path: string, operationId: string, limit: keyof typeof MAIL_REQUESTS) {
+  const { summary, what, send } = MAIL_REQUESTS[limit];
   return open("post", path, operationId, {
-    summary: o.summary,
-    middleware: [authLimit(o.limit)] as const,
+    summary,
+    middleware: [authLimit(limit)] as const,
     request: jsonBody(schemas.MagicLinkRequest),
     responses: { 202: json(schemas.Accepted, "Accepted"), ...errors(422, 429) },
     handler: async (c) => {
-      c.executionCtx.waitUntil(auth.inBackground(o.what, o.send(c.get("db"), c.env, c.req.valid("json").email)));
+      c.executionCtx.waitUntil(auth.inBackground(what, send(c.get("db"), c.env, c.req.valid("json").email)));
       return c.json(ACCEPTED, 202);
     },
   });
@@ -152,24 +157,14 @@ export const authRoutes = [
       return c.json(ACCEPTED, 202);
     },
   }),
-  mailRequest("/api/v1/auth/magic-link", "requestMagicLink", {
-    summary: "Mail a sign-in link; always the same answer, whether or not an account exists",
-    limit: "magic",
-    what: "magic link",
-    send: auth.sendMagicLink,
-  }),
+  mailRequest("/api/v1/auth/magic-link", "requestMagicLink", "magic"),
   open("post", "/api/v1/auth/magic-link/verify", "verifyMagicLink", {
     summary: "Sign in with a mailed link's token (creates the account for a new address)",
     request: jsonBody(schemas.TokenRequest),
     responses: { 200: json(schemas.AuthResponse, "Signed in"), ...errors(400, 410, 422) },
     handler: async (c) => c.json(signedIn(c, await auth.verifyMagicLink(c.get("db"), c.env, c.req.valid("json").token, client(c))), 200),
   }),
-  mailRequest("/api/v1/auth/forgot-password", "forgotPassword", {
-    summary: "Mail a password reset link; always the same answer, whether or not an account exists",
-    limit: "forgot",
-    what: "password reset",
-    send: auth.sendPasswordReset,
-  }),
+  mailRequest("/api/v1/auth/forgot-password", "forgotPassword", "forgot"),
   open("post", "/api/v1/auth/reset-password", "resetPassword", {
     summary: "Set a new password with a mailed token; ends every session",
     request: jsonBody(schemas.PasswordResetRequest),

@@ -27,23 +27,24 @@ export interface CheckoutSession {
 }
 
 /**
- * A provider event after its signature was verified, in the service's terms. Every variant
- * carries the provider's event id, the key that makes handling it happen once.
+ * A provider event after its signature was verified, in the service's terms: what happened, and
+ * the provider's event id, the key that makes handling it happen once.
  */
-export type PaymentEvent =
+export type PaymentEvent = PaymentEventBody & { eventId: string };
+
+/** What a provider event says happened. */
+export type PaymentEventBody =
   | {
       type: "checkout.completed";
-      eventId: string;
       providerRef: string;
       paymentId: string | null;
       subscriptionRef: string | null;
       amountCents: number | null;
     }
   /** The checkout ended without payment: it expired, or an asynchronous payment failed. */
-  | { type: "checkout.closed"; eventId: string; providerRef: string; paymentId: string | null; status: "expired" | "failed" }
+  | { type: "checkout.closed"; providerRef: string; paymentId: string | null; status: "expired" | "failed" }
   | {
       type: "invoice.paid";
-      eventId: string;
       invoiceRef: string;
       subscriptionRef: string;
       /** From the subscription's metadata, set at checkout: who subscribed to what, through which payment. */
@@ -59,15 +60,14 @@ export type PaymentEvent =
     }
   | {
       type: "subscription.updated";
-      eventId: string;
       subscriptionRef: string;
       status: "incomplete" | "trialing" | "active" | "past_due" | "cancelled" | "expired";
       cancelAtPeriodEnd: boolean;
       periodStart: number | null;
       periodEnd: number | null;
     }
-  | { type: "subscription.deleted"; eventId: string; subscriptionRef: string; endedAt: number }
-  | { type: "ignored"; eventId: string; providerType: string };
+  | { type: "subscription.deleted"; subscriptionRef: string; endedAt: number }
+  | { type: "ignored"; providerType: string };
 
 /** A payment provider: opens checkouts and manages subscriptions. Confirmations arrive as events. */
 export interface PaymentProvider {

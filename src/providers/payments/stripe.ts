@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "../../http/errors";
-import type { CheckoutInput, CheckoutSession, PaymentEvent, PaymentProvider } from "./payment-provider";
+import type { CheckoutInput, CheckoutSession, PaymentEvent, PaymentEventBody, PaymentProvider } from "./payment-provider";
 import { verifyStripeSignature } from "./stripe-signature";
 
 const STRIPE_API = "https://api.stripe.com/v1";
@@ -180,17 +180,21 @@ export class StripeProvider implements PaymentProvider {
 }
 
 function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
+  return { eventId: event.id, ...eventBody(event) };
+}
+
+/** What a Stripe event says happened; event types the service does not act on are ignored. */
+function eventBody(event: z.infer<typeof StripeEvent>): PaymentEventBody {
   const object = event.data.object;
+  const ignored = { type: "ignored", providerType: event.type } as const;
   switch (event.type) {
     case "checkout.session.completed":
     case "checkout.session.async_payment_succeeded": {
       const s = Session.parse(object);
       // A delayed payment method completes the session unpaid; `async_payment_succeeded` follows.
-      if (s.payment_status !== "paid" && s.payment_status !== "no_payment_required")
-        return { type: "ignored", eventId: event.id, providerType: event.type };
+      if (s.payment_status !== "paid" && s.payment_status !== "no_payment_required") return ignored;
       return {
         type: "checkout.completed",
-        eventId: event.id,
         providerRef: s.id,
         paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null,
         subscriptionRef: s.subscription,
@@ -202,7 +206,6 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
       const s = Session.parse(object);
       return {
         type: "checkout.closed",
-        eventId: event.id,
         providerRef: s.id,
         paymentId: s.metadata?.payment_id ?? s.client_reference_id ?? null,
         status: event.type === "checkout.session.expired" ? "expired" : "failed",
@@ -214,10 +217,9 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
       const subscriptionRef = details?.subscription ?? inv.subscription;
       const period = inv.lines.data[0]?.period;
       // Invoices outside subscriptions (none are created by this service) are not ours to handle.
-      if (!subscriptionRef || !period) return { type: "ignored", eventId: event.id, providerType: event.type };
+      if (!subscriptionRef || !period) return ignored;
       return {
         type: "invoice.paid",
-        eventId: event.id,
         invoiceRef: inv.id,
         subscriptionRef,
         userId: details?.metadata?.user_id ?? null,
@@ -237,7 +239,6 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
       const end = sub.current_period_end ?? item?.current_period_end;
       return {
         type: "subscription.updated",
-        eventId: event.id,
         subscriptionRef: sub.id,
         status: STATUS[sub.status] ?? "past_due",
         cancelAtPeriodEnd: sub.cancel_at_period_end ?? false,
@@ -249,12 +250,11 @@ function toPaymentEvent(event: z.infer<typeof StripeEvent>): PaymentEvent {
       const sub = Subscription.parse(object);
       return {
         type: "subscription.deleted",
-        eventId: event.id,
         subscriptionRef: sub.id,
         endedAt: sub.ended_at ? ms(sub.ended_at) : Date.now(),
       };
     }
     default:
-      return { type: "ignored", eventId: event.id, providerType: event.type };
+      return ignored;
   }
 }
