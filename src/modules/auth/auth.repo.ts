@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, ne } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { DB } from "../../db/client";
 import { firstRow, newestFirst, newestRows } from "../../db/rows";
 import { apiKeys, authTokens, oauthIdentities, sessions, users } from "../../db/schema";
@@ -21,15 +22,34 @@ export type AuthTokenRow = typeof authTokens.$inferSelect;
 
 // ---- API keys -------------------------------------------------------------------------------
 
-/** The live key with this hash and its owner, or undefined. Expiry is checked by the caller. */
-export async function findApiKeyByHash(db: DB, keyHash: string) {
+/** Sessions and API keys: credentials an account holds until they are revoked. */
+type Credentials = typeof sessions | typeof apiKeys;
+
+/** The credential of `table` whose `hash` column holds `value`: not revoked, its owner not deleted; with the owner's plan. */
+async function liveCredential<T extends Credentials>(db: DB, table: T, hash: SQLiteColumn, value: string) {
   const [row] = await db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, expiresAt: apiKeys.expiresAt, plan: users.plan, lastUsedAt: apiKeys.lastUsedAt })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt), isNull(users.deletedAt)))
+    .select({ credential: table, plan: users.plan })
+    .from(table)
+    .innerJoin(users, eq(users.id, table.userId))
+    .where(and(eq(hash, value), isNull(table.revokedAt), isNull(users.deletedAt)))
     .limit(1);
-  return row;
+  return row as { credential: T["$inferSelect"]; plan: string } | undefined;
+}
+
+/** Revokes one of the account's sessions or keys; false when it does not exist, is another account's, or is already revoked. */
+async function revokeCredential(db: DB, table: Credentials, userId: string, id: string, now: number): Promise<boolean> {
+  const done = await db
+    .update(table)
+    .set({ revokedAt: now })
+    .where(and(eq(table.id, id), eq(table.userId, userId), isNull(table.revokedAt)))
+    .returning({ id: table.id });
+  return done.length === 1;
+}
+
+/** The live key with this hash and its owner's plan, or undefined. Expiry is checked by the caller. */
+export async function findApiKeyByHash(db: DB, keyHash: string) {
+  const row = await liveCredential(db, apiKeys, apiKeys.keyHash, keyHash);
+  return row && { ...row.credential, plan: row.plan };
 }
 
 export async function touchApiKey(db: DB, id: string, now: number): Promise<void> {
@@ -47,13 +67,8 @@ export async function insertApiKey(db: DB, row: typeof apiKeys.$inferInsert): Pr
 }
 
 /** Revokes one of the account's keys; false when it does not exist, is another account's, or is already revoked. */
-export async function revokeApiKey(db: DB, userId: string, id: string, now: number): Promise<boolean> {
-  const done = await db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  return done.length === 1;
+export function revokeApiKey(db: DB, userId: string, id: string, now: number): Promise<boolean> {
+  return revokeCredential(db, apiKeys, userId, id, now);
 }
 
 // ---- users ----------------------------------------------------------------------------------
@@ -177,13 +192,8 @@ export async function insertSession(
 
 /** The session with this token hash (not revoked, owner not deleted) and the owner's plan. */
 export async function findSessionByHash(db: DB, tokenHash: string) {
-  const [row] = await db
-    .select({ session: sessions, plan: users.plan })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt), isNull(users.deletedAt)))
-    .limit(1);
-  return row;
+  const row = await liveCredential(db, sessions, sessions.tokenHash, tokenHash);
+  return row && { session: row.credential, plan: row.plan };
 }
 
 export async function touchSession(db: DB, id: string, now: number): Promise<void> {
@@ -200,13 +210,8 @@ export async function listSessions(db: DB, userId: string, now: number): Promise
   return rows.filter((s) => s.expiresAt > now);
 }
 
-export async function revokeSession(db: DB, userId: string, id: string, now: number): Promise<boolean> {
-  const done = await db
-    .update(sessions)
-    .set({ revokedAt: now })
-    .where(and(eq(sessions.id, id), eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return done.length === 1;
+export function revokeSession(db: DB, userId: string, id: string, now: number): Promise<boolean> {
+  return revokeCredential(db, sessions, userId, id, now);
 }
 
 /** Ends every session of the account, except `keep` when given. */
