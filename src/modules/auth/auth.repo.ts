@@ -7,6 +7,7 @@ import type { AuthMethod, AuthTokenPurpose } from "../../db/schema/enums";
 import type { AuthTokenData } from "../../db/schema/types";
 import { rowsWritten } from "../../db/written";
 import { type AccountRows, ownRows } from "../../db/account-rows";
+import * as wallet from "../billing/wallet.repo";
 
 /** The account's sign-in records, for its data export (secret columns are removed there). */
 export const ACCOUNT_ROWS: AccountRows = {
@@ -98,7 +99,7 @@ export async function insertUser(
          VALUES (?, ?, ?, ?, ?, 'free', 'en', ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id`,
       )
       .bind(row.id, row.email, row.name, row.passwordHash, row.emailVerifiedAt, now, now),
-    d1.prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) SELECT ?, 0, 0, ? WHERE changes() = 1").bind(row.id, now),
+    wallet.openWalletStatement(db, row.id, now),
   ]);
   if (rowsWritten(inserted) !== 1) return undefined;
   return findUserById(db, row.id);

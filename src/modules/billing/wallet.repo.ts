@@ -45,6 +45,16 @@ export interface PaidCredit {
 }
 
 /**
+ * Opens an empty wallet for an account created by the statement just before it in the same batch
+ * (`changes() = 1`: nothing when that insert did nothing).
+ */
+export function openWalletStatement(db: DB, userId: string, now: number): D1PreparedStatement {
+  return db.$client
+    .prepare("INSERT INTO wallets (user_id, balance, reserved, updated_at) SELECT ?, 0, 0, ? WHERE changes() = 1")
+    .bind(userId, now);
+}
+
+/**
  * Money moves as D1 statements: the conditional wallet update, then the ledger entry, written only
  * if the update changed the wallet (`changes() = 1`). The dedupe key makes a retried step a no-op,
  * so balance = SUM(amount) and reserved = SUM(reserved_delta) always hold. Callers may append the
