@@ -102,6 +102,36 @@ describe("scripts and directions", () => {
     });
   }
 
+  it("kor_vert at 300 dpi: columns read whole at the model's column scale, to the final full stop", async () => {
+    const key = await put("uploads/vert/kor_vert-300.png", fixture("lang_kor_vert_300"));
+    const { text } = await readPage("vert-kor_vert-300", key, 0, ["kor_vert"]);
+    const lines = text.regions.flatMap((r) => r.lines);
+    expect(lines.length, text.text).toBe(texts.kor_vert!.length);
+    // Boxes come back on the page: the first column near the right edge of the 2481 px wide page.
+    expect(lines[0]!.box.x + lines[0]!.box.w, text.text).toBeGreaterThan(2000);
+    for (const l of lines) expect(l.box.h, l.text).toBeGreaterThan(2 * l.box.w);
+    // Native tesseract reads this page exactly (mode 5); the turned reading lost the final full stop.
+    expect(lines.map((l) => l.text.replace(/\s+/g, ""))).toEqual(texts.kor_vert!.map((t) => t.replace(/\s+/g, "")));
+  });
+
+  /**
+   * A real page of columns typeset by others (origin in test/fixtures/real/README.md): upTeX's
+   * Zhuangzi passage in six Fandol faces, letters compared with the PDF's own text; native
+   * tesseract, same model, mode 5, same file: 19.5 % (`OCR_BENCH=scripts OCR_BENCH_LANGS=chi_sim_vert`).
+   */
+  it("chi_sim_vert: a real page of columns reads right to left, about as well as native tesseract", async () => {
+    const name = "zhmetrics-uptex_fandol-test-p2";
+    const key = await put("uploads/real/chi_sim_vert.png", realFixture(`${name}.png`));
+    const { text } = await readPage("real-chi_sim_vert", key, 0, ["chi_sim_vert"]);
+    const letters = (t: string) => t.normalize("NFKC").replace(/[\p{P}\s]/gu, "");
+    expect(characterErrorRate(letters(realText(`${name}.txt`)), letters(text.text)), text.text).toBeLessThanOrEqual(0.195 + 0.02);
+    const columns = text.regions.flatMap((r) => r.lines).filter((l) => l.vertical);
+    // Six paragraphs of two columns each, the first on the right.
+    expect(columns.length, text.text).toBeGreaterThanOrEqual(12);
+    const steps = columns.slice(1).map((c, i) => c.box.x < columns[i]!.box.x);
+    expect(steps.filter(Boolean).length / steps.length, text.text).toBeGreaterThan(0.9);
+  });
+
   /**
    * Real right-to-left pages typeset by others (origins in test/fixtures/real/README.md), letters
    * compared with the PDF's own text; `nativeCer`: native tesseract with the same model on the same
