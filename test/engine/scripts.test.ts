@@ -102,6 +102,22 @@ describe("scripts and directions", () => {
     });
   }
 
+  for (const lang of ["jpn_vert", "kor_vert"]) {
+    it(`${lang}: re-OCR of a rectangle of columns reads them as columns (one block of vertical text)`, async () => {
+      const key = await put(`uploads/vert-reocr/${lang}.png`, fixture(`lang_${lang}`));
+      const { pre, text } = await readPage(`vert-reocr-${lang}`, key, 0, [lang]);
+      const [a, b] = text.regions.flatMap((r) => r.lines);
+      const x = Math.min(a!.box.x, b!.box.x) - 15;
+      const y = Math.min(a!.box.y, b!.box.y) - 15;
+      const box = { x, y, w: Math.max(a!.box.x + a!.box.w, b!.box.x + b!.box.w) + 15 - x, h: Math.max(a!.box.h, b!.box.h) + 30 };
+      const out = await env.ENGINE.reocr({ sourceKey: key, page: 0, box, languages: [lang], pageKey: pre.key });
+      // Read as horizontal text (mode 6), these columns came back as unrelated characters.
+      const expected = texts[lang]!.slice(0, 2).join("").replace(/\s+/g, "").normalize("NFKC");
+      expect(characterErrorRate(expected, out.text.replace(/\s+/g, "").normalize("NFKC")), out.text).toBeLessThanOrEqual(0.1);
+      expect(out.lines.map((l) => l.vertical)).toEqual([true, true]);
+    });
+  }
+
   it("kor_vert at 300 dpi: columns read whole at the model's column scale, to the final full stop", async () => {
     const key = await put("uploads/vert/kor_vert-300.png", fixture("lang_kor_vert_300"));
     const { text } = await readPage("vert-kor_vert-300", key, 0, ["kor_vert"]);
