@@ -51,9 +51,9 @@ export async function withEngine<T>(
 /**
  * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
  * one uniform block of text for crops (table cells, re-OCR rectangles; of vertical text with a
- * vertical model), where automatic layout tends to drop short text, and `picture`: automatic layout over a photograph that holds a few
- * lines of text, binarised locally (Sauvola), since one global threshold over a picture's lights
- * and darks loses the text.
+ * vertical model), where automatic layout tends to drop short text, and `picture`: automatic
+ * layout over a photograph that holds a few lines of text, binarised locally (Sauvola), since one
+ * global threshold over a picture's lights and darks loses the text.
  */
 export type SegmentationMode = "page" | "block" | "picture";
 
