@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEXTS } from "../bench/ocr-texts.mjs";
 import { read, stored, unzip } from "../exports/readers";
+import { decodeToGray } from "../../workers/engine/image/decode";
+import { columnScale, columnWidth } from "../../workers/engine/ocr/vertical";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, put, readPage, realFixture, realText, seedOcrModels } from "./helpers";
 
@@ -117,6 +119,18 @@ describe("scripts and directions", () => {
       expect(out.lines.map((l) => l.vertical)).toEqual([true, true]);
     });
   }
+
+  it("column scale: kor_vert pages are brought to columns of ink 32 px wide at most, other models' left alone", async () => {
+    const gray = (name: string) => decodeToGray(fixture(name), "png");
+    const [kor200, kor300, jpn300] = await Promise.all([gray("lang_kor_vert"), gray("lang_kor_vert_300"), gray("lang_jpn_vert_300")]);
+    // Hangul at 14 pt: columns of ink about 30 px wide at 200 dpi, 44 px at 300 dpi.
+    expect(columnWidth(kor200)).toBeGreaterThanOrEqual(27);
+    expect(columnWidth(kor200)).toBeLessThanOrEqual(32);
+    expect(columnScale(kor200, "kor_vert")).toBe(1);
+    expect(columnWidth(kor300)).toBeGreaterThan(40);
+    expect(columnWidth(kor300)! * columnScale(kor300, "kor_vert")).toBeCloseTo(32, 5);
+    expect(columnScale(jpn300, "jpn_vert")).toBe(1);
+  });
 
   it("kor_vert at 300 dpi: columns read whole at the model's column scale, to the final full stop", async () => {
     const key = await put("uploads/vert/kor_vert-300.png", fixture("lang_kor_vert_300"));
