@@ -60,6 +60,7 @@ const REAL_PAGES = [
   { lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
   { lang: "ara", image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
   { lang: "heb", image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
+  { lang: "chi_sim_vert", image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
 ];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
@@ -330,12 +331,14 @@ async function main() {
       const bytes = readFileSync(file);
       const first = await runEngine(engine, `real-${p.image}-first`, bytes, p.lang);
       const e = await runEngine(engine, `real-${p.image}`, bytes, p.lang);
-      const n = runNative(file, p.lang, tessdata);
+      const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
       const expected = letters(readFileSync(path.join(realDir, p.text), "utf8"));
-      const [er, nr] = [errorRates(expected, letters(e.text), false), errorRates(expected, letters(n.text), false)];
+      const cjk = !!ocrModel(p.lang)?.vertical;
+      const [er, nr] = [errorRates(expected, letters(e.text), cjk), errorRates(expected, letters(n.text), cjk)];
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
       const [eo, no] = [pairOrder(expected, letters(e.text)), pairOrder(expected, letters(n.text))];
-      const order = `${eo.forward}, ${eo.reversed} / ${no.forward}, ${no.reversed}`;
+      // Words are what the order counts; CJK columns have none (their order shows in the CER).
+      const order = cjk ? "–" : `${eo.forward}, ${eo.reversed} / ${no.forward}, ${no.reversed}`;
       real.push({
         page: p.image,
         lang: p.lang,

@@ -64,6 +64,8 @@ export default async function setup(project: TestProject) {
   f.lang_kor_300 = b64(renderPng(languagePageSvg("kor", TEXTS.kor, { dpi: 300 }).svg));
   // At 300 dpi the Natsume columns read as lines fit Arabic or Hangul better than any model fits them upright-as-lines.
   f.lang_jpn_vert_300 = b64(renderPng(languagePageSvg("jpn_vert", TEXTS.jpn_vert, { dpi: 300 }).svg));
+  // At 300 dpi tesseract-wasm's mode 5 splits these Hangul columns (native tesseract does not).
+  f.lang_kor_vert_300 = b64(renderPng(languagePageSvg("kor_vert", TEXTS.kor_vert, { dpi: 300 }).svg));
   // A page in two languages: English lines, then Arabic ones (DejaVu Sans draws both).
   f.mixed_eng_ara = b64(renderPng(page([...TEXTS.eng.slice(0, 2), ...TEXTS.ara.slice(0, 2)], { pt: 14 }).svg));
   for (const rotate of [90, 180, 270] as const) f[`rotated_${rotate}`] = b64(renderPng(page(TEXTS.eng, { rotate }).svg));

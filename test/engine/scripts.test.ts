@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEXTS } from "../bench/ocr-texts.mjs";
 import { read, stored, unzip } from "../exports/readers";
+import { decodeToGray } from "../../workers/engine/image/decode";
+import { columnScale, columnWidth } from "../../workers/engine/ocr/vertical";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, put, readPage, realFixture, realText, seedOcrModels } from "./helpers";
 
@@ -101,6 +103,64 @@ describe("scripts and directions", () => {
       expect(characterErrorRate(expected, text.text.replace(/\s+/g, "").normalize("NFKC")), text.text).toBeLessThanOrEqual(0.1);
     });
   }
+
+  for (const lang of ["jpn_vert", "kor_vert"]) {
+    it(`${lang}: re-OCR of a rectangle of columns reads them as columns (one block of vertical text)`, async () => {
+      const key = await put(`uploads/vert-reocr/${lang}.png`, fixture(`lang_${lang}`));
+      const { pre, text } = await readPage(`vert-reocr-${lang}`, key, 0, [lang]);
+      const [a, b] = text.regions.flatMap((r) => r.lines);
+      const x = Math.min(a!.box.x, b!.box.x) - 15;
+      const y = Math.min(a!.box.y, b!.box.y) - 15;
+      const box = { x, y, w: Math.max(a!.box.x + a!.box.w, b!.box.x + b!.box.w) + 15 - x, h: Math.max(a!.box.h, b!.box.h) + 30 };
+      const out = await env.ENGINE.reocr({ sourceKey: key, page: 0, box, languages: [lang], pageKey: pre.key });
+      // Read as horizontal text (mode 6), these columns came back as unrelated characters.
+      const expected = texts[lang]!.slice(0, 2).join("").replace(/\s+/g, "").normalize("NFKC");
+      expect(characterErrorRate(expected, out.text.replace(/\s+/g, "").normalize("NFKC")), out.text).toBeLessThanOrEqual(0.1);
+      expect(out.lines.map((l) => l.vertical)).toEqual([true, true]);
+    });
+  }
+
+  it("column scale: kor_vert pages are brought to columns of ink 32 px wide at most, other models' left alone", async () => {
+    const gray = (name: string) => decodeToGray(fixture(name), "png");
+    const [kor200, kor300, jpn300] = await Promise.all([gray("lang_kor_vert"), gray("lang_kor_vert_300"), gray("lang_jpn_vert_300")]);
+    // Hangul at 14 pt: columns of ink about 30 px wide at 200 dpi, 44 px at 300 dpi.
+    expect(columnWidth(kor200)).toBeGreaterThanOrEqual(27);
+    expect(columnWidth(kor200)).toBeLessThanOrEqual(32);
+    expect(columnScale(kor200, "kor_vert")).toBe(1);
+    expect(columnWidth(kor300)).toBeGreaterThan(40);
+    expect(columnWidth(kor300)! * columnScale(kor300, "kor_vert")).toBeCloseTo(32, 5);
+    expect(columnScale(jpn300, "jpn_vert")).toBe(1);
+  });
+
+  it("kor_vert at 300 dpi: columns read whole at the model's column scale, to the final full stop", async () => {
+    const key = await put("uploads/vert/kor_vert-300.png", fixture("lang_kor_vert_300"));
+    const { text } = await readPage("vert-kor_vert-300", key, 0, ["kor_vert"]);
+    const lines = text.regions.flatMap((r) => r.lines);
+    expect(lines.length, text.text).toBe(texts.kor_vert!.length);
+    // Boxes come back on the page: the first column near the right edge of the 2481 px wide page.
+    expect(lines[0]!.box.x + lines[0]!.box.w, text.text).toBeGreaterThan(2000);
+    for (const l of lines) expect(l.box.h, l.text).toBeGreaterThan(2 * l.box.w);
+    // Native tesseract reads this page exactly (mode 5); the turned reading lost the final full stop.
+    expect(lines.map((l) => l.text.replace(/\s+/g, ""))).toEqual(texts.kor_vert!.map((t) => t.replace(/\s+/g, "")));
+  });
+
+  /**
+   * A real page of columns typeset by others (origin in test/fixtures/real/README.md): upTeX's
+   * Zhuangzi passage in six Fandol faces, letters compared with the PDF's own text; native
+   * tesseract, same model, mode 5, same file: 19.5 % (`OCR_BENCH=scripts OCR_BENCH_LANGS=chi_sim_vert`).
+   */
+  it("chi_sim_vert: a real page of columns reads right to left, about as well as native tesseract", async () => {
+    const name = "zhmetrics-uptex_fandol-test-p2";
+    const key = await put("uploads/real/chi_sim_vert.png", realFixture(`${name}.png`));
+    const { text } = await readPage("real-chi_sim_vert", key, 0, ["chi_sim_vert"]);
+    const letters = (t: string) => t.normalize("NFKC").replace(/[\p{P}\s]/gu, "");
+    expect(characterErrorRate(letters(realText(`${name}.txt`)), letters(text.text)), text.text).toBeLessThanOrEqual(0.195 + 0.02);
+    const columns = text.regions.flatMap((r) => r.lines).filter((l) => l.vertical);
+    // Six paragraphs of two columns each, the first on the right.
+    expect(columns.length, text.text).toBeGreaterThanOrEqual(12);
+    const steps = columns.slice(1).map((c, i) => c.box.x < columns[i]!.box.x);
+    expect(steps.filter(Boolean).length / steps.length, text.text).toBeGreaterThan(0.9);
+  });
 
   /**
    * Real right-to-left pages typeset by others (origins in test/fixtures/real/README.md), letters

@@ -1,9 +1,9 @@
 import { eld } from "eld/extrasmall";
 import type { GrayImage } from "../image/gray";
-import { rotateQuarter } from "../image/geometry";
+import { downscaleGray } from "../image/gray";
 import { inkSample, lineAxisRatio } from "../image/enhance";
 import { textSample, trialRead, type TrialWord } from "./orientation";
-import { turnsColumns } from "./tesseract";
+import { columnScale } from "./vertical";
 import { ocrModel } from "../../../src/lib/ocr-models";
 
 /** ISO 639-1 (what eld reports) → tesseract model of the same language. */
@@ -115,7 +115,7 @@ const VERTICAL = [
  * A vertical model for a page in columns: its own `_vert` model when the horizontal choice is
  * Chinese, Japanese or Korean; every seeded one when `open` (columns read as lines are often too
  * garbled for any horizontal model to fit: measured 0 and 0.26 on the Natsume and Lu Xun pages). Each reads the sample
- * as recognition reads a page (a block of vertical text; kor_vert turned); the best fit wins if it
+ * as recognition reads a page (a block of vertical text; kor_vert at its column scale); the best fit wins if it
  * beats the horizontal one, and kana among Han tell Japanese from Chinese as for horizontal text.
  */
 async function chooseVertical(
@@ -129,7 +129,7 @@ async function chooseVertical(
   let best: { model: string; fit: number } | null = null;
   const readings = new Map<string, TrialWord[]>();
   for (const v of candidates) {
-    const words = await trialRead(models, v.model, turnsColumns(v.model) ? rotateQuarter(sample, 270) : sample);
+    const words = await trialRead(models, v.model, downscaleGray(sample, columnScale(sample, v.model)));
     readings.set(v.model, words);
     const fit = scriptFit(words, v.own);
     if (!best || fit > best.fit) best = { model: v.model, fit };

@@ -1,14 +1,14 @@
 import type { PageText } from "../contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
-import { columnsToLines, linesToColumns } from "./vertical";
+import { readColumns } from "./vertical";
 import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
 import type { HocrBlock } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText } from "./page-text";
 import { applyWordSpacing } from "./word-spacing";
-import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, turnsColumns, type CachedEngine } from "./tesseract";
+import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, type CachedEngine } from "./tesseract";
 
 /**
  * Runs `read` on the engine with the raster loaded, then clears the image, all synchronously:
@@ -48,19 +48,12 @@ export async function withEngine<T>(
   }
 }
 
-/** A vertical model's block read upright (mode 5): its lines taller than wide are columns. */
-const uprightColumns = (blocks: HocrBlock[]): HocrBlock[] =>
-  blocks.map((b) => ({
-    ...b,
-    lines: b.lines.map((l) => (l.box.bottom - l.box.top > l.box.right - l.box.left ? { ...l, vertical: true } : l)),
-  }));
-
 /**
  * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
- * one uniform block of text for crops (table cells, re-OCR rectangles), where automatic layout
- * tends to drop short text, and `picture`: automatic layout over a photograph that holds a few
- * lines of text, binarised locally (Sauvola), since one global threshold over a picture's lights
- * and darks loses the text.
+ * one uniform block of text for crops (table cells, re-OCR rectangles; of vertical text with a
+ * vertical model), where automatic layout tends to drop short text, and `picture`: automatic
+ * layout over a photograph that holds a few lines of text, binarised locally (Sauvola), since one
+ * global threshold over a picture's lights and darks loses the text.
  */
 export type SegmentationMode = "page" | "block" | "picture";
 
@@ -71,22 +64,26 @@ export async function recognizeIn(
   language: string,
   mode: SegmentationMode = "page",
 ): Promise<PageText> {
-  const turned = turnsColumns(language);
-  const read = turned ? { ...raster, image: columnsToLines(raster.image) } : raster;
-  const { hocr, text } = await withEngine(models, language, read, (engine) => {
-    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
-    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
-    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
-    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
-    return { hocr: engine.getHOCR(), text: engine.getText() };
-  });
-  const spaced = applyWordSpacing(parseHocr(hocr), text);
-  const blocks = turned ? linesToColumns(spaced, raster.image.width) : ocrModel(language)?.vertical ? uprightColumns(spaced) : spaced;
+  const readBlocks = async (r: OcrRaster, turned = false): Promise<HocrBlock[]> => {
+    const { hocr, text } = await withEngine(models, language, r, (engine) => {
+      // A crop of columns stays one block of vertical text (the model's mode 5).
+      if (mode === "block" && !ocrModel(language)?.vertical) engine.setVariable("tessedit_pageseg_mode", "6");
+      else if (turned) engine.setVariable("tessedit_pageseg_mode", "4");
+      // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
+      engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
+      // The text output of the same reading (no second recognition) carries tesseract's word spacing.
+      return { hocr: engine.getHOCR(), text: engine.getText() };
+    });
+    return applyWordSpacing(parseHocr(hocr), text);
+  };
+  const { raster: read, blocks } = ocrModel(language)?.vertical
+    ? await readColumns(raster, language, readBlocks)
+    : { raster, blocks: await readBlocks(raster) };
   return {
     ...buildPageText(blocks, {
       width: raster.width,
       height: raster.height,
-      scale: raster.scale,
+      scale: read.scale,
       languages: [language],
       offset: raster.offset,
     }),

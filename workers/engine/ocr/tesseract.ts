@@ -10,29 +10,18 @@ import { ocrModel } from "../../../src/lib/ocr-models";
 
 /**
  * The page segmentation mode a model reads pages with: automatic layout (3), except for
+ * - vertical models: one block of vertical text (5). tesseract-wasm is built without the legacy
+ *   engine, and tesseract 5.3 compiles the detection of vertical text in automatic layout
+ *   (SetupPageSegAndDetectOrientation) out with it: automatic layout reads the columns unturned,
+ *   as garbage. Mode 5 turns the block in the text ordering itself, so it reads them as native
+ *   tesseract does (the same characters on the bench pages; see `readColumns` for kor_vert).
  * - Hangul, whose lines tesseract's automatic layout mostly drops (native tesseract alike: 1 line
  *   of 8 on clean pages at 150–300 dpi); those pages are read as one column of text (4), which
- *   reads them whole. kor_vert too: its columns are read turned into lines (`turnsColumns`),
- *   which automatic layout drops all of (native tesseract on the turned page: nothing with 3,
- *   every column with 4).
- * - the other vertical models (Chinese, Japanese): one block of vertical text (5). tesseract-wasm
- *   is built without the legacy engine, and tesseract 5.3 compiles the detection of vertical text
- *   in automatic layout (SetupPageSegAndDetectOrientation) out with it: automatic layout reads
- *   the columns unturned, as garbage. Mode 5 turns the block in the text ordering itself, so it
- *   reads them as native tesseract does (the same characters on the bench pages).
+ *   reads them whole.
  */
 export function pageSegmentation(language: string): string {
   const m = ocrModel(language);
-  return m?.script === "Hangul" ? "4" : m?.vertical ? "5" : "3";
-}
-
-/**
- * Whether pages of this model are read turned a quarter (columns as lines): kor_vert, whose
- * columns tesseract-wasm's mode 5 splits wrongly at 300 dpi (native tesseract does not).
- */
-export function turnsColumns(language: string): boolean {
-  const m = ocrModel(language);
-  return !!m?.vertical && m.script === "Hangul";
+  return m?.vertical ? "5" : m?.script === "Hangul" ? "4" : "3";
 }
 
 /** A tesseract instance with one language loaded (loading a second model corrupts results). */
