@@ -1,4 +1,4 @@
-import type { PageText } from "../contract";
+import type { Box, PageText } from "../contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
 import { columnsToLines, linesToColumns } from "./vertical";
@@ -6,7 +6,7 @@ import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
 import type { HocrBlock } from "./hocr";
 import type { OcrRaster } from "./page-raster";
-import { buildPageText } from "./page-text";
+import { buildPageText, toPageBox } from "./page-text";
 import { applyWordSpacing } from "./word-spacing";
 import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, turnsColumns, type CachedEngine } from "./tesseract";
 
@@ -64,24 +64,14 @@ const uprightColumns = (blocks: HocrBlock[]): HocrBlock[] =>
  */
 export type SegmentationMode = "page" | "block" | "picture";
 
-/** Recognises the raster (a page or a crop of one) in one language. */
-export async function recognizeIn(
-  models: R2Bucket,
-  raster: OcrRaster,
-  language: string,
-  mode: SegmentationMode = "page",
-): Promise<PageText> {
-  const turned = turnsColumns(language);
-  const read = turned ? { ...raster, image: columnsToLines(raster.image) } : raster;
-  const { hocr, text } = await withEngine(models, language, read, (engine) => {
-    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
-    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
-    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
-    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
-    return { hocr: engine.getHOCR(), text: engine.getText() };
-  });
+/** The `PageText` of one reading's hOCR and text output. */
+function pageFrom(hocr: string, text: string, raster: OcrRaster, language: string): PageText {
   const spaced = applyWordSpacing(parseHocr(hocr), text);
-  const blocks = turned ? linesToColumns(spaced, raster.image.width) : ocrModel(language)?.vertical ? uprightColumns(spaced) : spaced;
+  const blocks = turnsColumns(language)
+    ? linesToColumns(spaced, raster.image.width)
+    : ocrModel(language)?.vertical
+      ? uprightColumns(spaced)
+      : spaced;
   return {
     ...buildPageText(blocks, {
       width: raster.width,
@@ -92,6 +82,49 @@ export async function recognizeIn(
     }),
     path: "ocr",
   };
+}
+
+/** Recognises the raster (a page or a crop of one) in one language. */
+export async function recognizeIn(
+  models: R2Bucket,
+  raster: OcrRaster,
+  language: string,
+  mode: SegmentationMode = "page",
+): Promise<PageText> {
+  const read = turnsColumns(language) ? { ...raster, image: columnsToLines(raster.image) } : raster;
+  const { hocr, text } = await withEngine(models, language, read, (engine) => {
+    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
+    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
+    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
+    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
+    return { hocr: engine.getHOCR(), text: engine.getText() };
+  });
+  return pageFrom(hocr, text, raster, language);
+}
+
+/**
+ * A page's layout analysis in `language` (a horizontal model read with automatic layout), then
+ * either `plan`'s answer for its line boxes (page pixels, reading order) or, when that is null,
+ * the page's reading from the same layout analysis: tesseract keeps the layout it found for the
+ * recognition that follows.
+ */
+export async function planOrRecognize<T>(
+  models: R2Bucket,
+  raster: OcrRaster,
+  language: string,
+  plan: (lines: Box[]) => T | null,
+): Promise<{ plan: T } | { page: PageText }> {
+  type Read = { plan: T } | { hocr: string; text: string };
+  const out = await withEngine(models, language, raster, (engine): Read => {
+    engine.setVariable("thresholding_method", "0");
+    const lines = engine
+      .getBoundingBoxes("line")
+      .map((i) => toPageBox(i.rect, raster.scale, raster.width, raster.height, raster.offset))
+      .filter((b) => b.w > 0 && b.h > 0);
+    const planned = plan(lines);
+    return planned === null ? { hocr: engine.getHOCR(), text: engine.getText() } : { plan: planned };
+  });
+  return "plan" in out ? out : { page: pageFrom(out.hocr, out.text, raster, language) };
 }
 
 /**
