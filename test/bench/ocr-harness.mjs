@@ -43,6 +43,24 @@ bucket_name = "lingoscan-models"
   return path.join(dir, "wrangler.toml");
 }
 
+/** The workerd process under a `wrangler dev` process (Linux /proc). */
+function workerdOf(pid) {
+  const kids = (p) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift();
+    if (p !== pid && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") return p;
+    queue.push(...kids(p));
+  }
+  throw new Error(`no workerd process under ${pid}`);
+}
+
 /** Starts `wrangler dev` with `args`; resolves with the child once it serves. Its output goes to `logFile`. */
 async function wranglerDev(args, logFile, env = {}) {
   const child = spawn(process.execPath, [wranglerJs, "dev", ...args, "--ip", "127.0.0.1"], {
@@ -143,6 +161,8 @@ export async function startEngine({ browser = true, languages = [], processes = 
   return {
     call,
     files: { put: (k, b) => put(k, b), get },
+    /** Process ids of the engine's workerd processes (one per engine process; the only one otherwise). */
+    enginePids: () => (processes > 0 ? children.slice(1) : children).map((c) => workerdOf(c.pid)),
     dispose,
   };
 }

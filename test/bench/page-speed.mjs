@@ -13,7 +13,7 @@ import { writeFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
-import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { cpuMs, nativeTessdata, runNative } from "./native-ocr.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 import { pages } from "./speed-pages.mjs";
 import { errorRates } from "./text-metrics.mjs";
@@ -29,13 +29,33 @@ const pct = (x) => `${(x * 100).toFixed(2)} %`;
 
 const PROCESSES = Number(process.env.PROCESSES ?? 2);
 
+/**
+ * CPU time of the engine processes, phase by phase (`mark` ends one): the sum over processes, and
+ * the critical path (each phase's busiest process), i.e. the page's time with a core per process.
+ */
+function cpuMeter(pids) {
+  let last = pids.map((p) => cpuMs(p));
+  const phases = [];
+  return {
+    mark() {
+      const now = pids.map((p) => cpuMs(p));
+      phases.push(now.map((v, i) => v - last[i]));
+      last = now;
+    },
+    total: () => phases.reduce((n, ph) => n + ph.reduce((a, b) => a + b, 0), 0),
+    critical: () => phases.reduce((n, ph) => n + Math.max(...ph), 0),
+  };
+}
+
 /** The detecting stage's engine calls (src/pipeline/stages/detecting.ts): the bands, if any, read at once, then joined. */
-async function detect(engine, pageKey, outKey, split) {
+async function detect(engine, pageKey, outKey, split, meter) {
   const languages = ["eng"];
   const d = await engine.call("detect", { pageKey, outKey, languages, ...(split > 1 ? { split } : {}) });
   if (!d.bands) return 1;
+  meter.mark();
   const bandTexts = d.bands.map((_, i) => `${outKey}.band-${i}.json`);
   await Promise.all(d.bands.map((band, i) => engine.call("recognize", { pageKey, languages: d.languages, outKey: bandTexts[i], band })));
+  meter.mark();
   await engine.call("detect", { pageKey, outKey, languages, bandTexts });
   return d.bands.length;
 }
@@ -43,16 +63,21 @@ async function detect(engine, pageKey, outKey, split) {
 async function enginePage(engine, id, bytes, split = PROCESSES) {
   await engine.files.put(`speed/${id}`, bytes);
   const t = {};
+  const meter = cpuMeter(engine.pids);
   let t0 = performance.now();
   const pre = await engine.call("preprocess", { sourceKey: `speed/${id}`, page: 0, outKey: `speed/${id}.page.png`, languages: ["eng"] });
   t.preprocess = performance.now() - t0;
+  meter.mark();
   t0 = performance.now();
-  t.bands = await detect(engine, pre.key, `speed/${id}.layout.json`, split);
+  t.bands = await detect(engine, pre.key, `speed/${id}.layout.json`, split, meter);
   t.detect = performance.now() - t0;
   t0 = performance.now();
   const rec = await engine.call("recognize", { pageKey: pre.key, languages: ["eng"], outKey: `speed/${id}.json` });
   t.recognize = performance.now() - t0;
   t.total = t.preprocess + t.detect + t.recognize;
+  meter.mark();
+  t.cpu = meter.total();
+  t.critical = meter.critical();
   const page = await (await engine.files.get(rec.key)).json();
   return { t, text: page.regions.map((r) => r.text).join("\n") };
 }
@@ -115,13 +140,14 @@ async function main() {
   nativeTessdata(tessdata, ["eng"]);
   const list = pages();
   const engine = await startEngine({ browser: false, processes: PROCESSES });
+  engine.pids = engine.enginePids();
   try {
     // First use in each process: model load, engine creation.
     await Promise.all(Array.from({ length: PROCESSES }, (_, i) => enginePage(engine, `warm${i}.png`, list[0].bytes, 1)));
     console.log(
-      "| page | bands | preprocess s | detect s | recognize s | engine s | whole-page engine s | native s | engine/native pages/s | whole/native | engine CER | whole CER | native CER |",
+      "| page | bands | preprocess s | detect s | recognize s | engine s | whole-page engine s | native s | engine/native pages/s | whole/native | CPU s: bands' critical path / bands / whole / native | native ÷ critical path | native ÷ whole (CPU) | engine CER | whole CER | native CER |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     const rows = [];
     for (const [i, p] of list.entries()) {
       const file = path.join(work, `p${i}.${p.ext}`);
@@ -142,6 +168,12 @@ async function main() {
       };
       const wt = mean(w.map((x) => x.t.total));
       const nt = mean(n.map((x) => x.ms));
+      const cpu = {
+        critical: mean(e.map((x) => x.t.critical)),
+        bandsCpu: mean(e.map((x) => x.t.cpu)),
+        wholeCpu: mean(w.map((x) => x.t.cpu)),
+        nativeCpu: mean(n.map((x) => x.cpuMs)),
+      };
       const ec = errorRates(p.text, e[0].text, false).cer;
       const wc = errorRates(p.text, w[0].text, false).cer;
       const nc = errorRates(p.text, n[0].text, false).cer;
@@ -153,13 +185,14 @@ async function main() {
         ...et,
         whole: wt,
         native: nt,
+        ...cpu,
         ratio: nt / et.total,
         engineCer: ec,
         wholeCer: wc,
         nativeCer: nc,
       });
       console.log(
-        `| ${p.name} | ${bands} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(wt)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${(nt / wt).toFixed(2)}x | ${pct(ec)} | ${pct(wc)} | ${pct(nc)} |`,
+        `| ${p.name} | ${bands} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(wt)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${(nt / wt).toFixed(2)}x | ${[cpu.critical, cpu.bandsCpu, cpu.wholeCpu, cpu.nativeCpu].map(s).join(" / ")} | ${(cpu.nativeCpu / cpu.critical).toFixed(2)}x | ${(cpu.nativeCpu / cpu.wholeCpu).toFixed(2)}x | ${pct(ec)} | ${pct(wc)} | ${pct(nc)} |`,
       );
     }
     const a4 = rows.filter((r) => r.a4);
@@ -171,7 +204,7 @@ async function main() {
     ]) {
       if (!rs.length) continue;
       console.log(
-        `\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), whole-page engine ${s(sum(rs, "whole") / rs.length)} s, native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s (whole pages ${(sum(rs, "native") / sum(rs, "whole")).toFixed(2)}x); mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, whole pages ${pct(mean(rs.map((r) => r.wholeCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}; load average ${os
+        `\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), whole-page engine ${s(sum(rs, "whole") / rs.length)} s, native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s (whole pages ${(sum(rs, "native") / sum(rs, "whole")).toFixed(2)}x); CPU time: native ÷ bands' critical path ${(sum(rs, "nativeCpu") / sum(rs, "critical")).toFixed(2)}x, native ÷ whole page ${(sum(rs, "nativeCpu") / sum(rs, "wholeCpu")).toFixed(2)}x, bands ÷ whole ${(sum(rs, "bandsCpu") / sum(rs, "wholeCpu")).toFixed(2)}x; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, whole pages ${pct(mean(rs.map((r) => r.wholeCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}; load average ${os
           .loadavg()
           .map((x) => x.toFixed(1))
           .join(" ")}`,
@@ -184,6 +217,8 @@ async function main() {
       processes: PROCESSES,
       a4Ratio: sum(a4, "native") / sum(a4, "total"),
       a4WholeRatio: sum(a4, "native") / sum(a4, "whole"),
+      a4CriticalCpuRatio: sum(a4, "nativeCpu") / sum(a4, "critical"),
+      a4WholeCpuRatio: sum(a4, "nativeCpu") / sum(a4, "wholeCpu"),
       realRatio: real.length ? sum(real, "native") / sum(real, "total") : null,
       preprocessShare: sum(a4, "preprocess") / (sum(a4, "detect") + sum(a4, "recognize")),
     });
