@@ -43,8 +43,8 @@ bucket_name = "lingoscan-models"
   return path.join(dir, "wrangler.toml");
 }
 
-/** The workerd process under a `wrangler dev` process (Linux /proc). */
-function workerdOf(pid) {
+/** The workerd processes under a `wrangler dev` process (Linux /proc): the runtime and its proxy. */
+function workerdsOf(pid) {
   const kids = (p) => {
     try {
       return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
@@ -52,13 +52,15 @@ function workerdOf(pid) {
       return [];
     }
   };
+  const found = [];
   const queue = [pid];
   while (queue.length) {
     const p = queue.shift();
-    if (p !== pid && readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") return p;
+    if (readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") found.push(p);
     queue.push(...kids(p));
   }
-  throw new Error(`no workerd process under ${pid}`);
+  if (!found.length) throw new Error(`no workerd process under ${pid}`);
+  return found;
 }
 
 /** Starts `wrangler dev` with `args`; resolves with the child once it serves. Its output goes to `logFile`. */
@@ -161,8 +163,8 @@ export async function startEngine({ browser = true, languages = [], processes = 
   return {
     call,
     files: { put: (k, b) => put(k, b), get },
-    /** Process ids of the engine's workerd processes (one per engine process; the only one otherwise). */
-    enginePids: () => (processes > 0 ? children.slice(1) : children).map((c) => workerdOf(c.pid)),
+    /** Process ids of the engine's workerd processes, a list per engine process (the only one without `processes`). */
+    enginePids: () => (processes > 0 ? children.slice(1) : children).map((c) => workerdsOf(c.pid)),
     dispose,
   };
 }

@@ -34,11 +34,12 @@ const PROCESSES = Number(process.env.PROCESSES ?? 2);
  * the critical path (each phase's busiest process), i.e. the page's time with a core per process.
  */
 function cpuMeter(pids) {
-  let last = pids.map((p) => cpuMs(p));
+  const read = () => pids.map((ps) => ps.reduce((n, p) => n + cpuMs(p), 0));
+  let last = read();
   const phases = [];
   return {
     mark() {
-      const now = pids.map((p) => cpuMs(p));
+      const now = read();
       phases.push(now.map((v, i) => v - last[i]));
       last = now;
     },

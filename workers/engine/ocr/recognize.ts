@@ -64,14 +64,24 @@ const uprightColumns = (blocks: HocrBlock[]): HocrBlock[] =>
  */
 export type SegmentationMode = "page" | "block" | "picture";
 
-/** The `PageText` of one reading's hOCR and text output. */
-function pageFrom(hocr: string, text: string, raster: OcrRaster, language: string): PageText {
+/** Recognises the raster (a page or a crop of one) in one language. */
+export async function recognizeIn(
+  models: R2Bucket,
+  raster: OcrRaster,
+  language: string,
+  mode: SegmentationMode = "page",
+): Promise<PageText> {
+  const turned = turnsColumns(language);
+  const read = turned ? { ...raster, image: columnsToLines(raster.image) } : raster;
+  const { hocr, text } = await withEngine(models, language, read, (engine) => {
+    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
+    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
+    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
+    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
+    return { hocr: engine.getHOCR(), text: engine.getText() };
+  });
   const spaced = applyWordSpacing(parseHocr(hocr), text);
-  const blocks = turnsColumns(language)
-    ? linesToColumns(spaced, raster.image.width)
-    : ocrModel(language)?.vertical
-      ? uprightColumns(spaced)
-      : spaced;
+  const blocks = turned ? linesToColumns(spaced, raster.image.width) : ocrModel(language)?.vertical ? uprightColumns(spaced) : spaced;
   return {
     ...buildPageText(blocks, {
       width: raster.width,
@@ -84,47 +94,15 @@ function pageFrom(hocr: string, text: string, raster: OcrRaster, language: strin
   };
 }
 
-/** Recognises the raster (a page or a crop of one) in one language. */
-export async function recognizeIn(
-  models: R2Bucket,
-  raster: OcrRaster,
-  language: string,
-  mode: SegmentationMode = "page",
-): Promise<PageText> {
-  const read = turnsColumns(language) ? { ...raster, image: columnsToLines(raster.image) } : raster;
-  const { hocr, text } = await withEngine(models, language, read, (engine) => {
-    if (mode === "block") engine.setVariable("tessedit_pageseg_mode", "6");
-    // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
-    engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
-    // The text output of the same reading (no second recognition) carries tesseract's word spacing.
-    return { hocr: engine.getHOCR(), text: engine.getText() };
-  });
-  return pageFrom(hocr, text, raster, language);
-}
-
-/**
- * A page's layout analysis in `language` (a horizontal model read with automatic layout), then
- * either `plan`'s answer for its line boxes (page pixels, reading order) or, when that is null,
- * the page's reading from the same layout analysis: tesseract keeps the layout it found for the
- * recognition that follows.
- */
-export async function planOrRecognize<T>(
-  models: R2Bucket,
-  raster: OcrRaster,
-  language: string,
-  plan: (lines: Box[]) => T | null,
-): Promise<{ plan: T } | { page: PageText }> {
-  type Read = { plan: T } | { hocr: string; text: string };
-  const out = await withEngine(models, language, raster, (engine): Read => {
+/** Tesseract's text lines on the raster (layout analysis only, as a page reading binarises it), page pixels, reading order. */
+export async function lineBoxes(models: R2Bucket, raster: OcrRaster, language: string): Promise<Box[]> {
+  return withEngine(models, language, raster, (engine) => {
     engine.setVariable("thresholding_method", "0");
-    const lines = engine
+    return engine
       .getBoundingBoxes("line")
       .map((i) => toPageBox(i.rect, raster.scale, raster.width, raster.height, raster.offset))
       .filter((b) => b.w > 0 && b.h > 0);
-    const planned = plan(lines);
-    return planned === null ? { hocr: engine.getHOCR(), text: engine.getText() } : { plan: planned };
   });
-  return "plan" in out ? out : { page: pageFrom(out.hocr, out.text, raster, language) };
 }
 
 /**
