@@ -69,7 +69,9 @@ describe("a page read in bands (detect split → recognize band → detect bandT
     expect(a).toHaveLength(b.length);
     for (const [i, w] of a.entries()) {
       expect(w.text).toBe(b[i]!.text);
-      for (const k of ["x", "y", "w", "h"] as const) expect(Math.abs(w.box[k] - b[i]!.box[k])).toBeLessThanOrEqual(1);
+      // A band is binarised on its own histogram: a glyph's edge pixels may fall the other way.
+      for (const k of ["x", "y", "w", "h"] as const)
+        expect(Math.abs(w.box[k] - b[i]!.box[k])).toBeLessThanOrEqual(Math.max(2, b[i]!.box.h / 5));
     }
   });
 
