@@ -16,6 +16,7 @@ interface __BaseEnv_Env {
 	TRANSLATOR: string;
 	APERTIUM_URL: string;
 	PAGE_CONCURRENCY: string;
+	PAGE_SPLIT: string;
 	MAIL_PROVIDER: string;
 	MAIL_FROM: string;
 	MAIL_API_URL: string;
@@ -53,6 +54,7 @@ declare namespace Cloudflare {
 		TRANSLATOR: string;
 		APERTIUM_URL: string;
 		PAGE_CONCURRENCY: string;
+		PAGE_SPLIT: string;
 		MAIL_PROVIDER: string;
 		MAIL_FROM: string;
 		MAIL_API_URL: string;
@@ -80,6 +82,7 @@ declare namespace Cloudflare {
 		TRANSLATOR: string;
 		APERTIUM_URL: string;
 		PAGE_CONCURRENCY: string;
+		PAGE_SPLIT: string;
 		MAIL_PROVIDER: string;
 		MAIL_FROM: string;
 		MAIL_API_URL: string;
@@ -98,7 +101,7 @@ type StringifyValues<EnvType extends Record<string, unknown>> = {
 	[Binding in keyof EnvType]: EnvType[Binding] extends string ? EnvType[Binding] : string;
 };
 declare namespace NodeJS {
-	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "PUBLIC_BASE_URL" | "TRANSLATOR" | "APERTIUM_URL" | "PAGE_CONCURRENCY" | "MAIL_PROVIDER" | "MAIL_FROM" | "MAIL_API_URL" | "OAUTH_PROVIDERS" | "PAYMENTS_PROVIDER" | "WEBHOOKS_ALLOW_LOOPBACK" | "WEBHOOKS_DNS_RESOLVER" | "SIGNING_SECRET" | "ADMIN_TOKEN" | "MAIL_API_KEY" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">> {}
+	interface ProcessEnv extends StringifyValues<Pick<Cloudflare.Env, "ENVIRONMENT" | "PUBLIC_BASE_URL" | "TRANSLATOR" | "APERTIUM_URL" | "PAGE_CONCURRENCY" | "PAGE_SPLIT" | "MAIL_PROVIDER" | "MAIL_FROM" | "MAIL_API_URL" | "OAUTH_PROVIDERS" | "PAYMENTS_PROVIDER" | "WEBHOOKS_ALLOW_LOOPBACK" | "WEBHOOKS_DNS_RESOLVER" | "SIGNING_SECRET" | "ADMIN_TOKEN" | "MAIL_API_KEY" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">> {}
 }
 declare module "*.txt" {
 	const value: string;

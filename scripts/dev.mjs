@@ -145,7 +145,7 @@ async function startTranslation() {
  * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
  * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
  * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
- * spread over the cores. The engine processes run at a lower CPU priority than the api, as on
+ * and the bands of one page (PAGE_SPLIT = n) spread over the cores. The engine processes run at a lower CPU priority than the api, as on
  * Workers, where each engine call has its own isolate and the api never waits for one.
  * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
  */
@@ -165,7 +165,18 @@ async function startWorkers(extraVars) {
   process.env.WRANGLER_REGISTRY_PATH ??= path.join(root, ".wrangler/registry");
   const { pool, engines } = localEngineConfigs(count);
   console.log(`dev: the engine runs in ${count} process${count === 1 ? "" : "es"} beside the api's`);
-  const api = wranglerLive(["dev", "-c", "wrangler.toml", "-c", pool, ...apiArgs, "--var", `PAGE_CONCURRENCY:${count}`]);
+  const api = wranglerLive([
+    "dev",
+    "-c",
+    "wrangler.toml",
+    "-c",
+    pool,
+    ...apiArgs,
+    "--var",
+    `PAGE_CONCURRENCY:${count}`,
+    "--var",
+    `PAGE_SPLIT:${count}`,
+  ]);
   const children = [api];
   for (const [i, config] of engines.entries()) {
     const engine = wranglerLive([

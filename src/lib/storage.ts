@@ -5,6 +5,8 @@ export const keys = {
   pageImage: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/page.png`,
   pageLayout: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/layout.json`,
   pageText: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/text.json`,
+  /** The reading of one band of a page read in parts (`detect`'s `split`), joined into the page's reading. */
+  pageBandText: (userId: string, jobId: string, page: number, band: number) => `pages/${userId}/${jobId}/${page}/band-${band}.json`,
   pageTables: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/tables.json`,
   /** Text removal and rendering: the glyph mask, the clean plate (text removed) and the rendered page. */
   pageMask: (userId: string, jobId: string, page: number) => `pages/${userId}/${jobId}/${page}/mask.png`,

@@ -15,9 +15,18 @@ export function nativeTessdata(dir, languages) {
   }
 }
 
+/** CPU time (user + system, ms) of a process, or of the children it has waited for (`children`), from /proc. */
+export function cpuMs(pid = process.pid, children = false) {
+  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // Fields 14-17 of stat (utime, stime, cutime, cstime), counted from field 3 here; clock ticks of 10 ms.
+  const [ut, st, cut, cst] = f.slice(11, 15).map(Number);
+  return (children ? cut + cst : ut + st) * 10;
+}
+
 /** `extra`: more arguments (`--psm 5`, output configs such as `pdf` after `stdout`). */
 export function runNative(file, lang, tessdata, extra = []) {
   const t0 = performance.now();
+  const c0 = cpuMs(process.pid, true);
   // One thread, like the engine's wasm. With OpenMP's default threads, Debian's tesseract spends
   // most of its time spinning on a shared 2-core machine (an A4 page: 16 s instead of 2.6 s).
   const r = spawnSync("tesseract", [file, "stdout", "-l", lang, "--tessdata-dir", tessdata, ...extra], {
@@ -26,7 +35,7 @@ export function runNative(file, lang, tessdata, extra = []) {
   });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
-  return { text: r.stdout, ms };
+  return { text: r.stdout, ms, cpuMs: cpuMs(process.pid, true) - c0 };
 }
 
 /**

@@ -5,6 +5,8 @@ import { createWriteStream, mkdtempSync, readFileSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { modelFiles, root } from "../../scripts/models.mjs";
+import { localEngineConfigs } from "../../scripts/local-engines.mjs";
+import { freePort } from "../../scripts/local-service.mjs";
 import { TEXTS } from "./ocr-texts.mjs";
 
 const PORT = Number(process.env.OCR_BENCH_PORT ?? 8797);
@@ -41,33 +43,33 @@ bucket_name = "lingoscan-models"
   return path.join(dir, "wrangler.toml");
 }
 
-/**
- * Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`.
- * `languages`: models seeded beyond those of the test texts. Without `browser`, Browser Rendering is not bound (text-layer PDF pages then get a blank page image).
- */
-export async function startEngine({ browser = true, languages = [] } = {}) {
-  const state = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-state-"));
-  const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")), browser);
-  const child = spawn(
-    process.execPath,
-    [
-      wranglerJs,
-      "dev",
-      "-c",
-      "test/bench/ocr-driver.wrangler.toml",
-      "-c",
-      engineConfig,
-      "--port",
-      String(PORT),
-      "--persist-to",
-      state,
-      "--ip",
-      "127.0.0.1",
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
-  );
-  // wrangler's own output goes to a file in the state directory (named in errors).
-  const logFile = path.join(state, "wrangler.log");
+/** The workerd processes under a `wrangler dev` process (Linux /proc): the runtime and its proxy. */
+function workerdsOf(pid) {
+  const kids = (p) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const found = [];
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift();
+    if (readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") found.push(p);
+    queue.push(...kids(p));
+  }
+  if (!found.length) throw new Error(`no workerd process under ${pid}`);
+  return found;
+}
+
+/** Starts `wrangler dev` with `args`; resolves with the child once it serves. Its output goes to `logFile`. */
+async function wranglerDev(args, logFile, env = {}) {
+  const child = spawn(process.execPath, [wranglerJs, "dev", ...args, "--ip", "127.0.0.1"], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", ...env },
+  });
   const out = createWriteStream(logFile);
   child.stdout.pipe(out);
   child.stderr.pipe(out);
@@ -88,6 +90,48 @@ export async function startEngine({ browser = true, languages = [] } = {}) {
   child.on("exit", (code) => {
     if (code !== null && code !== 0) console.error(`wrangler dev exited (${code}); see ${logFile}`);
   });
+  return child;
+}
+
+/**
+ * Starts the engine with MODELS seeded; returns `call(method, input)`, `put`, `get` and `dispose`.
+ * `languages`: models seeded beyond those of the test texts. Without `browser`, Browser Rendering is not bound (text-layer PDF pages then get a blank page image).
+ * `processes` > 0: the engine runs as under `npm run dev`, in that many processes of its own behind
+ * the local engine pool (workers/dev/engine-pool.ts), each call going to the least busy one.
+ */
+export async function startEngine({ browser = true, languages = [], processes = 0 } = {}) {
+  const state = mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-state-"));
+  const logFile = path.join(state, "wrangler.log");
+  const children = [];
+  const dispose = () => {
+    for (const c of children) c.kill("SIGTERM");
+  };
+  try {
+    if (processes > 0) {
+      // A private dev registry: the pool and its engine processes find each other, never another run's.
+      const env = { WRANGLER_REGISTRY_PATH: path.join(state, "registry") };
+      const { pool, engines } = localEngineConfigs(processes);
+      const base = ["-c", "test/bench/ocr-driver.wrangler.toml", "-c", pool, "--port", String(PORT), "--persist-to", state];
+      children.push(await wranglerDev(base, logFile, env));
+      for (const [i, config] of engines.entries()) {
+        const args = ["-c", config, "--port", String(await freePort()), "--inspector-port", String(await freePort())];
+        children.push(
+          await wranglerDev([...args, "--persist-to", path.join(state, `engine-${i}`)], path.join(state, `engine-${i}.log`), env),
+        );
+      }
+    } else {
+      const engineConfig = frozenEngine(mkdtempSync(path.join(os.tmpdir(), "lingoscan-bench-engine-")), browser);
+      children.push(
+        await wranglerDev(
+          ["-c", "test/bench/ocr-driver.wrangler.toml", "-c", engineConfig, "--port", String(PORT), "--persist-to", state],
+          logFile,
+        ),
+      );
+    }
+  } catch (err) {
+    dispose();
+    throw err;
+  }
   const base = `http://127.0.0.1:${PORT}`;
   // wrangler dev closes a kept-alive connection that idled while the script was busy elsewhere (a
   // native tesseract run takes seconds): a request that finds its socket closed (or closing) is sent once more.
@@ -119,8 +163,8 @@ export async function startEngine({ browser = true, languages = [] } = {}) {
   return {
     call,
     files: { put: (k, b) => put(k, b), get },
-    dispose: () => {
-      child.kill("SIGTERM");
-    },
+    /** Process ids of the engine's workerd processes, a list per engine process (the only one without `processes`). */
+    enginePids: () => (processes > 0 ? children.slice(1) : children).map((c) => workerdsOf(c.pid)),
+    dispose,
   };
 }

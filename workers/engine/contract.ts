@@ -129,6 +129,25 @@ export interface DetectInput {
    * analysis is a sizeable share of a page's OCR; done twice it was ~15 % of the page).
    */
   languages?: string[];
+  /**
+   * With `languages`: the most parts the page's reading may be divided into. When its text holds
+   * enough lines, the answer's `bands` lists horizontal bands of the page (cut only across blank
+   * rows between lines, each holding whole lines in reading order) and nothing is written: each
+   * band is then read by its own `recognize` call (`band`), all at once, and `detect` is called
+   * again with `bandTexts` to join them. Otherwise the page is read here as without `split`.
+   */
+  split?: number;
+  /**
+   * With `languages`: the `recognize` outputs of the bands of an earlier answer's `bands`, in
+   * order. Their lines, in reading order, make the page's reading, kept and laid out as above.
+   */
+  bandTexts?: string[];
+}
+
+/** Rows of a page image, in page pixels, from `y` down `h` rows. */
+export interface Band {
+  y: number;
+  h: number;
 }
 
 export interface DetectResult {
@@ -137,6 +156,10 @@ export interface DetectResult {
   lines: number;
   words: number;
   path: PagePath;
+  /** With `split`: the bands to read apart, top to bottom (absent when the page was read here). */
+  bands?: Band[];
+  /** With `bands`: the languages to read the bands in (`auto` resolved on the whole page). */
+  languages?: string[];
 }
 
 /** A detected line: its box, its words' boxes in reading order, and whether it runs top to bottom. */
@@ -164,6 +187,12 @@ export interface RecognizeInput {
   languages: string[];
   /** R2 FILES key where the result (JSON `PageText`) is written. */
   outKey: string;
+  /**
+   * Reads only these rows of the page (a band from `detect`'s `bands`), with the pixels and scale
+   * the whole page is read at; boxes are in page pixels. The page's text layer and kept reading are
+   * left to `detect`'s joining of the bands.
+   */
+  band?: Band;
 }
 
 export interface RecognizeResult {

@@ -33,7 +33,7 @@ import { sniffFormat } from "./image/sniff";
 import { inpaintPage } from "./inpaint/inpaint-page";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
 import { drawPendingPage, preprocessPage } from "./page/preprocess";
-import { detectPage, recognizePage } from "./page/read";
+import { detectPage, recognizeBand, recognizePage } from "./page/read";
 import { reocrPage } from "./page/reocr";
 import { extractTables } from "./page/tables";
 import { pdfPageCount } from "./pdf/pages";
@@ -59,6 +59,12 @@ function requireBox(b: unknown, field: string): Box {
     throw engineError("validation_error", `${field} must be a box {x, y, w, h} with finite numbers.`);
   }
   return { x: v.x, y: v.y, w: v.w, h: v.h };
+}
+
+function requireCount(n: unknown, field: string): number {
+  if (!Number.isInteger(n) || (n as number) < 1 || (n as number) > 64)
+    throw engineError("validation_error", `${field} must be a whole number from 1 to 64.`);
+  return n as number;
 }
 
 function requireOcrMode(mode: unknown): OcrMode {
@@ -132,8 +138,14 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = input?.languages === undefined ? undefined : await requireLanguages(this.env.MODELS, input.languages);
+    const most = input.split === undefined ? undefined : requireCount(input.split, "split");
+    const bandTexts = input.bandTexts?.map((k, i) => requireKey(k, `bandTexts[${i}]`));
+    if (bandTexts?.length === 0) throw engineError("validation_error", "bandTexts must list at least one band reading.");
+    if ((most !== undefined || bandTexts) && !languages) throw engineError("validation_error", "split and bandTexts need languages.");
     const meta = await this.meta(pageKey);
-    return guarded("ocr_failed", "Layout analysis failed", () => detectPage(this.env, pageKey, meta, outKey, languages));
+    return guarded("ocr_failed", "Layout analysis failed", () =>
+      detectPage(this.env, pageKey, meta, outKey, languages, { most, bandTexts }),
+    );
   }
 
   /** A page's text, recognised or from its text layer (page/read.ts). */
@@ -141,8 +153,12 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
+    const rows = input.band && requireBox({ ...input.band, x: 0, w: 0 }, "band");
+    const band = rows && { y: rows.y, h: rows.h };
     const meta = await this.meta(pageKey);
-    return guarded("ocr_failed", "Recognition failed", () => recognizePage(this.env, pageKey, meta, outKey, languages));
+    return guarded("ocr_failed", "Recognition failed", () =>
+      band ? recognizeBand(this.env, pageKey, meta, outKey, languages, band) : recognizePage(this.env, pageKey, meta, outKey, languages),
+    );
   }
 
   /** A page's tables and their cells' text (page/tables.ts). */

@@ -5,18 +5,33 @@ import type { StageHandler } from "./types";
 /** Tools whose recognizing stage reads the page with `recognize` (tables read it their own way). */
 export const RECOGNIZED_BY_TEXT: ReadonlySet<string> = new Set(["ocr", "translate"]);
 
+/** Engine calls one page's reading may be divided into: the `PAGE_SPLIT` var, at least 1. */
+export function pageSplit(env: Env): number {
+  const n = Number.parseInt(env.PAGE_SPLIT ?? "", 10);
+  return Number.isFinite(n) && n >= 1 ? n : 1;
+}
+
 /**
  * Layout analysis: text blocks and lines of the normalised page. When `recognize` follows, the
  * engine reads the page here once (layout and text from one layout analysis) and keeps the reading.
+ * A page with enough lines is read in bands (up to `PAGE_SPLIT`), each by its own engine call, all
+ * at once (on Workers each call has its own isolate; locally, its own engine process), then joined.
  */
 export const detecting: StageHandler = async ({ env, plan, page }) => {
-  const languages = RECOGNIZED_BY_TEXT.has(plan.tool) ? { languages: plan.languages } : {};
-  const r = await engineCall(() =>
-    env.ENGINE.detect({
-      pageKey: keys.pageImage(plan.userId, plan.jobId, page),
-      outKey: keys.pageLayout(plan.userId, plan.jobId, page),
-      ...languages,
-    }),
-  );
+  const pageKey = keys.pageImage(plan.userId, plan.jobId, page);
+  const outKey = keys.pageLayout(plan.userId, plan.jobId, page);
+  if (!RECOGNIZED_BY_TEXT.has(plan.tool)) return { regions: (await engineCall(() => env.ENGINE.detect({ pageKey, outKey }))).regions };
+  const languages = plan.languages;
+  const split = pageSplit(env);
+  let r = await engineCall(() => env.ENGINE.detect({ pageKey, outKey, languages, ...(split > 1 ? { split } : {}) }));
+  const bands = r.bands;
+  if (bands) {
+    const bandTexts = bands.map((_, i) => keys.pageBandText(plan.userId, plan.jobId, page, i));
+    const read = r.languages ?? languages;
+    await Promise.all(
+      bands.map((band, i) => engineCall(() => env.ENGINE.recognize({ pageKey, languages: read, outKey: bandTexts[i]!, band }))),
+    );
+    r = await engineCall(() => env.ENGINE.detect({ pageKey, outKey, languages, bandTexts }));
+  }
   return { regions: r.regions };
 };

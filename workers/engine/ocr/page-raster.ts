@@ -40,6 +40,25 @@ export function ocrRasterFromGray(
   };
 }
 
+/**
+ * The rows `band` (page pixels) of the page's working raster: the same pixels as those rows of
+ * `ocrRasterFromGray(img)`, placed on the page by their offset, so a band reads as it would on the page.
+ */
+export function ocrRasterOfBand(img: GrayImage, band: { y: number; h: number }): OcrRaster {
+  const work = downscaleGray(img, fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS));
+  const scale = work.width / img.width;
+  const top = Math.max(0, Math.min(work.height - 1, Math.round(band.y * scale)));
+  const bottom = Math.max(top + 1, Math.min(work.height, Math.round((band.y + band.h) * scale)));
+  const rows = { width: work.width, height: bottom - top, data: work.data.subarray(top * work.width, bottom * work.width) };
+  return {
+    width: img.width,
+    height: img.height,
+    scale,
+    offset: { x: 0, y: top / scale },
+    image: { data: grayToRgba(rows), width: rows.width, height: rows.height },
+  };
+}
+
 /** Reads a normalised page image from R2 FILES as gray. */
 export async function loadPageGray(files: R2Bucket, pageKey: string): Promise<GrayImage> {
   const bytes = await readBytes(files, pageKey, "page image");

@@ -50,20 +50,16 @@ function isVertical(line: HocrBlock["lines"][number], words: WordText[]): boolea
 const turned = (b: Box): Box => ({ x: b.y, y: -(b.x + b.w), w: b.h, h: b.w });
 
 /**
- * Builds the page's `PageText`. Regions are paragraphs: tesseract's lines, in its reading
- * order, grouped by `groupLines` (tesseract's own blocks and paragraphs split ragged text at
- * every short line, so they are not used). `offset` places a crop's result on its page.
+ * Builds the page's `PageText` from tesseract's blocks (`pageOfLines`). `offset` places a crop's
+ * result on its page.
  */
 export function buildPageText(
   blocks: HocrBlock[],
   opts: { width: number; height: number; scale: number; languages: string[]; offset?: { x: number; y: number } },
 ): PageText {
-  const { width, height, scale } = opts;
-  const box = (b: HocrBox) => toPageBox(b, scale, width, height, opts.offset);
-  const allWords: number[] = [];
+  const box = (b: HocrBox) => toPageBox(b, opts.scale, opts.width, opts.height, opts.offset);
   const toLine = (line: HocrBlock["lines"][number]): LineText => {
     const words: WordText[] = line.words.map((w) => ({ box: box(w.box), text: w.text, confidence: round3(w.confidence) }));
-    allWords.push(...line.words.map((w) => w.confidence));
     const vertical = isVertical(line, words);
     return {
       box: box(line.box),
@@ -73,7 +69,18 @@ export function buildPageText(
       ...(vertical ? { vertical } : {}),
     };
   };
-  const lines = blocks.flatMap((b) => b.lines.map(toLine));
+  return pageOfLines(
+    blocks.flatMap((b) => b.lines.map(toLine)),
+    opts,
+  );
+}
+
+/**
+ * A page's `PageText` from its lines in reading order. Regions are paragraphs: tesseract's lines,
+ * in its reading order, grouped by `groupLines` (tesseract's own blocks and paragraphs split
+ * ragged text at every short line, so they are not used).
+ */
+export function pageOfLines(lines: LineText[], opts: { width: number; height: number; languages: string[] }): PageText {
   // Runs of same-direction lines are grouped separately, keeping tesseract's order.
   const runs: LineText[][] = [];
   for (const l of lines) {
@@ -91,11 +98,11 @@ export function buildPageText(
     })),
   );
   return {
-    width,
-    height,
+    width: opts.width,
+    height: opts.height,
     languages: opts.languages,
     text: regions.map((r) => r.text).join("\n\n"),
-    confidence: round3(mean(allWords)),
+    confidence: round3(mean(lines.flatMap((l) => l.words.map((w) => w.confidence)))),
     regions,
   };
 }

@@ -1,4 +1,4 @@
-import type { PageText } from "../contract";
+import type { Box, PageText } from "../contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
 import { readColumns } from "./vertical";
@@ -6,7 +6,7 @@ import { mergeReadings } from "./merge-readings";
 import { ocrModel } from "../../../src/lib/ocr-models";
 import type { HocrBlock } from "./hocr";
 import type { OcrRaster } from "./page-raster";
-import { buildPageText } from "./page-text";
+import { buildPageText, toPageBox } from "./page-text";
 import { applyWordSpacing } from "./word-spacing";
 import { afterPage, discardEngine, getEngine, loadRaster, pageSegmentation, type CachedEngine } from "./tesseract";
 
@@ -89,6 +89,17 @@ export async function recognizeIn(
     }),
     path: "ocr",
   };
+}
+
+/** Tesseract's text lines on the raster (layout analysis only, as a page reading binarises it), page pixels, reading order. */
+export async function lineBoxes(models: R2Bucket, raster: OcrRaster, language: string): Promise<Box[]> {
+  return withEngine(models, language, raster, (engine) => {
+    engine.setVariable("thresholding_method", "0");
+    return engine
+      .getBoundingBoxes("line")
+      .map((i) => toPageBox(i.rect, raster.scale, raster.width, raster.height, raster.offset))
+      .filter((b) => b.w > 0 && b.h > 0);
+  });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../contract";
+import type { Band, DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
@@ -6,19 +6,32 @@ import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
-import { loadPageGray, ocrRasterFromGray } from "../ocr/page-raster";
+import { loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-raster";
 import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
+import { joinBands, readOrSplit } from "./split";
+
+/** The page image as gray, and the languages to read it in (`auto` resolved on the page). */
+async function grayIn(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]) {
+  const gray = await loadPageGray(env.FILES, pageKey);
+  return { gray, langs: await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage) };
+}
+
+/** A reading of the page image, kept for `recognize` in the languages asked for. */
+const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading => ({
+  etag: meta.etag,
+  requested,
+  languages: page.languages,
+  page: { ...page, path: meta.path },
+});
 
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
-  const gray = await loadPageGray(env.FILES, pageKey);
-  const langs = await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage);
-  const page = { ...(await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
-  return { etag: meta.etag, requested: languages, languages: langs, page };
+  const { gray, langs } = await grayIn(env, pageKey, meta, languages);
+  return keep(meta, languages, await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs));
 }
 
 /** `detect`'s answer for a layout written at `key`. */
@@ -70,7 +83,9 @@ export async function writeTextLayerReading(
 
 /**
  * Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. With
- * `languages` (recognition follows), the page is read once and the reading kept for `recognize`.
+ * `languages` (recognition follows), the page is read once and the reading kept for `recognize`;
+ * with `split` > 1 a page with enough lines is divided into bands instead (nothing written: the
+ * answer's `bands`), whose readings a later call joins (`bandTexts`).
  */
 export async function detectPage(
   env: EngineEnv,
@@ -78,11 +93,19 @@ export async function detectPage(
   meta: PageMeta,
   outKey: string,
   languages: string[] | undefined,
+  split: { most?: number; bandTexts?: string[] } = {},
 ): Promise<DetectResult> {
   let layout;
   if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(env.FILES, meta));
   else if (languages) {
-    const reading = await readPage(env, pageKey, meta, languages);
+    let reading: KeptReading;
+    if (split.bandTexts) reading = keep(meta, languages, await joinBands(env.FILES, split.bandTexts));
+    else {
+      const { gray, langs } = await grayIn(env, pageKey, meta, languages);
+      const out = await readOrSplit(env, gray, langs, split.most ?? 1);
+      if ("bands" in out) return { key: outKey, regions: 0, lines: 0, words: 0, path: meta.path, bands: out.bands, languages: langs };
+      reading = keep(meta, languages, out.page);
+    }
     await writeJson(env.FILES, readingKeyFor(pageKey), reading);
     layout = { ...layoutOfText(reading.page), path: meta.path };
   } else {
@@ -93,6 +116,22 @@ export async function detectPage(
   }
   await writeJson(env.FILES, outKey, layout);
   return detectResult(outKey, layout);
+}
+
+/** One band of a page image read as the page would be (`detect`'s `bands`), written as `PageText` JSON. */
+export async function recognizeBand(
+  env: EngineEnv,
+  pageKey: string,
+  meta: PageMeta,
+  outKey: string,
+  languages: string[],
+  band: Band,
+): Promise<RecognizeResult> {
+  if (meta.path === "text_layer") throw engineError("validation_error", "A page read from its text layer has no bands to read.");
+  const { gray, langs } = await grayIn(env, pageKey, meta, languages);
+  const page: PageText = { ...(await recognizeWith(env.MODELS, ocrRasterOfBand(gray, band), langs)), path: meta.path };
+  await writeJson(env.FILES, outKey, page);
+  return recognizeResult(outKey, page, largestHeap(), meta.transform);
 }
 
 /**
