@@ -141,12 +141,30 @@ async function startTranslation() {
   }
 }
 
+/** CPU priorities (nice values) under `npm run dev`: the api's requests are never queued behind a page's OCR. */
+const API_NICE = -10;
+const ENGINE_NICE = 19;
+
+/**
+ * Sets a `wrangler dev` process's nice value as soon as it is spawned, before it starts its workerd,
+ * which inherits it. A negative value needs root (CAP_SYS_NICE): without it the process keeps the
+ * priority it has, and the engine processes' nice 19 alone keeps the api ahead of them.
+ */
+function prioritise(child, nice) {
+  try {
+    os.setPriority(child.pid, nice);
+  } catch {
+    if (nice > 0) console.warn(`dev: could not lower the priority of process ${child.pid}`);
+  }
+}
+
 /**
  * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
  * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
  * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
- * spread over the cores. The engine processes run at a lower CPU priority than the api, as on
- * Workers, where each engine call has its own isolate and the api never waits for one.
+ * spread over the cores. The engine processes run at the lowest CPU priority and the api at a raised
+ * one (see API_NICE), as on Workers, where each engine call has its own isolate and the api never
+ * waits for one: a poll, health check or upload is served before any page's OCR.
  * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
  */
 async function startWorkers(extraVars) {
@@ -166,6 +184,7 @@ async function startWorkers(extraVars) {
   const { pool, engines } = localEngineConfigs(count);
   console.log(`dev: the engine runs in ${count} process${count === 1 ? "" : "es"} beside the api's`);
   const api = wranglerLive(["dev", "-c", "wrangler.toml", "-c", pool, ...apiArgs, "--var", `PAGE_CONCURRENCY:${count}`]);
+  prioritise(api, API_NICE);
   const children = [api];
   for (const [i, config] of engines.entries()) {
     const engine = wranglerLive([
@@ -180,11 +199,7 @@ async function startWorkers(extraVars) {
       "--persist-to",
       path.join(root, `.wrangler/engine-state/${i}`),
     ]);
-    try {
-      os.setPriority(engine.pid, 10);
-    } catch {
-      // Not permitted here: the processes then share the cores evenly.
-    }
+    prioritise(engine, ENGINE_NICE);
     children.push(engine);
   }
   return children;

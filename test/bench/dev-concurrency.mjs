@@ -3,7 +3,8 @@
 //   one   ENGINE_PROCESSES=0: both Workers in one wrangler/workerd process (the engine's CPU holds the api);
 //   split the default: the api in one process, the engine in one process per core.
 // For each: (a) `GET /api/v1/jobs/{id}` latency (p50/p99/max), polled every 150 ms while three A4
-// 300 dpi `ocr` jobs run, and their uploads' 202 times; (b) a 10-page scanned PDF's upload→completed
+// 300 dpi `ocr` jobs run, each poll followed by `GET /health/live` (the machine's share of the latency),
+// and their uploads' 202 times; (b) a 10-page scanned PDF's upload→completed
 // time against the sum of its pages' single-page jobs (each page alone, one after another).
 // Inputs: real scans of ../shared/corpus/real-scans (OCRmyPDF's test PDFs, 2480–2550 x 3300–3507 px
 // at 300 dpi, CCITT/JBIG2): the 10-page PDF is `pdfunite` of the pages listed in PAGES.
@@ -86,6 +87,14 @@ function client(base, key) {
     if (!res.ok) throw new Error(`GET job ${id}: ${res.status} ${JSON.stringify(job)}`);
     return { job, ms: performance.now() - t0 };
   };
+  /** `GET /health/live` (no auth, no D1): the machine's share of a poll's latency. */
+  const live = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/health/live`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET /health/live: ${res.status}`);
+    return performance.now() - t0;
+  };
   /** Polls until the job ends (10 minutes at most); upload→terminal wall time. */
   const finish = async ({ id, t0 }) => {
     const deadline = performance.now() + 600_000;
@@ -99,7 +108,7 @@ function client(base, key) {
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-  return { submit, get, finish };
+  return { submit, get, live, finish };
 }
 
 /**
@@ -111,6 +120,7 @@ async function latencyUnderLoad(api, inputs, standIn) {
   const t0 = performance.now();
   const uploads = LOAD_PAGES.map((i) => api.submit(inputs.singles[i]));
   const samples = [];
+  const liveSamples = [];
   const open = new Set();
   let uploaded = false;
   const all = Promise.all(uploads).then((jobs) => {
@@ -122,6 +132,7 @@ async function latencyUnderLoad(api, inputs, standIn) {
     for (const id of uploaded ? [...open] : [standIn]) {
       const { job, ms: took } = await api.get(id);
       samples.push(took);
+      liveSamples.push(await api.live());
       await new Promise((r) => setTimeout(r, 150));
       if (uploaded && TERMINAL.includes(job.status)) {
         if (job.status !== "completed") throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
@@ -135,6 +146,8 @@ async function latencyUnderLoad(api, inputs, standIn) {
     getP50Ms: quantile(samples, 0.5),
     getP99Ms: quantile(samples, 0.99),
     getMaxMs: Math.max(...samples),
+    liveP50Ms: quantile(liveSamples, 0.5),
+    liveP99Ms: quantile(liveSamples, 0.99),
     postMaxMs: Math.max(...jobs.map((j) => j.postMs)),
     wallMs: performance.now() - t0,
   };
@@ -178,7 +191,8 @@ async function measure(mode, inputs) {
     const latency = await latencyUnderLoad(api, inputs, warm[0].id);
     console.log(
       `${mode}: GET /jobs/{id} while 3 A4 jobs run: p50 ${ms(latency.getP50Ms)}, p99 ${ms(latency.getP99Ms)}, max ${ms(latency.getMaxMs)} ` +
-        `(${latency.gets} GETs over ${s(latency.wallMs)}); slowest upload 202 ${ms(latency.postMaxMs)}; load average ${loadBefore.toFixed(1)}`,
+        `(${latency.gets} GETs over ${s(latency.wallMs)}); GET /health/live right after each: p50 ${ms(latency.liveP50Ms)}, p99 ${ms(latency.liveP99Ms)}; ` +
+        `slowest upload 202 ${ms(latency.postMaxMs)}; load average ${loadBefore.toFixed(1)}–${os.loadavg()[0].toFixed(1)}`,
     );
     let pages = null;
     if (PAGES_IN.includes(mode)) {
