@@ -5,7 +5,8 @@
 // For each: (a) `GET /api/v1/jobs/{id}` latency (p50/p99/max), polled every 150 ms while three A4
 // 300 dpi `ocr` jobs run, each poll followed by `GET /health/live` (the machine's share of the latency),
 // and their uploads' 202 times; (b) a 10-page scanned PDF's upload→completed
-// time against the sum of its pages' single-page jobs (each page alone, one after another).
+// time against the sum of its pages' single-page jobs (each page alone, one after another; half before
+// the 10-page job, half after), with the 10-page job's per-page timeline.
 // Inputs: real scans of ../shared/corpus/real-scans (OCRmyPDF's test PDFs, 2480–2550 x 3300–3507 px
 // at 300 dpi, CCITT/JBIG2): the 10-page PDF is `pdfunite` of the pages listed in PAGES.
 //   node test/bench/dev-concurrency.mjs            MODES=one,split (default both); PAGES_IN=one,split
@@ -108,7 +109,8 @@ function client(base, key) {
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-  return { submit, get, live, finish };
+  const timeline = async (id) => (await fetch(`${base}/api/v1/jobs/${id}/timeline`, { headers: auth })).json();
+  return { submit, get, live, finish, timeline };
 }
 
 /**
@@ -153,13 +155,38 @@ async function latencyUnderLoad(api, inputs, standIn) {
   };
 }
 
-/** (b): each page alone, one after another, then the 10-page PDF. */
+/**
+ * The 10-page job's timeline: when each page's last stage ended (seconds after upload, in order),
+ * the tail in which only one page was left in flight (one engine slot idle), and exporting's time.
+ */
+async function pageTimes(api, job) {
+  const t = await api.timeline(job.id);
+  const start = Date.parse(t.events[0].at);
+  const lastOf = new Map();
+  for (const e of t.events) if (e.type === "progress" && e.page !== null) lastOf.set(e.page, Date.parse(e.at) - start);
+  const done = [...lastOf.values()].sort((a, b) => a - b);
+  const exporting = t.stages.find((st) => st.status === "exporting");
+  return {
+    pagesDoneS: done.map((x) => Math.round(x / 100) / 10),
+    oneSlotTailMs: done.at(-1) - done.at(-2),
+    exportingMs: exporting?.duration_ms,
+  };
+}
+
+/**
+ * (b): the 10-page PDF against each of its pages alone, one after another. Half of the single pages
+ * run before the 10-page job and half after it, so a load that drifts during the run weighs on both sides alike.
+ */
 async function pagesInParallel(api, inputs) {
   const singleMs = [];
-  for (const file of inputs.singles) singleMs.push(await api.finish(await api.submit(file)));
+  const single = async (file) => singleMs.push(await api.finish(await api.submit(file)));
+  const half = Math.ceil(inputs.singles.length / 2);
+  for (const file of inputs.singles.slice(0, half)) await single(file);
+  const ten = await api.submit(inputs.ten);
+  const tenMs = await api.finish(ten);
+  for (const file of inputs.singles.slice(half)) await single(file);
   const sum = singleMs.reduce((a, b) => a + b, 0);
-  const tenMs = await api.finish(await api.submit(inputs.ten));
-  return { singleMs, sumMs: sum, tenMs, ratio: tenMs / sum };
+  return { singleMs, sumMs: sum, tenMs, ratio: tenMs / sum, timeline: await pageTimes(api, ten) };
 }
 
 /** The service of one layout, in a scratch copy; or the running one at BASE. */
@@ -200,6 +227,11 @@ async function measure(mode, inputs) {
       console.log(
         `${mode}: 10-page scan ${s(pages.tenMs)} vs single pages ${pages.singleMs.map(s).join(", ")} (sum ${s(pages.sumMs)}): ` +
           `${pages.ratio.toFixed(2)}x; load average ${os.loadavg()[0].toFixed(1)}`,
+      );
+      const t = pages.timeline;
+      console.log(
+        `${mode}: 10-page scan, each page's last stage done at ${t.pagesDoneS.join(", ")} s; one page in flight for the last ` +
+          `${s(t.oneSlotTailMs)}; exporting ${s(t.exportingMs ?? 0)}`,
       );
     }
     return { latency, pages, loadAverage: loadBefore };
