@@ -47,7 +47,6 @@ export async function childrenOf(db: DB, parentJobId: string): Promise<JobRow[]>
   return db.select().from(jobs).where(eq(jobs.parentJobId, parentJobId)).orderBy(jobs.batchIndex);
 }
 
-/** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
 /** The pages of these jobs counted by (status, stage). */
 const progressOf = (db: DB, jobIds: string[]) =>
   db
@@ -58,6 +57,7 @@ const progressOf = (db: DB, jobIds: string[]) =>
 
 export type PageProgressRow = Awaited<ReturnType<typeof progressOf>>[number];
 
+/** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
 export async function pageProgress(db: DB, jobIds: string[]): Promise<PageProgressRow[]> {
   return queryInChunks(jobIds, (run) => progressOf(db, run));
 }
