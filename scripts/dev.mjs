@@ -142,11 +142,35 @@ async function startTranslation() {
 }
 
 /**
+ * CPU priorities (nice values) under `npm run dev`: the api's processes at API_NICE when permitted,
+ * the engine processes ENGINE_BELOW_API below the api's, so the api's requests are never queued
+ * behind a page's OCR. With the api raised the engines stay at 0: on a busy machine, lower ones would
+ * get only its idle time, which two processes share as one would, and pages would no longer run in parallel.
+ */
+const API_NICE = -10;
+const ENGINE_BELOW_API = 10;
+
+/**
+ * Sets a `wrangler dev` process's nice value as soon as it is spawned, before it starts its workerd,
+ * which inherits it; returns the value it runs at. A negative value needs root (CAP_SYS_NICE):
+ * without it the process keeps the priority it has.
+ */
+function prioritise(child, nice) {
+  try {
+    os.setPriority(child.pid, nice);
+  } catch {
+    console.log(`dev: process ${child.pid} stays at nice ${os.getPriority(child.pid)} (nice ${nice} needs root or CAP_SYS_NICE)`);
+  }
+  return os.getPriority(child.pid);
+}
+
+/**
  * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
  * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
  * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
- * and the bands of one page (PAGE_SPLIT = n) spread over the cores. The engine processes run at a lower CPU priority than the api, as on
- * Workers, where each engine call has its own isolate and the api never waits for one.
+ * and the bands of one page (PAGE_SPLIT = n) spread over the cores. The engine processes run at a
+ * lower CPU priority than the api (see API_NICE), as on Workers, where each engine call has its own
+ * isolate and the api never waits for one: a poll, health check or upload is served before any page's OCR.
  * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
  */
 async function startWorkers(extraVars) {
@@ -177,6 +201,7 @@ async function startWorkers(extraVars) {
     "--var",
     `PAGE_SPLIT:${count}`,
   ]);
+  const engineNice = Math.min(19, prioritise(api, API_NICE) + ENGINE_BELOW_API);
   const children = [api];
   for (const [i, config] of engines.entries()) {
     const engine = wranglerLive([
@@ -191,11 +216,7 @@ async function startWorkers(extraVars) {
       "--persist-to",
       path.join(root, `.wrangler/engine-state/${i}`),
     ]);
-    try {
-      os.setPriority(engine.pid, 10);
-    } catch {
-      // Not permitted here: the processes then share the cores evenly.
-    }
+    prioritise(engine, engineNice);
     children.push(engine);
   }
   return children;

@@ -3,8 +3,10 @@
 //   one   ENGINE_PROCESSES=0: both Workers in one wrangler/workerd process (the engine's CPU holds the api);
 //   split the default: the api in one process, the engine in one process per core.
 // For each: (a) `GET /api/v1/jobs/{id}` latency (p50/p99/max), polled every 150 ms while three A4
-// 300 dpi `ocr` jobs run, and their uploads' 202 times; (b) a 10-page scanned PDF's upload→completed
-// time against the sum of its pages' single-page jobs (each page alone, one after another).
+// 300 dpi `ocr` jobs run, each poll followed by `GET /health/live` (the machine's share of the latency),
+// and their uploads' 202 times; (b) a 10-page scanned PDF's upload→completed
+// time against the sum of its pages' single-page jobs (each page alone, one after another; half before
+// the 10-page job, half after), with the 10-page job's per-page timeline.
 // Inputs: real scans of ../shared/corpus/real-scans (OCRmyPDF's test PDFs, 2480–2550 x 3300–3507 px
 // at 300 dpi, CCITT/JBIG2): the 10-page PDF is `pdfunite` of the pages listed in PAGES.
 //   node test/bench/dev-concurrency.mjs            MODES=one,split (default both); PAGES_IN=one,split
@@ -86,6 +88,14 @@ function client(base, key) {
     if (!res.ok) throw new Error(`GET job ${id}: ${res.status} ${JSON.stringify(job)}`);
     return { job, ms: performance.now() - t0 };
   };
+  /** `GET /health/live` (no auth, no D1): the machine's share of a poll's latency. */
+  const live = async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/health/live`);
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`GET /health/live: ${res.status}`);
+    return performance.now() - t0;
+  };
   /** Polls until the job ends (10 minutes at most); upload→terminal wall time. */
   const finish = async ({ id, t0 }) => {
     const deadline = performance.now() + 600_000;
@@ -99,7 +109,8 @@ function client(base, key) {
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-  return { submit, get, finish };
+  const timeline = async (id) => (await fetch(`${base}/api/v1/jobs/${id}/timeline`, { headers: auth })).json();
+  return { submit, get, live, finish, timeline };
 }
 
 /**
@@ -111,6 +122,7 @@ async function latencyUnderLoad(api, inputs, standIn) {
   const t0 = performance.now();
   const uploads = LOAD_PAGES.map((i) => api.submit(inputs.singles[i]));
   const samples = [];
+  const liveSamples = [];
   const open = new Set();
   let uploaded = false;
   const all = Promise.all(uploads).then((jobs) => {
@@ -122,6 +134,7 @@ async function latencyUnderLoad(api, inputs, standIn) {
     for (const id of uploaded ? [...open] : [standIn]) {
       const { job, ms: took } = await api.get(id);
       samples.push(took);
+      liveSamples.push(await api.live());
       await new Promise((r) => setTimeout(r, 150));
       if (uploaded && TERMINAL.includes(job.status)) {
         if (job.status !== "completed") throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
@@ -135,18 +148,45 @@ async function latencyUnderLoad(api, inputs, standIn) {
     getP50Ms: quantile(samples, 0.5),
     getP99Ms: quantile(samples, 0.99),
     getMaxMs: Math.max(...samples),
+    liveP50Ms: quantile(liveSamples, 0.5),
+    liveP99Ms: quantile(liveSamples, 0.99),
     postMaxMs: Math.max(...jobs.map((j) => j.postMs)),
     wallMs: performance.now() - t0,
   };
 }
 
-/** (b): each page alone, one after another, then the 10-page PDF. */
+/**
+ * The 10-page job's timeline: when each page's last stage ended (seconds after upload, in order),
+ * the tail in which only one page was left in flight (one engine slot idle), and exporting's time.
+ */
+async function pageTimes(api, job) {
+  const t = await api.timeline(job.id);
+  const start = Date.parse(t.events[0].at);
+  const lastOf = new Map();
+  for (const e of t.events) if (e.type === "progress" && e.page !== null) lastOf.set(e.page, Date.parse(e.at) - start);
+  const done = [...lastOf.values()].sort((a, b) => a - b);
+  const exporting = t.stages.find((st) => st.status === "exporting");
+  return {
+    pagesDoneS: done.map((x) => Math.round(x / 100) / 10),
+    oneSlotTailMs: done.at(-1) - done.at(-2),
+    exportingMs: exporting?.duration_ms,
+  };
+}
+
+/**
+ * (b): the 10-page PDF against each of its pages alone, one after another. Half of the single pages
+ * run before the 10-page job and half after it, so a load that drifts during the run weighs on both sides alike.
+ */
 async function pagesInParallel(api, inputs) {
   const singleMs = [];
-  for (const file of inputs.singles) singleMs.push(await api.finish(await api.submit(file)));
+  const single = async (file) => singleMs.push(await api.finish(await api.submit(file)));
+  const half = Math.ceil(inputs.singles.length / 2);
+  for (const file of inputs.singles.slice(0, half)) await single(file);
+  const ten = await api.submit(inputs.ten);
+  const tenMs = await api.finish(ten);
+  for (const file of inputs.singles.slice(half)) await single(file);
   const sum = singleMs.reduce((a, b) => a + b, 0);
-  const tenMs = await api.finish(await api.submit(inputs.ten));
-  return { singleMs, sumMs: sum, tenMs, ratio: tenMs / sum };
+  return { singleMs, sumMs: sum, tenMs, ratio: tenMs / sum, timeline: await pageTimes(api, ten) };
 }
 
 /** The service of one layout, in a scratch copy; or the running one at BASE. */
@@ -178,7 +218,8 @@ async function measure(mode, inputs) {
     const latency = await latencyUnderLoad(api, inputs, warm[0].id);
     console.log(
       `${mode}: GET /jobs/{id} while 3 A4 jobs run: p50 ${ms(latency.getP50Ms)}, p99 ${ms(latency.getP99Ms)}, max ${ms(latency.getMaxMs)} ` +
-        `(${latency.gets} GETs over ${s(latency.wallMs)}); slowest upload 202 ${ms(latency.postMaxMs)}; load average ${loadBefore.toFixed(1)}`,
+        `(${latency.gets} GETs over ${s(latency.wallMs)}); GET /health/live right after each: p50 ${ms(latency.liveP50Ms)}, p99 ${ms(latency.liveP99Ms)}; ` +
+        `slowest upload 202 ${ms(latency.postMaxMs)}; load average ${loadBefore.toFixed(1)}–${os.loadavg()[0].toFixed(1)}`,
     );
     let pages = null;
     if (PAGES_IN.includes(mode)) {
@@ -186,6 +227,11 @@ async function measure(mode, inputs) {
       console.log(
         `${mode}: 10-page scan ${s(pages.tenMs)} vs single pages ${pages.singleMs.map(s).join(", ")} (sum ${s(pages.sumMs)}): ` +
           `${pages.ratio.toFixed(2)}x; load average ${os.loadavg()[0].toFixed(1)}`,
+      );
+      const t = pages.timeline;
+      console.log(
+        `${mode}: 10-page scan, each page's last stage done at ${t.pagesDoneS.join(", ")} s; one page in flight for the last ` +
+          `${s(t.oneSlotTailMs)}; exporting ${s(t.exportingMs ?? 0)}`,
       );
     }
     return { latency, pages, loadAverage: loadBefore };

@@ -260,12 +260,17 @@ describe("cancel and retry", () => {
     },
   );
 
-  it("another account's job is not found for cancel and retry", async () => {
+  it("another account's job is not found for reading, cancel and retry", async () => {
     const owner = await seedAccount();
     const other = await seedAccount();
     const created = await post("/api/v1/process", owner.auth, {
       body: form([{ bytes: await scannedPdf(1), name: "a.pdf" }], { tool: "ocr" }),
     });
+    const read = await api(`/api/v1/jobs/${created.body.id}`, { headers: other.auth });
+    const answer = await body(read);
+    expect(read.status, JSON.stringify(answer)).toBe(404);
+    expect(answer.error.code).toBe("not_found");
+    expect(JSON.stringify(answer)).not.toContain("pages");
     for (const action of ["cancel", "retry", "retry-failed"]) {
       const r = await post(`/api/v1/jobs/${created.body.id}/${action}`, other.auth);
       expect(r.status, `${action}: ${JSON.stringify(r.body)}`).toBe(404);

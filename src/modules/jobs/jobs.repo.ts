@@ -41,15 +41,39 @@ export async function childrenOf(db: DB, parentJobId: string): Promise<JobRow[]>
   return db.select().from(jobs).where(eq(jobs.parentJobId, parentJobId)).orderBy(jobs.batchIndex);
 }
 
+/** The pages of these jobs counted by (status, stage). */
+const progressOf = (db: DB, jobIds: string[]) =>
+  db
+    .select({ jobId: jobPages.jobId, status: jobPages.status, stage: jobPages.stage, n: count() })
+    .from(jobPages)
+    .where(inArray(jobPages.jobId, jobIds))
+    .groupBy(jobPages.jobId, jobPages.status, jobPages.stage);
+
+export type PageProgressRow = Awaited<ReturnType<typeof progressOf>>[number];
+
 /** Per job: how many pages are in each (status, stage); the JobOut progress is computed from it. */
-export async function pageProgress(db: DB, jobIds: string[]) {
-  return queryInChunks(jobIds, (run) =>
+export async function pageProgress(db: DB, jobIds: string[]): Promise<PageProgressRow[]> {
+  return queryInChunks(jobIds, (run) => progressOf(db, run));
+}
+
+/**
+ * A user's job with its pages' progress, in one D1 round trip (what every poll of a job reads).
+ * The progress is read by job id alone and returned only with a job the user owns.
+ */
+export async function findJobWithProgress(
+  db: DB,
+  userId: string,
+  jobId: string,
+): Promise<{ job: JobRow; progress: PageProgressRow[] } | undefined> {
+  const [found, progress] = await db.batch([
     db
-      .select({ jobId: jobPages.jobId, status: jobPages.status, stage: jobPages.stage, n: count() })
-      .from(jobPages)
-      .where(inArray(jobPages.jobId, run))
-      .groupBy(jobPages.jobId, jobPages.status, jobPages.stage),
-  );
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.id, jobId), eq(jobs.userId, userId)))
+      .limit(1),
+    progressOf(db, [jobId]),
+  ]);
+  return found[0] ? { job: found[0], progress } : undefined;
 }
 
 export async function jobPageRows(db: DB, jobId: string): Promise<JobPageRow[]> {

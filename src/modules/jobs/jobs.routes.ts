@@ -49,7 +49,7 @@ export const jobRoutes = [
     summary: "Read a job (poll until a terminal state)",
     request: { params: schemas.JobIdParam },
     responses: { 200: json(schemas.JobOut, "The job"), ...errors(401, 404, 422) },
-    handler: async (c) => answerJob(c, await service.getOwnJob(c.get("db"), c.get("auth"), c.req.valid("param").job_id), 200),
+    handler: answerWith((c) => service.ownJobOut(c.get("db"), c.get("auth"), c.req.valid("param").job_id)),
   }),
   job("get", "/api/v1/jobs", "listJobs", {
     summary: "List jobs, newest first",

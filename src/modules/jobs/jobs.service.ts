@@ -173,15 +173,19 @@ function documentPercent(job: repo.JobRow, rows: { status: string; stage: string
   return runningPercent(done, units);
 }
 
-/** The public views of jobs, loading what they need (exports, page progress, batch children) in few queries. */
-export async function toJobOuts(db: DB, jobs: repo.JobRow[]): Promise<z.infer<typeof JobOut>[]> {
+/**
+ * The public views of jobs, loading what they need (exports, page progress, batch children) in few
+ * queries; `readProgress`, when given, is the jobs' page progress already read.
+ */
+export async function toJobOuts(db: DB, jobs: repo.JobRow[], readProgress?: repo.PageProgressRow[]): Promise<z.infer<typeof JobOut>[]> {
   const finished = jobs.filter((j) => j.status === "completed" || j.status === "partially_completed").map((j) => j.id);
   const [exports, progress, children] = await Promise.all([
     jobExports(db, finished),
-    repo.pageProgress(
-      db,
-      jobs.filter((j) => j.kind !== "batch").map((j) => j.id),
-    ),
+    readProgress ??
+      repo.pageProgress(
+        db,
+        jobs.filter((j) => j.kind !== "batch").map((j) => j.id),
+      ),
     Promise.all(jobs.map((j) => (j.kind === "batch" ? repo.childrenOf(db, j.id) : Promise.resolve([])))),
   ]);
   return jobs.map((job, i) => {
@@ -261,10 +265,19 @@ export async function jobIdsOfProject(db: DB, project: { id: string; sourceJobId
   return repo.jobIdsOfProject(db, project.id, project.sourceJobId);
 }
 
+const noJob = (jobId: string) => new ApiError("not_found", `No job ${jobId}.`);
+
 export async function getOwnJob(db: DB, auth: AuthContext, jobId: string) {
   const job = await repo.findJob(db, auth.userId, jobId);
-  if (!job) throw new ApiError("not_found", `No job ${jobId}.`);
+  if (!job) throw noJob(jobId);
   return job;
+}
+
+/** The public view of one of the user's jobs: the job and its page progress in one D1 round trip (a running job's poll needs no other). */
+export async function ownJobOut(db: DB, auth: AuthContext, jobId: string): Promise<z.infer<typeof JobOut>> {
+  const found = await repo.findJobWithProgress(db, auth.userId, jobId);
+  if (!found) throw noJob(jobId);
+  return (await toJobOuts(db, [found.job], found.progress))[0]!;
 }
 
 /**
