@@ -4,6 +4,7 @@ import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
 import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
+import { readLayoutGaps } from "../ocr/layout-gaps";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
 import { loadPageGray, ocrRasterFromGray } from "../ocr/page-raster";
@@ -17,7 +18,8 @@ import { writeJson } from "../storage/r2";
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
   const gray = await loadPageGray(env.FILES, pageKey);
   const langs = await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage);
-  const page = { ...(await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs)), path: meta.path };
+  const read = await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs);
+  const page = { ...(await readLayoutGaps(env.MODELS, gray, read, langs)), path: meta.path };
   return { etag: meta.etag, requested: languages, languages: langs, page };
 }
 
