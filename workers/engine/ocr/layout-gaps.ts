@@ -132,12 +132,18 @@ function withRegions(page: PageText, added: RegionText[]): PageText {
   };
 }
 
-/** A region read in a gap, kept to its confident words that no recognised word already covers. */
-function keptRegion(region: RegionText, known: Box[]): RegionText | null {
+const alnum = (s: string) => s.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
+/**
+ * A region read in a gap, kept to its confident words of text size that no recognised word
+ * already covers; lines without a word of two letters or digits are dropped (marks of a picture).
+ */
+function keptRegion(region: RegionText, known: Box[], lineHeight: number): RegionText | null {
+  const textSized = (w: WordText) => w.box.h >= MARK_MIN_H * lineHeight && w.box.h <= MARK_MAX_H * lineHeight;
   const lines = region.lines
     .map((l) => {
-      const words = l.words.filter((w: WordText) => w.confidence >= WORD_MIN_CONFIDENCE && !known.some((k) => centreIn(w.box, k)));
-      if (!words.length) return null;
+      const words = l.words.filter((w) => w.confidence >= WORD_MIN_CONFIDENCE && textSized(w) && !known.some((k) => centreIn(w.box, k)));
+      if (!words.some((w) => alnum(w.text) >= 2)) return null;
       const box = words.slice(1).reduce((u, w) => unionBox(u, w.box), words[0]!.box);
       return { ...l, box, words, text: joinWords(words.map((w) => w.text)), confidence: round3(mean(words.map((w) => w.confidence))) };
     })
@@ -172,7 +178,7 @@ export async function readLayoutGaps(models: R2Bucket, gray: GrayImage, page: Pa
     const read = await recognizeWith(models, raster, languages, "block");
     const known = [...words, ...added.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.box)))];
     for (const r of read.regions) {
-      const kept = keptRegion(r, known);
+      const kept = keptRegion(r, known, lineHeight);
       if (kept) added.push(kept);
     }
   }
