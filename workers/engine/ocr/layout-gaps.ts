@@ -49,13 +49,22 @@ function inkMarks(gray: GrayImage, f: number): { box: Box; cells: number }[] {
   const w = Math.ceil(gray.width / f);
   const h = Math.ceil(gray.height / f);
   const ink = new Uint8Array(w * h);
+  const cell = new Int32Array(gray.width);
+  for (let x = 0; x < gray.width; x++) cell[x] = (x / f) | 0;
   for (let y = 0; y < gray.height; y++) {
-    const row = (((y / f) | 0) * w) | 0;
-    for (let x = 0; x < gray.width; x++) if (gray.data[y * gray.width + x]! <= dark) ink[row + ((x / f) | 0)] = 1;
+    const row = ((y / f) | 0) * w;
+    const at = y * gray.width;
+    for (let x = 0; x < gray.width; x++) if (gray.data[at + x]! <= dark) ink[row + cell[x]!] = 1;
   }
   const label = new Int32Array(w * h).fill(-1);
   const marks: { box: Box; cells: number }[] = [];
   const stack: number[] = [];
+  const visit = (j: number) => {
+    if (ink[j] && label[j]! < 0) {
+      label[j] = marks.length;
+      stack.push(j);
+    }
+  };
   for (let start = 0; start < ink.length; start++) {
     if (!ink[start] || label[start]! >= 0) continue;
     let x0 = w;
@@ -63,8 +72,7 @@ function inkMarks(gray: GrayImage, f: number): { box: Box; cells: number }[] {
     let x1 = 0;
     let y1 = 0;
     let cells = 0;
-    label[start] = marks.length;
-    stack.push(start);
+    visit(start);
     while (stack.length) {
       const i = stack.pop()!;
       const x = i % w;
@@ -74,12 +82,10 @@ function inkMarks(gray: GrayImage, f: number): { box: Box; cells: number }[] {
       if (x > x1) x1 = x;
       if (y < y0) y0 = y;
       if (y > y1) y1 = y;
-      for (const j of [x > 0 ? i - 1 : -1, x < w - 1 ? i + 1 : -1, y > 0 ? i - w : -1, y < h - 1 ? i + w : -1]) {
-        if (j >= 0 && ink[j] && label[j]! < 0) {
-          label[j] = marks.length;
-          stack.push(j);
-        }
-      }
+      if (x > 0) visit(i - 1);
+      if (x < w - 1) visit(i + 1);
+      if (y > 0) visit(i - w);
+      if (y < h - 1) visit(i + w);
     }
     marks.push({ box: { x: x0 * f, y: y0 * f, w: (x1 - x0 + 1) * f, h: (y1 - y0 + 1) * f }, cells });
   }
