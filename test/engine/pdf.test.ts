@@ -93,6 +93,44 @@ describe("PDF pages take one of three paths", () => {
     expect(await env.FILES.head(scanKeys.text)).toBeNull();
   });
 
+  it("preprocess checks language names where a text-layer page is read out, and needs no OCR model for it", async () => {
+    const key = await put("uploads/pdf/no-model.pdf", await threePathPdf());
+    const keysOf = (n: string) => ({ layout: `work/pdf-no-model/layout-${n}.json`, text: `work/pdf-no-model/text-${n}.json` });
+    // kir is a catalogued model that is not installed: the text layer is read without it.
+    const layer = await env.ENGINE.preprocess({
+      sourceKey: key,
+      page: 0,
+      outKey: "work/pdf-no-model/page-0.png",
+      languages: ["kir", "kir"],
+      readOutKeys: keysOf("0"),
+    });
+    expect(layer.path).toBe("text_layer");
+    expect(layer.read?.recognize.languages).toEqual(["kir"]);
+    const unknown = await failure(
+      env.ENGINE.preprocess({
+        sourceKey: key,
+        page: 0,
+        outKey: "work/pdf-no-model/page-0b.png",
+        languages: ["xyz"],
+        readOutKeys: keysOf("0b"),
+      }),
+    );
+    expect(unknown.code).toBe("unsupported_language");
+    expect(unknown.message).toContain("not an OCR model name");
+    // A scanned page is preprocessed; its missing model is reported by the call that reads it.
+    const scan = await env.ENGINE.preprocess({
+      sourceKey: key,
+      page: 1,
+      outKey: "work/pdf-no-model/page-1.png",
+      languages: ["kir"],
+      readOutKeys: keysOf("1"),
+    });
+    expect(scan.path).toBe("ocr");
+    const missing = await failure(env.ENGINE.detect({ pageKey: scan.key, outKey: "work/pdf-no-model/layout-1b.json", languages: ["kir"] }));
+    expect(missing.code).toBe("unsupported_language");
+    expect(missing.message).toContain("not installed");
+  });
+
   it("refuses a page index past the end of the PDF", async () => {
     const key = await put("uploads/pdf/one.pdf", fixture("pdf_vector"));
     expect((await failure(env.ENGINE.preprocess({ sourceKey: key, page: 1, outKey: "work/pdf/none.png" }))).code).toBe("validation_error");

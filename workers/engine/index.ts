@@ -115,8 +115,9 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const ocrMode = requireOcrMode(input?.ocrMode);
     const keys = input.readOutKeys;
     const readOutKeys = keys && { layout: requireKey(keys.layout, "readOutKeys.layout"), text: requireKey(keys.text, "readOutKeys.text") };
-    const languages = readOutKeys ? await requireLanguages(this.env.MODELS, input.languages) : input.languages;
-    const req = { sourceKey, outKey, page, ocrMode, languages, pageImage: input.pageImage, readOutKeys };
+    // Languages are checked where they are used: a text-layer page's reading needs well-formed
+    // names but no model; an OCR page's models are checked by detect and recognize.
+    const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage, readOutKeys };
     return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req));
   }
 

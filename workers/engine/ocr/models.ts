@@ -34,10 +34,11 @@ export async function seededFonts(models: R2Bucket): Promise<string[]> {
 export const AUTO = "auto";
 
 /**
- * Checks the requested languages are well-formed and seeded; returns them de-duplicated.
- * `["auto"]` is passed through (alone: it cannot be combined with named languages).
+ * Checks the requested languages are catalogued model names; returns them de-duplicated.
+ * `["auto"]` is passed through (alone: it cannot be combined with named languages). Enough where
+ * no model is loaded (a page read from its text layer); `requireLanguages` also checks they are seeded.
  */
-export async function requireLanguages(models: R2Bucket, languages: unknown): Promise<string[]> {
+export function languageList(languages: unknown): string[] {
   if (!Array.isArray(languages) || languages.length === 0) {
     throw engineError("validation_error", "At least one OCR language is required.");
   }
@@ -52,6 +53,15 @@ export async function requireLanguages(models: R2Bucket, languages: unknown): Pr
         "unsupported_language",
         `${JSON.stringify(lang)} is not an OCR model name (tesseract codes such as eng, ara, jpn_vert).`,
       );
+  }
+  return unique;
+}
+
+/** The requested languages (`languageList`), each with its OCR model seeded in R2 MODELS. */
+export async function requireLanguages(models: R2Bucket, languages: unknown): Promise<string[]> {
+  const unique = languageList(languages);
+  if (unique[0] === AUTO) return unique;
+  for (const lang of unique) {
     if (!(await models.head(modelKey(lang))))
       throw engineError("unsupported_language", `The OCR model for ${JSON.stringify(lang)} is not installed.`);
   }

@@ -92,11 +92,13 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   if (!source.textLayer) {
     const language = await ctx.language();
     if (language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
-    // One ink sample serves orientation and, on a page left as it is, the skew estimate.
+    // One ink sample serves orientation and, on a page left as it is or turned over (its lines
+    // keep their slope), the skew estimate.
     const ink = inkSample(image);
-    rotation = await detectOrientation(ctx.models, image, chosen ?? language, ink);
+    const skewAsIs = estimateSkew(ink);
+    rotation = await detectOrientation(ctx.models, image, chosen ?? language, ink, skewAsIs);
     image = rotateQuarter(image, rotation);
-    skew = estimateSkew(rotation === 0 ? ink : inkSample(image));
+    skew = rotation % 180 === 0 ? skewAsIs : estimateSkew(inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
     else skew = 0;
     image = normaliseContrast(image);

@@ -7,7 +7,7 @@ import { probeRaster } from "../image/headers";
 import { decodePngToGray, encodeGrayPng } from "../image/png";
 import { drawPdfPagePng } from "../pdf/source-page";
 import { autoOrTrialLanguage } from "../ocr/languages";
-import { seededLanguages } from "../ocr/models";
+import { languageList, seededLanguages } from "../ocr/models";
 import { pageMetadata, textLayerKeyFor } from "../storage/page-meta";
 import { readBytes, writeJson, writeObject } from "../storage/r2";
 import { normalisePage } from "./normalise";
@@ -51,7 +51,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
   // A text-layer page's layout and text are known now: written for the job at once.
   const read =
     out.textLayer && out.path === "text_layer" && req.readOutKeys && req.languages
-      ? { read: await writeTextLayerReading(env.FILES, out.textLayer, out.transform, req.languages, req.readOutKeys) }
+      ? { read: await writeTextLayerReading(env.FILES, out.textLayer, out.transform, languageList(req.languages), req.readOutKeys) }
       : {};
   return {
     key: req.outKey,

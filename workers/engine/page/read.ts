@@ -4,6 +4,7 @@ import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
 import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
+import { readLayoutGaps, readWithGaps } from "../ocr/layout-gaps";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
 import { loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-raster";
@@ -31,7 +32,7 @@ const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading 
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
   const { gray, langs } = await grayIn(env, pageKey, meta, languages);
-  return keep(meta, languages, await recognizeWith(env.MODELS, ocrRasterFromGray(gray), langs));
+  return keep(meta, languages, await readWithGaps(env.MODELS, gray, langs));
 }
 
 /** `detect`'s answer for a layout written at `key`. */
@@ -99,8 +100,11 @@ export async function detectPage(
   if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(env.FILES, meta));
   else if (languages) {
     let reading: KeptReading;
-    if (split.bandTexts) reading = keep(meta, languages, await joinBands(env.FILES, split.bandTexts));
-    else {
+    if (split.bandTexts) {
+      const joined = await joinBands(env.FILES, split.bandTexts);
+      const gray = await loadPageGray(env.FILES, pageKey);
+      reading = keep(meta, languages, await readLayoutGaps(env.MODELS, gray, joined, joined.languages));
+    } else {
       const { gray, langs } = await grayIn(env, pageKey, meta, languages);
       const out = await readOrSplit(env, gray, langs, split.most ?? 1);
       if ("bands" in out) return { key: outKey, regions: 0, lines: 0, words: 0, path: meta.path, bands: out.bands, languages: langs };

@@ -5,7 +5,8 @@ import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { ocrRasterFromGray } from "../ocr/page-raster";
 import { pageOfLines } from "../ocr/page-text";
-import { lineBoxes, recognizeWith } from "../ocr/recognize";
+import { readWithGaps } from "../ocr/layout-gaps";
+import { lineBoxes } from "../ocr/recognize";
 import { pageSegmentation } from "../ocr/tesseract";
 import { readJson } from "../storage/r2";
 
@@ -73,7 +74,7 @@ export async function readOrSplit(env: EngineEnv, gray: GrayImage, languages: st
     const bands = planBands(await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!), gray.height, most);
     if (bands) return { bands };
   }
-  return { page: await recognizeWith(env.MODELS, ocrRasterFromGray(gray), languages) };
+  return { page: await readWithGaps(env.MODELS, gray, languages) };
 }
 
 /**

@@ -1,0 +1,42 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { decodePngToGray } from "../../workers/engine/image/png";
+import { layoutGaps } from "../../workers/engine/ocr/layout-gaps";
+import { characterErrorRate } from "./cer";
+import { put, readPage, realFixture, realText } from "./helpers";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+
+// OCR of a 2550x3300 scan takes seconds alone and far longer on a busy machine: generous timeouts.
+describe("text the page layout leaves out is read again as blocks of its own", { timeout: 300_000 }, () => {
+  it("reads the columns of a boxed results table beside a picture (camelot's image.pdf)", async () => {
+    const key = await put("uploads/gaps/camelot_image.pdf", realFixture("camelot_image.pdf"));
+    const { pre, text } = await readPage("camelot_image.pdf", key, 0, ["eng"]);
+    expect(pre.path).toBe("ocr");
+    // The table's first and third columns (row names, BMD) and its headings, which tesseract's
+    // automatic layout drops on this page; native tesseract reads them on a 300 dpi rendering.
+    const words = new Set(text.text.split(/\s+/));
+    const expected = ["Region", "Area", "Arm", "Ribs", "Spine", "Pelvis", "197.82", "211.89", "143.14", "0.807", "0.801", "0.689", "0.715"];
+    expect(
+      expected.filter((w) => !words.has(w)),
+      text.text,
+    ).toEqual([]);
+    // Added in reading order: the row names come before the values read below them.
+    expect(text.text.indexOf("L Arm")).toBeLessThan(text.text.indexOf("Subtotal"));
+    // What the page's own reading found is kept.
+    expect(text.text).toContain("DXA Results Summary:");
+    expect(text.text).toContain("Total BMD CV 1.0%, ACF = 1.033, BCF = 0.999");
+  });
+
+  it("finds no gap on a page of plain text that the layout reads whole (OCRmyPDF's linn.pdf)", async () => {
+    const key = await put("uploads/gaps/linn.pdf", realFixture("ocrmypdf_linn.pdf"));
+    const { pre, text } = await readPage("linn.pdf", key, 0, ["eng"]);
+    expect(characterErrorRate(realText("ocrmypdf_linn.txt"), text.text)).toBeLessThan(0.05);
+    const gray = (await decodePngToGray(new Uint8Array(await (await env.FILES.get(pre.key))!.arrayBuffer())))!;
+    const lines = text.regions.flatMap((r) => r.lines);
+    const words = lines.flatMap((l) => l.words.map((w) => w.box));
+    expect(layoutGaps(gray, words, median(lines.map((l) => l.box.h)))).toEqual([]);
+    // The same page with its words missing from the reading: their ink is found as areas to read.
+    expect(layoutGaps(gray, words.slice(words.length >> 1), median(lines.map((l) => l.box.h))).length).toBeGreaterThan(0);
+  });
+});
