@@ -19,7 +19,8 @@ declare module "vitest" {
     plateScenes: Record<string, { page: string; background: string }>;
     /**
      * Loopback server of scenes too large to pass through `provide`: `GET /<name>/page` and
-     * `/<name>/background` (PNG). `leaf` is a real photograph (test/fixtures/real/mate_raindrops-crop.jpg).
+     * `/<name>/background` (PNG). `leaf` and `flower` are real photographs
+     * (test/fixtures/real/mate_raindrops-crop.jpg, mate_freshflower-crop.jpg).
      */
     largeScenesUrl: string;
   }
@@ -61,11 +62,15 @@ export default async function setup(project: TestProject) {
     };
   }
   project.provide("plateScenes", plates);
-  const leaf = photoScene(readFileSync(fileURLToPath(new URL("../fixtures/real/mate_raindrops-crop.jpg", import.meta.url))));
-  const large: Record<string, Buffer> = {
-    "/leaf/page": Buffer.from(draw(leaf.page), "base64"),
-    "/leaf/background": Buffer.from(draw(leaf.background), "base64"),
-  };
+  const real = (file: string) => readFileSync(fileURLToPath(new URL(`../fixtures/real/${file}`, import.meta.url)));
+  const large: Record<string, Buffer> = {};
+  for (const [name, s] of [
+    ["leaf", photoScene(real("mate_raindrops-crop.jpg"))],
+    ["flower", photoScene(real("mate_freshflower-crop.jpg"), 3)],
+  ] as const) {
+    large[`/${name}/page`] = Buffer.from(draw(s.page), "base64");
+    large[`/${name}/background`] = Buffer.from(draw(s.background), "base64");
+  }
   server = createServer((req, res) => {
     const png = req.method === "GET" ? large[req.url ?? ""] : undefined;
     if (!png) res.writeHead(404).end();
