@@ -88,7 +88,14 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     let words = languages.length ? await read(i) : [];
     const f = found[i]!;
     lap = Date.now();
-    if (words.length && removeLeftover(img, words, f.core ? rgbOf(f.style.color!) : null, halos[i]!, guide, mask)) {
+    // Only words on the region's text zones are removed again: text elsewhere in its box was
+    // never given as one of its lines (it is flagged, not erased).
+    const onZones = words.filter((w) => {
+      const cx = w.box.x + w.box.w / 2,
+        cy = w.box.y + w.box.h / 2;
+      return f.zones.some((z) => cx >= z.x0 && cx < z.x1 && cy >= z.y0 && cy < z.y1);
+    });
+    if (onZones.length && removeLeftover(img, onZones, f.core ? rgbOf(f.style.color!) : null, halos[i]!, guide, mask)) {
       plates[i] = checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2);
       gray = { width, height, data: lumaOf(img) };
       stage("leftoverPass");
