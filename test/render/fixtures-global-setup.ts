@@ -1,6 +1,7 @@
 import type { TestProject } from "vitest/node";
 // Node-side rendering (resvg-js with the project's fonts): pages with known text on known backgrounds.
 import { FONT_FILES } from "../bench/ocr-render.mjs";
+import { PhotonImage } from "@cf-wasm/photon";
 import { Resvg } from "@resvg/resvg-js";
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -19,7 +20,8 @@ declare module "vitest" {
     plateScenes: Record<string, { page: string; background: string }>;
     /**
      * Loopback server of scenes too large to pass through `provide`: `GET /<name>/page` and
-     * `/<name>/background` (PNG). `leaf` is a real photograph (test/fixtures/real/mate_raindrops-crop.jpg).
+     * `/<name>/background` (PNG; the flower's page JPEG). `leaf` and `flower` are real photographs
+     * (test/fixtures/real/mate_raindrops-crop.jpg, mate_freshflower-crop.jpg).
      */
     largeScenesUrl: string;
   }
@@ -61,15 +63,29 @@ export default async function setup(project: TestProject) {
     };
   }
   project.provide("plateScenes", plates);
-  const leaf = photoScene(readFileSync(fileURLToPath(new URL("../fixtures/real/mate_raindrops-crop.jpg", import.meta.url))));
-  const large: Record<string, Buffer> = {
-    "/leaf/page": Buffer.from(draw(leaf.page), "base64"),
-    "/leaf/background": Buffer.from(draw(leaf.background), "base64"),
+  const real = (file: string) => readFileSync(fileURLToPath(new URL(`../fixtures/real/${file}`, import.meta.url)));
+  const large: Record<string, Buffer> = {};
+  // The flower page is uploaded as JPEG (quality 85), as the render benchmark uploads it.
+  const jpeg = (png: Buffer) => {
+    const img = PhotonImage.new_from_byteslice(png);
+    try {
+      return Buffer.from(img.get_bytes_jpeg(85));
+    } finally {
+      img.free();
+    }
   };
+  for (const [name, s, asJpeg] of [
+    ["leaf", photoScene(real("mate_raindrops-crop.jpg")), false],
+    ["flower", photoScene(real("mate_freshflower-crop.jpg"), 3), true],
+  ] as const) {
+    const page = Buffer.from(draw(s.page), "base64");
+    large[`/${name}/page`] = asJpeg ? jpeg(page) : page;
+    large[`/${name}/background`] = Buffer.from(draw(s.background), "base64");
+  }
   server = createServer((req, res) => {
-    const png = req.method === "GET" ? large[req.url ?? ""] : undefined;
-    if (!png) res.writeHead(404).end();
-    else res.writeHead(200, { "Content-Type": "image/png" }).end(png);
+    const bytes = req.method === "GET" ? large[req.url ?? ""] : undefined;
+    if (!bytes) res.writeHead(404).end();
+    else res.writeHead(200).end(bytes);
   });
   await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
   const address = server.address();

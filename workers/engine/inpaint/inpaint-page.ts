@@ -3,7 +3,8 @@ import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
 import { fillHoles } from "./fill";
-import { checkLanguages, leftoverText } from "./leftover";
+import { checkLanguages, leftoverWords } from "./leftover";
+import { removeLeftover, rgbOf } from "./leftover-pass";
 import { dilate, lineHeightOf, maskRegion, regionInk, zonesOf, type Rect } from "./mask";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
@@ -17,7 +18,8 @@ const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0
  * grown by the anti-aliasing halo, filled from the close neighbourhood (fast marching, fill.ts),
  * written as the mask and the clean plate. Each region's fill is compared with the background
  * around it (`smear`, plate-check.ts), then each cleaned region is read again by OCR: confident
- * words there flag it as `leftover`.
+ * words there are removed once more (leftover-pass.ts), and words still read after that flag it
+ * as `leftover`.
  */
 export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: InpaintInput): Promise<InpaintResult> {
   const started = Date.now();
@@ -71,6 +73,37 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // stroke with the widest halo (another region's may cover the same glyphs).
   const plates = found.map((f) => checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2));
   stage("plateCheck");
+  // Each cleaned region is read again; words still read there are searched for ink once more on
+  // the clean plate and removed (leftover-pass.ts), and only what reads after that is flagged.
+  let checkMs = 0;
+  let gray = { width, height, data: lumaOf(img) };
+  const read = async (i: number) => {
+    const t = Date.now();
+    const words = await leftoverWords(env.MODELS, gray, input.regions[i]!.box, languages, evidence.checked ? evidence.text[i] : undefined);
+    checkMs += Date.now() - t;
+    return words;
+  };
+  const leftovers: string[] = [];
+  for (const i of input.regions.keys()) {
+    let words = languages.length ? await read(i) : [];
+    const f = found[i]!;
+    lap = Date.now();
+    // Only words on the region's text zones are removed again: text elsewhere in its box was
+    // never given as one of its lines (it is flagged, not erased).
+    const onZones = words.filter((w) => {
+      const cx = w.box.x + w.box.w / 2,
+        cy = w.box.y + w.box.h / 2;
+      return f.zones.some((z) => cx >= z.x0 && cx < z.x1 && cy >= z.y0 && cy < z.y1);
+    });
+    if (onZones.length && removeLeftover(img, onZones, f.core ? rgbOf(f.style.color!) : null, halos[i]!, guide, mask)) {
+      plates[i] = checkPlate(img, mask, f.zones, Math.ceil(f.stroke) + 2 * haloOf(Infinity) + 2);
+      gray = { width, height, data: lumaOf(img) };
+      stage("leftoverPass");
+      words = await read(i);
+    }
+    leftovers.push(words.map((w) => w.text).join(" "));
+  }
+  lap = Date.now();
   const clean = encodeRgba(img, "png");
   for (let i = 0; i < mask.length; i++) mask[i] = mask[i] ? 255 : 0;
   const maskPng = await encodeGrayPng({ width, height, data: mask });
@@ -78,15 +111,8 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   await writeObject(env.FILES, input.cleanKey, clean, "image/png");
   await writeObject(env.FILES, input.maskKey, maskPng, "image/png");
   stage("write");
-  const inpaintMs = Date.now() - started;
+  const inpaintMs = Date.now() - started - checkMs;
 
-  const checked = Date.now();
-  const gray = { width, height, data: lumaOf(img) };
-  const leftovers: string[] = [];
-  for (const [i, r] of input.regions.entries())
-    leftovers.push(
-      languages.length ? await leftoverText(env.MODELS, gray, r.box, languages, evidence.checked ? evidence.text[i] : undefined) : "",
-    );
   return {
     maskKey: input.maskKey,
     cleanKey: input.cleanKey,
@@ -100,7 +126,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
       smearShare: plates[i]!.smear,
       style: found[i]!.style,
     })),
-    ms: { inpaint: inpaintMs, check: Date.now() - checked, stages },
+    ms: { inpaint: inpaintMs, check: checkMs, stages },
     textCheck: { zones: evidence.zones, rejected: evidence.rejected },
   };
 }

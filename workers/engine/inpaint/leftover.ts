@@ -57,20 +57,23 @@ export async function wordsIn(
 export const readable = (w: ReadWord, minConfidence = MIN_CONFIDENCE) => w.confidence >= minConfidence && READABLE.test(w.text);
 
 /**
- * Reads a cleaned region again (tesseract, one uniform block) and reports the confident words
+ * Reads a cleaned region again (tesseract, one uniform block) and returns the confident words
  * found there: anything readable means source glyphs survived the inpainting. `sources`, when
  * given (textured pages, text-evidence.ts), are the boxes of the words taken for text before
  * removal: only a word read on one of them counts, since foliage or grain reads as stray
  * "words" on the true background too.
  */
-export async function leftoverText(models: R2Bucket, clean: GrayImage, box: Box, languages: string[], sources?: Box[]): Promise<string> {
+export async function leftoverWords(
+  models: R2Bucket,
+  clean: GrayImage,
+  box: Box,
+  languages: string[],
+  sources?: Box[],
+): Promise<ReadWord[]> {
   const on = (w: ReadWord) => {
     const cx = w.box.x + w.box.w / 2,
       cy = w.box.y + w.box.h / 2;
     return sources!.some((b) => cx >= b.x && cx <= b.x + b.w && cy >= b.y && cy <= b.y + b.h);
   };
-  return (await wordsIn(models, clean, box, languages))
-    .filter((w) => readable(w) && (!sources || on(w)))
-    .map((w) => w.text)
-    .join(" ");
+  return (await wordsIn(models, clean, box, languages)).filter((w) => readable(w) && (!sources || on(w)));
 }

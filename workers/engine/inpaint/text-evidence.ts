@@ -2,6 +2,7 @@ import type { Box } from "../contract";
 import type { GrayImage } from "../image/gray";
 import type { SegmentationMode } from "../ocr/recognize";
 import { chromaAxis, sauvola } from "./binarise";
+import { growByColour, inkColour } from "./colour-grow";
 import { readable, wordsIn, type ReadWord } from "./leftover";
 import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
 import type { RgbaImage } from "./rgba";
@@ -156,6 +157,7 @@ export async function confirmText(
   found.forEach((f, i) => {
     f.zones = zones[i]!;
     f.inks = zones[i]!.map((z, k) => zoneInk(img, z, evidence.text[i]![k]!.h, blocked, guide));
+    growWords(img, f, evidence.text[i]!, blocked);
   });
   return evidence;
 }
@@ -165,4 +167,28 @@ function overlap(a: Box, b: Box): number {
   const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x),
     h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
   return w > 0 && h > 0 ? (w * h) / Math.min(a.w * a.h, b.w * b.h) : 0;
+}
+
+/**
+ * Grows each word's ink by colour (colour-grow.ts): from its own solid ink's colour, or, for a
+ * word with too little ink to tell, from that of the nearest word of the region that has one.
+ */
+function growWords(img: RgbaImage, f: RegionInk, words: Box[], blocked: Rect[]): void {
+  const colours = f.inks.map((k) => inkColour(img, k));
+  const centre = (b: Box) => [b.x + b.w / 2, b.y + b.h / 2] as const;
+  f.inks.forEach((ink, k) => {
+    let colour = colours[k];
+    if (!colour) {
+      const [cx, cy] = centre(words[k]!);
+      let best = Infinity;
+      colours.forEach((c, j) => {
+        const [x, y] = centre(words[j]!);
+        if (c && Math.hypot(x - cx, y - cy) < best) {
+          best = Math.hypot(x - cx, y - cy);
+          colour = c;
+        }
+      });
+    }
+    if (colour) growByColour(img, f.zones[k]!, ink, colour, blocked);
+  });
 }
