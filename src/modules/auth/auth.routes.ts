@@ -169,10 +169,10 @@ export const authRoutes = [
     summary: "Set a new password with a mailed token; ends every session",
     request: jsonBody(schemas.PasswordResetRequest),
     responses: { 200: json(schemas.UserOut, "Password changed"), ...errors(400, 410, 422) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const { token, password } = c.req.valid("json");
-      return c.json(await auth.resetPassword(c.get("db"), token, password), 200);
-    },
+      return auth.resetPassword(c.get("db"), token, password);
+    }),
   }),
   session("post", "/api/v1/auth/change-password", "changePassword", {
     summary: "Change (or set a first) password; ends the other sessions",

@@ -50,10 +50,10 @@ export const billingRoutes = [
       ...jsonBody(schemas.CheckoutRequest),
     },
     responses: { 200: json(schemas.CheckoutOut, "Checkout opened"), ...errors(400, 401, 409, 422, 503) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const options = { idempotencyKey: c.req.valid("header")["idempotency-key"] };
-      return c.json(await payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), options), 200);
-    },
+      return payments.checkout(c.env, c.get("db"), c.get("auth"), c.req.valid("json"), options);
+    }),
   }),
   billing("get", "/api/v1/billing/subscription", "getSubscription", {
     summary: "The account's live subscription, or null",
@@ -75,8 +75,9 @@ export const billingRoutes = [
     summary: "Stripe's signed events (`Stripe-Signature`, 300 s tolerance); each event id is handled once",
     request: { headers: z.object({ "stripe-signature": z.string().optional() }) },
     responses: { 200: json(schemas.StripeWebhookOut, "Event handled (or already handled)"), ...errors(400, 503) },
-    handler: async (c) =>
-      c.json(await payments.receiveStripeWebhook(c.env, c.get("db"), await c.req.text(), c.req.header("Stripe-Signature")), 200),
+    handler: answerWith(async (c) =>
+      payments.receiveStripeWebhook(c.env, c.get("db"), await c.req.text(), c.req.header("Stripe-Signature")),
+    ),
   }),
 ];
 

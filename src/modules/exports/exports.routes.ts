@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { errors, json, pathId } from "../../http/openapi";
-import { authedRoutes } from "../../http/route";
+import { answerWith, authedRoutes } from "../../http/route";
 import * as service from "./exports.service";
 import { FILES_PATH } from "./signed-url";
 
@@ -22,10 +22,10 @@ export const exportRoutes = [
     summary: "A short-lived signed URL for an export file",
     request: { params: z.object({ export_id: pathId("export_id") }) },
     responses: { 200: json(DownloadOut, "Signed URL"), ...errors(401, 404, 422) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const origin = new URL(c.req.url).origin;
-      return c.json(await service.downloadLink(c.env, c.get("db"), c.get("auth"), c.req.valid("param").export_id, origin), 200);
-    },
+      return service.downloadLink(c.env, c.get("db"), c.get("auth"), c.req.valid("param").export_id, origin);
+    }),
   }),
 ];
 

@@ -23,8 +23,9 @@ export const glossaryRoutes = [
     summary: "Replace every term of a glossary",
     request: { params: GlossaryIdParam, ...jsonBody(GlossaryTermsBody) },
     responses: { 200: json(GlossaryOut, "The glossary"), ...errors(400, 401, 404, 422) },
-    handler: async (c) =>
-      c.json(await service.replaceTerms(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id, c.req.valid("json")), 200),
+    handler: answerWith((c) =>
+      service.replaceTerms(c.get("db"), c.get("auth").userId, c.req.valid("param").glossary_id, c.req.valid("json")),
+    ),
   }),
   glossary("delete", "/api/v1/account/glossaries/{glossary_id}", "deleteGlossary", {
     summary: "Delete a glossary and its terms",

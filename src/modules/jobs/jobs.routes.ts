@@ -89,10 +89,10 @@ export const jobRoutes = [
     summary: "Every transition and progress event of a job, with timestamps",
     request: { params: schemas.JobIdParam },
     responses: { 200: json(z.record(z.string(), z.unknown()), "Timeline"), ...errors(401, 404, 422) },
-    handler: async (c) => {
+    handler: answerWith(async (c) => {
       const found = await service.getOwnJob(c.get("db"), c.get("auth"), c.req.valid("param").job_id);
-      return c.json(await service.timelineOf(c.get("db"), found), 200);
-    },
+      return service.timelineOf(c.get("db"), found);
+    }),
   }),
   job("get", "/api/v1/jobs/{job_id}/events", "streamJobEvents", {
     summary: "Progress as Server-Sent Events (`status`, `progress` with percent, `warning`, then `done`); resumes with Last-Event-ID",

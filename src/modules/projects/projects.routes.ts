@@ -23,17 +23,16 @@ export const projectRoutes = [
     summary: "A project with its pages (signed image URLs), regions and tables",
     request: { params: schemas.ProjectIdParam },
     responses: { 200: json(schemas.ProjectDetailOut, "The project"), ...errors(401, 404, 422) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const origin = new URL(c.req.url).origin;
-      return c.json(await service.projectDetail(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, origin), 200);
-    },
+      return service.projectDetail(c.env, c.get("db"), c.get("auth"), c.req.valid("param").project_id, origin);
+    }),
   }),
   project("patch", "/api/v1/projects/{project_id}", "renameProject", {
     summary: "Rename a project and/or move it to a folder",
     request: { params: schemas.ProjectIdParam, ...jsonBody(schemas.RenameProjectRequest) },
     responses: { 200: json(schemas.ProjectOut, "The project"), ...errors(401, 404, 409, 422) },
-    handler: async (c) =>
-      c.json(await service.renameProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json")), 200),
+    handler: answerWith((c) => service.renameProject(c.get("db"), c.get("auth"), c.req.valid("param").project_id, c.req.valid("json"))),
   }),
   project("delete", "/api/v1/projects/{project_id}", "deleteProject", {
     summary: "Move a project to the trash, or delete it and its files for good (`permanent=true`)",

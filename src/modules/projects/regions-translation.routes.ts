@@ -1,5 +1,5 @@
 import { errors, json } from "../../http/openapi";
-import { authedRoutes } from "../../http/route";
+import { answerWith, authedRoutes } from "../../http/route";
 import { AlternativesOut, AlternativesQuery, RetranslateRequest } from "../translation/translation.schemas";
 import { RegionIdParam, RegionOut } from "./projects.schemas";
 import * as service from "./regions-translation.service";
@@ -11,20 +11,20 @@ export const regionTranslationRoutes = [
     summary: "Translate one region again (optional provider, languages, glossaries, context); costs 1 credit",
     request: { params: RegionIdParam, body: { content: { "application/json": { schema: RetranslateRequest } }, required: false } },
     responses: { 200: json(RegionOut, "The region with its new translation"), ...errors(400, 401, 402, 404, 409, 422, 503) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const p = c.req.valid("param");
       const body = c.req.valid("json") ?? {};
-      return c.json(await service.retranslateRegion(c.env, c.get("db"), c.get("auth"), p.project_id, p.region_id, body), 200);
-    },
+      return service.retranslateRegion(c.env, c.get("db"), c.get("auth"), p.project_id, p.region_id, body);
+    }),
   }),
   project("get", "/api/v1/projects/{project_id}/regions/{region_id}/alternatives", "getRegionAlternatives", {
     summary: "Candidate translations of a region: each provider, translation-memory matches, the glossary-constrained variant",
     request: { params: RegionIdParam, query: AlternativesQuery },
     responses: { 200: json(AlternativesOut, "Candidates with their origin"), ...errors(401, 404, 409, 422, 503) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const p = c.req.valid("param");
       const query = c.req.valid("query");
-      return c.json(await service.regionAlternatives(c.env, c.get("db"), c.get("auth"), p.project_id, p.region_id, query), 200);
-    },
+      return service.regionAlternatives(c.env, c.get("db"), c.get("auth"), p.project_id, p.region_id, query);
+    }),
   }),
 ];

@@ -28,10 +28,10 @@ export const webhookRoutes = [
     summary: "Change an endpoint's URL, events, description or enabled flag",
     request: { params: schemas.EndpointIdParam, ...jsonBody(schemas.WebhookUpdateRequest) },
     responses: { 200: json(schemas.WebhookOut, "Endpoint"), ...errors(400, 401, 404, 422, 503) },
-    handler: async (c) => {
+    handler: answerWith((c) => {
       const id = c.req.valid("param").endpoint_id;
-      return c.json(await service.updateEndpoint(c.env, c.get("db"), c.get("auth"), id, c.req.valid("json")), 200);
-    },
+      return service.updateEndpoint(c.env, c.get("db"), c.get("auth"), id, c.req.valid("json"));
+    }),
   }),
   webhook("delete", "/api/v1/account/webhooks/{endpoint_id}", "deleteWebhook", {
     summary: "Delete an endpoint and its delivery log",
@@ -49,8 +49,7 @@ export const webhookRoutes = [
     summary: "An endpoint's deliveries, newest first, with attempts, response and next retry",
     request: { params: schemas.EndpointIdParam, query: schemas.DeliveryListQuery.extend(Paging.shape) },
     responses: { 200: json(z.array(schemas.WebhookDeliveryOut), "Deliveries"), ...errors(401, 404, 422) },
-    handler: async (c) =>
-      c.json(await service.listDeliveries(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id, c.req.valid("query")), 200),
+    handler: answerWith((c) => service.listDeliveries(c.get("db"), c.get("auth"), c.req.valid("param").endpoint_id, c.req.valid("query"))),
   }),
   webhook("post", "/api/v1/account/webhooks/deliveries/{delivery_id}/replay", "replayWebhookDelivery", {
     summary: "Send a delivery's event again, as a new delivery",
