@@ -151,6 +151,9 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
           const r = await step.do(STEP.enter(stage), DB_STEP, () => advance(this.env, db, ref, stage, `Started ${stage}`));
           if (r !== "moved") stopped = true;
         });
+      // Observed at once, so that a step failing while pages still run (the instance aborted) is
+      // no unhandled rejection; `await entering` below still throws it.
+      entering.catch(() => {});
     };
 
     await mapLimit(toRun, pageConcurrency(this.env), async (page) => {
