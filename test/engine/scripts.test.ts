@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { TEXTS } from "../bench/ocr-texts.mjs";
 import { read, stored, unzip } from "../exports/readers";
 import { decodeToGray } from "../../workers/engine/image/decode";
+import { MAX_OCR_PIXELS } from "../../workers/engine/memory";
 import { columnScale, columnWidth } from "../../workers/engine/ocr/vertical";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, put, readPage, realFixture, realText, seedOcrModels } from "./helpers";
@@ -120,7 +121,7 @@ describe("scripts and directions", () => {
     });
   }
 
-  it("column scale: kor_vert pages are brought to columns of ink 32 px wide at most, other models' left alone", async () => {
+  it("column scale: Chinese and Japanese columns are brought to 36 px, enlarged or reduced; Korean ones to 32 px at most", async () => {
     const gray = (name: string) => decodeToGray(fixture(name), "png");
     const [kor200, kor300, jpn300] = await Promise.all([gray("lang_kor_vert"), gray("lang_kor_vert_300"), gray("lang_jpn_vert_300")]);
     // Hangul at 14 pt: columns of ink about 30 px wide at 200 dpi, 44 px at 300 dpi.
@@ -129,7 +130,19 @@ describe("scripts and directions", () => {
     expect(columnScale(kor200, "kor_vert")).toBe(1);
     expect(columnWidth(kor300)).toBeGreaterThan(40);
     expect(columnWidth(kor300)! * columnScale(kor300, "kor_vert")).toBeCloseTo(32, 5);
-    expect(columnScale(jpn300, "jpn_vert")).toBe(1);
+    // Japanese at 14 pt and 300 dpi: columns of ink about 68 px, reduced.
+    expect(columnWidth(jpn300)).toBeGreaterThan(60);
+    expect(columnWidth(jpn300)! * columnScale(jpn300, "jpn_vert")).toBeCloseTo(36, 5);
+    // The real Chinese page's columns (10 pt at 200 dpi, 25 px) are enlarged, within the working resolution's limits.
+    const zh = await decodeToGray(realFixture("zhmetrics-uptex_fandol-test-p2.png"), "png");
+    expect(columnWidth(zh)).toBeLessThan(30);
+    expect(columnWidth(zh)! * columnScale(zh, "chi_sim_vert")).toBeCloseTo(36, 5);
+    const ja = await decodeToGray(realFixture("uptex_aozora-utarticle-p1.png"), "png");
+    const s = columnScale(ja, "jpn_vert");
+    expect(s).toBeGreaterThan(1);
+    expect(columnWidth(ja)! * s).toBeLessThan(36);
+    expect(ja.width * s * ja.height * s).toBeLessThanOrEqual(MAX_OCR_PIXELS + 1);
+    expect(columnScale(ja, "kor_vert")).toBe(1);
   });
 
   it("kor_vert at 300 dpi: columns read whole at the model's column scale, to the final full stop", async () => {
