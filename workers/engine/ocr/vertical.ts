@@ -15,6 +15,9 @@ import type { OcrRaster } from "./page-raster";
  * final full stop where native tesseract's upright one does not, hence the upright reading first.
  */
 
+/** kor_vert: the one vertical model whose upright reading splits columns now and then. */
+const isHangul = (language: string) => ocrModel(language)?.script === "Hangul";
+
 /**
  * The width of a column of ink, in working pixels, that each vertical model reads best at. The
  * page is scaled to it (`columnScale`); measured with `test/bench/vertical-scale.mjs` (tesseract-wasm
@@ -22,16 +25,17 @@ import type { OcrRaster } from "./page-raster";
  * - Chinese and Japanese (`chi_sim_vert`, `chi_tra_vert`, `jpn_vert`): 36 px, up or down. Unscaled,
  *   tesseract-wasm read columns of 45 px (the bench's 14 pt page at 200 dpi) one character worse
  *   than native tesseract, and the real pages' columns of 24–25 px (10 pt at 200 dpi) a little
- *   worse; brought to 36 px, the drawn pages at 150–300 dpi and both real pages read as well as or
- *   better than native tesseract unscaled (32 and 34 px alike; 26 px still as well on the
- *   Japanese page, 40 px lost characters at 200 dpi).
+ *   worse; brought to 36 px, the drawn pages at 150–300 dpi and the real pages read as well as or
+ *   better than native tesseract unscaled, but for jpn_vert at 150 dpi (one character short, as
+ *   unscaled). 32 and 34 px read alike, 26 px still as well on the real Japanese page, 40 px lost
+ *   characters at 200 dpi.
  * - Korean (`kor_vert`): at most 32 px. On the Hangul page drawn at 300, 250, 200, 150 dpi
  *   (columns of ink 44, 37, 30, 23 px): at 44 px the columns are split (7 lines for 4; native
  *   tesseract reads them whole), at 37 px a full stop is lost, at 30 px and less it reads as
  *   native tesseract does; brought up to 32 px, its 150 dpi page lost a full stop.
  */
-const columnTarget = (language: string): { px: number; upscale: boolean } =>
-  ocrModel(language)?.script === "Hangul" ? { px: 32, upscale: false } : { px: 36, upscale: true };
+const columnTarget = (language: string): { px: number; enlarge: boolean } =>
+  isHangul(language) ? { px: 32, enlarge: false } : { px: 36, enlarge: true };
 
 /**
  * The median width of the page's columns of ink: runs of image columns (x) holding more than a
@@ -71,15 +75,15 @@ export function columnWidth(img: GrayImage): number | null {
 export function columnScale(img: GrayImage, language: string): number {
   const width = columnWidth(img);
   if (!width) return 1;
-  const { px, upscale } = columnTarget(language);
+  const { px, enlarge } = columnTarget(language);
   const scale = px / width;
   if (scale <= 1) return scale;
-  if (!upscale) return 1;
+  if (!enlarge) return 1;
   const room = Math.min(MAX_OCR_SIDE / Math.max(img.width, img.height), Math.sqrt(MAX_OCR_PIXELS / (img.width * img.height)));
   return Math.max(1, Math.min(scale, room));
 }
 
-/** The raster scaled to the width of column `language`'s model reads best at. */
+/** The raster scaled so that its columns have the width `language`'s model reads best at. */
 export function columnRaster(raster: OcrRaster, language: string): OcrRaster {
   const { data, width, height } = raster.image;
   // The raster's pixels are gray (grayToRgba): every channel carries the gray level.
@@ -121,7 +125,7 @@ export async function readColumns(
 ): Promise<{ raster: OcrRaster; blocks: HocrBlock[] }> {
   const upright = columnRaster(raster, language);
   const blocks = uprightColumns(await read(upright, false));
-  if (columnTarget(language).upscale || !splitsColumns(blocks)) return { raster: upright, blocks };
+  if (!isHangul(language) || !splitsColumns(blocks)) return { raster: upright, blocks };
   const lines = await read({ ...raster, image: columnsToLines(raster.image) }, true);
   return { raster, blocks: linesToColumns(lines, raster.image.width) };
 }
