@@ -61,6 +61,8 @@ const REAL_PAGES = [
   { lang: "ara", image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
   { lang: "heb", image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
   { lang: "chi_sim_vert", image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
+  { lang: "jpn_vert", image: "uptex_aozora-utarticle-p1.png", text: "uptex_aozora-utarticle-p1.txt" },
+  { lang: "jpn_vert", image: "uptex_aozora-utarticle-p2.png", text: "uptex_aozora-utarticle-p2.txt" },
 ];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");

@@ -59,3 +59,34 @@ export function downscaleGray(img: GrayImage, scale: number): GrayImage {
   }
   return { width: w2, height: h2, data: out };
 }
+
+/** Bilinear upscale by `scale` (≥ 1); returns the image itself when no scaling is needed. */
+export function upscaleGray(img: GrayImage, scale: number): GrayImage {
+  if (scale <= 1) return img;
+  const { width: w, height: h, data: src } = img;
+  const w2 = Math.round(w * scale);
+  const h2 = Math.round(h * scale);
+  const out = new Uint8Array(w2 * h2);
+  // Source x of each output column (pixel centres), its left neighbour and weight.
+  const xl = new Uint32Array(w2);
+  const xr = new Uint32Array(w2);
+  const fx = new Float32Array(w2);
+  for (let x = 0; x < w2; x++) {
+    const sx = Math.min(w - 1, Math.max(0, ((x + 0.5) * w) / w2 - 0.5));
+    xl[x] = Math.floor(sx);
+    xr[x] = Math.min(w - 1, xl[x]! + 1);
+    fx[x] = sx - xl[x]!;
+  }
+  for (let y = 0; y < h2; y++) {
+    const sy = Math.min(h - 1, Math.max(0, ((y + 0.5) * h) / h2 - 0.5));
+    const top = Math.floor(sy) * w;
+    const bottom = Math.min(h - 1, Math.floor(sy) + 1) * w;
+    const fy = sy - Math.floor(sy);
+    for (let x = 0; x < w2; x++) {
+      const a = src[top + xl[x]!]! + (src[top + xr[x]!]! - src[top + xl[x]!]!) * fx[x]!;
+      const b = src[bottom + xl[x]!]! + (src[bottom + xr[x]!]! - src[bottom + xl[x]!]!) * fx[x]!;
+      out[y * w2 + x] = Math.round(a + (b - a) * fy);
+    }
+  }
+  return { width: w2, height: h2, data: out };
+}

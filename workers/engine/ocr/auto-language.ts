@@ -115,8 +115,8 @@ const VERTICAL = [
  * A vertical model for a page in columns: its own `_vert` model when the horizontal choice is
  * Chinese, Japanese or Korean; every seeded one when `open` (columns read as lines are often too
  * garbled for any horizontal model to fit: measured 0 and 0.26 on the Natsume and Lu Xun pages). Each reads the sample
- * as recognition reads a page (a block of vertical text; kor_vert at its column scale); the best fit wins if it
- * beats the horizontal one, and kana among Han tell Japanese from Chinese as for horizontal text.
+ * as recognition reads a page (a block of vertical text at the model's column scale, not enlarged: the sample is
+ * small already); the best fit wins if it beats the horizontal one, and kana among Han tell Japanese from Chinese as for horizontal text.
  */
 async function chooseVertical(
   models: R2Bucket,

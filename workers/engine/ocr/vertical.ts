@@ -1,11 +1,13 @@
 import { otsuThreshold } from "../image/enhance";
-import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
+import { downscaleGray, grayToRgba, upscaleGray, type GrayImage } from "../image/gray";
+import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
+import { ocrModel } from "../../../src/lib/ocr-models";
 import type { HocrBlock, HocrBox } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 
 /**
  * Vertical models read pages upright in mode 5 (one block of vertical text), at a working scale
- * that keeps columns within what the model reads whole (`columnRaster`). kor_vert in
+ * that brings columns to the width the model reads best at (`columnRaster`). kor_vert in
  * tesseract-wasm still splits columns now and then, at scales native tesseract does not (columns
  * read as two overlapping lines); such a reading is replaced by one of the page turned a quarter
  * counter-clockwise (each column a line, the first on top: `columnsToLines`, read as one column of
@@ -13,15 +15,27 @@ import type { OcrRaster } from "./page-raster";
  * final full stop where native tesseract's upright one does not, hence the upright reading first.
  */
 
+/** kor_vert: the one vertical model whose upright reading splits columns now and then. */
+const isHangul = (language: string) => ocrModel(language)?.script === "Hangul";
+
 /**
- * The widest column of ink, in working pixels, that tesseract-wasm's mode 5 reads whole, for the
- * vertical models that need a bound. kor_vert, on the bench's Hangul page (14 pt) drawn at 300,
- * 250, 200, 150 dpi (columns of ink 44, 37, 30, 23 px): at 44 px the columns are split (7 lines
- * for 4; native tesseract reads them whole), at 37 px a full stop is lost, at 30 px and less it
- * reads as native tesseract does (`test/bench/vertical-scale.mjs`). Chinese and Japanese vertical
- * models read 75 px columns as native tesseract does: no bound.
+ * The width of a column of ink, in working pixels, that each vertical model reads best at. The
+ * page is scaled to it (`columnScale`); measured with `test/bench/vertical-scale.mjs` (tesseract-wasm
+ * in Node against native tesseract on the same rendered pages) and the bench's real pages:
+ * - Chinese and Japanese (`chi_sim_vert`, `chi_tra_vert`, `jpn_vert`): 36 px, up or down. Unscaled,
+ *   tesseract-wasm read columns of 45 px (the bench's 14 pt page at 200 dpi) one character worse
+ *   than native tesseract, and the real pages' columns of 24–25 px (10 pt at 200 dpi) a little
+ *   worse; brought to 36 px, the drawn pages at 150–300 dpi and the real pages read as well as or
+ *   better than native tesseract unscaled, but for jpn_vert at 150 dpi (one character short, as
+ *   unscaled). 32 and 34 px read alike, 26 px still as well on the real Japanese page, 40 px lost
+ *   characters at 200 dpi.
+ * - Korean (`kor_vert`): at most 32 px. On the Hangul page drawn at 300, 250, 200, 150 dpi
+ *   (columns of ink 44, 37, 30, 23 px): at 44 px the columns are split (7 lines for 4; native
+ *   tesseract reads them whole), at 37 px a full stop is lost, at 30 px and less it reads as
+ *   native tesseract does; brought up to 32 px, its 150 dpi page lost a full stop.
  */
-const MAX_COLUMN_PX: Record<string, number> = { kor_vert: 32 };
+const columnTarget = (language: string): { px: number; enlarge: boolean } =>
+  isHangul(language) ? { px: 32, enlarge: false } : { px: 36, enlarge: true };
 
 /**
  * The median width of the page's columns of ink: runs of image columns (x) holding more than a
@@ -53,27 +67,36 @@ export function columnWidth(img: GrayImage): number | null {
   return runs[runs.length >> 1]!;
 }
 
-/** The scale (≤ 1) that brings a page's columns within what `language`'s model reads whole. */
+/**
+ * The scale that brings a page's columns to the width `language`'s model reads best at
+ * (`columnTarget`). Enlarging stays within the working resolution's limits (MAX_OCR_SIDE,
+ * MAX_OCR_PIXELS: the wasm heap), so a large page of small columns is enlarged only that far.
+ */
 export function columnScale(img: GrayImage, language: string): number {
-  const max = MAX_COLUMN_PX[language];
-  const width = max ? columnWidth(img) : null;
-  return width && width > max! ? max! / width : 1;
+  const width = columnWidth(img);
+  if (!width) return 1;
+  const { px, enlarge } = columnTarget(language);
+  const scale = px / width;
+  if (scale <= 1) return scale;
+  if (!enlarge) return 1;
+  const room = Math.min(MAX_OCR_SIDE / Math.max(img.width, img.height), Math.sqrt(MAX_OCR_PIXELS / (img.width * img.height)));
+  return Math.max(1, Math.min(scale, room));
 }
 
-/** The raster, downscaled when its columns are wider than `language`'s model reads whole. */
+/** The raster scaled so that its columns have the width `language`'s model reads best at. */
 export function columnRaster(raster: OcrRaster, language: string): OcrRaster {
-  if (!MAX_COLUMN_PX[language]) return raster;
   const { data, width, height } = raster.image;
   // The raster's pixels are gray (grayToRgba): every channel carries the gray level.
   const gray = new Uint8Array(width * height);
   for (let i = 0; i < gray.length; i++) gray[i] = data[i * 4]!;
   const img = { width, height, data: gray };
-  const small = downscaleGray(img, columnScale(img, language));
-  if (small === img) return raster;
+  const scale = columnScale(img, language);
+  const scaled = scale < 1 ? downscaleGray(img, scale) : upscaleGray(img, scale);
+  if (scaled === img) return raster;
   return {
     ...raster,
-    scale: raster.scale * (small.width / width),
-    image: { data: grayToRgba(small), width: small.width, height: small.height },
+    scale: raster.scale * (scaled.width / width),
+    image: { data: grayToRgba(scaled), width: scaled.width, height: scaled.height },
   };
 }
 
@@ -102,7 +125,7 @@ export async function readColumns(
 ): Promise<{ raster: OcrRaster; blocks: HocrBlock[] }> {
   const upright = columnRaster(raster, language);
   const blocks = uprightColumns(await read(upright, false));
-  if (!MAX_COLUMN_PX[language] || !splitsColumns(blocks)) return { raster: upright, blocks };
+  if (!isHangul(language) || !splitsColumns(blocks)) return { raster: upright, blocks };
   const lines = await read({ ...raster, image: columnsToLines(raster.image) }, true);
   return { raster, blocks: linesToColumns(lines, raster.image.width) };
 }
