@@ -156,8 +156,8 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
       rowOff = new Int32Array(rows);
     for (let k = 0; k < cols; k++) colOff[k] = upright ? column(sX[k]! + sY[0]!) : rowAt(tX[k]! + tY[0]!);
     for (let k = 0; k < rows; k++) rowOff[k] = upright ? rowAt(tX[0]! + tY[k]!) : column(sX[0]! + sY[k]!);
-    if (n === 1 && !opaque) {
-      // One opaque sample a pixel (a scan at the raster's resolution or below): copied.
+    if (n === 1) {
+      // One sample a pixel (a scan at the raster's resolution or below): copied where opaque.
       for (let y = y0; y < y1; y++) {
         const r = rowOff[y - y0]!;
         if (r < 0) continue;
@@ -166,7 +166,7 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
           if (q < 0 || (mask && !mask[o])) continue;
           added += 1 - covered[o]!;
           covered[o] = 1;
-          data[o] = gray[r + q]!;
+          if (!opaque || opaque[r + q]) data[o] = gray[r + q]!;
         }
       }
       return added;
