@@ -58,17 +58,20 @@ function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | nu
   const gray = new Uint8Array(n);
   let opaque: Uint8Array | null = null;
   if (mask || kind === 1) {
+    // A byte at a time: eight pixels from one read.
     const row = (w + 7) >> 3;
     if (mask) opaque = new Uint8Array(n);
     for (let v = 0; v < h; v++) {
-      for (let u = 0; u < w; u++) {
-        const bit = (data[v * row + (u >> 3)]! >> (7 - (u & 7))) & 1;
-        const o = v * w + u;
-        if (!mask) gray[o] = bit ? 255 : 0;
-        else if (!bit) {
-          gray[o] = fill;
-          opaque![o] = 1;
-        }
+      for (let u0 = 0, i = v * row, o = v * w; u0 < w; u0 += 8, i++, o += 8) {
+        const byte = data[i]!;
+        const end = Math.min(8, w - u0);
+        if (!mask) for (let k = 0; k < end; k++) gray[o + k] = ((byte >> (7 - k)) & 1) * 255;
+        else if (byte !== 255)
+          for (let k = 0; k < end; k++)
+            if (!((byte >> (7 - k)) & 1)) {
+              gray[o + k] = fill;
+              opaque![o + k] = 1;
+            }
       }
     }
   } else if (kind === 2) {
@@ -87,13 +90,15 @@ function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | nu
  * Draws an image into `out` through `ctm` (image space: the unit square, row 0 at the top, as
  * PDF draws images). Each output pixel takes the mean of up to 4×4 image samples, so scans stored
  * at a higher resolution than the raster keep thin strokes. The inverse transform is split into
- * per-column and per-row terms computed once, so the inner loop only adds and reads arrays.
+ * per-column and per-row terms computed once, so the inner loop only adds and reads arrays; an
+ * image drawn upright or turned by quarters (a scan filling its page) reads its samples straight
+ * from per-column and per-row offsets. Answers how many pixels it covered that were not yet.
  */
-function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPixels, mask: Uint8Array | null): void {
+function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPixels, mask: Uint8Array | null): number {
   const { width: W, height: H } = out;
   const [a, b, c, d, e, f] = ctm;
   const det = a * d - b * c;
-  if (!det) return;
+  if (!det) return 0;
   const corners = [
     [e, f],
     [a + e, b + f],
@@ -104,7 +109,7 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
   const x1 = Math.min(W, Math.ceil(Math.max(...corners.map((p) => p[0]!))));
   const y0 = Math.max(0, Math.floor(Math.min(...corners.map((p) => p[1]!))));
   const y1 = Math.min(H, Math.ceil(Math.max(...corners.map((p) => p[1]!))));
-  if (x0 >= x1 || y0 >= y1) return;
+  if (x0 >= x1 || y0 >= y1) return 0;
   // Inverse of ctm: device → unit square.
   const ia = d / det,
     ib = -b / det,
@@ -131,7 +136,43 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
     sY[k] = ic * py + ie;
     tY[k] = id * py + iff;
   }
+  // Image column of s and row offset of t (unit square), −1 outside it.
+  const column = (s: number) => (s < 0 || s >= 1 ? -1 : Math.min(iw - 1, (s * iw) | 0));
+  const rowAt = (t: number) => (t < 0 || t >= 1 ? -1 : Math.min(ih - 1, ((1 - t) * ih) | 0) * iw);
   const data = out.data;
+  let added = 0;
+  // The image pixel of sample (kx, ky), −1 outside the image.
+  let sample = (kx: number, ky: number) => {
+    const s = sX[kx]! + sY[ky]!;
+    const t = tX[kx]! + tY[ky]!;
+    return s < 0 || s >= 1 || t < 0 || t >= 1 ? -1 : rowAt(t) + column(s);
+  };
+  const upright = b === 0 && c === 0;
+  if (upright || (a === 0 && d === 0)) {
+    // One of s and t varies with the column only, the other with the row only (the terms that
+    // would vary with the other axis are zeros): a sample's pixel is a column offset plus a row
+    // offset, the same as computed above.
+    const colOff = new Int32Array(cols),
+      rowOff = new Int32Array(rows);
+    for (let k = 0; k < cols; k++) colOff[k] = upright ? column(sX[k]! + sY[0]!) : rowAt(tX[k]! + tY[0]!);
+    for (let k = 0; k < rows; k++) rowOff[k] = upright ? rowAt(tX[0]! + tY[k]!) : column(sX[0]! + sY[k]!);
+    if (n === 1) {
+      // One sample a pixel (a scan at the raster's resolution or below): copied where opaque.
+      for (let y = y0; y < y1; y++) {
+        const r = rowOff[y - y0]!;
+        if (r < 0) continue;
+        for (let x = x0, o = y * W + x0; x < x1; x++, o++) {
+          const q = colOff[x - x0]!;
+          if (q < 0 || (mask && !mask[o])) continue;
+          added += 1 - covered[o]!;
+          covered[o] = 1;
+          if (!opaque || opaque[r + q]) data[o] = gray[r + q]!;
+        }
+      }
+      return added;
+    }
+    sample = (kx, ky) => (rowOff[ky]! < 0 || colOff[kx]! < 0 ? -1 : rowOff[ky]! + colOff[kx]!);
+  }
   for (let y = y0; y < y1; y++) {
     const ky = (y - y0) * n;
     for (let x = x0; x < x1; x++) {
@@ -140,16 +181,10 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
         count = 0,
         seen = 0;
       for (let sy = 0; sy < n; sy++) {
-        const rs = sY[ky + sy]!,
-          rt = tY[ky + sy]!;
         for (let sx = 0; sx < n; sx++) {
-          const s = sX[kx + sx]! + rs;
-          const t = tX[kx + sx]! + rt;
-          if (s < 0 || s >= 1 || t < 0 || t >= 1) continue;
+          const i = sample(kx + sx, ky + sy);
+          if (i < 0) continue;
           seen++;
-          const u = Math.min(iw - 1, (s * iw) | 0);
-          const v = Math.min(ih - 1, ((1 - t) * ih) | 0);
-          const i = v * iw + u;
           if (opaque && !opaque[i]) continue;
           sum += gray[i]!;
           count++;
@@ -157,11 +192,13 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
       }
       const o = y * W + x;
       if (!seen || (mask && !mask[o])) continue;
+      added += 1 - covered[o]!;
       covered[o] = 1;
       // Partly transparent samples blend with what lies under them.
       if (count) data[o] = Math.round((sum + data[o]! * (seen - count)) / seen);
     }
   }
+  return added;
 }
 
 function parseFill(args: unknown[]): number {
@@ -206,21 +243,20 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
     return masks.get(list)!;
   };
   let images = 0,
-    clipped = 0;
+    clipped = 0,
+    area = 0;
   await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async (m, image, mask, fill, textClip, clips) => {
     const img = await image();
     const px = img && grayPixels(img, mask, fill);
     if (!px) return;
     out ??= { width: W, height: H, data: new Uint8Array(W * H).fill(255) };
     covered ??= new Uint8Array(W * H);
-    drawImage(out, covered, m, px, maskOf(clips));
+    area += drawImage(out, covered, m, px, maskOf(clips));
     images++;
     if (textClip) clipped++;
   });
-  if (!out || !covered) return null;
-  let n = 0;
-  for (const v of covered as Uint8Array) n += v;
-  return { image: out, images, clipped, coverage: n / (W * H) };
+  if (!out) return null;
+  return { image: out, images, clipped, coverage: area / (W * H) };
 }
 
 /**
