@@ -46,6 +46,8 @@ function cpuMeter(pids) {
     total: () => phases.reduce((n, ph) => n + ph.reduce((a, b) => a + b, 0), 0),
     /** CPU time of the first phase (preprocessing), all processes. */
     first: () => (phases[0] ?? []).reduce((a, b) => a + b, 0),
+    /** Each phase's CPU time per process. */
+    phases: () => phases,
     critical: () => phases.reduce((n, ph) => n + Math.max(...ph), 0),
   };
 }
@@ -81,6 +83,7 @@ async function enginePage(engine, id, bytes, split = PROCESSES) {
   meter.mark();
   t.cpu = meter.total();
   t.preCpu = meter.first();
+  t.phases = meter.phases();
   t.critical = meter.critical();
   const page = await (await engine.files.get(rec.key)).json();
   return { t, text: page.regions.map((r) => r.text).join("\n") };
@@ -195,10 +198,20 @@ async function main() {
         engineCer: ec,
         wholeCer: wc,
         nativeCer: nc,
+        phases: e[0].t.phases,
       });
       console.log(
         `| ${p.name} | ${bands} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(wt)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${(nt / wt).toFixed(2)}x | ${[cpu.critical, cpu.bandsCpu, cpu.wholeCpu, cpu.nativeCpu].map(s).join(" / ")} | ${(cpu.nativeCpu / cpu.critical).toFixed(2)}x | ${(cpu.nativeCpu / cpu.wholeCpu).toFixed(2)}x | ${s(cpu.preCpu)} | ${pct(ec)} | ${pct(wc)} | ${pct(nc)} |`,
       );
+    }
+    // Where the bands' critical path goes: each phase's busiest process, and the bands' other process.
+    console.log(
+      "\n| page (read in bands) | CPU s: preprocess | planning (detect split) | bands: busiest / other process | join (detect bandTexts) + recognize |",
+    );
+    console.log("|---|---|---|---|---|");
+    for (const r of rows.filter((x) => x.phases.length === 4)) {
+      const [pre, plan, bands, join] = r.phases.map((ph) => [...ph].sort((a, b) => b - a));
+      console.log(`| ${r.name} | ${s(pre[0])} | ${s(plan[0])} | ${s(bands[0])} / ${s(bands[1] ?? 0)} | ${s(join[0])} |`);
     }
     const a4 = rows.filter((r) => r.a4);
     const real = rows.filter((r) => !r.a4);
