@@ -44,6 +44,10 @@ function cpuMeter(pids) {
       last = now;
     },
     total: () => phases.reduce((n, ph) => n + ph.reduce((a, b) => a + b, 0), 0),
+    /** CPU time of the first phase (preprocessing), all processes. */
+    first: () => (phases[0] ?? []).reduce((a, b) => a + b, 0),
+    /** Each phase's CPU time per process. */
+    phases: () => phases,
     critical: () => phases.reduce((n, ph) => n + Math.max(...ph), 0),
   };
 }
@@ -78,6 +82,8 @@ async function enginePage(engine, id, bytes, split = PROCESSES) {
   t.total = t.preprocess + t.detect + t.recognize;
   meter.mark();
   t.cpu = meter.total();
+  t.preCpu = meter.first();
+  t.phases = meter.phases();
   t.critical = meter.critical();
   const page = await (await engine.files.get(rec.key)).json();
   return { t, text: page.regions.map((r) => r.text).join("\n") };
@@ -146,9 +152,9 @@ async function main() {
     // First use in each process: model load, engine creation.
     await Promise.all(Array.from({ length: PROCESSES }, (_, i) => enginePage(engine, `warm${i}.png`, list[0].bytes, 1)));
     console.log(
-      "| page | bands | preprocess s | detect s | recognize s | engine s | whole-page engine s | native s | engine/native pages/s | whole/native | CPU s: bands' critical path / bands / whole / native | native ÷ critical path | native ÷ whole (CPU) | engine CER | whole CER | native CER |",
+      "| page | bands | preprocess s | detect s | recognize s | engine s | whole-page engine s | native s | engine/native pages/s | whole/native | CPU s: bands' critical path / bands / whole / native | native ÷ critical path | native ÷ whole (CPU) | preprocess CPU s | engine CER | whole CER | native CER |",
     );
-    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     const rows = [];
     for (const [i, p] of list.entries()) {
       const file = path.join(work, `p${i}.${p.ext}`);
@@ -174,6 +180,7 @@ async function main() {
         bandsCpu: mean(e.map((x) => x.t.cpu)),
         wholeCpu: mean(w.map((x) => x.t.cpu)),
         nativeCpu: mean(n.map((x) => x.cpuMs)),
+        preCpu: mean(e.map((x) => x.t.preCpu)),
       };
       const ec = errorRates(p.text, e[0].text, false).cer;
       const wc = errorRates(p.text, w[0].text, false).cer;
@@ -191,10 +198,20 @@ async function main() {
         engineCer: ec,
         wholeCer: wc,
         nativeCer: nc,
+        phases: e[0].t.phases,
       });
       console.log(
-        `| ${p.name} | ${bands} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(wt)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${(nt / wt).toFixed(2)}x | ${[cpu.critical, cpu.bandsCpu, cpu.wholeCpu, cpu.nativeCpu].map(s).join(" / ")} | ${(cpu.nativeCpu / cpu.critical).toFixed(2)}x | ${(cpu.nativeCpu / cpu.wholeCpu).toFixed(2)}x | ${pct(ec)} | ${pct(wc)} | ${pct(nc)} |`,
+        `| ${p.name} | ${bands} | ${s(et.preprocess)} | ${s(et.detect)} | ${s(et.recognize)} | ${s(et.total)} | ${s(wt)} | ${s(nt)} | ${(nt / et.total).toFixed(2)}x | ${(nt / wt).toFixed(2)}x | ${[cpu.critical, cpu.bandsCpu, cpu.wholeCpu, cpu.nativeCpu].map(s).join(" / ")} | ${(cpu.nativeCpu / cpu.critical).toFixed(2)}x | ${(cpu.nativeCpu / cpu.wholeCpu).toFixed(2)}x | ${s(cpu.preCpu)} | ${pct(ec)} | ${pct(wc)} | ${pct(nc)} |`,
       );
+    }
+    // Where the bands' critical path goes: each phase's busiest process, and the bands' other process.
+    console.log(
+      "\n| page (read in bands) | CPU s: preprocess | planning (detect split) | bands: busiest / other process | join (detect bandTexts) + recognize |",
+    );
+    console.log("|---|---|---|---|---|");
+    for (const r of rows.filter((x) => x.phases.length === 4)) {
+      const [pre, plan, bands, join] = r.phases.map((ph) => [...ph].sort((a, b) => b - a));
+      console.log(`| ${r.name} | ${s(pre[0])} | ${s(plan[0])} | ${s(bands[0])} / ${s(bands[1] ?? 0)} | ${s(join[0])} |`);
     }
     const a4 = rows.filter((r) => r.a4);
     const real = rows.filter((r) => !r.a4);
@@ -205,7 +222,7 @@ async function main() {
     ]) {
       if (!rs.length) continue;
       console.log(
-        `\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time), whole-page engine ${s(sum(rs, "whole") / rs.length)} s, native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s (whole pages ${(sum(rs, "native") / sum(rs, "whole")).toFixed(2)}x); CPU time: native ÷ bands' critical path ${(sum(rs, "nativeCpu") / sum(rs, "critical")).toFixed(2)}x, native ÷ whole page ${(sum(rs, "nativeCpu") / sum(rs, "wholeCpu")).toFixed(2)}x, bands ÷ whole ${(sum(rs, "bandsCpu") / sum(rs, "wholeCpu")).toFixed(2)}x; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, whole pages ${pct(mean(rs.map((r) => r.wholeCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}; load average ${os
+        `\n${label}: engine ${s(sum(rs, "total") / rs.length)} s a page (preprocess ${pct(sum(rs, "preprocess") / (sum(rs, "detect") + sum(rs, "recognize")))} of OCR time; in CPU time ${pct(sum(rs, "preCpu") / (sum(rs, "bandsCpu") - sum(rs, "preCpu")))}), whole-page engine ${s(sum(rs, "whole") / rs.length)} s, native ${s(sum(rs, "native") / rs.length)} s: ${(sum(rs, "native") / sum(rs, "total")).toFixed(2)}x native pages/s (whole pages ${(sum(rs, "native") / sum(rs, "whole")).toFixed(2)}x); CPU time: native ÷ bands' critical path ${(sum(rs, "nativeCpu") / sum(rs, "critical")).toFixed(2)}x, native ÷ whole page ${(sum(rs, "nativeCpu") / sum(rs, "wholeCpu")).toFixed(2)}x, bands ÷ whole ${(sum(rs, "bandsCpu") / sum(rs, "wholeCpu")).toFixed(2)}x; mean CER engine ${pct(mean(rs.map((r) => r.engineCer)))}, whole pages ${pct(mean(rs.map((r) => r.wholeCer)))}, native ${pct(mean(rs.map((r) => r.nativeCer)))}; load average ${os
           .loadavg()
           .map((x) => x.toFixed(1))
           .join(" ")}`,
@@ -222,6 +239,7 @@ async function main() {
       a4WholeCpuRatio: sum(a4, "nativeCpu") / sum(a4, "wholeCpu"),
       realRatio: real.length ? sum(real, "native") / sum(real, "total") : null,
       preprocessShare: sum(a4, "preprocess") / (sum(a4, "detect") + sum(a4, "recognize")),
+      preprocessCpuShare: sum(a4, "preCpu") / (sum(a4, "bandsCpu") - sum(a4, "preCpu")),
     });
   } finally {
     engine.dispose();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePngToGray } from "../../workers/engine/image/png";
+import { decodePngToGray, encodeGrayPng } from "../../workers/engine/image/png";
 
 /** PNG colour types and their channels: gray, RGB, gray + alpha, RGBA. */
 const TYPES = [
@@ -87,5 +87,26 @@ describe("PNG decoding to gray", () => {
       expectedGray(pixels.subarray(i * channels, (i + 1) * channels), channels),
     );
     expect(Array.from(gray!.data)).toEqual(expected);
+  });
+});
+
+describe("page PNG encoding", () => {
+  it("stores gray rows unfiltered, across parts handed to the compressor, and decodes to the same pixels", async () => {
+    const [width, height] = [53, 150];
+    const data = samples(width * height, 7);
+    const png = await encodeGrayPng({ width, height, data });
+    const gray = await decodePngToGray(png);
+    expect([gray!.width, gray!.height]).toEqual([width, height]);
+    expect(Array.from(gray!.data)).toEqual(Array.from(data));
+    // Each inflated row starts with its filter byte: 0 (None), and holds the pixels as they are.
+    const dv = new DataView(png.buffer, png.byteOffset);
+    const idat = png.subarray(41, 41 + dv.getUint32(33));
+    expect(String.fromCharCode(...png.subarray(37, 41))).toBe("IDAT");
+    const raw = new Uint8Array(await new Response(new Blob([idat]).stream().pipeThrough(new DecompressionStream("deflate"))).arrayBuffer());
+    expect(raw).toHaveLength(height * (width + 1));
+    for (let y = 0; y < height; y++) {
+      expect(raw[y * (width + 1)]).toBe(0);
+      expect(raw.subarray(y * (width + 1) + 1, (y + 1) * (width + 1))).toEqual(data.subarray(y * width, (y + 1) * width));
+    }
   });
 });

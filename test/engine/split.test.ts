@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Box, PageText } from "../../workers/engine/contract";
-import { planBands } from "../../workers/engine/page/split";
+import { MIN_BAND_LINES, planBands } from "../../workers/engine/page/split";
 import { characterErrorRate, renderTextPng } from "../helpers/text-image";
 import { failure, pageText } from "./helpers";
 
@@ -51,7 +51,7 @@ describe("a page read in bands (detect split → recognize band → detect bandT
     for (const [i, r] of read.entries()) {
       const band = await pageText(r.key);
       const bandLines = band.regions.flatMap((g) => g.lines);
-      expect(bandLines.length).toBeGreaterThanOrEqual(12);
+      expect(bandLines.length).toBeGreaterThanOrEqual(MIN_BAND_LINES);
       for (const l of bandLines) {
         expect(l.box.y).toBeGreaterThanOrEqual(bands[i]!.y);
         expect(l.box.y + l.box.h).toBeLessThanOrEqual(bands[i]!.y + bands[i]!.h);
@@ -80,12 +80,12 @@ describe("a page read in bands (detect split → recognize band → detect bandT
   });
 
   it("reads a page with few lines whole, in the same call", async () => {
-    const pageKey = await preprocessed("short", paragraphs(8));
+    const pageKey = await preprocessed("short", paragraphs(2 * MIN_BAND_LINES - 1));
     const det = await env.ENGINE.detect({ pageKey, outKey: "work/split/short-layout.json", languages: ["eng"], split: 4 });
     expect(det.bands).toBeUndefined();
-    expect(det.lines).toBe(8);
+    expect(det.lines).toBe(2 * MIN_BAND_LINES - 1);
     const rec = await env.ENGINE.recognize({ pageKey, languages: ["eng"], outKey: "work/split/short.json" });
-    expect(lineTexts(await pageText(rec.key))).toHaveLength(8);
+    expect(lineTexts(await pageText(rec.key))).toHaveLength(2 * MIN_BAND_LINES - 1);
   });
 
   it("refuses split without languages", async () => {
@@ -107,6 +107,15 @@ describe("planBands", () => {
     ]);
   });
 
+  it("divides a page of two bands' worth of lines, each band holding at least MIN_BAND_LINES", () => {
+    const lines = Array.from({ length: 2 * MIN_BAND_LINES }, (_, i) => line(100 + i * 30));
+    const bands = planBands(lines, 100 + 2 * MIN_BAND_LINES * 30 + 100, 4)!;
+    expect(bands).toHaveLength(2);
+    const cut = bands[1]!.y;
+    expect(lines.filter((l) => l.y + l.h <= cut)).toHaveLength(MIN_BAND_LINES);
+    expect(lines.filter((l) => l.y >= cut)).toHaveLength(MIN_BAND_LINES);
+  });
+
   it("never cuts where a later line reaches above an earlier one (columns read one after the other)", () => {
     const left = Array.from({ length: 15 }, (_, i) => ({ ...line(100 + i * 30), x: 50, w: 300 }));
     const right = Array.from({ length: 15 }, (_, i) => ({ ...line(100 + i * 30), x: 400, w: 300 }));
@@ -116,7 +125,7 @@ describe("planBands", () => {
   it("keeps pages of fewer than two bands' worth of lines whole", () => {
     expect(
       planBands(
-        Array.from({ length: 23 }, (_, i) => line(100 + i * 30)),
+        Array.from({ length: 2 * MIN_BAND_LINES - 1 }, (_, i) => line(100 + i * 30)),
         1000,
         4,
       ),
