@@ -60,7 +60,7 @@ const REAL_PAGES = [
   { lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
   { lang: "ara", image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
   { lang: "heb", image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
-  { lang: "rus", image: "texlive_texlive-ru-p3.png", text: "texlive_texlive-ru-p3.txt" },
+  { lang: "rus", image: "texlive_mpman-ru-p79.png", text: "texlive_mpman-ru-p79.txt" },
   { lang: "kor", image: "texlive_lshort-korean-p15.png", text: "texlive_lshort-korean-p15.txt" },
   { lang: "chi_sim_vert", image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
   { lang: "jpn_vert", image: "uptex_aozora-utarticle-p1.png", text: "uptex_aozora-utarticle-p1.txt" },
