@@ -64,6 +64,7 @@ const REAL_PAGES = [
   { lang: "heb", dir: testPages, image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
   { lang: "rus", dir: benchPages, image: "texlive_mpman-ru-p79.png", text: "texlive_mpman-ru-p79.txt" },
   { lang: "kor", dir: benchPages, image: "texlive_lshort-korean-p15.png", text: "texlive_lshort-korean-p15.txt" },
+  { lang: "hin", dir: benchPages, image: "mahaviri_aamukha.png", text: "mahaviri_aamukha.txt" },
   { lang: "chi_sim_vert", dir: testPages, image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
   { lang: "jpn_vert", dir: testPages, image: "uptex_aozora-utarticle-p1.png", text: "uptex_aozora-utarticle-p1.txt" },
   { lang: "jpn_vert", dir: testPages, image: "uptex_aozora-utarticle-p2.png", text: "uptex_aozora-utarticle-p2.txt" },
