@@ -3,6 +3,7 @@
 //   npm run bench:ocr            (needs Debian's tesseract-ocr: apt-get install tesseract-ocr)
 //   OCR_BENCH=scripts npm run bench:ocr   only the scripts sections (other scripts, directions, auto)
 //   OCR_BENCH_LANGS=kor,ara               only these languages' pages in the scripts sections
+//   OCR_BENCH_TEXTS=DIR                   also save the engine's and native texts of the real pages there
 // The corpus is generated here: public-domain text in 8 languages rendered at 300/200/150 dpi in
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
@@ -289,6 +290,11 @@ async function main() {
       const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
       const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
       const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
+      if (process.env.OCR_BENCH_TEXTS) {
+        mkdirSync(process.env.OCR_BENCH_TEXTS, { recursive: true });
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.engine.txt`), e.text);
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.native.txt`), n.text);
+      }
       const cjk = CJK.test(TEXTS[p.lang][0]) || !!ocrModel(p.lang)?.vertical;
       const expected = TEXTS[p.lang].join("\n");
       const er = errorRates(expected, e.text, cjk);
@@ -338,6 +344,11 @@ async function main() {
       const first = await runEngine(engine, `real-${p.image}-first`, bytes, p.lang);
       const e = await runEngine(engine, `real-${p.image}`, bytes, p.lang);
       const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
+      if (process.env.OCR_BENCH_TEXTS) {
+        mkdirSync(process.env.OCR_BENCH_TEXTS, { recursive: true });
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.engine.txt`), e.text);
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.native.txt`), n.text);
+      }
       const expected = letters(readFileSync(path.join(p.dir, p.text), "utf8"));
       const cjk = !!ocrModel(p.lang)?.vertical;
       const [er, nr] = [errorRates(expected, letters(e.text), cjk), errorRates(expected, letters(n.text), cjk)];
