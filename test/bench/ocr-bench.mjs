@@ -290,11 +290,6 @@ async function main() {
       const first = await runEngine(engine, `s${i}-first.png`, p.bytes, p.lang);
       const e = await runEngine(engine, `s${i}.png`, p.bytes, p.lang);
       const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
-      if (process.env.OCR_BENCH_TEXTS) {
-        mkdirSync(process.env.OCR_BENCH_TEXTS, { recursive: true });
-        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.engine.txt`), e.text);
-        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.native.txt`), n.text);
-      }
       const cjk = CJK.test(TEXTS[p.lang][0]) || !!ocrModel(p.lang)?.vertical;
       const expected = TEXTS[p.lang].join("\n");
       const er = errorRates(expected, e.text, cjk);
