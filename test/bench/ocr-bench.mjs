@@ -52,12 +52,13 @@ const AUTO_PAGES = [
   "chi_sim_vert",
   "kor_vert",
 ];
-/** Real pages the tests read too (test/fixtures/real), and those only this benchmark reads (real-pages): origins in their READMEs. */
+/** Real pages the tests read too (test/fixtures/real) and those only this benchmark reads (real-pages; origins in their READMEs). */
 const testPages = path.join(import.meta.dirname, "../fixtures/real");
 const benchPages = path.join(import.meta.dirname, "real-pages");
 /**
- * Pages of real documents with their reference text: compared letters only (NFKC; zero-width non-joiners, bidi marks and punctuation aside), as the
- * reference comes from pdftotext, which drops the former and moves punctuation across spaces.
+ * Pages of real documents with their reference text: compared letters only (NFKC; zero-width
+ * non-joiners, bidi marks and punctuation aside), as most references come from pdftotext, which
+ * drops the former and moves punctuation across spaces.
  */
 const REAL_PAGES = [
   { lang: "fas", dir: testPages, image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
