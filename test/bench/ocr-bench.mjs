@@ -3,6 +3,7 @@
 //   npm run bench:ocr            (needs Debian's tesseract-ocr: apt-get install tesseract-ocr)
 //   OCR_BENCH=scripts npm run bench:ocr   only the scripts sections (other scripts, directions, auto)
 //   OCR_BENCH_LANGS=kor,ara               only these languages' pages in the scripts sections
+//   OCR_BENCH_TEXTS=DIR                   also save the engine's and native texts of the real pages there
 // The corpus is generated here: public-domain text in 8 languages rendered at 300/200/150 dpi in
 // several fonts, clean and degraded (blur, noise, JPEG artefacts, 1–3° skew), plus tables.
 import { PhotonImage } from "@cf-wasm/photon";
@@ -51,18 +52,24 @@ const AUTO_PAGES = [
   "chi_sim_vert",
   "kor_vert",
 ];
+/** Real pages the tests read too (test/fixtures/real) and those only this benchmark reads (real-pages; origins in their READMEs). */
+const testPages = path.join(import.meta.dirname, "../fixtures/real");
+const benchPages = path.join(import.meta.dirname, "real-pages");
 /**
- * Pages of real documents (test/fixtures/real, origins in its README) with their reference text:
- * compared letters only (NFKC; zero-width non-joiners, bidi marks and punctuation aside), as the
- * reference comes from pdftotext, which drops the former and moves punctuation across spaces.
+ * Pages of real documents with their reference text: compared letters only (NFKC; zero-width
+ * non-joiners, bidi marks and punctuation aside), as most references come from pdftotext, which
+ * drops the former and moves punctuation across spaces.
  */
 const REAL_PAGES = [
-  { lang: "fas", image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
-  { lang: "ara", image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
-  { lang: "heb", image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
-  { lang: "chi_sim_vert", image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
-  { lang: "jpn_vert", image: "uptex_aozora-utarticle-p1.png", text: "uptex_aozora-utarticle-p1.txt" },
-  { lang: "jpn_vert", image: "uptex_aozora-utarticle-p2.png", text: "uptex_aozora-utarticle-p2.txt" },
+  { lang: "fas", dir: testPages, image: "texlive_lshort-persian-p3.png", text: "texlive_lshort-persian-p3.txt" },
+  { lang: "ara", dir: testPages, image: "amiri_documentation-arabic-p2.png", text: "amiri_documentation-arabic-p2.txt" },
+  { lang: "heb", dir: testPages, image: "hspell_niqqudless-p6.png", text: "hspell_niqqudless-p6.txt" },
+  { lang: "rus", dir: benchPages, image: "texlive_mpman-ru-p79.png", text: "texlive_mpman-ru-p79.txt" },
+  { lang: "kor", dir: benchPages, image: "texlive_lshort-korean-p15.png", text: "texlive_lshort-korean-p15.txt" },
+  { lang: "hin", dir: benchPages, image: "mahaviri_aamukha.png", text: "mahaviri_aamukha.txt" },
+  { lang: "chi_sim_vert", dir: testPages, image: "zhmetrics-uptex_fandol-test-p2.png", text: "zhmetrics-uptex_fandol-test-p2.txt" },
+  { lang: "jpn_vert", dir: testPages, image: "uptex_aozora-utarticle-p1.png", text: "uptex_aozora-utarticle-p1.txt" },
+  { lang: "jpn_vert", dir: testPages, image: "uptex_aozora-utarticle-p2.png", text: "uptex_aozora-utarticle-p2.txt" },
 ];
 const SCRIPTS_ONLY = process.env.OCR_BENCH === "scripts";
 const ONLY_LANGS = process.env.OCR_BENCH_LANGS?.split(",");
@@ -76,7 +83,6 @@ const measured = (lang) => !ONLY_LANGS || ONLY_LANGS.includes(lang);
 const nativeMode = (lang) => (ocrModel(lang)?.vertical ? ["--psm", "5"] : ocrModel(lang)?.script === "Hangul" ? ["--psm", "4"] : []);
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const work = path.join(os.tmpdir(), "lingoscan-ocr-bench");
-const realDir = path.join(import.meta.dirname, "../fixtures/real");
 const tessdata = path.join(work, "tessdata");
 mkdirSync(tessdata, { recursive: true });
 
@@ -329,12 +335,17 @@ async function main() {
         .replace(/\p{P}/gu, " ");
     const real = [];
     for (const p of REAL_PAGES.filter((x) => measured(x.lang))) {
-      const file = path.join(realDir, p.image);
+      const file = path.join(p.dir, p.image);
       const bytes = readFileSync(file);
       const first = await runEngine(engine, `real-${p.image}-first`, bytes, p.lang);
       const e = await runEngine(engine, `real-${p.image}`, bytes, p.lang);
       const n = runNative(file, p.lang, tessdata, nativeMode(p.lang));
-      const expected = letters(readFileSync(path.join(realDir, p.text), "utf8"));
+      if (process.env.OCR_BENCH_TEXTS) {
+        mkdirSync(process.env.OCR_BENCH_TEXTS, { recursive: true });
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.engine.txt`), e.text);
+        writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.native.txt`), n.text);
+      }
+      const expected = letters(readFileSync(path.join(p.dir, p.text), "utf8"));
       const cjk = !!ocrModel(p.lang)?.vertical;
       const [er, nr] = [errorRates(expected, letters(e.text), cjk), errorRates(expected, letters(n.text), cjk)];
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
