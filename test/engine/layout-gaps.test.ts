@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
-import { layoutGaps } from "../../workers/engine/ocr/layout-gaps";
+import { layoutGaps, readLayoutGaps, readWithGaps } from "../../workers/engine/ocr/layout-gaps";
+import { renderTextPng } from "../helpers/text-image";
 import { characterErrorRate } from "./cer";
 import { put, readPage, realFixture, realText } from "./helpers";
 
@@ -38,5 +39,28 @@ describe("text the page layout leaves out is read again as blocks of its own", {
     expect(layoutGaps(gray, words, median(lines.map((l) => l.box.h)))).toEqual([]);
     // The same page with its words missing from the reading: their ink is found as areas to read.
     expect(layoutGaps(gray, words.slice(words.length >> 1), median(lines.map((l) => l.box.h))).length).toBeGreaterThan(0);
+  });
+
+  it("does not read a word twice when its line's reading boxes it away from its ink", async () => {
+    const png = await renderTextPng(["As explained in chapter twelve, the file of macros", "is not loaded by default and its macros stay"]);
+    const gray = (await decodePngToGray(png))!;
+    const page = await readWithGaps(env.MODELS, gray, ["eng"]);
+    const count = (text: string) => text.split(/\s+/).filter((w) => w === "twelve,").length;
+    expect(count(page.text)).toBe(1);
+    // tesseract can give a word a box of a few pixels beside its ink (a light gray link on a real
+    // page): its ink is then a gap, read again, but the word is already in that line.
+    const line = page.regions[0]!.lines[0]!;
+    const word = line.words.find((w) => w.text === "twelve,")!;
+    const moved = { ...word, box: { x: word.box.x + word.box.w + 2, y: word.box.y + word.box.h, w: 2, h: 2 } };
+    const misboxed = {
+      ...page,
+      regions: page.regions.map((r) => ({
+        ...r,
+        lines: r.lines.map((l) => (l === line ? { ...l, words: l.words.map((w) => (w === word ? moved : w)) } : l)),
+      })),
+    };
+    const words = misboxed.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.box)));
+    expect(layoutGaps(gray, words, line.box.h).length).toBeGreaterThan(0);
+    expect(count((await readLayoutGaps(env.MODELS, gray, misboxed, ["eng"])).text)).toBe(1);
   });
 });

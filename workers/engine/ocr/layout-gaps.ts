@@ -1,4 +1,4 @@
-import type { Box, PageText, RegionText, WordText } from "../contract";
+import type { Box, LineText, PageText, RegionText, WordText } from "../contract";
 import { otsuThreshold } from "../image/enhance";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
@@ -142,13 +142,18 @@ const alnum = (s: string) => s.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
 /**
  * A region read in a gap, kept to its confident words of text size that no recognised word
- * already covers; lines without a word of two letters or digits are dropped (marks of a picture).
+ * already covers, nor holds again within a recognised line's box (tesseract may give a word of a
+ * line a box that misses its ink: a light gray link "12," boxed 2×2 px beside it); lines without a
+ * word of two letters or digits are dropped (marks of a picture).
  */
-function keptRegion(region: RegionText, known: Box[], lineHeight: number): RegionText | null {
+function keptRegion(region: RegionText, known: Box[], read: LineText[], lineHeight: number): RegionText | null {
   const textSized = (w: WordText) => w.box.h >= MARK_MIN_H * lineHeight && w.box.h <= MARK_MAX_H * lineHeight;
   const lines = region.lines
     .map((l) => {
-      const words = l.words.filter((w) => w.confidence >= WORD_MIN_CONFIDENCE && textSized(w) && !known.some((k) => centreIn(w.box, k)));
+      const again = (w: WordText) => read.some((o) => centreIn(w.box, o.box) && o.words.some((k) => k.text === w.text));
+      const words = l.words.filter(
+        (w) => w.confidence >= WORD_MIN_CONFIDENCE && textSized(w) && !known.some((k) => centreIn(w.box, k)) && !again(w),
+      );
       if (!words.some((w) => alnum(w.text) >= 2)) return null;
       const box = words.slice(1).reduce((u, w) => unionBox(u, w.box), words[0]!.box);
       return { ...l, box, words, text: joinWords(words.map((w) => w.text)), confidence: round3(mean(words.map((w) => w.confidence))) };
@@ -184,7 +189,7 @@ export async function readLayoutGaps(models: R2Bucket, gray: GrayImage, page: Pa
     const read = await recognizeWith(models, raster, languages, "block");
     const known = [...words, ...added.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.box)))];
     for (const r of read.regions) {
-      const kept = keptRegion(r, known, lineHeight);
+      const kept = keptRegion(r, known, lines, lineHeight);
       if (kept) added.push(kept);
     }
   }
