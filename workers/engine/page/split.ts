@@ -20,23 +20,29 @@ export const MIN_BAND_LINES = 6;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
+/** Where a line starts and ends across the cuts of one direction: rows for bands, columns for columns. */
+type Axis = { from: (b: Box) => number; to: (b: Box) => number };
+const ROWS: Axis = { from: (b) => b.y, to: (b) => b.y + b.h };
+const COLUMNS: Axis = { from: (b) => b.x, to: (b) => b.x + b.w };
+
 /**
- * Divides a page's lines (boxes in reading order) into at most `most` bands of about equal
- * characters (line width ÷ height), cut only across blank rows that have every earlier line above
- * them and every later one below: each band holds whole lines, and reading the bands one after the
- * other keeps the page's reading order. Null when the page stays one part.
+ * Where to cut a page of `size` pixels along `axis` into at most `most` parts of about equal
+ * characters (line width ÷ height), cutting only across a blank strip that has every earlier line
+ * (`lines` in reading order) before it and every later one after it: each part holds whole lines,
+ * and reading the parts one after the other keeps the page's reading order. The cuts' positions,
+ * from 0 to `size`; null when the page stays one part.
  */
-export function planBands(lines: Box[], height: number, most: number): Band[] | null {
+function planCuts(lines: Box[], size: number, most: number, axis: Axis): number[] | null {
   const n = lines.length;
   const parts = Math.min(most, Math.floor(n / MIN_BAND_LINES));
   if (parts < 2) return null;
   const chars = [0];
   for (const b of lines) chars.push(chars.at(-1)! + b.w / Math.max(1, b.h));
-  const above = [0]; // above[i]: lowest bottom of lines before i
-  for (const b of lines) above.push(Math.max(above.at(-1)!, b.y + b.h));
-  const below = Array<number>(n + 1).fill(height); // below[i]: highest top of lines from i on
-  for (let i = n - 1; i >= 0; i--) below[i] = Math.min(below[i + 1]!, lines[i]!.y);
-  // A cut leaves a margin above and below it, as between lines on the page.
+  const before = [0]; // before[i]: furthest end of lines before i
+  for (const b of lines) before.push(Math.max(before.at(-1)!, axis.to(b)));
+  const after = Array<number>(n + 1).fill(size); // after[i]: nearest start of lines from i on
+  for (let i = n - 1; i >= 0; i--) after[i] = Math.min(after[i + 1]!, axis.from(lines[i]!));
+  // A cut leaves a margin on both sides, as between lines on the page.
   const gap = Math.max(2, median(lines.map((b) => b.h)) / 4);
   const cuts: number[] = [];
   for (let k = 1; k < parts; k++) {
@@ -44,14 +50,33 @@ export function planBands(lines: Box[], height: number, most: number): Band[] | 
     const from = (cuts.at(-1) ?? 0) + MIN_BAND_LINES;
     let best = -1;
     for (let i = from; i <= n - MIN_BAND_LINES * (parts - k); i++) {
-      if (below[i]! - above[i]! < gap) continue;
+      if (after[i]! - before[i]! < gap) continue;
       if (best < 0 || Math.abs(chars[i]! - target) < Math.abs(chars[best]! - target)) best = i;
     }
     if (best >= 0) cuts.push(best);
   }
   if (cuts.length === 0) return null;
-  const ys = [0, ...cuts.map((i) => Math.round((above[i]! + below[i]!) / 2)), height];
-  return ys.slice(1).map((y, i) => ({ y: ys[i]!, h: y - ys[i]! }));
+  return [0, ...cuts.map((i) => Math.round((before[i]! + after[i]!) / 2)), size];
+}
+
+/**
+ * Divides a page's lines (boxes in reading order) into at most `most` bands across the page, cut
+ * across blank rows (`planCuts`). Null when the page stays one part.
+ */
+export function planBands(lines: Box[], height: number, most: number): Band[] | null {
+  const ys = planCuts(lines, height, most, ROWS);
+  return ys && ys.slice(1).map((y, i) => ({ y: ys[i]!, h: y - ys[i]! }));
+}
+
+/**
+ * Divides a page of columns side by side, read one after the other, into at most `most` parts
+ * from top to bottom of the page, cut down blank columns of pixels (`planCuts`): what bands do for
+ * text read top to bottom. Null when no such cut exists (a heading or a picture across columns
+ * read later, lines run together across a narrow gutter): the page stays one part.
+ */
+export function planColumns(lines: Box[], width: number, height: number, most: number): Band[] | null {
+  const xs = planCuts(lines, width, most, COLUMNS);
+  return xs && xs.slice(1).map((x, i) => ({ y: 0, h: height, x: xs[i]!, w: x - xs[i]! }));
 }
 
 /**
@@ -66,14 +91,15 @@ export type SplitOutcome = { page: PageText } | { bands: Band[] };
 
 /**
  * Reads the page in `languages` (resolved), or, with `most` > 1 and horizontal models read with
- * automatic layout, divides it into bands (`planBands`) from a layout analysis of the page at
- * `PLAN_SCALE` of its working resolution.
+ * automatic layout, divides it into bands (`planBands`), or else into columns (`planColumns`),
+ * from a layout analysis of the page at `PLAN_SCALE` of its working resolution.
  */
 export async function readOrSplit(env: EngineEnv, gray: GrayImage, languages: string[], most: number): Promise<SplitOutcome> {
   if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3")) {
     const small = downscaleGray(gray, fitScale(gray.width, gray.height, MAX_OCR_SIDE, MAX_OCR_PIXELS) * PLAN_SCALE);
     const page = { width: gray.width, height: gray.height, offset: { x: 0, y: 0 }, scale: small.width / gray.width };
-    const bands = planBands(await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!), gray.height, most);
+    const lines = await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!);
+    const bands = planBands(lines, gray.height, most) ?? planColumns(lines, gray.width, gray.height, most);
     if (bands) return { bands };
   }
   return { page: await readWithGaps(env.MODELS, gray, languages) };
