@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Box, PageText } from "../../workers/engine/contract";
-import { MIN_BAND_LINES, planBands, planColumns } from "../../workers/engine/page/split";
+import { MIN_BAND_LINES, planParts } from "../../workers/engine/page/split";
 import { characterErrorRate, renderTextPng } from "../helpers/text-image";
 import { failure, pageText } from "./helpers";
 
@@ -120,13 +120,13 @@ describe("a page read in parts (detect split → recognize band → detect bandT
   });
 });
 
-describe("planBands", () => {
+describe("planParts", () => {
   const line = (y: number, h = 20, w = 600) => ({ x: 50, y, w, h });
+  const column = (x: number, count: number, w = 300) => Array.from({ length: count }, (_, i) => ({ x, y: 100 + i * 30, w, h: 20 }));
 
-  it("cuts between lines at about half the characters, across a blank row", () => {
+  it("cuts text read top to bottom into bands between lines at about half the characters, across a blank row", () => {
     const lines = Array.from({ length: 30 }, (_, i) => line(100 + i * 30));
-    const bands = planBands(lines, 1200, 2)!;
-    expect(bands).toEqual([
+    expect(planParts(lines, 800, 1200, 2)).toEqual([
       { y: 0, h: 545 },
       { y: 545, h: 655 },
     ]);
@@ -134,55 +134,42 @@ describe("planBands", () => {
 
   it("divides a page of two bands' worth of lines, each band holding at least MIN_BAND_LINES", () => {
     const lines = Array.from({ length: 2 * MIN_BAND_LINES }, (_, i) => line(100 + i * 30));
-    const bands = planBands(lines, 100 + 2 * MIN_BAND_LINES * 30 + 100, 4)!;
+    const bands = planParts(lines, 800, 100 + 2 * MIN_BAND_LINES * 30 + 100, 4)!;
     expect(bands).toHaveLength(2);
     const cut = bands[1]!.y;
     expect(lines.filter((l) => l.y + l.h <= cut)).toHaveLength(MIN_BAND_LINES);
     expect(lines.filter((l) => l.y >= cut)).toHaveLength(MIN_BAND_LINES);
   });
 
-  it("never cuts where a later line reaches above an earlier one (columns read one after the other)", () => {
-    const left = Array.from({ length: 15 }, (_, i) => ({ ...line(100 + i * 30), x: 50, w: 300 }));
-    const right = Array.from({ length: 15 }, (_, i) => ({ ...line(100 + i * 30), x: 400, w: 300 }));
-    expect(planBands([...left, ...right], 1000, 2)).toBeNull();
-  });
-
-  it("keeps pages of fewer than two bands' worth of lines whole", () => {
-    expect(
-      planBands(
-        Array.from({ length: 2 * MIN_BAND_LINES - 1 }, (_, i) => line(100 + i * 30)),
-        1000,
-        4,
-      ),
-    ).toBeNull();
-    expect(
-      planBands(
-        Array.from({ length: 40 }, (_, i) => line(100 + i * 30)),
-        1500,
-        1,
-      ),
-    ).toBeNull();
-  });
-});
-
-describe("planColumns", () => {
-  const column = (x: number, count: number, w = 300) => Array.from({ length: count }, (_, i) => ({ x, y: 100 + i * 30, w, h: 20 }));
-
   it("cuts down the gutter between columns read one after the other, each part the page's full height", () => {
-    expect(planColumns([...column(50, 15), ...column(400, 15)], 800, 1000, 2)).toEqual([
+    expect(planParts([...column(50, 15), ...column(400, 15)], 800, 1000, 2)).toEqual([
       { x: 0, w: 375, y: 0, h: 1000 },
       { x: 375, w: 425, y: 0, h: 1000 },
     ]);
   });
 
-  it("never cuts where a later line reaches across the gutter (a heading or a line run across columns)", () => {
-    const heading = { x: 50, y: 600, w: 650, h: 30 };
-    expect(planColumns([...column(50, 15), ...column(400, 15), heading], 800, 1000, 2)).toBeNull();
-    const joined = { x: 50, y: 100, w: 650, h: 20 };
-    expect(planColumns([joined, ...column(50, 14).slice(1), ...column(400, 15).slice(1)], 800, 1000, 2)).toBeNull();
+  it("cuts a column holding most of the page's text again, into bands of that column", () => {
+    const narrow = column(700, 15, 40);
+    const parts = planParts([...column(50, 30, 600), ...narrow], 800, 1000, 2)!;
+    expect(parts).toEqual([
+      { x: 0, w: 675, y: 0, h: 545 },
+      { x: 0, w: 675, y: 545, h: 455 },
+      { x: 675, w: 125, y: 0, h: 1000 },
+    ]);
   });
 
-  it("keeps a column too short to read apart with its neighbour", () => {
-    expect(planColumns([...column(50, 15), ...column(400, MIN_BAND_LINES - 1)], 800, 1000, 2)).toBeNull();
+  it("never cuts where a later line reaches across the gutter (a heading or a line run across columns)", () => {
+    const heading = { x: 50, y: 600, w: 650, h: 30 };
+    expect(planParts([...column(50, 15), ...column(400, 15), heading], 800, 1000, 2)).toBeNull();
+    const joined = { x: 50, y: 100, w: 650, h: 20 };
+    expect(planParts([joined, ...column(50, 14).slice(1), ...column(400, 15).slice(1)], 800, 1000, 2)).toBeNull();
+  });
+
+  it("keeps pages of fewer than two bands' worth of lines whole", () => {
+    const few = Array.from({ length: 2 * MIN_BAND_LINES - 1 }, (_, i) => line(100 + i * 30));
+    expect(planParts(few, 800, 1000, 4)).toBeNull();
+    expect(planParts([...column(50, 15), ...column(400, MIN_BAND_LINES - 1)], 800, 1000, 2)).toBeNull();
+    const many = Array.from({ length: 40 }, (_, i) => line(100 + i * 30));
+    expect(planParts(many, 800, 1500, 1)).toBeNull();
   });
 });
