@@ -7,7 +7,8 @@
 // Then the CER/time curve of recognition against the working resolution: each normalised page
 // image is scaled to several longest sides and read as it is (recognize on the scaled image, so the
 // engine's own cap does not apply), beside native tesseract on the same scaled file.
-//   node test/bench/page-speed.mjs [runs=1]       (CURVE=0 skips the curve)
+//   node test/bench/page-speed.mjs [runs=1]       (CURVE=0 skips the curve; ONLY=a,b keeps the pages
+//   whose names hold one of them; DUMP=dir writes each page's texts: bands, whole, native)
 import { PhotonImage, resize, SamplingFilter } from "@cf-wasm/photon/node";
 import { writeFileSync, mkdirSync } from "node:fs";
 import os from "node:os";
@@ -145,7 +146,8 @@ async function curve(engine, list) {
 
 async function main() {
   nativeTessdata(tessdata, ["eng"]);
-  const list = pages();
+  const only = process.env.ONLY?.split(",");
+  const list = pages().filter((p) => !only || only.some((o) => p.name.includes(o)));
   const engine = await startEngine({ browser: false, processes: PROCESSES });
   engine.pids = engine.enginePids();
   try {
@@ -182,6 +184,11 @@ async function main() {
         nativeCpu: mean(n.map((x) => x.cpuMs)),
         preCpu: mean(e.map((x) => x.t.preCpu)),
       };
+      if (process.env.DUMP) {
+        mkdirSync(process.env.DUMP, { recursive: true });
+        for (const [kind, r] of [["bands", e[0]], ["whole", w[0]], ["native", n[0]]])
+          writeFileSync(path.join(process.env.DUMP, `${p.name}.${kind}.txt`), r.text);
+      }
       const ec = errorRates(p.text, e[0].text, false).cer;
       const wc = errorRates(p.text, w[0].text, false).cer;
       const nc = errorRates(p.text, n[0].text, false).cer;

@@ -9,8 +9,10 @@ export interface RenderOptions {
   margin?: number;
   /** Baseline-to-baseline distance as a multiple of fontSize. */
   lineSpacing?: number;
-  /** Canvas width in pixels; defaults to fit the longest line. */
+  /** Canvas width in pixels; defaults to fit the longest line (in every column). */
   width?: number;
+  /** Columns side by side, 2 em apart: the lines fill the first column, then the next. */
+  columns?: number;
 }
 
 /**
@@ -21,13 +23,18 @@ export async function renderTextPng(lines: string[], opts: RenderOptions = {}): 
   const fontSize = opts.fontSize ?? 32;
   const margin = opts.margin ?? Math.round(fontSize * 1.5);
   const step = Math.round(fontSize * (opts.lineSpacing ?? 1.6));
-  const longest = Math.max(1, ...lines.map((l) => l.length));
-  const width = opts.width ?? Math.ceil(longest * fontSize * 0.6) + 2 * margin;
-  const height = lines.length * step + 2 * margin;
+  const columns = opts.columns ?? 1;
+  const rows = Math.ceil(lines.length / columns);
+  const column = Math.ceil(Math.max(1, ...lines.map((l) => l.length)) * fontSize * 0.6) + 2 * fontSize;
+  const width = opts.width ?? column * columns - 2 * fontSize + 2 * margin;
+  const height = rows * step + 2 * margin;
   const img = new PhotonImage(new Uint8Array(width * height * 4).fill(255), width, height);
   try {
-    // A fresh colour per call: wasm-bindgen may take ownership of it.
-    lines.forEach((line, i) => draw_text_with_color(img, line, margin, margin + i * step, fontSize, new Rgba(0, 0, 0, 255)));
+    lines.forEach((line, i) => {
+      const [x, y] = [margin + Math.floor(i / rows) * column, margin + (i % rows) * step];
+      // A fresh colour per call: wasm-bindgen may take ownership of it.
+      draw_text_with_color(img, line, x, y, fontSize, new Rgba(0, 0, 0, 255));
+    });
     return img.get_bytes();
   } finally {
     img.free();

@@ -131,8 +131,9 @@ export interface DetectInput {
   languages?: string[];
   /**
    * With `languages`: the most parts the page's reading may be divided into. When its text holds
-   * enough lines, the answer's `bands` lists horizontal bands of the page (cut only across blank
-   * rows between lines, each holding whole lines in reading order) and nothing is written: each
+   * enough lines, the answer's `bands` lists parts of the page, each holding whole lines in reading
+   * order: bands across the page cut along blank rows between lines, or, on a page of columns side
+   * by side, parts cut down blank columns of pixels between them (`Band.x`, `w`); nothing is written: each
    * band is then read by its own `recognize` call (`band`), all at once, and `detect` is called
    * again with `bandTexts` to join them. Otherwise the page is read here as without `split`.
    */
@@ -144,10 +145,15 @@ export interface DetectInput {
   bandTexts?: string[];
 }
 
-/** Rows of a page image, in page pixels, from `y` down `h` rows. */
+/**
+ * A part of a page image, in page pixels: rows from `y` down `h` rows (a band across the page), or,
+ * with `x` and `w`, the rectangle of those rows and columns.
+ */
 export interface Band {
   y: number;
   h: number;
+  x?: number;
+  w?: number;
 }
 
 export interface DetectResult {

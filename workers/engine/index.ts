@@ -1,5 +1,6 @@
 import { WorkerEntrypoint } from "cloudflare:workers";
 import type {
+  Band,
   Box,
   BuildExportsInput,
   BuiltExport,
@@ -59,6 +60,15 @@ function requireBox(b: unknown, field: string): Box {
     throw engineError("validation_error", `${field} must be a box {x, y, w, h} with finite numbers.`);
   }
   return { x: v.x, y: v.y, w: v.w, h: v.h };
+}
+
+/** A part of a page to read (`recognize`'s `band`): rows, or a rectangle. */
+function requireBand(b: Band): Band {
+  if (b.w === undefined) {
+    const rows = requireBox({ ...b, x: 0, w: 0 }, "band");
+    return { y: rows.y, h: rows.h };
+  }
+  return requireBox(b, "band");
 }
 
 function requireCount(n: unknown, field: string): number {
@@ -154,8 +164,7 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const pageKey = requireKey(input?.pageKey, "pageKey");
     const outKey = requireKey(input?.outKey, "outKey");
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const rows = input.band && requireBox({ ...input.band, x: 0, w: 0 }, "band");
-    const band = rows && { y: rows.y, h: rows.h };
+    const band = input.band && requireBand(input.band);
     const meta = await this.meta(pageKey);
     return guarded("ocr_failed", "Recognition failed", () =>
       band ? recognizeBand(this.env, pageKey, meta, outKey, languages, band) : recognizePage(this.env, pageKey, meta, outKey, languages),

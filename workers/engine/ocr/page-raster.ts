@@ -1,3 +1,4 @@
+import type { Band } from "../contract";
 import { engineError } from "../errors";
 import { decodeToGray } from "../image/decode";
 import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
@@ -41,21 +42,32 @@ export function ocrRasterFromGray(
 }
 
 /**
- * The rows `band` (page pixels) of the page's working raster: the same pixels as those rows of
- * `ocrRasterFromGray(img)`, placed on the page by their offset, so a band reads as it would on the page.
+ * The part `band` (page pixels) of the page's working raster: the same pixels as those of
+ * `ocrRasterFromGray(img)`, placed on the page by their offset, so a part reads as it would on the
+ * page: a band across the page keeps its rows, a part with `w` its rectangle.
  */
-export function ocrRasterOfBand(img: GrayImage, band: { y: number; h: number }): OcrRaster {
+export function ocrRasterOfBand(img: GrayImage, band: Band): OcrRaster {
   const work = downscaleGray(img, fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS));
   const scale = work.width / img.width;
-  const top = Math.max(0, Math.min(work.height - 1, Math.round(band.y * scale)));
-  const bottom = Math.max(top + 1, Math.min(work.height, Math.round((band.y + band.h) * scale)));
-  const rows = { width: work.width, height: bottom - top, data: work.data.subarray(top * work.width, bottom * work.width) };
+  const span = (from: number, length: number, size: number) => {
+    const a = Math.max(0, Math.min(size - 1, Math.round(from * scale)));
+    return [a, Math.max(a + 1, Math.min(size, Math.round((from + length) * scale)))] as const;
+  };
+  const [top, bottom] = span(band.y, band.h, work.height);
+  const [left, right] = band.w === undefined ? [0, work.width] : span(band.x ?? 0, band.w, work.width);
+  const width = right - left;
+  const height = bottom - top;
+  let data = work.data.subarray(top * work.width, bottom * work.width);
+  if (band.w !== undefined) {
+    data = new Uint8Array(width * height);
+    for (let y = top; y < bottom; y++) data.set(work.data.subarray(y * work.width + left, y * work.width + right), (y - top) * width);
+  }
   return {
     width: img.width,
     height: img.height,
     scale,
-    offset: { x: 0, y: top / scale },
-    image: { data: grayToRgba(rows), width: rows.width, height: rows.height },
+    offset: { x: left / scale, y: top / scale },
+    image: { data: grayToRgba({ width, height, data }), width, height },
   };
 }
 

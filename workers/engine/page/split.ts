@@ -20,38 +20,72 @@ export const MIN_BAND_LINES = 6;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
 
+/** Where a line starts and ends across the cuts of one direction: rows for bands, columns for columns. */
+type Axis = { from: (b: Box) => number; to: (b: Box) => number; cut: (r: Box, at: number) => [Box, Box] };
+const ROWS: Axis = {
+  from: (b) => b.y,
+  to: (b) => b.y + b.h,
+  cut: (r, y) => [
+    { ...r, h: y - r.y },
+    { ...r, y, h: r.y + r.h - y },
+  ],
+};
+const COLUMNS: Axis = {
+  from: (b) => b.x,
+  to: (b) => b.x + b.w,
+  cut: (r, x) => [
+    { ...r, w: x - r.x },
+    { ...r, x, w: r.x + r.w - x },
+  ],
+};
+
+/** How much more than its share of the page's characters a part may hold before it is divided. */
+const SHARE_SLACK = 1.25;
+
 /**
- * Divides a page's lines (boxes in reading order) into at most `most` bands of about equal
- * characters (line width ÷ height), cut only across blank rows that have every earlier line above
- * them and every later one below: each band holds whole lines, and reading the bands one after the
- * other keeps the page's reading order. Null when the page stays one part.
+ * Divides a page's lines (boxes in reading order) into parts to read apart, by recursive cuts:
+ * each cut runs across a blank strip of rows or columns of pixels that has every earlier line
+ * before it and every later one after it, so each part holds whole lines and reading the parts in
+ * order keeps the page's reading order (text read top to bottom is cut into bands, columns read
+ * one after the other into columns, and those again). Of the possible cuts the one that leaves
+ * the larger side smallest is taken, and a part is divided while it holds more than
+ * `SHARE_SLACK` times its share (1/`most`) of the characters (line width ÷ height) and at least
+ * twice `MIN_BAND_LINES` lines. A heading, picture caption or line run across a gutter read after
+ * the columns leaves no cut there. Null when the page stays one part; a part across the whole page
+ * is a band of rows (no `x`, `w`).
  */
-export function planBands(lines: Box[], height: number, most: number): Band[] | null {
-  const n = lines.length;
-  const parts = Math.min(most, Math.floor(n / MIN_BAND_LINES));
-  if (parts < 2) return null;
-  const chars = [0];
-  for (const b of lines) chars.push(chars.at(-1)! + b.w / Math.max(1, b.h));
-  const above = [0]; // above[i]: lowest bottom of lines before i
-  for (const b of lines) above.push(Math.max(above.at(-1)!, b.y + b.h));
-  const below = Array<number>(n + 1).fill(height); // below[i]: highest top of lines from i on
-  for (let i = n - 1; i >= 0; i--) below[i] = Math.min(below[i + 1]!, lines[i]!.y);
-  // A cut leaves a margin above and below it, as between lines on the page.
+export function planParts(lines: Box[], width: number, height: number, most: number): Band[] | null {
+  if (most < 2) return null;
+  const weight = (ls: Box[]) => ls.reduce((n, b) => n + b.w / Math.max(1, b.h), 0);
+  const share = weight(lines) / most;
+  // A cut leaves a margin on both sides, as between lines on the page.
   const gap = Math.max(2, median(lines.map((b) => b.h)) / 4);
-  const cuts: number[] = [];
-  for (let k = 1; k < parts; k++) {
-    const target = (chars[n]! * k) / parts;
-    const from = (cuts.at(-1) ?? 0) + MIN_BAND_LINES;
-    let best = -1;
-    for (let i = from; i <= n - MIN_BAND_LINES * (parts - k); i++) {
-      if (below[i]! - above[i]! < gap) continue;
-      if (best < 0 || Math.abs(chars[i]! - target) < Math.abs(chars[best]! - target)) best = i;
+  const parts: Box[] = [];
+  const divide = (ls: Box[], rect: Box) => {
+    const n = ls.length;
+    if (n < 2 * MIN_BAND_LINES || weight(ls) <= share * SHARE_SLACK) return void parts.push(rect);
+    const chars = [0];
+    for (const b of ls) chars.push(chars.at(-1)! + b.w / Math.max(1, b.h));
+    let best: { i: number; at: number; axis: Axis } | null = null;
+    const larger = (i: number) => Math.max(chars[i]!, chars[n]! - chars[i]!);
+    for (const axis of [ROWS, COLUMNS]) {
+      const before = [-Infinity]; // before[i]: furthest end of lines before i
+      for (const b of ls) before.push(Math.max(before.at(-1)!, axis.to(b)));
+      const after = Array<number>(n + 1).fill(Infinity); // after[i]: nearest start of lines from i on
+      for (let i = n - 1; i >= 0; i--) after[i] = Math.min(after[i + 1]!, axis.from(ls[i]!));
+      for (let i = MIN_BAND_LINES; i <= n - MIN_BAND_LINES; i++) {
+        if (after[i]! - before[i]! < gap || (best && larger(i) >= larger(best.i))) continue;
+        best = { i, at: Math.round((before[i]! + after[i]!) / 2), axis };
+      }
     }
-    if (best >= 0) cuts.push(best);
-  }
-  if (cuts.length === 0) return null;
-  const ys = [0, ...cuts.map((i) => Math.round((above[i]! + below[i]!) / 2)), height];
-  return ys.slice(1).map((y, i) => ({ y: ys[i]!, h: y - ys[i]! }));
+    if (!best) return void parts.push(rect);
+    const [a, b] = best.axis.cut(rect, best.at);
+    divide(ls.slice(0, best.i), a);
+    divide(ls.slice(best.i), b);
+  };
+  divide(lines, { x: 0, y: 0, w: width, h: height });
+  if (parts.length < 2) return null;
+  return parts.map((r) => (r.x === 0 && r.w === width ? { y: r.y, h: r.h } : { y: r.y, h: r.h, x: r.x, w: r.w }));
 }
 
 /**
@@ -66,14 +100,15 @@ export type SplitOutcome = { page: PageText } | { bands: Band[] };
 
 /**
  * Reads the page in `languages` (resolved), or, with `most` > 1 and horizontal models read with
- * automatic layout, divides it into bands (`planBands`) from a layout analysis of the page at
+ * automatic layout, divides it into parts (`planParts`) from a layout analysis of the page at
  * `PLAN_SCALE` of its working resolution.
  */
 export async function readOrSplit(env: EngineEnv, gray: GrayImage, languages: string[], most: number): Promise<SplitOutcome> {
   if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3")) {
     const small = downscaleGray(gray, fitScale(gray.width, gray.height, MAX_OCR_SIDE, MAX_OCR_PIXELS) * PLAN_SCALE);
     const page = { width: gray.width, height: gray.height, offset: { x: 0, y: 0 }, scale: small.width / gray.width };
-    const bands = planBands(await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!), gray.height, most);
+    const lines = await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!);
+    const bands = planParts(lines, gray.width, gray.height, most);
     if (bands) return { bands };
   }
   return { page: await readWithGaps(env.MODELS, gray, languages) };
