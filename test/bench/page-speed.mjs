@@ -186,7 +186,11 @@ async function main() {
       };
       if (process.env.DUMP) {
         mkdirSync(process.env.DUMP, { recursive: true });
-        for (const [kind, r] of [["bands", e[0]], ["whole", w[0]], ["native", n[0]]])
+        for (const [kind, r] of [
+          ["bands", e[0]],
+          ["whole", w[0]],
+          ["native", n[0]],
+        ])
           writeFileSync(path.join(process.env.DUMP, `${p.name}.${kind}.txt`), r.text);
       }
       const ec = errorRates(p.text, e[0].text, false).cer;
