@@ -151,8 +151,10 @@ async function main() {
   const engine = await startEngine({ browser: false, processes: PROCESSES });
   engine.pids = engine.enginePids();
   try {
-    // First use in each process: model load, engine creation.
+    // First use in each process: model load, engine creation, and the first run of each code path
+    // measured (whole pages, then the planning, bands and join of a page read in bands).
     await Promise.all(Array.from({ length: PROCESSES }, (_, i) => enginePage(engine, `warm${i}.png`, list[0].bytes, 1)));
+    await enginePage(engine, "warm-bands.png", pages()[0].bytes);
     console.log(
       "| page | bands | preprocess s | detect s | recognize s | engine s | whole-page engine s | native s | engine/native pages/s | whole/native | CPU s: bands' critical path / bands / whole / native | native ÷ critical path | native ÷ whole (CPU) | preprocess CPU s | engine CER | whole CER | native CER |",
     );
