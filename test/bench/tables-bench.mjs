@@ -85,15 +85,23 @@ async function serviceJob(name, bytes, tool, formats) {
   const form = new FormData();
   form.append("file", new File([bytes], name));
   form.append("options", JSON.stringify({ tool, export_formats: formats }));
-  const t0 = performance.now();
-  const res = await fetch(`${BASE}/api/v1/process`, { method: "POST", headers: auth(), body: form });
-  const created = await res.json();
+  const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+  let t0;
+  let res;
+  let created;
+  // A run of many documents meets the account's rate limit: wait as told (not timed) and try again.
+  do {
+    if (res) await wait(1000 * (created.error?.details?.retry_after_seconds ?? 60));
+    t0 = performance.now();
+    res = await fetch(`${BASE}/api/v1/process`, { method: "POST", headers: auth(), body: form });
+    created = await res.json();
+  } while (res.status === 429);
   if (res.status !== 202) throw new Error(`${name}: ${res.status} ${JSON.stringify(created)}`);
   let job;
   for (;;) {
     job = await (await fetch(`${BASE}/api/v1/jobs/${created.id}`, { headers: auth() })).json();
     if (["completed", "partially_completed", "failed", "cancelled"].includes(job.status)) break;
-    await new Promise((r) => setTimeout(r, 50));
+    await wait(200);
   }
   return { job, seconds: (performance.now() - t0) / 1000 };
 }
