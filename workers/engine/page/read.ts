@@ -17,7 +17,7 @@ import { joinBands, readOrSplit } from "./split";
 
 /** The page image as gray, and the languages to read it in (`auto` resolved on the page). */
 async function grayIn(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]) {
-  const gray = await loadPageGray(env.FILES, pageKey);
+  const gray = await loadPageGray(env.FILES, pageKey, meta.etag);
   return { gray, langs: await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage) };
 }
 
@@ -102,7 +102,7 @@ export async function detectPage(
     let reading: KeptReading;
     if (split.bandTexts) {
       const joined = await joinBands(env.FILES, split.bandTexts);
-      const gray = await loadPageGray(env.FILES, pageKey);
+      const gray = await loadPageGray(env.FILES, pageKey, meta.etag);
       reading = keep(meta, languages, await readLayoutGaps(env.MODELS, gray, joined, joined.languages));
     } else {
       const { gray, langs } = await grayIn(env, pageKey, meta, languages);
@@ -115,7 +115,7 @@ export async function detectPage(
   } else {
     const seeded = await seededLanguages(env.MODELS);
     if (seeded.length === 0) throw engineError("unsupported_language", "No OCR model is installed.");
-    const raster = ocrRasterFromGray(await loadPageGray(env.FILES, pageKey));
+    const raster = ocrRasterFromGray(await loadPageGray(env.FILES, pageKey, meta.etag));
     layout = { ...(await detectLayout(env.MODELS, raster, trialLanguage(undefined, seeded))), path: meta.path };
   }
   await writeJson(env.FILES, outKey, layout);
@@ -158,7 +158,7 @@ export async function recognizePage(
     if (meta.textLayerKey) page = mergeTextLayer(page, await readTextLayer(env.FILES, meta));
     // An icon-sized source cannot hold legible text: nothing read there is an empty page.
     const legible = !meta.transform || canHoldText(meta.transform.sourceWidth, meta.transform.sourceHeight);
-    if (countChars(page) === 0 && legible && inkFraction(await loadPageGray(env.FILES, pageKey)) >= TEXT_INK_FROM) {
+    if (countChars(page) === 0 && legible && inkFraction(await loadPageGray(env.FILES, pageKey, meta.etag)) >= TEXT_INK_FROM) {
       throw engineError(
         "no_text_found",
         `No text was recognised on the page, though it holds ink (a picture, handwriting, or text in a language other than ${reading.languages.join("+")}). The page is not charged.`,

@@ -18,7 +18,7 @@ export async function extractTables(
   textOutKey: string | undefined,
   languages: string[],
 ): Promise<ExtractTablesResult> {
-  const gray = await loadPageGray(env.FILES, pageKey);
+  const gray = await loadPageGray(env.FILES, pageKey, meta.etag);
   const textLayer = meta.path === "text_layer" ? { ...(await readTextLayer(env.FILES, meta)), languages } : null;
   const langs = textLayer ? languages : await resolveLanguages(env.MODELS, languages, gray);
   const { tables, text } = await extractPageTables(env.MODELS, gray, meta.path, textLayer, langs);
