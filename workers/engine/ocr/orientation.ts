@@ -157,8 +157,8 @@ function conclusive(words: TrialWord[]): boolean {
 /**
  * Clockwise quarter turn that makes the page's text upright. The projection profiles tell
  * whether lines run across or down the page; Latin text lines running across whose ink profile is
- * clearly upright (`clearlyUpright`) settle it without reading; otherwise trial readings of a band of a few whole lines at the
- * candidate turns settle which way up (upside-down text reads as low-confidence fragments). A
+ * clearly upright (`clearlyUpright`) settle it without reading; otherwise trial readings of a
+ * band of a few whole lines at the candidate turns settle which way up (upside-down text reads as low-confidence fragments). A
  * confident upright reading stops the search early, so an upright page costs one reading of a
  * short band. `ink`: the page's ink sample, when the caller has it already. `skew`: the skew of
  * lines running across the page (`estimateSkew`), which is taken out of the trial copy of a page
