@@ -2,6 +2,7 @@ import { cropGray, rotateQuarter, rotateSmall, type QuarterTurn } from "../image
 import { inkSample, lineAxisRatio, otsuThreshold, type InkSample } from "../image/enhance";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
+import { lineProfile, type LineProfile } from "../image/upright-lines";
 import { ocrRasterFromGray } from "./page-raster";
 import { withEngine } from "./recognize";
 import { ocrModel } from "../../../src/lib/ocr-models";
@@ -97,6 +98,20 @@ export function lineBand(img: GrayImage, vertical: boolean, bandHeight = BAND_H)
 
 const CJK_LANGUAGES = /^(jpn|chi_sim|chi_tra|kor)/;
 
+/**
+ * Lines of Latin text upright beyond doubt, from their ink profile alone: at least this many
+ * lines, with at least this many times more ink above their x-height band than below it. On the
+ * real-scans corpus at ~150 dpi, upright text pages measure 1.5–14 and the same pages turned over
+ * 0.07–0.68 (a graph's scattered labels 1.0–1.7 either way; OCRmyPDF's cardinal.pdf page set
+ * upside down, 0.43): a page measuring less is tried by reading, as before.
+ */
+const UPRIGHT_LINES = 8;
+const UPRIGHT_RATIO = 2;
+
+function clearlyUpright(p: LineProfile): boolean {
+  return p.lines >= UPRIGHT_LINES && p.above > 0 && p.above >= UPRIGHT_RATIO * p.below;
+}
+
 /** A trial reading's words with their confidences (0..1). */
 export interface TrialWord {
   text: string;
@@ -141,8 +156,9 @@ function conclusive(words: TrialWord[]): boolean {
 
 /**
  * Clockwise quarter turn that makes the page's text upright. The projection profiles tell
- * whether lines run across or down the page; trial readings of a band of a few whole lines at the
- * candidate turns settle which way up (upside-down text reads as low-confidence fragments). A
+ * whether lines run across or down the page; Latin text lines running across whose ink profile is
+ * clearly upright (`clearlyUpright`) settle it without reading; otherwise trial readings of a
+ * band of a few whole lines at the candidate turns settle which way up (upside-down text reads as low-confidence fragments). A
  * confident upright reading stops the search early, so an upright page costs one reading of a
  * short band. `ink`: the page's ink sample, when the caller has it already. `skew`: the skew of
  * lines running across the page (`estimateSkew`), which is taken out of the trial copy of a page
@@ -172,6 +188,8 @@ export async function detectOrientation(
   // one ~150 dpi copy of the page.
   const across = downscaleGray(img, fitScale(img.width, img.height, SAMPLE_PAGE_SIDE));
   const small = ratio >= 1.5 ? rotateSmall(across, skew) : across;
+  // Lines of Latin text running across whose profile says upright need no trial reading.
+  if (ratio >= 1.5 && ocrModel(language)?.script === "Latin" && clearlyUpright(lineProfile(small))) return 0;
   const read = (turn: QuarterTurn, bandHeight?: number) =>
     trialRead(models, language, rotateQuarter(lineBand(small, turn % 180 !== 0, bandHeight), turn));
   // Short bands first, the likeliest turn first: conclusive for most pages, and for most turned
