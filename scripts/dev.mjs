@@ -168,7 +168,7 @@ function prioritise(child, nice) {
  * The Workers. With ENGINE_PROCESSES=n (default: one per core, at most 4), the api Worker runs in one
  * `wrangler dev` process and the engine in n more, each with its own workerd (its own thread), so
  * the engine's CPU time never blocks the api, and the pages of a document (PAGE_CONCURRENCY = n)
- * and the bands of one page (PAGE_SPLIT = n) spread over the cores. The engine processes run at a
+ * and the bands of one page (PAGE_SPLIT = n, within ENGINE_SLOTS = n) spread over the cores. The engine processes run at a
  * lower CPU priority than the api (see API_NICE), as on Workers, where each engine call has its own
  * isolate and the api never waits for one: a poll, health check or upload is served before any page's OCR.
  * ENGINE_PROCESSES=0 runs both Workers in one process, as `wrangler dev -c … -c …` does.
@@ -200,6 +200,8 @@ async function startWorkers(extraVars) {
     `PAGE_CONCURRENCY:${count}`,
     "--var",
     `PAGE_SPLIT:${count}`,
+    "--var",
+    `ENGINE_SLOTS:${count}`,
   ]);
   const engineNice = Math.min(19, prioritise(api, API_NICE) + ENGINE_BELOW_API);
   const children = [api];

@@ -156,14 +156,17 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
       entering.catch(() => {});
     };
 
-    await mapLimit(toRun, pageConcurrency(this.env), async (page) => {
+    // Pages not yet through their chain: with the concurrency, how many are read at once (`pagesInFlight`).
+    let unfinished = toRun.length;
+    const slots = pageConcurrency(this.env);
+    const runChain = async (page: number) => {
       for (let si = 0; si < chain.length;) {
         if (stopped) return;
         const stage = chain[si]!;
         try {
           const out = await step.do(STEP.page(stage, page), PAGE_STEP, async () => {
             if (!(await stillCurrent(db, ref))) return { stopped: true, through: si };
-            const r = await runPageStages({ env: this.env, db, plan, page }, chain, si);
+            const r = await runPageStages({ env: this.env, db, plan, page, pagesInFlight: Math.min(unfinished, slots) }, chain, si);
             const through = si + r.stages.length;
             const folded = r.stages.length > 1 ? { stages: r.stages } : {};
             const stage = r.stages.at(-1)!;
@@ -196,6 +199,13 @@ export class PipelineWorkflow extends WorkflowEntrypoint<Env, PipelineParams> {
           pass(si, chain.length, false);
           return;
         }
+      }
+    };
+    await mapLimit(toRun, slots, async (page) => {
+      try {
+        await runChain(page);
+      } finally {
+        unfinished--;
       }
     });
     await entering;

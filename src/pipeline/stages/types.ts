@@ -32,6 +32,8 @@ export interface StageContext {
   db: DB;
   plan: JobPlan;
   page: number;
+  /** Pages of the document being read at once as this page's stages run, this one included (1 when absent). */
+  pagesInFlight?: number;
 }
 
 /** What a page stage reports: small counts, and warnings that do not fail the page. */
