@@ -12,6 +12,8 @@ export interface LineProfile {
   lines: number;
   above: number;
   below: number;
+  /** All ink of the lines measured. */
+  ink: number;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface LineProfile {
 export function lineProfile(img: GrayImage): LineProfile {
   const { width, height, data } = img;
   const t = Math.min(otsuThreshold(img), 199);
-  const out: LineProfile = { lines: 0, above: 0, below: 0 };
+  const out: LineProfile = { lines: 0, above: 0, below: 0, ink: 0 };
   const rows = new Int32Array(height);
   for (let x0 = 0; x0 < width; x0 += STRIP_W) {
     const x1 = Math.min(width, x0 + STRIP_W);
@@ -53,6 +55,7 @@ export function lineProfile(img: GrayImage): LineProfile {
         while (rows[bottom]! * 2 < peak) bottom--;
         for (let k = y; k < top; k++) out.above += rows[k]!;
         for (let k = bottom + 1; k < end; k++) out.below += rows[k]!;
+        for (let k = y; k < end; k++) out.ink += rows[k]!;
         out.lines++;
       }
       y = end;

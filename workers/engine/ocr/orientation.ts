@@ -112,6 +112,32 @@ function clearlyUpright(p: LineProfile): boolean {
   return p.lines >= UPRIGHT_LINES && p.above > 0 && p.above >= UPRIGHT_RATIO * p.below;
 }
 
+/**
+ * Lines found down the page (the page turned by 90°) rival the lines found across when there are
+ * enough of them (`UPRIGHT_LINES`), they hold at least half as much ink and they are lopsided, as
+ * the lines of a page turned by 90° are (upright or upside down).
+ */
+const RIVAL_INK = 0.5;
+const RIVAL_LOPSIDED = 1.5;
+
+/**
+ * The lines across a page whose projection profiles leave the axis open: a page of left-aligned
+ * lines repeating a few sentences lines its characters up in columns and sharpens the column
+ * profile (the speed benchmark's A4 pages: axis ratio 0.5–1.3), yet its text lines measured strip
+ * by strip are as many and as clearly upright as any. "across" when there are enough of them
+ * (`UPRIGHT_LINES`) and the lines measured down the page are no rival: too few, too little ink
+ * (the columns of a left margin's initials), or symmetric, as characters lined up in columns are
+ * (a monospaced page: 1.2); "upright" when they are also clearly upright.
+ */
+function linesAcrossOpenAxis(page: GrayImage, skew: number): "upright" | "across" | undefined {
+  const across = lineProfile(skew === 0 ? page : rotateSmall(page, skew));
+  if (across.lines < UPRIGHT_LINES) return undefined;
+  const down = lineProfile(rotateQuarter(page, 90));
+  const lopsided = Math.max(down.above, down.below) >= RIVAL_LOPSIDED * Math.max(1, Math.min(down.above, down.below));
+  if (down.lines >= UPRIGHT_LINES && down.ink >= RIVAL_INK * across.ink && lopsided) return undefined;
+  return clearlyUpright(across) ? "upright" : "across";
+}
+
 /** A trial reading's words with their confidences (0..1). */
 export interface TrialWord {
   text: string;
@@ -182,14 +208,26 @@ export async function detectOrientation(
   // repeated or tabular lines can sharpen the column profile, so only a clearly better reading
   // turns it. CJK may be written in columns, so for CJK 0° is always a candidate.
   const cjk = CJK_LANGUAGES.test(language);
-  const candidates: QuarterTurn[] =
-    ratio <= 1 / 3 && !cjk ? [90, 270] : ratio <= 1 / 1.5 ? [0, 90, 270] : ratio >= 1.5 ? [0, 180] : [0, 180, 90, 270];
   // Each candidate reads a band of whole lines in the direction it assumes they run, cut from
   // one ~150 dpi copy of the page.
   const across = downscaleGray(img, fitScale(img.width, img.height, SAMPLE_PAGE_SIDE));
   const small = ratio >= 1.5 ? rotateSmall(across, skew) : across;
-  // Lines of Latin text running across whose profile says upright need no trial reading.
-  if (ratio >= 1.5 && ocrModel(language)?.script === "Latin" && clearlyUpright(lineProfile(small))) return 0;
+  // Lines of Latin text running across whose profile says upright need no trial reading; where
+  // the projection profiles leave the axis open, the lines' profile also settles the axis.
+  const latin = ocrModel(language)?.script === "Latin";
+  if (latin && ratio >= 1.5 && clearlyUpright(lineProfile(small))) return 0;
+  const open = latin && ratio > 1 / 3 && ratio < 1.5 ? linesAcrossOpenAxis(across, skew) : undefined;
+  if (open === "upright") return 0;
+  const candidates: QuarterTurn[] =
+    open === "across"
+      ? [0, 180]
+      : ratio <= 1 / 3 && !cjk
+        ? [90, 270]
+        : ratio <= 1 / 1.5
+          ? [0, 90, 270]
+          : ratio >= 1.5
+            ? [0, 180]
+            : [0, 180, 90, 270];
   const read = (turn: QuarterTurn, bandHeight?: number) =>
     trialRead(models, language, rotateQuarter(lineBand(small, turn % 180 !== 0, bandHeight), turn));
   // Short bands first, the likeliest turn first: conclusive for most pages, and for most turned
