@@ -2,7 +2,7 @@
 // Apertium on loopback (when installed), the api Worker in one `wrangler dev` process and the engine
 // Worker in its own processes (one per core), so that reading pages never holds up the api.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -97,9 +97,13 @@ async function main() {
     `\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`,
   );
   let stopping = false;
+  // Browsers the local Browser Rendering launched run in process groups of their own: they are
+  // noted before the Workers stop and ended after them, so none is left spinning.
+  let below = [];
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    below = processes.flatMap((p) => descendants(p.pid));
     for (const p of processes) if (p.exitCode === null) p.kill("SIGINT");
     apertium?.stop();
     idp.stop();
@@ -112,8 +116,44 @@ async function main() {
     p.on("exit", (code) => {
       exitCode ??= code ?? 0;
       stop();
-      if (processes.every((q) => q.exitCode !== null || q.signalCode !== null)) process.exit(exitCode);
+      if (processes.every((q) => q.exitCode !== null || q.signalCode !== null)) {
+        for (const pid of below) killQuietly(pid);
+        process.exit(exitCode);
+      }
     });
+}
+
+/** The processes below `pid`, from /proc (none where there is no /proc). */
+function descendants(pid) {
+  if (!existsSync("/proc")) return [];
+  const children = new Map();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // Fields after the command name (which may hold spaces): state, then the parent's pid.
+    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const out = [];
+  for (let queue = [pid]; queue.length;) {
+    const next = children.get(queue.shift()) ?? [];
+    out.push(...next);
+    queue.push(...next);
+  }
+  return out;
+}
+
+function killQuietly(pid) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
 }
 
 /** True when something accepts connections on 127.0.0.1:port. */

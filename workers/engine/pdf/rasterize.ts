@@ -77,6 +77,27 @@ async function warmPage(browser: Browser): Promise<Page> {
   return tab;
 }
 
+/** The warm-up under way: a page waits for it rather than find the session busy and launch another browser. */
+let warming: Promise<void> | null = null;
+
+/**
+ * Opens the browser session and its tab with pdf.js loaded, so that the first page drawn after a
+ * start does not wait for a browser launch (about a second locally). Without a browser binding,
+ * nothing to do.
+ */
+export async function warmRasterizer(browserBinding: unknown): Promise<void> {
+  if (!browserBinding || warming) return;
+  warming = (async () => {
+    const browser = await openBrowser(browserBinding as BrowserBinding);
+    try {
+      await warmPage(browser);
+    } finally {
+      await browser.disconnect();
+    }
+  })().finally(() => (warming = null));
+  await warming;
+}
+
 /**
  * Renders page 1 of `pdf` at `scale` (pixels per PDF point) with Browser Rendering: pdf.js draws
  * it on a canvas in the page, which comes back as gray pixels. Without a reachable browser the
@@ -95,6 +116,7 @@ export async function rasterizePdfPagePng(browserBinding: unknown, pdf: Uint8Arr
       "rasterizer_unavailable",
       "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.",
     );
+  await warming?.catch(() => {});
   const browser = await openBrowser(browserBinding as BrowserBinding);
   let failed = false;
   try {
