@@ -25,7 +25,8 @@ type BrowserBinding = Parameters<typeof puppeteer.launch>[0];
  * The browser session this isolate keeps alive between pages: a launch costs seconds, connecting
  * to a running browser a fraction of one. A Worker's socket belongs to the request that opened it,
  * so each rendering connects anew and disconnects after (the browser stays up for `keep_alive`).
- * A session that cannot be joined (expired, or busy with another page) is replaced by a new one.
+ * A session that cannot be joined (expired or closed) is replaced by a new one; the isolate's
+ * drawings take turns with it (`inTurn`).
  */
 let sessionId: string | null = null;
 
@@ -77,8 +78,19 @@ async function warmPage(browser: Browser): Promise<Page> {
   return tab;
 }
 
-/** The warm-up under way: a page waits for it rather than find the session busy and launch another browser. */
-let warming: Promise<void> | null = null;
+/**
+ * The isolate's drawings take turns with its one browser session: a session busy with another
+ * page cannot be joined, and a second browser costs a launch (about a second locally) where
+ * waiting costs a drawing (0.1–0.5 s). A page whose job follows a text-layer document's drawings
+ * in the background (`drawPendingPage`) waits for them instead of launching a browser.
+ */
+let lastTurn: Promise<unknown> = Promise.resolve();
+
+function inTurn<T>(fn: () => Promise<T>): Promise<T> {
+  const run = lastTurn.then(fn, fn);
+  lastTurn = run.catch(() => {});
+  return run;
+}
 
 /**
  * Opens the browser session and its tab with pdf.js loaded, so that the first page drawn after a
@@ -86,16 +98,15 @@ let warming: Promise<void> | null = null;
  * nothing to do.
  */
 export async function warmRasterizer(browserBinding: unknown): Promise<void> {
-  if (!browserBinding || warming) return;
-  warming = (async () => {
+  if (!browserBinding) return;
+  await inTurn(async () => {
     const browser = await openBrowser(browserBinding as BrowserBinding);
     try {
       await warmPage(browser);
     } finally {
       await browser.disconnect();
     }
-  })().finally(() => (warming = null));
-  await warming;
+  });
 }
 
 /**
@@ -116,8 +127,12 @@ export async function rasterizePdfPagePng(browserBinding: unknown, pdf: Uint8Arr
       "rasterizer_unavailable",
       "This PDF page has no text layer and no scanned image; rendering it needs Browser Rendering, which is not configured.",
     );
-  await warming?.catch(() => {});
-  const browser = await openBrowser(browserBinding as BrowserBinding);
+  return inTurn(() => drawWithBrowser(browserBinding as BrowserBinding, pdf, scale));
+}
+
+/** One drawing with the isolate's browser session (`rasterizePdfPagePng`), in its turn. */
+async function drawWithBrowser(binding: BrowserBinding, pdf: Uint8Array, scale: number): Promise<Uint8Array> {
+  const browser = await openBrowser(binding);
   let failed = false;
   try {
     const page = await warmPage(browser);
