@@ -60,6 +60,16 @@ describe("PDF pages take one of three paths", () => {
     expect(characterErrorRate(vectorText, vector.text.text), vector.text.text).toBeLessThanOrEqual(0.03);
   });
 
+  it("vector pages drawn at once in one isolate take turns with its browser session: each is drawn", async () => {
+    const key = await put("uploads/pdf/vector-twice.pdf", fixture("pdf_vector"));
+    const pages = await Promise.all(
+      [0, 1, 2].map((i) => env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: `work/pdf/vector-${i}.png`, languages: ["eng"] })),
+    );
+    for (const pre of pages) expect(pre).toMatchObject({ path: "rasterized" });
+    const sizes = await Promise.all(pages.map(async (p) => (await env.FILES.head(p.key))!.size));
+    expect(new Set(sizes).size).toBe(1);
+  });
+
   it("a text-layer page's layout and text come with preprocess (readOutKeys), as detect and recognize write them", async () => {
     const key = await put("uploads/pdf/read-out.pdf", await threePathPdf());
     const languages = ["eng"];

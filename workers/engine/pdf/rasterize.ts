@@ -86,8 +86,17 @@ async function warmPage(browser: Browser): Promise<Page> {
  */
 let lastTurn: Promise<unknown> = Promise.resolve();
 
+/**
+ * How long a drawing waits for the one before it at most: a drawing whose request was cancelled
+ * (a step's timeout) may never settle, and must not hold up the isolate's later drawings.
+ */
+const TURN_WAIT_MS = 15_000;
+
 function inTurn<T>(fn: () => Promise<T>): Promise<T> {
-  const run = lastTurn.then(fn, fn);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const waited = new Promise((resolve) => (timer = setTimeout(resolve, TURN_WAIT_MS)));
+  const previous = Promise.race([lastTurn, waited]).finally(() => clearTimeout(timer));
+  const run = previous.then(fn, fn);
   lastTurn = run.catch(() => {});
   return run;
 }
