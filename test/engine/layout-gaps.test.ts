@@ -2,6 +2,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodePngToGray } from "../../workers/engine/image/png";
 import { layoutGaps, readLayoutGaps, readWithGaps } from "../../workers/engine/ocr/layout-gaps";
+import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster";
+import { recognizeWith } from "../../workers/engine/ocr/recognize";
 import { renderTextPng } from "../helpers/text-image";
 import { characterErrorRate } from "./cer";
 import { put, readPage, realFixture, realText } from "./helpers";
@@ -62,5 +64,18 @@ describe("text the page layout leaves out is read again as blocks of its own", {
     const words = misboxed.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.box)));
     expect(layoutGaps(gray, words, line.box.h).length).toBeGreaterThan(0);
     expect(count((await readLayoutGaps(env.MODELS, gray, misboxed, ["eng"])).text)).toBe(1);
+  });
+});
+
+describe("readings without inverted re-readings", () => {
+  it("a gap's reading does not try a line's inverted image: white text on black is read only with inversion", async () => {
+    const png = await renderTextPng(["White letters on a black ground"], { fontSize: 32 });
+    const gray = (await decodePngToGray(png))!;
+    const inverted = { ...gray, data: gray.data.map((v) => 255 - v) };
+    const raster = ocrRasterFromGray(inverted);
+    const withInversion = await recognizeWith(env.MODELS, raster, ["eng"], "block");
+    const without = await recognizeWith(env.MODELS, raster, ["eng"], "block", { invert: false });
+    expect(characterErrorRate("White letters on a black ground", withInversion.regions.map((r) => r.text).join(" "))).toBeLessThan(0.1);
+    expect(without.regions.map((r) => r.text).join(" ")).not.toContain("letters");
   });
 });

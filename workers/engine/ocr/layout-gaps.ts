@@ -170,6 +170,20 @@ function keptRegion(region: RegionText, known: Box[], read: LineText[], lineHeig
 }
 
 /**
+ * Share of dark pixels (below mid-gray) from which an area may be light text on a dark ground
+ * (label bars, a dark panel): its reading then tries low-confidence lines inverted, as tesseract
+ * does by default. Dark text on a light ground covers well under a third of its area; reading it
+ * without inverted re-readings saves a third to a half of a gap's reading on pictures and charts.
+ */
+const DARK_GROUND = 0.35;
+
+function darkShare(img: GrayImage): number {
+  let dark = 0;
+  for (const v of img.data) if (v < 128) dark++;
+  return dark / Math.max(1, img.data.length);
+}
+
+/**
  * Reads again, each as one block, the areas of text-sized ink that the page's reading left out,
  * and adds what they hold to it. Pages of models read in other modes (vertical, Hangul) and
  * pages with nothing read are left as they are.
@@ -186,7 +200,7 @@ export async function readLayoutGaps(models: R2Bucket, gray: GrayImage, page: Pa
     const crop = cropGray(gray, box);
     const offset = { x: Math.max(0, Math.floor(box.x)), y: Math.max(0, Math.floor(box.y)) };
     const raster = ocrRasterFromGray(crop, { width: page.width, height: page.height, offset, scale: 1 });
-    const read = await recognizeWith(models, raster, languages, "block");
+    const read = await recognizeWith(models, raster, languages, "block", { invert: darkShare(crop) >= DARK_GROUND });
     const known = [...words, ...added.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => w.box)))];
     for (const r of read.regions) {
       const kept = keptRegion(r, known, lines, lineHeight);

@@ -4,7 +4,7 @@ import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { lineProfile, type LineProfile } from "../image/upright-lines";
 import { ocrRasterFromGray } from "./page-raster";
-import { withEngine } from "./recognize";
+import { setInversion, withEngine } from "./recognize";
 import { ocrModel } from "../../../src/lib/ocr-models";
 
 /** Longest side of the page copy a text sample is cut from (~150 dpi for A4), and the sample's size. */
@@ -144,10 +144,13 @@ export interface TrialWord {
   confidence: number;
 }
 
+/** A reading of a band or sample, as a page is read (Otsu), without inverted re-readings (`ReadingOptions`). */
 export async function trialRead(models: R2Bucket, language: string, img: GrayImage): Promise<TrialWord[]> {
-  return withEngine(models, language, ocrRasterFromGray(img), (engine) =>
-    engine.getTextBoxes("word").map((w) => ({ text: w.text.trim(), confidence: Math.max(0, Math.min(1, w.confidence)) })),
-  );
+  return withEngine(models, language, ocrRasterFromGray(img), (engine) => {
+    engine.setVariable("thresholding_method", "0");
+    setInversion(engine, false);
+    return engine.getTextBoxes("word").map((w) => ({ text: w.text.trim(), confidence: Math.max(0, Math.min(1, w.confidence)) }));
+  });
 }
 
 /**
