@@ -60,9 +60,10 @@ export type SegmentationMode = "page" | "block" | "picture";
 /**
  * How a reading treats lines it reads with low confidence. `invert` (tesseract's default,
  * `tessedit_do_invert`): it reads such a line's inverted image too, for white text on a dark
- * ground. Readings of areas of dark marks on a light ground (`readLayoutGaps`) and trial readings
- * hold no such line, and there inverting every low-confidence line doubles its cost (OCRmyPDF's
- * graph.pdf: one gap area 0.65 → 0.41 s; lichtenstein.pdf: 24 areas 0.81 → 0.48 s).
+ * ground. Mostly light gap areas (`readLayoutGaps`) and trial readings (which judge orientation and
+ * language by a page's ordinary text) skip it: on charts and pictures most lines read with low
+ * confidence, upside-down trial bands all do, and inverting each doubles a reading's cost
+ * (OCRmyPDF's graph.pdf: its one gap area 0.65 → 0.41 s).
  */
 export interface ReadingOptions {
   invert?: boolean;
