@@ -2,7 +2,7 @@
 // Apertium on loopback (when installed), the api Worker in one `wrangler dev` process and the engine
 // Worker in its own processes (one per core), so that reading pages never holds up the api.
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { DEFAULT_PORT as APERTIUM_PORT, startApertium } from "./apertium.mjs";
 import { freePort } from "./local-service.mjs";
 import { startOidcProvider } from "../test/helpers/oidc-provider.mjs";
 import { engineProcessCount, localEngineConfigs } from "./local-engines.mjs";
+import { descendants } from "./processes.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -121,31 +122,6 @@ async function main() {
         process.exit(exitCode);
       }
     });
-}
-
-/** The processes below `pid`, from /proc (none where there is no /proc). */
-function descendants(pid) {
-  if (!existsSync("/proc")) return [];
-  const children = new Map();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    // Fields after the command name (which may hold spaces): state, then the parent's pid.
-    const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-  }
-  const out = [];
-  for (let queue = [pid]; queue.length;) {
-    const next = children.get(queue.shift()) ?? [];
-    out.push(...next);
-    queue.push(...next);
-  }
-  return out;
 }
 
 function killQuietly(pid) {

@@ -7,6 +7,7 @@ import path from "node:path";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { localEngineConfigs } from "../../scripts/local-engines.mjs";
 import { freePort } from "../../scripts/local-service.mjs";
+import { commandName, descendants } from "../../scripts/processes.mjs";
 import { TEXTS } from "./ocr-texts.mjs";
 
 const PORT = Number(process.env.OCR_BENCH_PORT ?? 8797);
@@ -45,20 +46,7 @@ bucket_name = "lingoscan-models"
 
 /** The workerd processes under a `wrangler dev` process (Linux /proc): the runtime and its proxy. */
 function workerdsOf(pid) {
-  const kids = (p) => {
-    try {
-      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
-  };
-  const found = [];
-  const queue = [pid];
-  while (queue.length) {
-    const p = queue.shift();
-    if (readFileSync(`/proc/${p}/comm`, "utf8").trim() === "workerd") found.push(p);
-    queue.push(...kids(p));
-  }
+  const found = [pid, ...descendants(pid)].filter((p) => commandName(p) === "workerd");
   if (!found.length) throw new Error(`no workerd process under ${pid}`);
   return found;
 }
