@@ -63,3 +63,6 @@ export async function readPage(name: string, sourceKey: string, page: number, la
   const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages, outKey: `work/${name}/text-${page}.json` });
   return { pre, rec, text: await pageText(rec.key) };
 }
+
+/** A bucket without models: any reading from it fails (shows that a path reads nothing). */
+export const NO_MODELS = { get: async () => null, head: async () => null } as unknown as R2Bucket;

@@ -6,7 +6,7 @@ import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster";
 import { recognizeWith } from "../../workers/engine/ocr/recognize";
 import { renderTextPng } from "../helpers/text-image";
 import { characterErrorRate } from "./cer";
-import { put, readPage, realFixture, realText } from "./helpers";
+import { NO_MODELS, put, readPage, realFixture, realText } from "./helpers";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
@@ -77,5 +77,18 @@ describe("readings without inverted re-readings", () => {
     const without = await recognizeWith(env.MODELS, raster, ["eng"], "block", { invert: false });
     expect(characterErrorRate("White letters on a black ground", withInversion.regions.map((r) => r.text).join(" "))).toBeLessThan(0.1);
     expect(without.regions.map((r) => r.text).join(" ")).not.toContain("letters");
+  });
+});
+
+describe("a blank page is not read", () => {
+  it("answers an empty reading of a white page without a model, and reads a page with ink", async () => {
+    const white = { width: 2480, height: 3508, data: new Uint8Array(2480 * 3508).fill(255) };
+    const blank = await readWithGaps(NO_MODELS, white, ["nld"]);
+    expect(blank).toMatchObject({ width: 2480, height: 3508, text: "", regions: [], languages: ["nld"], path: "ocr" });
+    // One short word on the same page is ink to read: the reading is attempted (and fails here without a model).
+    const word = (await decodePngToGray(await renderTextPng(["Ja"], { fontSize: 40 })))!;
+    for (let y = 0; y < word.height; y++)
+      white.data.set(word.data.subarray(y * word.width, (y + 1) * word.width), (1500 + y) * 2480 + 1000);
+    await expect(readWithGaps(NO_MODELS, white, ["nld"])).rejects.toThrow();
   });
 });

@@ -3,7 +3,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { PageLayout } from "../../workers/engine/contract";
 import { characterErrorRate } from "./cer";
-import { failure, fixture, put, readPage } from "./helpers";
+import { failure, fixture, put, readPage, realFixture } from "./helpers";
 
 const LAYER_LINES = ["Invoice 2024-117 for consulting services.", "Amount due: 1,250.00 EUR within 30 days."];
 
@@ -58,6 +58,14 @@ describe("PDF pages take one of three paths", () => {
     expect(vector.rec.path).toBe("rasterized");
     const vectorText = "Vector outlines only, no text layer. The browser draws this page.";
     expect(characterErrorRate(vectorText, vector.text.text), vector.text.text).toBeLessThanOrEqual(0.03);
+  });
+
+  it("a page that paints nothing (OCRmyPDF's no_contents.pdf) is blank as it stands: no drawing, no text", async () => {
+    const key = await put("uploads/pdf/no-contents.pdf", realFixture("ocrmypdf_no_contents.pdf"));
+    const blank = await readPage("pdf-blank", key, 0, ["eng"]);
+    // Drawn by the browser it was "rasterized"; known blank from its operators it is the page's raster as it stands.
+    expect(blank.pre).toMatchObject({ path: "ocr", width: 3000, height: 3000 });
+    expect(blank.text.text).toBe("");
   });
 
   it("vector pages drawn at once in one isolate take turns with its browser session: each is drawn", async () => {

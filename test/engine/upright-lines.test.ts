@@ -8,7 +8,7 @@ import { fitScale } from "../../workers/engine/image/limits";
 import { lineProfile } from "../../workers/engine/image/upright-lines";
 import { detectOrientation } from "../../workers/engine/ocr/orientation";
 import { renderTextPng } from "../helpers/text-image";
-import { realFixture } from "./helpers";
+import { NO_MODELS, realFixture } from "./helpers";
 
 const SENTENCES = [
   "The quick brown fox jumps over the lazy dog near the river bank.",
@@ -16,9 +16,6 @@ const SENTENCES = [
   "How vexingly quick daft zebras jump when the sun is high.",
   "Sphinx of black quartz, judge my vow and sign the ledger here.",
 ];
-
-/** A bucket without models: a trial reading from it fails. */
-const NO_MODELS = { get: async () => null, head: async () => null } as unknown as R2Bucket;
 
 describe("upright text lines told by their ink profile", () => {
   it("a real scan's lines carry more ink above their x-height band than below; turned over, less", async () => {

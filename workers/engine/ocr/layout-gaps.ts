@@ -2,9 +2,10 @@ import type { Box, LineText, PageText, RegionText, WordText } from "../contract"
 import { otsuThreshold } from "../image/enhance";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
+import { isBlank } from "../image/ink";
 import { unionBox } from "./group-lines";
 import { ocrRasterFromGray } from "./page-raster";
-import { joinWords } from "./page-text";
+import { joinWords, pageOfLines } from "./page-text";
 import { recognizeWith } from "./recognize";
 import { pageSegmentation } from "./tesseract";
 
@@ -212,5 +213,7 @@ export async function readLayoutGaps(models: R2Bucket, gray: GrayImage, page: Pa
 
 /** The page read in `languages`, with the text its layout leaves out read again (`readLayoutGaps`). */
 export async function readWithGaps(models: R2Bucket, gray: GrayImage, languages: string[]): Promise<PageText> {
+  // A blank page holds nothing to read (not a glyph's worth of ink): no reading at all.
+  if (isBlank(gray)) return { ...pageOfLines([], { width: gray.width, height: gray.height, languages }), path: "ocr" };
   return readLayoutGaps(models, gray, await recognizeWith(models, ocrRasterFromGray(gray), languages), languages);
 }

@@ -1,6 +1,7 @@
 import type { Band, Box, PageText } from "../contract";
 import type { EngineEnv } from "../env";
 import { downscaleGray, type GrayImage } from "../image/gray";
+import { isBlank } from "../image/ink";
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { ocrRasterFromGray } from "../ocr/page-raster";
@@ -104,7 +105,7 @@ export type SplitOutcome = { page: PageText } | { bands: Band[] };
  * `PLAN_SCALE` of its working resolution.
  */
 export async function readOrSplit(env: EngineEnv, gray: GrayImage, languages: string[], most: number): Promise<SplitOutcome> {
-  if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3")) {
+  if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3") && !isBlank(gray)) {
     const small = downscaleGray(gray, fitScale(gray.width, gray.height, MAX_OCR_SIDE, MAX_OCR_PIXELS) * PLAN_SCALE);
     const page = { width: gray.width, height: gray.height, offset: { x: 0, y: 0 }, scale: small.width / gray.width };
     const lines = await lineBoxes(env.MODELS, ocrRasterFromGray(small, page), languages[0]!);

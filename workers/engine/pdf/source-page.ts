@@ -64,6 +64,62 @@ const IMAGE = new Set<number>([
   OPS.paintImageMaskXObjectRepeat,
 ]);
 
+/**
+ * Operators that only set state, group or mark content: a page whose operator list holds nothing
+ * else paints nothing (a page without contents, or contents that only set colours). Anything not
+ * listed here counts as painting, so an operator this list does not know is never taken for blank.
+ */
+const STATE_ONLY = new Set<number>([
+  OPS.dependency,
+  OPS.setLineWidth,
+  OPS.setLineCap,
+  OPS.setLineJoin,
+  OPS.setMiterLimit,
+  OPS.setDash,
+  OPS.setRenderingIntent,
+  OPS.setFlatness,
+  OPS.setGState,
+  OPS.save,
+  OPS.restore,
+  OPS.transform,
+  OPS.beginText,
+  OPS.endText,
+  OPS.setCharSpacing,
+  OPS.setWordSpacing,
+  OPS.setHScale,
+  OPS.setLeading,
+  OPS.setFont,
+  OPS.setTextRenderingMode,
+  OPS.setTextRise,
+  OPS.moveText,
+  OPS.setLeadingMoveText,
+  OPS.setTextMatrix,
+  OPS.nextLine,
+  OPS.setStrokeColorSpace,
+  OPS.setFillColorSpace,
+  OPS.setStrokeColor,
+  OPS.setStrokeColorN,
+  OPS.setFillColor,
+  OPS.setFillColorN,
+  OPS.setStrokeGray,
+  OPS.setFillGray,
+  OPS.setStrokeRGBColor,
+  OPS.setFillRGBColor,
+  OPS.setStrokeCMYKColor,
+  OPS.setFillCMYKColor,
+  OPS.markPoint,
+  OPS.markPointProps,
+  OPS.beginMarkedContent,
+  OPS.beginMarkedContentProps,
+  OPS.endMarkedContent,
+  OPS.beginCompat,
+  OPS.endCompat,
+  OPS.paintFormXObjectBegin,
+  OPS.paintFormXObjectEnd,
+  OPS.beginGroup,
+  OPS.endGroup,
+]);
+
 /** True when every text drawing operation uses an invisible rendering mode (3 or 7): an OCR layer over a scan. */
 function onlyInvisibleText(ops: PdfOperatorList): boolean {
   let mode = 0;
@@ -133,6 +189,10 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
   if (oversized > 0 && !opts.browser)
     throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
   const ops = await p.getOperatorList();
+  // Nothing painted: the page is blank as it stands, without composing or drawing it. Images the
+  // page's resources draw are never taken for nothing, though pdf.js leaves the oversized out.
+  if (listed.length === 0 && images === 0 && oversized === 0 && ops.fnArray.every((f) => STATE_ONLY.has(f)))
+    return { image: blank(width, height), path: "ocr", rendered: true, rotation };
   // Text a clipping path hides is no text of the page, though pdf.js lists it.
   const items = visibleTextItems(listed, ops, viewportTransform(p, scale));
   const invisible = hasTextLayer(items) && onlyInvisibleText(ops);
