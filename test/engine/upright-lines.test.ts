@@ -6,7 +6,7 @@ import { rotateQuarter } from "../../workers/engine/image/geometry";
 import { downscaleGray } from "../../workers/engine/image/gray";
 import { fitScale } from "../../workers/engine/image/limits";
 import { lineProfile } from "../../workers/engine/image/upright-lines";
-import { detectOrientation } from "../../workers/engine/ocr/orientation";
+import { detectOrientation, trialCopy } from "../../workers/engine/ocr/orientation";
 import { renderTextPng } from "../helpers/text-image";
 import { NO_MODELS, realFixture } from "./helpers";
 
@@ -42,5 +42,19 @@ describe("upright text lines told by their ink profile", () => {
     expect(await detectOrientation(NO_MODELS, page, "nld")).toBe(0);
     await expect(detectOrientation(NO_MODELS, rotateQuarter(page, 180), "nld")).rejects.toThrow();
     expect(await detectOrientation(env.MODELS, rotateQuarter(page, 180), "eng")).toBe(180);
+  });
+
+  it("trial readings of large lines (a small page at 300 dpi) are cut from a copy scaled to body-text lines; body text is read as it is", async () => {
+    const large = await decodeToGray(await renderTextPng(SENTENCES.slice(0, 3), { fontSize: 60 }), "png");
+    const profile = lineProfile(large);
+    expect(profile.heights / profile.lines).toBeGreaterThan(38);
+    const copy = trialCopy(large, 5);
+    expect(copy.width).toBeLessThan(large.width * 0.7);
+    const scaled = lineProfile(copy);
+    expect(scaled.heights / scaled.lines).toBeLessThan(30);
+    // Turned over, the copy is still read back.
+    expect(await detectOrientation(env.MODELS, rotateQuarter(large, 180), "eng")).toBe(180);
+    const body = await decodeToGray(await renderTextPng(SENTENCES, { fontSize: 18 }), "png");
+    expect(trialCopy(body, 5)).toBe(body);
   });
 });

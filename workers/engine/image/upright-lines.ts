@@ -14,6 +14,8 @@ export interface LineProfile {
   below: number;
   /** All ink of the lines measured. */
   ink: number;
+  /** Sum of the lines' heights (pixels): over `lines`, their mean height. */
+  heights: number;
 }
 
 /**
@@ -25,7 +27,7 @@ export interface LineProfile {
 export function lineProfile(img: GrayImage): LineProfile {
   const { width, height, data } = img;
   const t = Math.min(otsuThreshold(img), 199);
-  const out: LineProfile = { lines: 0, above: 0, below: 0, ink: 0 };
+  const out: LineProfile = { lines: 0, above: 0, below: 0, ink: 0, heights: 0 };
   const rows = new Int32Array(height);
   for (let x0 = 0; x0 < width; x0 += STRIP_W) {
     const x1 = Math.min(width, x0 + STRIP_W);
@@ -57,6 +59,7 @@ export function lineProfile(img: GrayImage): LineProfile {
         for (let k = bottom + 1; k < end; k++) out.below += rows[k]!;
         for (let k = y; k < end; k++) out.ink += rows[k]!;
         out.lines++;
+        out.heights += h;
       }
       y = end;
     }

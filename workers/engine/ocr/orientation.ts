@@ -184,6 +184,28 @@ function conclusive(words: TrialWord[]): boolean {
 }
 
 /**
+ * Mean height (pixels) of the text lines the trial bands are cut for: body text at about 150 dpi
+ * (11 pt measures 20–25 px from ascender to descender). A page whose lines measure more than
+ * `LARGE_TEXT` times this (a small page at 300 dpi, a slide, a poster) is read at a scale that
+ * brings them to it: a band then holds as many lines as on a page of body text, so a reading
+ * settles the question as often, and costs a fraction of the pixels.
+ */
+const TRIAL_LINE_H = 24;
+const LARGE_TEXT = 1.6;
+
+/**
+ * The copy of the page trial bands are cut from: `small` itself, or scaled down where the lines
+ * running across it (`ratio`: not clearly down the page) are large (`TRIAL_LINE_H`).
+ */
+export function trialCopy(small: GrayImage, ratio: number): GrayImage {
+  if (ratio <= 1 / 1.5) return small;
+  const p = lineProfile(small);
+  if (p.lines < 2) return small;
+  const mean = p.heights / p.lines;
+  return mean > LARGE_TEXT * TRIAL_LINE_H ? downscaleGray(small, TRIAL_LINE_H / mean) : small;
+}
+
+/**
  * Clockwise quarter turn that makes the page's text upright. The projection profiles tell
  * whether lines run across or down the page; Latin text lines running across whose ink profile is
  * clearly upright (`clearlyUpright`) settle it without reading; otherwise trial readings of a
@@ -231,8 +253,9 @@ export async function detectOrientation(
           : ratio >= 1.5
             ? [0, 180]
             : [0, 180, 90, 270];
+  const trial = trialCopy(small, ratio);
   const read = (turn: QuarterTurn, bandHeight?: number) =>
-    trialRead(models, language, rotateQuarter(lineBand(small, turn % 180 !== 0, bandHeight), turn));
+    trialRead(models, language, rotateQuarter(lineBand(trial, turn % 180 !== 0, bandHeight), turn));
   // Short bands first, the likeliest turn first: conclusive for most pages, and for most turned
   // ones at the turn that makes them upright (a short band at each costs less than full bands).
   for (const turn of candidates) if (conclusive(await read(turn, FIRST_BAND_H))) return turn;
