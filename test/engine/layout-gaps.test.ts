@@ -92,3 +92,19 @@ describe("a blank page is not read", () => {
     await expect(readWithGaps(NO_MODELS, white, ["nld"])).rejects.toThrow();
   });
 });
+
+describe("gap areas are rows of text", () => {
+  /** A white page with letter-sized dark marks (20 x 30 px) at the given top-left corners. */
+  function marksPage(corners: [number, number][]) {
+    const page = { width: 1200, height: 800, data: new Uint8Array(1200 * 800).fill(255) };
+    for (const [x0, y0] of corners) for (let y = y0; y < y0 + 30; y++) page.data.fill(0, y * 1200 + x0, y * 1200 + x0 + 20);
+    return page;
+  }
+
+  it("reads marks lying in rows, and not marks stepping down a slant (a chart's slanted axis labels)", () => {
+    const rows = Array.from({ length: 30 }, (_, i): [number, number] => [100 + (i % 10) * 30, 100 + Math.floor(i / 10) * 60]);
+    expect(layoutGaps(marksPage(rows), [], 40)).toHaveLength(3);
+    const slant = Array.from({ length: 20 }, (_, i): [number, number] => [100 + i * 30, 100 + i * 12]);
+    expect(layoutGaps(marksPage(slant), [], 40)).toEqual([]);
+  });
+});

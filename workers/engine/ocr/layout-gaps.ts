@@ -14,8 +14,9 @@ import { pageSegmentation } from "./tesseract";
  * picture, a form) automatic layout can drop whole columns of text that it reads at once as a
  * block of their own. The page's ink is split into connected marks; marks of text size (height
  * near the read lines', not rules, frames or pictures) that lie outside every recognised word
- * are gathered into areas, and each area is read again as one block (tesseract mode 6). Words
- * read confidently there join the page as regions of their own, in reading order.
+ * are gathered into areas, and each area whose marks lie in rows of text is read again as one
+ * block (tesseract mode 6). Words read confidently there join the page as regions of their own,
+ * in reading order.
  */
 
 /** Marks this much shorter or taller than the page's median line are no text of it (specks, frames, pictures). */
@@ -29,6 +30,29 @@ const JOIN_Y = 0.7;
 /** Areas holding less than this many marks and narrower than this many line heights are left out (stray marks). */
 const AREA_MIN_MARKS = 2;
 const AREA_MIN_W = 2.5;
+/**
+ * An area is read as text when at least this share of its marks lie in rows of text: runs of
+ * rows its marks cover (across the area) no taller than `ROW_MAX_H` line heights. Lines of text
+ * leave rows free between them; the letters of labels set at a slant (a chart's axis) and the
+ * dots of a picture cover every row of their area, and read as nothing.
+ */
+const TEXT_ROWS_SHARE = 0.5;
+const ROW_MAX_H = 1.8;
+
+/** Share of `marks` lying in runs of covered rows no taller than `ROW_MAX_H` line heights. */
+function inTextRows(marks: Box[], lineHeight: number): number {
+  const sorted = [...marks].sort((a, b) => a.y - b.y);
+  let inRows = 0;
+  for (let i = 0; i < sorted.length;) {
+    let end = sorted[i]!.y + sorted[i]!.h;
+    let j = i + 1;
+    for (; j < sorted.length && sorted[j]!.y <= end; j++) end = Math.max(end, sorted[j]!.y + sorted[j]!.h);
+    if (end - sorted[i]!.y <= ROW_MAX_H * lineHeight) inRows += j - i;
+    i = j;
+  }
+  return inRows / Math.max(1, marks.length);
+}
+
 /** At most this many areas are read again, those with the most marks first. */
 const MAX_AREAS = 24;
 /** Words read in an area with less confidence than this are dropped (pictures read as text). */
@@ -112,14 +136,18 @@ export function layoutGaps(gray: GrayImage, words: Box[], lineHeight: number): B
   const grown = marks.map((b) => grow(b, (JOIN_X * lineHeight) / 2, (JOIN_Y * lineHeight) / 2));
   for (let i = 0; i < marks.length; i++)
     for (let j = i + 1; j < marks.length; j++) if (meets(grown[i]!, grown[j]!)) parent[root(i)] = root(j);
-  const areas = new Map<number, { box: Box; marks: number }>();
+  const areas = new Map<number, { box: Box; marks: Box[] }>();
   marks.forEach((b, i) => {
     const a = areas.get(root(i));
-    areas.set(root(i), a ? { box: unionBox(a.box, b), marks: a.marks + 1 } : { box: b, marks: 1 });
+    if (a) {
+      a.box = unionBox(a.box, b);
+      a.marks.push(b);
+    } else areas.set(root(i), { box: b, marks: [b] });
   });
   return [...areas.values()]
-    .filter((a) => a.marks >= AREA_MIN_MARKS || a.box.w >= AREA_MIN_W * lineHeight)
-    .sort((a, b) => b.marks - a.marks)
+    .filter((a) => a.marks.length >= AREA_MIN_MARKS || a.box.w >= AREA_MIN_W * lineHeight)
+    .filter((a) => inTextRows(a.marks, lineHeight) >= TEXT_ROWS_SHARE)
+    .sort((a, b) => b.marks.length - a.marks.length)
     .slice(0, MAX_AREAS)
     .map((a) => a.box);
 }
