@@ -57,4 +57,12 @@ describe("upright text lines told by their ink profile", () => {
     const body = await decodeToGray(await renderTextPng(SENTENCES, { fontSize: 18 }), "png");
     expect(trialCopy(body, 5)).toBe(body);
   });
+
+  it("counts the most lines any one strip of the page holds (a planned split needs enough of them)", async () => {
+    const lines = Array.from({ length: 20 }, (_, i) => SENTENCES[i % SENTENCES.length]!.slice(0, 30));
+    const columns = await decodeToGray(await renderTextPng(lines, { fontSize: 18, columns: 2 }), "png");
+    const profile = lineProfile(columns);
+    expect(profile.mostInStrip).toBe(10);
+    expect(profile.lines).toBeGreaterThan(10);
+  });
 });

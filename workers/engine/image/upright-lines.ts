@@ -16,6 +16,8 @@ export interface LineProfile {
   ink: number;
   /** Sum of the lines' heights (pixels): over `lines`, their mean height. */
   heights: number;
+  /** The most lines found in one strip. */
+  mostInStrip: number;
 }
 
 /**
@@ -27,12 +29,13 @@ export interface LineProfile {
 export function lineProfile(img: GrayImage): LineProfile {
   const { width, height, data } = img;
   const t = Math.min(otsuThreshold(img), 199);
-  const out: LineProfile = { lines: 0, above: 0, below: 0, ink: 0, heights: 0 };
+  const out: LineProfile = { lines: 0, above: 0, below: 0, ink: 0, heights: 0, mostInStrip: 0 };
   const rows = new Int32Array(height);
   for (let x0 = 0; x0 < width; x0 += STRIP_W) {
     const x1 = Math.min(width, x0 + STRIP_W);
     if (x1 - x0 < STRIP_W / 2 && x0 > 0) break;
     rows.fill(0);
+    const before = out.lines;
     for (let y = 0; y < height; y++) {
       let n = 0;
       for (let x = x0, i = y * width + x0; x < x1; x++, i++) if (data[i]! <= t) n++;
@@ -63,6 +66,7 @@ export function lineProfile(img: GrayImage): LineProfile {
       }
       y = end;
     }
+    out.mostInStrip = Math.max(out.mostInStrip, out.lines - before);
   }
   return out;
 }
