@@ -1,7 +1,6 @@
 import type { Band, Box, PageText } from "../contract";
 import type { EngineEnv } from "../env";
 import { downscaleGray, type GrayImage } from "../image/gray";
-import { isBlank } from "../image/ink";
 import { fitScale } from "../image/limits";
 import { lineProfile } from "../image/upright-lines";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
@@ -106,10 +105,10 @@ export type SplitOutcome = { page: PageText } | { bands: Band[] };
  * `PLAN_SCALE` of its working resolution.
  */
 export async function readOrSplit(env: EngineEnv, gray: GrayImage, languages: string[], most: number): Promise<SplitOutcome> {
-  if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3") && !isBlank(gray)) {
+  if (most >= 2 && languages.every((l) => pageSegmentation(l) === "3")) {
     const small = downscaleGray(gray, fitScale(gray.width, gray.height, MAX_OCR_SIDE, MAX_OCR_PIXELS) * PLAN_SCALE);
-    // A page with few lines in every strip (`lineProfile`) has no parts to read apart, and needs
-    // no layout analysis to plan them (0.05-0.14 s on a chart or a short page). The strips' count
+    // A page with few lines in every strip (`lineProfile`; a blank page has none) has no parts to
+    // read apart, and needs no layout analysis to plan them (0.05-0.14 s on a chart or a short page). The strips' count
     // can fall short of the lines layout analysis finds (a chart's scattered labels), so the bar
     // is three quarters of the lines two parts hold.
     if (lineProfile(small).mostInStrip >= 1.5 * MIN_BAND_LINES) {

@@ -189,9 +189,9 @@ async function readPdfPage(bytes: Uint8Array, page: number, p: PdfPageProxy, opt
   if (oversized > 0 && !opts.browser)
     throw engineError("image_too_large", `PDF page ${page + 1} holds an image too large to decode without Browser Rendering.`);
   const ops = await p.getOperatorList();
-  // Nothing painted: the page is blank as it stands, without composing or drawing it. Images the
-  // page's resources draw are never taken for nothing, though pdf.js leaves the oversized out.
-  if (listed.length === 0 && images === 0 && oversized === 0 && ops.fnArray.every((f) => STATE_ONLY.has(f)))
+  // Nothing painted: the page is blank as it stands, without composing or drawing it. A page whose
+  // resources hold an image never is (pdf.js leaves images too large to decode out of its operators).
+  if (listed.length === 0 && images === 0 && ops.fnArray.every((f) => STATE_ONLY.has(f)))
     return { image: blank(width, height), path: "ocr", rendered: true, rotation };
   // Text a clipping path hides is no text of the page, though pdf.js lists it.
   const items = visibleTextItems(listed, ops, viewportTransform(p, scale));
