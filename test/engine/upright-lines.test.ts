@@ -48,14 +48,14 @@ describe("upright text lines told by their ink profile", () => {
     const large = await decodeToGray(await renderTextPng(SENTENCES.slice(0, 3), { fontSize: 60 }), "png");
     const profile = lineProfile(large);
     expect(profile.heights / profile.lines).toBeGreaterThan(38);
-    const copy = trialCopy(large, 5);
+    const copy = trialCopy(large, profile);
     expect(copy.width).toBeLessThan(large.width * 0.7);
     const scaled = lineProfile(copy);
     expect(scaled.heights / scaled.lines).toBeLessThan(30);
     // Turned over, the copy is still read back.
     expect(await detectOrientation(env.MODELS, rotateQuarter(large, 180), "eng")).toBe(180);
     const body = await decodeToGray(await renderTextPng(SENTENCES, { fontSize: 18 }), "png");
-    expect(trialCopy(body, 5)).toBe(body);
+    expect(trialCopy(body, lineProfile(body))).toBe(body);
   });
 
   it("counts the most lines any one strip of the page holds (a planned split needs enough of them)", async () => {

@@ -195,13 +195,12 @@ const LARGE_TEXT = 1.6;
 
 /**
  * The copy of the page trial bands are cut from: `small` itself, or scaled down where the lines
- * running across it (`ratio`: not clearly down the page) are large (`TRIAL_LINE_H`).
+ * running across it (`across`: their profile, null where lines clearly run down the page) are
+ * large (`TRIAL_LINE_H`).
  */
-export function trialCopy(small: GrayImage, ratio: number): GrayImage {
-  if (ratio <= 1 / 1.5) return small;
-  const p = lineProfile(small);
-  if (p.lines < 2) return small;
-  const mean = p.heights / p.lines;
+export function trialCopy(small: GrayImage, across: LineProfile | null): GrayImage {
+  if (!across || across.lines < 2) return small;
+  const mean = across.heights / across.lines;
   return mean > LARGE_TEXT * TRIAL_LINE_H ? downscaleGray(small, TRIAL_LINE_H / mean) : small;
 }
 
@@ -240,7 +239,9 @@ export async function detectOrientation(
   // Lines of Latin text running across whose profile says upright need no trial reading; where
   // the projection profiles leave the axis open, the lines' profile also settles the axis.
   const latin = ocrModel(language)?.script === "Latin";
-  if (latin && ratio >= 1.5 && clearlyUpright(lineProfile(small))) return 0;
+  // The profile of the lines across the copy: it says "upright" here and sizes the trial copy below.
+  const lines = ratio > 1 / 1.5 ? lineProfile(small) : null;
+  if (latin && ratio >= 1.5 && clearlyUpright(lines!)) return 0;
   const open = latin && ratio > 1 / 3 && ratio < 1.5 ? linesAcrossOpenAxis(across, skew) : undefined;
   if (open === "upright") return 0;
   const candidates: QuarterTurn[] =
@@ -253,7 +254,7 @@ export async function detectOrientation(
           : ratio >= 1.5
             ? [0, 180]
             : [0, 180, 90, 270];
-  const trial = trialCopy(small, ratio);
+  const trial = trialCopy(small, lines);
   const read = (turn: QuarterTurn, bandHeight?: number) =>
     trialRead(models, language, rotateQuarter(lineBand(trial, turn % 180 !== 0, bandHeight), turn));
   // Short bands first, the likeliest turn first: conclusive for most pages, and for most turned
