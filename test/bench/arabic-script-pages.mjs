@@ -1,0 +1,84 @@
+// Many pages of Arabic-script documents typeset by others, read by tesseract-wasm (the build the
+// engine ships, in Node, fed as the engine feeds it: the page's gray in an RGBA raster) and by
+// native tesseract on the same PNG, same model: whether the one Arabic page of `bench:ocr` says
+// how the two builds compare on Arabic in general.
+// The documents come from Debian packages (`apt-get download`, unpacked in a scratch directory):
+// Khaled Hosny's Arabic documentation of Amiri (`fonts-hosny-amiri`, ara) and the Persian
+// translation of "The Not So Short Introduction to LaTeX" (`texlive-lang-arabic`, fas), each page
+// rasterised with `pdftoppm -r 200 -gray`; reference: `pdftotext` of the page, compared as
+// `bench:ocr` compares its real pages (letters, NFKC, punctuation and bidi marks aside).
+//   node_modules/.bin/tsx test/bench/arabic-script-pages.mjs        (DOCS=amiri,lshort: the default)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { createOCREngine } from "../../node_modules/tesseract-wasm/dist/lib.js";
+import { decodeToGray } from "../../workers/engine/image/decode.ts";
+import { sniffFormat } from "../../workers/engine/image/sniff.ts";
+import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
+import { modelFiles, root } from "../../scripts/models.mjs";
+import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { errorRates } from "./text-metrics.mjs";
+
+const work = path.join(os.tmpdir(), "lingoscan-arabic-script-pages");
+const tessdata = path.join(work, "tessdata");
+const doc = path.join(work, "deb/usr/share/doc");
+const DOCS = {
+  amiri: { lang: "ara", deb: "fonts-hosny-amiri", pdf: "fonts-hosny-amiri/Documentation-Arabic.pdf", pages: [2, 3, 4, 5, 6, 7] },
+  lshort: { lang: "fas", deb: "texlive-lang-arabic", pdf: "texlive-doc/latex/lshort-persian/lshort.pdf", pages: [3, 25, 40, 60, 90] },
+};
+const docs = (process.env.DOCS ?? "amiri,lshort").split(",");
+const letters = (t) =>
+  t
+    .normalize("NFKC")
+    .replace(/[\u200c\u200e\u200f\u202a-\u202e]/g, "")
+    .replace(/\p{P}/gu, " ");
+const pct = (x) => `${(x * 100).toFixed(2)} %`;
+
+function run(cmd, args, cwd) {
+  const r = spawnSync(cmd, args, { cwd, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")}: ${r.error?.message ?? r.stderr}`);
+}
+
+/** The document's PDF, from its Debian package (downloaded and unpacked once). */
+function pdfOf({ deb, pdf }) {
+  const file = path.join(doc, pdf);
+  if (existsSync(file)) return file;
+  mkdirSync(path.join(work, "deb"), { recursive: true });
+  run("apt-get", ["download", deb], work);
+  const pkg = readdirSync(work).find((f) => f.startsWith(`${deb}_`) && f.endsWith(".deb"));
+  run("dpkg-deb", ["-x", pkg, "deb"], work);
+  if (!existsSync(file) && existsSync(`${file}.gz`)) run("gunzip", ["-k", `${file}.gz`]);
+  return file;
+}
+
+const wasm = readFileSync(path.join(root, "node_modules/tesseract-wasm/dist/tesseract-core.wasm"));
+console.log("| page | lang | native CER | wasm CER | wasm ÷ native |");
+console.log("|---|---|---|---|---|");
+for (const name of docs) {
+  const d = DOCS[name];
+  const pdf = pdfOf(d);
+  nativeTessdata(tessdata, [d.lang]);
+  // One engine per model: loading a second model into an engine gives wrong text.
+  const engine = await createOCREngine({ wasmBinary: wasm });
+  engine.loadModel(gunzipSync(readFileSync(modelFiles([d.lang]).find((m) => m.key.startsWith("tessdata/")).file)));
+  const errors = { native: 0, wasm: 0 };
+  for (const p of d.pages) {
+    const base = path.join(work, `${name}-${p}`);
+    run("pdftoppm", ["-r", "200", "-gray", "-png", "-singlefile", "-f", String(p), "-l", String(p), pdf, base]);
+    run("pdftotext", ["-f", String(p), "-l", String(p), "-enc", "UTF-8", pdf, `${base}.txt`]);
+    const ref = letters(readFileSync(`${base}.txt`, "utf8"));
+    const n = errorRates(ref, letters(runNative(`${base}.png`, d.lang, tessdata).text), false).cer;
+    errors.native += n * ref.length;
+    const bytes = readFileSync(`${base}.png`);
+    const gray = await decodeToGray(new Uint8Array(bytes), sniffFormat(bytes));
+    engine.loadImage(ocrRasterFromGray(gray).image);
+    const c = errorRates(ref, letters(engine.getText()), false).cer;
+    engine.clearImage();
+    errors.wasm += c * ref.length;
+    console.log(`| ${name} p. ${p} | ${d.lang} | ${pct(n)} | ${pct(c)} | ${(c / n).toFixed(3)} |`);
+  }
+  console.log(`| ${name}: all its pages, errors | ${d.lang} | | | ${(errors.wasm / errors.native).toFixed(3)} |`);
+  engine.destroy();
+}
