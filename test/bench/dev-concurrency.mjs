@@ -76,10 +76,11 @@ function client(base, key) {
     form.append("file", new File([readFileSync(file)], path.basename(file), { type: "application/pdf" }));
     form.append("options", JSON.stringify({ tool: "ocr", source_language: "en" }));
     const t0 = performance.now();
+    const sentAt = Date.now();
     const res = await fetch(`${base}/api/v1/process`, { method: "POST", headers: auth, body: form });
     const body = await res.json();
     if (res.status !== 202) throw new Error(`upload ${path.basename(file)}: ${res.status} ${JSON.stringify(body)}`);
-    return { id: body.id, postMs: performance.now() - t0, t0 };
+    return { id: body.id, postMs: performance.now() - t0, sentAt };
   };
   const get = async (id) => {
     const t0 = performance.now();
@@ -96,20 +97,26 @@ function client(base, key) {
     if (!res.ok) throw new Error(`GET /health/live: ${res.status}`);
     return performance.now() - t0;
   };
-  /** Polls until the job ends (10 minutes at most); upload→terminal wall time. */
-  const finish = async ({ id, t0 }) => {
+  const timeline = async (id) => (await fetch(`${base}/api/v1/jobs/${id}/timeline`, { headers: auth })).json();
+  /**
+   * Polls until the job ends (10 minutes at most); upload→completed wall time: from the upload's
+   * sending to the moment the job's timeline says it completed (the service shares this machine's
+   * clock), so the poll interval does not round it up.
+   */
+  const finish = async ({ id, sentAt }) => {
     const deadline = performance.now() + 600_000;
     for (;;) {
       const { job } = await get(id);
       if (TERMINAL.includes(job.status)) {
         if (job.status !== "completed") throw new Error(`job ${id} ended ${job.status}: ${JSON.stringify(job.error)}`);
-        return performance.now() - t0;
+        const completed = (await timeline(id)).stages.find((st) => st.status === "completed");
+        if (!completed) throw new Error(`job ${id}: its timeline has no completed stage`);
+        return Date.parse(completed.started_at) - sentAt;
       }
       if (performance.now() > deadline) throw new Error(`job ${id} still ${job.status} after 10 minutes`);
       await new Promise((r) => setTimeout(r, 500));
     }
   };
-  const timeline = async (id) => (await fetch(`${base}/api/v1/jobs/${id}/timeline`, { headers: auth })).json();
   return { submit, get, live, finish, timeline };
 }
 
