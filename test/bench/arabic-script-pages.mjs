@@ -19,7 +19,7 @@ import { sniffFormat } from "../../workers/engine/image/sniff.ts";
 import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
-import { errorRates } from "./text-metrics.mjs";
+import { errorRates, referenceLetters as letters } from "./text-metrics.mjs";
 
 const work = path.join(os.tmpdir(), "lingoscan-arabic-script-pages");
 const tessdata = path.join(work, "tessdata");
@@ -29,11 +29,6 @@ const DOCS = {
   lshort: { lang: "fas", deb: "texlive-lang-arabic", pdf: "texlive-doc/latex/lshort-persian/lshort.pdf", pages: [3, 25, 40, 60, 90] },
 };
 const docs = (process.env.DOCS ?? "amiri,lshort").split(",");
-const letters = (t) =>
-  t
-    .normalize("NFKC")
-    .replace(/[\u200c\u200e\u200f\u202a-\u202e]/g, "")
-    .replace(/\p{P}/gu, " ");
 const pct = (x) => `${(x * 100).toFixed(2)} %`;
 
 function run(cmd, args, cwd) {

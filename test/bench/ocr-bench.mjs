@@ -26,7 +26,7 @@ import {
   TEXTS,
   textPageSvg,
 } from "./ocr-render.mjs";
-import { errorRates } from "./text-metrics.mjs";
+import { errorRates, referenceLetters } from "./text-metrics.mjs";
 import { fontFiles } from "../../scripts/models.mjs";
 import { ocrModel } from "../../src/lib/ocr-models.ts";
 
@@ -328,11 +328,6 @@ async function main() {
       "| page | lang | engine CER | native CER | CER ratio | word pairs in order, reversed (engine / native) | first use s | warm s | heap MB |",
     );
     console.log("|---|---|---|---|---|---|---|---|---|");
-    const letters = (t) =>
-      t
-        .normalize("NFKC")
-        .replace(/[\u200c\u200e\u200f\u202a-\u202e]/g, "")
-        .replace(/\p{P}/gu, " ");
     const real = [];
     for (const p of REAL_PAGES.filter((x) => measured(x.lang))) {
       const file = path.join(p.dir, p.image);
@@ -345,11 +340,11 @@ async function main() {
         writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.engine.txt`), e.text);
         writeFileSync(path.join(process.env.OCR_BENCH_TEXTS, `${p.image}.native.txt`), n.text);
       }
-      const expected = letters(readFileSync(path.join(p.dir, p.text), "utf8"));
+      const expected = referenceLetters(readFileSync(path.join(p.dir, p.text), "utf8"));
       const cjk = !!ocrModel(p.lang)?.vertical;
-      const [er, nr] = [errorRates(expected, letters(e.text), cjk), errorRates(expected, letters(n.text), cjk)];
+      const [er, nr] = [errorRates(expected, referenceLetters(e.text), cjk), errorRates(expected, referenceLetters(n.text), cjk)];
       const ratio = nr.cer > 0 ? er.cer / nr.cer : er.cer === 0 ? 1 : Infinity;
-      const [eo, no] = [pairOrder(expected, letters(e.text)), pairOrder(expected, letters(n.text))];
+      const [eo, no] = [pairOrder(expected, referenceLetters(e.text)), pairOrder(expected, referenceLetters(n.text))];
       // Words are what the order counts; CJK columns have none (their order shows in the CER).
       const order = cjk ? "–" : `${eo.forward}, ${eo.reversed} / ${no.forward}, ${no.reversed}`;
       real.push({

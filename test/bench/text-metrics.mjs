@@ -24,3 +24,14 @@ export function errorRates(expected, actual, cjk) {
   const wer = levenshtein(ew, aw) / Math.max(1, ew.length);
   return { cer, wer };
 }
+
+/**
+ * The letters of a real page's text as the benchmarks compare them with a reference from
+ * pdftotext: NFKC, zero-width non-joiners and bidi marks dropped, punctuation as spaces (pdftotext
+ * drops the former and moves punctuation across spaces).
+ */
+export const referenceLetters = (t) =>
+  t
+    .normalize("NFKC")
+    .replace(/[\u200c\u200e\u200f\u202a-\u202e]/g, "")
+    .replace(/\p{P}/gu, " ");
