@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Lists the imports that run back up a floor, and the import cycles between files, in both
-// Workers: the api (src/) and the engine (workers/engine/). Exits 1 when there is either (so it
-// can run as a check); `--quiet` prints only the counts.
+// Workers: the api (src/) and the engine (workers/engine/), and in the code they share
+// (workers/shared/). Exits 1 when there is either (so it can run as a check); `--quiet` prints
+// only the counts.
+//
+// Neither Worker reaches into the other's tree: what both use lives in workers/shared/, which
+// imports neither of them.
 //
 // Floors, lowest first: a file may import from its own floor or any floor below it.
 // Inside src/modules/, each domain has its own rank: a domain may import only domains ranked
@@ -32,8 +36,8 @@ const TREES = [
       "account",
       "system",
     ],
-    /** The engine Worker's RPC contract: plain types and parsing, importable from any floor. */
-    shared: [path.join(ROOT, "workers/engine/contract")],
+    /** Code both Workers use (the engine's RPC contract, language catalogue, text direction, shaping). */
+    shared: [path.join(ROOT, "workers/shared")],
   },
   {
     dir: path.join(ROOT, "workers/engine"),
@@ -54,8 +58,15 @@ const TREES = [
       "index.ts",
     ],
     domains: [],
-    /** Pure helpers both Workers share (language catalogue, text direction, shaping), and wasm packages imported by path. */
-    shared: [path.join(ROOT, "src/lib"), path.join(ROOT, "node_modules")],
+    /** Code both Workers use, and wasm packages imported by path. */
+    shared: [path.join(ROOT, "workers/shared"), path.join(ROOT, "node_modules")],
+  },
+  {
+    // Plain modules with no floors of their own: they may import each other, never either Worker.
+    dir: path.join(ROOT, "workers/shared"),
+    floors: [fs.readdirSync(path.join(ROOT, "workers/shared"))],
+    domains: [],
+    shared: [],
   },
 ];
 /** Cycles that may stay: the schema's foreign keys between jobs and projects point both ways. */
@@ -186,6 +197,6 @@ if (!quiet) {
   for (const c of folderCircles) console.log(`folders  ${c.join(" <-> ")}`);
 }
 console.log(
-  `${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/ and workers/engine/ (${files.length} files)`,
+  `${backUp.length} back-up imports, ${circles.length} import cycles between files, ${folderCircles.length} between folders in src/, workers/engine/ and workers/shared/ (${files.length} files)`,
 );
 process.exit(backUp.length || circles.length || folderCircles.length ? 1 : 0);

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { OCR_MODELS } from "../src/lib/ocr-models.ts";
+import { OCR_MODELS } from "../workers/shared/ocr-models.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nm = (p) => path.join(root, "node_modules", p);

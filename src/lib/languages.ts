@@ -1,4 +1,4 @@
-import { ocrModel } from "./ocr-models";
+import { ocrModel } from "../../workers/shared/ocr-models";
 
 /** Resolves an API language code (ISO 639-1 like `ar`, or a tesseract code like `ara`, `jpn_vert`) to its tesseract code. */
 export function ocrCodeFor(code: string): string | undefined {

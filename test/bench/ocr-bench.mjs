@@ -28,7 +28,7 @@ import {
 } from "./ocr-render.mjs";
 import { errorRates, referenceLetters } from "./text-metrics.mjs";
 import { fontFiles } from "../../scripts/models.mjs";
-import { ocrModel } from "../../src/lib/ocr-models.ts";
+import { ocrModel } from "../../workers/shared/ocr-models.ts";
 
 const DPIS = [300, 200, 150];
 /** Languages measured in the scripts section (their own faces, right to left, columns, Devanagari) rather than in the Latin/CJK corpus. */

@@ -5,9 +5,9 @@ import { PDFDocument, rgb } from "pdf-lib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fontFiles } from "../../scripts/models.mjs";
-import { ocrModel } from "../../src/lib/ocr-models.ts";
-import { unshapedScript } from "../../src/lib/shaping.ts";
-import { textDirection } from "../../src/lib/text-direction.ts";
+import { ocrModel } from "../../workers/shared/ocr-models.ts";
+import { unshapedScript } from "../../workers/shared/shaping.ts";
+import { textDirection } from "../../workers/shared/text-direction.ts";
 
 import { TEXTS } from "./ocr-texts.mjs";
 
@@ -29,7 +29,7 @@ export const FONT_FILES = [
 export const LATIN_FONTS = ["DejaVu Sans", "DejaVu Serif", "DejaVu Sans Mono"];
 export const CJK_FONT = "NotoSansSC";
 
-/** Languages of TEXTS whose script resvg draws correctly (Devanagari it garbles: see src/lib/shaping.ts). */
+/** Languages of TEXTS whose script resvg draws correctly (Devanagari it garbles: see workers/shared/shaping.ts). */
 export const RESVG_LANGUAGES = Object.keys(TEXTS).filter((l) => !unshapedScript(TEXTS[l].join("")));
 
 /** A language's test page: its face, 18 pt for CJK and 14 pt for the other non-Latin scripts, columns for vertical models. */

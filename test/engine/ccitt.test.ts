@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEngineError } from "../../workers/engine/contract";
+import { parseEngineError } from "../../workers/shared/engine-contract";
 import { decodeCcitt } from "../../workers/engine/image/ccitt";
 
 /** Bits written as a string of 0/1 (spaces ignored), packed MSB first, zero-padded to whole bytes. */

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import { parseEngineError, type PageText } from "../../workers/engine/contract";
+import { parseEngineError, type PageText } from "../../workers/shared/engine-contract";
 
 /** A fixture rendered by fixtures-global-setup.ts, as bytes. */
 export function fixture(name: string): Uint8Array {

@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { InputFormat } from "../../workers/engine/contract";
+import type { InputFormat } from "../../workers/shared/engine-contract";
 import { failure, put } from "./helpers";
 import { bmpBytes, GIF_1X1, jpegBytes, pdfBytes, pngBytes, pngHeaderOnly, tiffBytes, webpBytes } from "./fixtures";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TEXTS } from "../bench/ocr-texts.mjs";
-import { unshapedScript } from "../../src/lib/shaping";
-import { ocrModel } from "../../src/lib/ocr-models";
+import { unshapedScript } from "../../workers/shared/shaping";
+import { ocrModel } from "../../workers/shared/ocr-models";
 import { characterErrorRate } from "./cer";
 import { fixture, put, readPage, seedOcrModels } from "./helpers";
 

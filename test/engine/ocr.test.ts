@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { parseEngineError, type Box, type PageLayout, type PageText } from "../../workers/engine/contract";
+import { parseEngineError, type Box, type PageLayout, type PageText } from "../../workers/shared/engine-contract";
 import { characterErrorRate, renderTextPng } from "../helpers/text-image";
 
 const TEXT = [

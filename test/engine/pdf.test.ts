@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import type { PageLayout } from "../../workers/engine/contract";
+import type { PageLayout } from "../../workers/shared/engine-contract";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, put, readPage, realFixture } from "./helpers";
 

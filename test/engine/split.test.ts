@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Box, PageText } from "../../workers/engine/contract";
+import type { Box, PageText } from "../../workers/shared/engine-contract";
 import { MIN_BAND_LINES, planParts } from "../../workers/engine/page/split";
 import { characterErrorRate, renderTextPng } from "../helpers/text-image";
 import { failure, pageText } from "./helpers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { PageTables, PageText } from "../../workers/engine/contract";
+import type { PageTables, PageText } from "../../workers/shared/engine-contract";
 import { gridCells, tablePdf, type DrawnTable } from "../helpers/table-pdf";
 import { fixture, pageText, put, realFixture } from "./helpers";
 

@@ -1,7 +1,13 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
-import { EXPORT_FORMATS, parseEngineError, type BuiltExport, type ExportDocument, type ExportFormat } from "../../workers/engine/contract";
+import {
+  EXPORT_FORMATS,
+  parseEngineError,
+  type BuiltExport,
+  type ExportDocument,
+  type ExportFormat,
+} from "../../workers/shared/engine-contract";
 import { decode, pageText, scene } from "../render/helpers";
 import { TEXT } from "../render/scenes.mjs";
 import { read, squash, stored, texts, unzip } from "./readers";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { ExportDocument } from "../../workers/engine/contract";
+import type { ExportDocument } from "../../workers/shared/engine-contract";
 import { put, readPage, realFixture } from "../engine/helpers";
 import { read, stored } from "./readers";
 

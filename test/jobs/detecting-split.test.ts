@@ -2,7 +2,7 @@
 // call each, all at once, and joined; recognizing then finds the same reading as a whole page's.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { PageText } from "../../workers/engine/contract";
+import type { PageText } from "../../workers/shared/engine-contract";
 import { keys } from "../../src/lib/storage";
 import { detecting, pageSplit } from "../../src/pipeline/stages/detecting";
 import { recognizing } from "../../src/pipeline/stages/recognizing";

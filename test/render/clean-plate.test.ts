@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { InpaintRegion, PageLayout } from "../../workers/engine/contract";
+import type { InpaintRegion, PageLayout } from "../../workers/shared/engine-contract";
 import { checkPlate } from "../../workers/engine/inpaint/plate-check";
 import { db as makeDb } from "../../src/db/client";
 import { inpaintingStage } from "../../src/pipeline/stages/inpainting";

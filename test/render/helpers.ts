@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { env } from "cloudflare:workers";
 import { inject } from "vitest";
-import { type InpaintRegion, type PageText, parseEngineError } from "../../workers/engine/contract";
+import { type InpaintRegion, type PageText, parseEngineError } from "../../workers/shared/engine-contract";
 import { seedOcrModels } from "../engine/helpers";
 
 const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));

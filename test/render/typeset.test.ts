@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TypesetRegion } from "../../workers/engine/contract";
+import type { TypesetRegion } from "../../workers/shared/engine-contract";
 import { fontChain } from "../../workers/engine/typeset/fonts";
 import { atomsOf, fitText } from "../../workers/engine/typeset/layout";
 import { characterErrorRate } from "../helpers/text-image";

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { OCR_MODELS } from "../../src/lib/ocr-models";
+import { OCR_MODELS } from "../../workers/shared/ocr-models";
 import { api, body } from "../helpers/api";
 
 /**

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ocrLanguagesOf } from "../../src/modules/jobs/job-intake";
 import { CreateJobRequest } from "../../src/modules/jobs/jobs.schemas";
-import { OCR_MODELS } from "../../src/lib/ocr-models";
+import { OCR_MODELS } from "../../workers/shared/ocr-models";
 import { api, body, seedAccount } from "../helpers/api";
 import { renderTextPng } from "../helpers/text-image";
 import { seedOcrModels } from "../engine/helpers";

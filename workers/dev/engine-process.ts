@@ -3,7 +3,7 @@
 // STORAGE service binding, so this process opens no local R2 store of its own.
 import Engine from "../engine/index";
 import type { EngineEnv } from "../engine/env";
-import type { EngineHealth } from "../engine/contract";
+import type { EngineHealth } from "../shared/engine-contract";
 import { getEngine } from "../engine/ocr/tesseract";
 import { warmRasterizer } from "../engine/pdf/rasterize";
 import { remoteBucket, type StorageCalls } from "./storage-bridge";

@@ -1,4 +1,4 @@
-import { engineErrorMessage } from "./contract";
+import { engineErrorMessage } from "../shared/engine-contract";
 
 /** Codes the engine raises; a subset of the api's error catalogue (src/http/errors.ts). */
 export type EngineErrorCode =

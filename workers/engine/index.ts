@@ -24,7 +24,7 @@ import type {
   ReocrResult,
   TypesetInput,
   TypesetResult,
-} from "./contract";
+} from "../shared/engine-contract";
 import type { EngineEnv } from "./env";
 import { engineError, guarded } from "./errors";
 import { buildAll, isExportFormat } from "./exports/build";

@@ -4,7 +4,7 @@
  * column with them, and the API validates input against the same arrays.
  */
 
-import { EXPORT_FORMATS as ENGINE_EXPORT_FORMATS } from "../../../workers/engine/contract";
+import { EXPORT_FORMATS as ENGINE_EXPORT_FORMATS } from "../../../workers/shared/engine-contract";
 
 export const TOOLS = ["ocr", "translate", "tables", "erase"] as const;
 export type Tool = (typeof TOOLS)[number];

@@ -1,4 +1,4 @@
-import { parseEngineError } from "../../../workers/engine/contract";
+import { parseEngineError } from "../../../workers/shared/engine-contract";
 import { ApiError, isErrorCode } from "../../http/errors";
 
 /** The API error an engine failure (or a workflow step's `[code] message` error) names, if it names a known code. */

@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import type { InspectResult } from "../../../workers/engine/contract";
+import type { InspectResult } from "../../../workers/shared/engine-contract";
 import type { AuthContext } from "../../env";
 import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
@@ -7,8 +7,8 @@ import { namedGlossaries } from "../glossaries/glossaries.service";
 import { assertPairServed } from "../translation/translation.service";
 import { AUTO_LANGUAGE, ocrLanguagesFor } from "../../lib/languages";
 import { LIMITS } from "../../lib/limits";
-import { ocrModel } from "../../lib/ocr-models";
-import { isUnshapedScript } from "../../lib/shaping";
+import { ocrModel } from "../../../workers/shared/ocr-models";
+import { isUnshapedScript } from "../../../workers/shared/shaping";
 import { keys } from "../../lib/storage";
 import { planOf } from "../billing/plans";
 import { engineFailure } from "./engine-failure";

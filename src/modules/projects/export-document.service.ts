@@ -1,4 +1,4 @@
-import type { BuiltExport, ExportDocument, ExportFormat } from "../../../workers/engine/contract";
+import type { BuiltExport, ExportDocument, ExportFormat } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import { keys } from "../../lib/storage";
 import * as repo from "./pages.repo";

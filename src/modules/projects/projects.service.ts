@@ -3,7 +3,7 @@ import {
   EXPORT_FORMATS as ENGINE_EXPORT_FORMATS,
   type BuiltExport,
   type ExportFormat as EngineExportFormat,
-} from "../../../workers/engine/contract";
+} from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";

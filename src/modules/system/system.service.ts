@@ -1,5 +1,5 @@
 import type { z } from "@hono/zod-openapi";
-import { ocrModel } from "../../lib/ocr-models";
+import { ocrModel } from "../../../workers/shared/ocr-models";
 import { LIMITS } from "../../lib/limits";
 import { withTimeout } from "../../lib/timing";
 import { servedPairs, translatorsFromEnv } from "../../providers/translators";

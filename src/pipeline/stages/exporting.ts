@@ -1,4 +1,4 @@
-import type { BuiltExport, ExportFormat } from "../../../workers/engine/contract";
+import type { BuiltExport, ExportFormat } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import { keys } from "../../lib/storage";
 import { buildDocumentExports } from "../../modules/projects/export-document.service";

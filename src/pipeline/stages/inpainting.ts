@@ -1,5 +1,5 @@
 import { NonRetryableError } from "cloudflare:workflows";
-import type { InpaintRegion, PageLayout } from "../../../workers/engine/contract";
+import type { InpaintRegion, PageLayout } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
 import { newId, pageIdOf } from "../../lib/ids";

@@ -1,4 +1,4 @@
-import type { PageTables, PageText, RecognizeResult } from "../../../workers/engine/contract";
+import type { PageTables, PageText, RecognizeResult } from "../../../workers/shared/engine-contract";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";

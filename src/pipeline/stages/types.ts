@@ -1,4 +1,4 @@
-import type { PagePath, PreprocessResult } from "../../../workers/engine/contract";
+import type { PagePath, PreprocessResult } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import type { JobKind, JobStage, Tool } from "../../modules/jobs/tools";
 

@@ -3,7 +3,7 @@
  * names languages with ISO 639-3 codes (`eng`, `spa`, …) and tesseract with its own model names
  * (`eng`, `chi_sim`, …).
  */
-import { OCR_MODELS } from "../../lib/ocr-models";
+import { OCR_MODELS } from "../../../workers/shared/ocr-models";
 
 /** ISO 639-1 → Apertium (ISO 639-3) for the languages Debian's Apertium pairs cover. */
 export const ISO1_TO_APERTIUM: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { zipSync } from "fflate";
-import { EXPORT_FORMATS, type BuiltExport, type ExportDocument, type ExportFormat } from "../contract";
+import { EXPORT_FORMATS, type BuiltExport, type ExportDocument, type ExportFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { IMAGE_CONTENT_TYPES, transcode, type ImageEncoding } from "../inpaint/rgba";
 import { readBytes, writeObject } from "../storage/r2";

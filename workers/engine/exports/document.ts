@@ -1,7 +1,7 @@
-import type { ExportDocument, ExportRegion, LineText, PageText } from "../contract";
+import type { ExportDocument, ExportRegion, LineText, PageText } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { readJson } from "../storage/r2";
-import { textDirection } from "../../../src/lib/text-direction";
+import { textDirection } from "../../shared/text-direction";
 
 /** Which text a text format carries. */
 export type ExportContent = "source" | "translation";

@@ -1,7 +1,7 @@
-import type { ExportDocument } from "../contract";
+import type { ExportDocument } from "../../shared/engine-contract";
 import { type ExportContent, linesOf } from "./document";
 import { px, xml } from "./xml";
-import { textDirection } from "../../../src/lib/text-direction";
+import { textDirection } from "../../shared/text-direction";
 
 const bbox = (b: { x: number; y: number; w: number; h: number }) => `bbox ${px(b.x)} ${px(b.y)} ${px(b.x + b.w)} ${px(b.y + b.h)}`;
 

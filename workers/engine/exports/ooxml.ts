@@ -1,9 +1,9 @@
 import { strToU8, zipSync } from "fflate";
-import type { ExportDocument, ExportTable } from "../contract";
+import type { ExportDocument, ExportTable } from "../../shared/engine-contract";
 import { type ExportContent, regionText } from "./document";
 import { tableGrid } from "./text-formats";
 import { xml } from "./xml";
-import { textDirection } from "../../../src/lib/text-direction";
+import { textDirection } from "../../shared/text-direction";
 
 /*
  * DOCX and XLSX are written as minimal Office Open XML packages zipped with fflate. The libraries

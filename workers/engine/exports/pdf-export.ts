@@ -17,13 +17,13 @@ import {
   setTextRenderingMode,
   showText,
 } from "pdf-lib";
-import type { ExportDocument, LineText } from "../contract";
+import type { ExportDocument, LineText } from "../../shared/engine-contract";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { type ExportContent, linesOf } from "./document";
 import { transcode } from "../inpaint/rgba";
 import { joinWords } from "../ocr/page-text";
-import { textDirection } from "../../../src/lib/text-direction";
+import { textDirection } from "../../shared/text-direction";
 
 /**
  * PDFs of page images with an invisible text layer. The layer is written with low-level text

@@ -1,4 +1,4 @@
-import type { ExportDocument, ExportTable } from "../contract";
+import type { ExportDocument, ExportTable } from "../../shared/engine-contract";
 import { type ExportContent, regionText } from "./document";
 
 /** Plain text: regions in reading order separated by a blank line, pages by a form feed. */

@@ -1,4 +1,4 @@
-import type { InputFormat } from "../contract";
+import type { InputFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import type { GrayImage } from "./gray";
 import { probeRaster } from "./headers";

@@ -1,4 +1,4 @@
-import type { Box, PageTransform } from "../contract";
+import type { Box, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage } from "./gray";
 
 export type QuarterTurn = 0 | 90 | 180 | 270;

@@ -1,4 +1,4 @@
-import type { InputFormat } from "../contract";
+import type { InputFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { MAX_PHOTON_PIXELS } from "../memory";
 import { assertDimensions } from "./limits";

@@ -1,4 +1,4 @@
-import type { InputFormat } from "../contract";
+import type { InputFormat } from "../../shared/engine-contract";
 
 function startsWith(bytes: Uint8Array, sig: readonly number[], at = 0): boolean {
   if (bytes.length < at + sig.length) return false;

@@ -1,4 +1,4 @@
-import type { PagePath, PageText, PageWarning } from "../contract";
+import type { PagePath, PageText, PageWarning } from "../../shared/engine-contract";
 import type { GrayImage } from "./gray";
 
 /** One page of an upload as pixels, with the way its text is to be obtained. */

@@ -1,4 +1,4 @@
-import type { InpaintInput, InpaintResult } from "../contract";
+import type { InpaintInput, InpaintResult } from "../../shared/engine-contract";
 import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";

@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
 import { seededLanguages } from "../ocr/models";

@@ -1,4 +1,4 @@
-import type { Box, InpaintRegion, TextStyle } from "../contract";
+import type { Box, InpaintRegion, TextStyle } from "../../shared/engine-contract";
 import { strokeFreeBackground } from "./morph";
 import type { RgbaImage } from "./rgba";
 

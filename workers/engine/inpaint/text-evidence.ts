@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 import type { GrayImage } from "../image/gray";
 import type { SegmentationMode } from "../ocr/recognize";
 import { chromaAxis, sauvola } from "./binarise";

@@ -1,4 +1,4 @@
-import type { Box, PageTable, TableCell, WordText } from "../contract";
+import type { Box, PageTable, TableCell, WordText } from "../../shared/engine-contract";
 import { joinWords } from "../ocr/page-text";
 import { unionBox } from "../ocr/group-lines";
 import { splitRules } from "./ruled-tables";

@@ -1,4 +1,4 @@
-import type { Box, LayoutLine, PageLayout, PageText } from "../contract";
+import type { Box, LayoutLine, PageLayout, PageText } from "../../shared/engine-contract";
 import type { OcrRaster } from "../ocr/page-raster";
 import { toPageBox } from "../ocr/page-text";
 import { withEngine } from "../ocr/recognize";

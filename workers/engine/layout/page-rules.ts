@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 import { otsuThreshold } from "../image/enhance";
 import type { GrayImage } from "../image/gray";
 

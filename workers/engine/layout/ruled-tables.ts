@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 
 /** Grid of a ruled table: column and row boundaries, and the cells (merged where a rule is missing). */
 export interface RuledGrid {

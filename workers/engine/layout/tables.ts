@@ -1,4 +1,14 @@
-import type { Box, LineText, PagePath, PageTable, PageTables, PageText, RegionText, TableCell, WordText } from "../contract";
+import type {
+  Box,
+  LineText,
+  PagePath,
+  PageTable,
+  PageTables,
+  PageText,
+  RegionText,
+  TableCell,
+  WordText,
+} from "../../shared/engine-contract";
 import { otsuThreshold } from "../image/enhance";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";

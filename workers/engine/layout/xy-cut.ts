@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 
 function median(xs: number[]): number {
   if (!xs.length) return 0;

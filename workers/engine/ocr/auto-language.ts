@@ -4,7 +4,7 @@ import { downscaleGray } from "../image/gray";
 import { inkSample, lineAxisRatio } from "../image/enhance";
 import { textSample, trialRead, type TrialWord } from "./orientation";
 import { columnScale } from "./vertical";
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 
 /** ISO 639-1 (what eld reports) → tesseract model of the same language. */
 const TESSERACT_OF: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 
 export function unionBox(a: Box, b: Box): Box {
   const x = Math.min(a.x, b.x);

@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText, RegionText, WordText } from "../contract";
+import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
 import { otsuThreshold } from "../image/enhance";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";

@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText, RegionText } from "../contract";
+import type { Box, LineText, PageText, RegionText } from "../../shared/engine-contract";
 import { unionBox } from "./group-lines";
 import { joinWords } from "./page-text";
 

@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText } from "../contract";
+import type { Box, LineText, PageText } from "../../shared/engine-contract";
 
 const area = (b: Box) => Math.max(0, b.w) * Math.max(0, b.h);
 

@@ -1,4 +1,4 @@
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 import { engineError } from "../errors";
 import { listKeys } from "../storage/r2";
 

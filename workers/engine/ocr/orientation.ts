@@ -5,7 +5,7 @@ import { fitScale } from "../image/limits";
 import { lineProfile, type LineProfile } from "../image/upright-lines";
 import { ocrRasterFromGray } from "./page-raster";
 import { setInversion, withEngine } from "./recognize";
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 
 /** Longest side of the page copy a text sample is cut from (~150 dpi for A4), and the sample's size. */
 const SAMPLE_PAGE_SIDE = 1750;

@@ -1,4 +1,4 @@
-import type { Band } from "../contract";
+import type { Band } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { decodeToGray } from "../image/decode";
 import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";

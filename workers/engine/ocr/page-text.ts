@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText, RegionText, WordText } from "../contract";
+import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
 import { groupLines, unionBox } from "./group-lines";
 import type { HocrBlock, HocrBox } from "./hocr";
 

@@ -1,9 +1,9 @@
-import type { Box, PageText } from "../contract";
+import type { Box, PageText } from "../../shared/engine-contract";
 import { asEngineError } from "../errors";
 import { parseHocr } from "./hocr";
 import { readColumns } from "./vertical";
 import { mergeReadings } from "./merge-readings";
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 import type { HocrBlock } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 import { buildPageText, toPageBox } from "./page-text";

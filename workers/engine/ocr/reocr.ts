@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText, PageTransform, ReocrResult } from "../contract";
+import type { Box, LineText, PageText, PageTransform, ReocrResult } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { normaliseContrast } from "../image/enhance";
 import { cropFromSource } from "../image/geometry";

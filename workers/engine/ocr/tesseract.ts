@@ -6,7 +6,7 @@ import tesseractWasm from "../../../node_modules/tesseract-wasm/dist/tesseract-c
 import { engineError } from "../errors";
 import { MAX_OCR_ENGINES, OCR_HEAP_BUDGET, OCR_PAGE_HEAP_ESTIMATE, registerCache } from "../memory";
 import { modelKey } from "./models";
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 
 /**
  * The page segmentation mode a model reads pages with: automatic layout (3), except for

@@ -1,7 +1,7 @@
 import { otsuThreshold } from "../image/enhance";
 import { downscaleGray, grayToRgba, upscaleGray, type GrayImage } from "../image/gray";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
-import { ocrModel } from "../../../src/lib/ocr-models";
+import { ocrModel } from "../../shared/ocr-models";
 import type { HocrBlock, HocrBox } from "./hocr";
 import type { OcrRaster } from "./page-raster";
 

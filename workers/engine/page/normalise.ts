@@ -1,4 +1,4 @@
-import type { InputFormat, OcrMode, PagePath, PageText, PageTransform, PageWarning } from "../contract";
+import type { InputFormat, OcrMode, PagePath, PageText, PageTransform, PageWarning } from "../../shared/engine-contract";
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";

@@ -1,4 +1,4 @@
-import type { DrawPageResult, OcrMode, PageTransform, PreprocessInput, PreprocessResult } from "../contract";
+import type { DrawPageResult, OcrMode, PageTransform, PreprocessInput, PreprocessResult } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import type { EngineEnv } from "../env";
 import { rotateQuarter } from "../image/geometry";

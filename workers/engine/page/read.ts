@@ -1,4 +1,4 @@
-import type { Band, DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../contract";
+import type { Band, DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";

@@ -1,4 +1,4 @@
-import type { Box, ReocrResult } from "../contract";
+import type { Box, ReocrResult } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { trialLanguage } from "../ocr/languages";
 import { seededLanguages } from "../ocr/models";

@@ -1,4 +1,4 @@
-import type { InputFormat, OcrMode } from "../contract";
+import type { InputFormat, OcrMode } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { decodeToGray } from "../image/decode";

@@ -1,4 +1,4 @@
-import type { Band, Box, PageText } from "../contract";
+import type { Band, Box, PageText } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";

@@ -1,4 +1,4 @@
-import type { ExtractTablesResult } from "../contract";
+import type { ExtractTablesResult } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { extractPageTables } from "../layout/tables";
 import { resolveLanguages } from "../ocr/languages";

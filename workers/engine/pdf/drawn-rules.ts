@@ -1,5 +1,5 @@
 import { OPS } from "pdfjs-dist";
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 import { unionBox } from "../ocr/group-lines";
 import type { PdfPageProxy } from "./document";
 import { apply, CLOSE, CURVE, LINE, MOVE, QUAD } from "./clip-mask";

@@ -1,4 +1,4 @@
-import type { OcrMode } from "../contract";
+import type { OcrMode } from "../../shared/engine-contract";
 import type { GrayImage } from "../image/gray";
 import { assertInk, isBlank } from "../image/ink";
 import { MAX_PAGE_SIDE } from "../memory";

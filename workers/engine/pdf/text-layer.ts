@@ -1,4 +1,4 @@
-import type { Box, LineText, PageText, WordText } from "../contract";
+import type { Box, LineText, PageText, WordText } from "../../shared/engine-contract";
 import { groupLines, unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { xyCut } from "../layout/xy-cut";

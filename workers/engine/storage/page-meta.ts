@@ -1,4 +1,4 @@
-import type { PagePath, PageText, PageTransform } from "../contract";
+import type { PagePath, PageText, PageTransform } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { readJson } from "./r2";
 

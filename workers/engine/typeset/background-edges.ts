@@ -1,4 +1,4 @@
-import type { Box } from "../contract";
+import type { Box } from "../../shared/engine-contract";
 import type { RgbaImage } from "../inpaint/rgba";
 
 /** A step this large (0–255, any channel) in a row's mean colour over a few rows is a background edge. */

@@ -1,9 +1,9 @@
 import { Resvg } from "@cf-wasm/resvg";
-import type { Box, TextStyle } from "../contract";
+import type { Box, TextStyle } from "../../shared/engine-contract";
 import type { RgbaImage } from "../inpaint/rgba";
 import { faceFor, type Face } from "./fonts";
 import { blockExtent, COLUMN_STEP, LINE_GAP, type Layout } from "./layout";
-import { textDirection } from "../../../src/lib/text-direction";
+import { textDirection } from "../../shared/text-direction";
 
 const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 

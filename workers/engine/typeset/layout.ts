@@ -1,4 +1,4 @@
-import type { Box, TypesetOverflow } from "../contract";
+import type { Box, TypesetOverflow } from "../../shared/engine-contract";
 import { advancePx, type Face } from "./fonts";
 
 /** Characters that may be broken anywhere (scripts written without spaces between words). */

@@ -1,4 +1,4 @@
-import type { TypesetInput, TypesetRegion, TypesetResult } from "../contract";
+import type { TypesetInput, TypesetRegion, TypesetResult } from "../../shared/engine-contract";
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
@@ -6,7 +6,7 @@ import { drawSvg, regionSvg } from "./draw";
 import { fontChain } from "./fonts";
 import { fitText, LINE_GAP } from "./layout";
 import { engineError } from "../errors";
-import { unshapedScript } from "../../../src/lib/shaping";
+import { unshapedScript } from "../../shared/shaping";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
