@@ -1,25 +1,25 @@
-// Runs every benchmark one after another and writes their figures as one Markdown table:
-//   npm run bench                      (results in test/bench/results.md, each run's output in test/bench/logs/)
-//   BENCH_ONLY=ocr,load npm run bench  (a subset: ocr, speed, translate, render, jobs, load)
+// The benchmarks' menu and runner:
+//   npm run bench -- --list            the menu: every benchmark by subject, its command and what it needs
+//   npm run bench                      the quick suite (recognition, page speed, translation, rendering,
+//                                      job latency, load): about 6 minutes on a 2-core machine
+//   npm run bench -- tables real       those benchmarks (names from the menu; BENCH_ONLY=a,b does the same)
+// Each benchmark writes its figures to test/bench/results/<name>.json (reportResult); afterwards the
+// runner renders docs/benchmarks.md and the README's headline figures from them
+// (scripts/bench-report.mjs), writes one table of this run's figures to test/bench/results.md and
+// each benchmark's output to test/bench/logs/ (neither committed).
 //
-// recognition  test/bench/ocr-bench.mjs            engine under wrangler dev vs native tesseract (Debian tesseract-ocr)
-// page speed   test/bench/page-speed.mjs           every engine call of an ocr page vs native tesseract, A4 and real scans
-// translation  test/bench/translate-throughput.mjs Workers runtime in the test pool, Apertium on loopback
-// rendering    test/bench/render-bench.mjs         engine under wrangler dev
-// job latency  test/bench/jobs-latency.mjs         against `npm run dev`
-// load         test/bench/load.mjs                 against `npm run dev`
-//
-// The last two need the whole service: this script runs `npm run dev` itself in a scratch copy of the
-// repository (its own local D1/R2/Workflows state and development account, on a free port, so a
-// developer's running service and data are left alone) and stops it afterwards. Every benchmark
-// runs under a time limit (BENCH_MINUTES_<NAME>, e.g. BENCH_MINUTES_OCR=30); one that fails or runs
-// out of time is reported as such and the others still run.
+// Benchmarks marked `service` need the whole service: this script runs `npm run dev` itself in a
+// scratch copy of the repository (its own local D1/R2/Workflows state and development account, on a
+// free port, so a developer's running service and data are left alone) and stops it afterwards.
+// Every benchmark runs under a time limit (BENCH_MINUTES_<NAME>, e.g. BENCH_MINUTES_OCR=30); one that
+// fails or runs out of time is reported as such and the others still run.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { RESULT_PREFIX } from "../test/bench/bench-result.mjs";
+import { RESULT_PREFIX, RESULTS_DIR } from "../test/bench/bench-result.mjs";
+import { BENCHES, SUBJECTS } from "../test/bench/catalogue.mjs";
 import { renderResults } from "../test/bench/results-table.mjs";
 import { scratchCopy, startService, stopGroup } from "./local-service.mjs";
 
@@ -27,26 +27,30 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const benchDir = path.join(root, "test/bench");
 const logDir = path.join(benchDir, "logs");
 
-/** The benchmarks in the order they run; `service` ones run against `npm run dev`. */
-const BENCHES = [
-  { name: "ocr", title: "recognition", args: ["test/bench/ocr-bench.mjs"], minutes: 30 },
-  { name: "speed", title: "page speed", args: ["test/bench/page-speed.mjs"], minutes: 30 },
-  { name: "translate", title: "translation", args: ["test/bench/translate-throughput.mjs"], minutes: 10 },
-  { name: "render", title: "rendering", args: ["test/bench/render-bench.mjs"], minutes: 20 },
-  { name: "jobs", title: "job latency", args: ["test/bench/jobs-latency.mjs", "3"], minutes: 15, service: true },
-  { name: "load", title: "load", args: ["test/bench/load.mjs"], minutes: 15, service: true },
-];
+const names = [...process.argv.slice(2).filter((a) => !a.startsWith("-")), ...(process.env.BENCH_ONLY?.split(",") ?? [])]
+  .map((s) => s.trim())
+  .filter(Boolean);
+const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
+if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(", ")}; names: ${BENCHES.map((b) => b.name).join(", ")}`);
+const selected = names.length ? BENCHES.filter((b) => names.includes(b.name)) : BENCHES.filter((b) => b.suite);
 
-const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((s) => s.trim())) : undefined;
-const selected = BENCHES.filter((b) => !only || only.has(b.name));
-if (selected.length === 0) throw new Error(`BENCH_ONLY selects nothing; names: ${BENCHES.map((b) => b.name).join(", ")}`);
+/** The menu: every benchmark by subject. */
+function printMenu() {
+  for (const subject of SUBJECTS) {
+    console.log(`\n${subject}`);
+    for (const b of BENCHES.filter((x) => x.subject === subject)) {
+      console.log(`  ${b.name.padEnd(16)}${b.suite ? "*" : " "} ${b.title}: ${b.command}${b.needs ? `  (needs ${b.needs})` : ""}`);
+    }
+  }
+  console.log("\n* in the quick suite (npm run bench). Run others by name: npm run bench -- tables real");
+}
 
 /**
  * Runs one benchmark in its own process group with a time limit; its output goes to
  * test/bench/logs/<name>.log and its BENCH_RESULT line is returned.
  */
 async function runBench(bench, { cwd = root, env = {} } = {}) {
-  const minutes = Number(process.env[`BENCH_MINUTES_${bench.name.toUpperCase()}`] ?? bench.minutes);
+  const minutes = Number(process.env[`BENCH_MINUTES_${bench.name.toUpperCase().replace(/-/g, "_")}`] ?? bench.minutes);
   const logFile = path.join(logDir, `${bench.name}.log`);
   const log = createWriteStream(logFile);
   const t0 = performance.now();
@@ -54,7 +58,8 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
     cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    // Benchmarks run in a scratch copy still write their results here.
+    env: { ...process.env, BENCH_RESULTS_DIR: RESULTS_DIR, ...env },
   });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   let result;
@@ -94,6 +99,7 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
 }
 
 async function main() {
+  if (process.argv.includes("--list")) return printMenu();
   mkdirSync(logDir, { recursive: true });
   const started = new Date();
   const load = os.loadavg()[0];
@@ -127,6 +133,8 @@ async function main() {
   writeFileSync(path.join(benchDir, "results.md"), markdown);
   console.log(`\n${markdown}`);
   console.log(`bench: written to ${path.relative(root, path.join(benchDir, "results.md"))}`);
+  const report = spawn(process.execPath, ["scripts/bench-report.mjs"], { cwd: root, stdio: "inherit" });
+  await new Promise((resolve) => report.once("exit", resolve));
   if (runs.some((r) => r.outcome !== "ok")) process.exitCode = 1;
 }
 

@@ -27,7 +27,10 @@ run("generated binding types are current", bin("wrangler"), [
 ]);
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
 run("formatting (Prettier; `npm run format` fixes it)", bin("prettier"), ["--check", "--log-level", "warn", "**/*.{ts,mts,js,mjs}"]);
-run("imports run downward in src/ and workers/engine/ (no back-up imports, no cycles)", process.execPath, ["scripts/check-imports.mjs"]);
+run("imports run downward, and neither Worker imports the other's tree", process.execPath, ["scripts/check-imports.mjs"]);
+run("links in README.md and docs/ resolve (files and #anchors)", process.execPath, ["scripts/check-links.mjs"]);
+run("the link check and the benchmarks' results files", process.execPath, ["--test", "test/docs/docs-tooling.test.mjs"]);
+run("docs/benchmarks.md and the README's figures match the benchmarks' results", process.execPath, ["scripts/bench-report.mjs", "--check"]);
 run("OpenAPI document and SDK types are current", process.execPath, ["scripts/openapi.mjs", "--check"]);
 run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), [
   "lint",

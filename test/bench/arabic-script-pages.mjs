@@ -1,5 +1,6 @@
-// Many pages of Arabic-script documents typeset by others, read by tesseract-wasm (the build the
-// engine ships, in Node, fed as the engine feeds it: the page's gray in an RGBA raster) and by
+// Many pages of Arabic-script documents typeset by others, read by the engine's tesseract build (in
+// Node, fed as the engine feeds it: the page's gray in an RGBA raster; WASM=package: the
+// tesseract-wasm 0.11 package the engine used before, test/bench/tesseract-build.mjs) and by
 // native tesseract on the same PNG, same model: whether the one Arabic page of `bench:ocr` says
 // how the two builds compare on Arabic in general.
 // The documents come from Debian packages (`apt-get download`, unpacked in a scratch directory):
@@ -13,12 +14,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { createOCREngine } from "../../node_modules/tesseract-wasm/dist/lib.js";
 import { decodeToGray } from "../../workers/engine/image/decode.ts";
 import { sniffFormat } from "../../workers/engine/image/sniff.ts";
 import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
 import { modelFiles, root } from "../../scripts/models.mjs";
+import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { benchBuild, createBenchEngine } from "./tesseract-build.mjs";
 import { errorRates, referenceLetters as letters } from "./text-metrics.mjs";
 
 const work = path.join(os.tmpdir(), "lingoscan-arabic-script-pages");
@@ -48,15 +50,17 @@ function pdfOf({ deb, pdf }) {
   return file;
 }
 
-const wasm = readFileSync(path.join(root, "node_modules/tesseract-wasm/dist/tesseract-core.wasm"));
+console.log(`wasm: ${benchBuild}\n`);
 console.log("| page | lang | native CER | wasm CER | wasm ÷ native |");
 console.log("|---|---|---|---|---|");
+/** Per document: pages read and wasm errors ÷ native errors over all its pages. */
+const figures = {};
 for (const name of docs) {
   const d = DOCS[name];
   const pdf = pdfOf(d);
   nativeTessdata(tessdata, [d.lang]);
   // One engine per model: loading a second model into an engine gives wrong text.
-  const engine = await createOCREngine({ wasmBinary: wasm });
+  const engine = await createBenchEngine();
   engine.loadModel(gunzipSync(readFileSync(modelFiles([d.lang]).find((m) => m.key.startsWith("tessdata/")).file)));
   const errors = { native: 0, wasm: 0 };
   for (const p of d.pages) {
@@ -75,5 +79,7 @@ for (const name of docs) {
     console.log(`| ${name} p. ${p} | ${d.lang} | ${pct(n)} | ${pct(c)} | ${(c / n).toFixed(3)} |`);
   }
   console.log(`| ${name}: all its pages, errors | ${d.lang} | | | ${(errors.wasm / errors.native).toFixed(3)} |`);
+  figures[name] = { language: d.lang, pages: d.pages.length, wasmOverNativeErrors: errors.wasm / errors.native };
   engine.destroy();
 }
+reportResult("arabic-script", figures);

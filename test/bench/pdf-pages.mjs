@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { levenshtein } from "./text-metrics.mjs";
+import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
 
 const corpus = process.argv[2] ?? path.join(root, "../shared/corpus/real-scans/files");
@@ -111,13 +112,21 @@ try {
     console.log(
       `| ${r.group} | ${r.name} | ${r.page + 1} | ${r.path} | ${r.s.toFixed(2)} | ${r.peer.toFixed(2)} | ${(r.s / r.peer).toFixed(1)} | ${r.chars} (${r.peerChars}) | ${(r.diff * 100).toFixed(1)} % |`,
     );
+  const groups = {};
   for (const g of ["born-digital", "scan"]) {
     const rs = rows.filter((r) => r.group === g);
     if (!rs.length) continue;
+    groups[g] = {
+      pages: rs.length,
+      medianSeconds: median(rs.map((r) => r.s)),
+      nativeMedianSeconds: median(rs.map((r) => r.peer)),
+      emptyPages: rs.filter((r) => r.chars === 0 && r.peerChars > 20).length,
+    };
     console.log(
-      `${g}: median ${median(rs.map((r) => r.s)).toFixed(2)} s a page (native ${median(rs.map((r) => r.peer)).toFixed(2)} s); pages empty where native reads text: ${rs.filter((r) => r.chars === 0 && r.peerChars > 20).length}`,
+      `${g}: median ${groups[g].medianSeconds.toFixed(2)} s a page (native ${groups[g].nativeMedianSeconds.toFixed(2)} s); pages empty where native reads text: ${groups[g].emptyPages}`,
     );
   }
+  reportResult("pdf-pages", groups);
 } finally {
   engine.dispose();
 }

@@ -6,8 +6,8 @@ const num = (x, digits = 0) => (x === undefined || x === null || Number.isNaN(x)
 const ratio = (a, b, digits = 2) => (b ? `${(a / b).toFixed(digits)}×` : "n/a");
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-/** Rows `[figure, value, ratio]` for one benchmark's BENCH_RESULT. */
-const ROWS = {
+/** Rows `[figure, value, ratio]` for one benchmark's figures, by the name it reports them under. */
+export const ROWS = {
   ocr(r) {
     const rows = [];
     for (const s of r.subsets) {
@@ -35,7 +35,7 @@ const ROWS = {
     rows.push(["peak tesseract wasm heap, A4 300 dpi page", `${num(r.heapMB, 1)} MB`, `${ratio(r.heapMB, 100)} the 100 MB budget`]);
     return rows;
   },
-  speed(r) {
+  "page-speed"(r) {
     const rows = [];
     for (const [label, sel, key] of [
       ["A4 300 dpi English", (x) => x.a4, "a4Ratio"],
@@ -148,6 +148,36 @@ const ROWS = {
   },
 };
 
+/**
+ * Rows `[figure, value, ""]` for figures no renderer above knows: every number, string and flag by
+ * its path (`stream.p99`), arrays of up to MAX_GENERIC items by index.
+ */
+export function genericRows(figures, prefix = "", out = []) {
+  for (const [k, v] of Object.entries(figures)) {
+    if (k === "bench" && !prefix) continue;
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v === null || v === undefined) continue;
+    if (typeof v === "object") {
+      if (Array.isArray(v) && v.length > MAX_GENERIC) out.push([key, `${v.length} items`, ""]);
+      else genericRows(v, key, out);
+    } else out.push([key, typeof v === "number" && !Number.isInteger(v) ? String(Math.round(v * 1000) / 1000) : String(v), ""]);
+  }
+  return out;
+}
+const MAX_GENERIC = 40;
+
+/** The rows of one benchmark's figures: its renderer's, or every figure by its path. */
+export function figureRows(name, figures) {
+  const render = ROWS[name];
+  if (!render) return genericRows(figures);
+  try {
+    return render(figures);
+  } catch {
+    // Figures of an older shape than the renderer expects: shown as they are.
+    return genericRows(figures);
+  }
+}
+
 /** The suite's Markdown: when and where it ran, one table of every figure, and any benchmark that did not finish. */
 export function renderResults(runs, { started, machine }) {
   const lines = [
@@ -158,7 +188,7 @@ export function renderResults(runs, { started, machine }) {
   ];
   for (const run of runs) {
     if (!run.result) continue;
-    for (const [figure, value, r] of ROWS[run.bench](run.result)) lines.push(`| ${run.title} | ${figure} | ${value} | ${r} |`);
+    for (const [figure, value, r] of figureRows(run.result.bench, run.result)) lines.push(`| ${run.title} | ${figure} | ${value} | ${r} |`);
   }
   lines.push("");
   lines.push(

@@ -1,4 +1,5 @@
-// tesseract-wasm against native tesseract on the engine's working image of each speed page, in
+// The engine's tesseract build (test/bench/tesseract-build.mjs: WASM=package reads with the
+// tesseract-wasm 0.11 package instead) against native tesseract on the engine's working image of each speed page, in
 // process CPU time (a loaded machine inflates wall time, not CPU time): layout analysis and
 // recognition of the wasm build the engine ships (warm, in Node's V8), native tesseract on one
 // thread (less its start-up and model loading, measured on a blank image), and the CER of both.
@@ -13,7 +14,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { createOCREngine } from "../../node_modules/tesseract-wasm/dist/lib.js";
 import { decodeToGray } from "../../workers/engine/image/decode.ts";
 import { encodeGrayPng } from "../../workers/engine/image/png.ts";
 import { downscaleGray } from "../../workers/engine/image/gray.ts";
@@ -23,6 +23,8 @@ import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { nativeTessdata } from "./native-ocr.mjs";
 import { heldBackScans, pages } from "./speed-pages.mjs";
+import { reportResult } from "./bench-result.mjs";
+import { benchBuild, createBenchEngine } from "./tesseract-build.mjs";
 import { errorRates } from "./text-metrics.mjs";
 
 const work = path.join(os.tmpdir(), "lingoscan-tesseract-cpu");
@@ -103,8 +105,7 @@ async function wasmEngine() {
     };
   }
   try {
-    const wasm = readFileSync(path.join(root, "node_modules/tesseract-wasm/dist/tesseract-core.wasm"));
-    const engine = await createOCREngine({ wasmBinary: wasm });
+    const engine = await createBenchEngine();
     const model = modelFiles(["eng"]).find((m) => m.key.startsWith("tessdata/"));
     engine.loadModel(gunzipSync(readFileSync(model.file)));
     return engine;
@@ -119,12 +120,14 @@ writeFileSync(blank, Buffer.concat([Buffer.from("P5\n40 20\n255\n"), Buffer.allo
 const startup = Math.min(...[0, 1, 2].map(() => native(blank).ms));
 const filter = process.argv[2];
 const s = (ms) => (ms / 1000).toFixed(2);
-console.log(`native start-up and model loading: ${s(startup)} s CPU (subtracted)\n`);
+console.log(`wasm: ${benchBuild}\nnative start-up and model loading: ${s(startup)} s CPU (subtracted)\n`);
 console.log(
   "| page | working image | wasm layout s | wasm recognition s | wasm total s | native s | wasm ÷ native speed | wasm CER | native CER |",
 );
 console.log("|---|---|---|---|---|---|---|---|---|");
 let warm = false;
+/** One row a page and working size. */
+const rows = [];
 const sides = (process.env.SIDES ?? "").split(",").filter(Boolean).map(Number);
 const list = [...pages(), ...(process.env.HELD ? heldBackScans(work, (file) => native(file).text) : [])];
 for (const p of list.filter((p) => !filter || p.name.includes(filter))) {
@@ -163,8 +166,19 @@ async function readPage(p, gray) {
   const nativeMs = n.ms - startup;
   const total = w.layout + w.recognition;
   const cer = (t) => `${(errorRates(p.text, t, false).cer * 100).toFixed(2)} %`;
+  rows.push({
+    page: p.name,
+    size: `${width}x${height}`,
+    wasmLayoutSeconds: w.layout / 1000,
+    wasmRecognitionSeconds: w.recognition / 1000,
+    nativeSeconds: nativeMs / 1000,
+    wasmSpeedOverNative: nativeMs / total,
+    wasmCer: errorRates(p.text, w.text, false).cer,
+    nativeCer: errorRates(p.text, n.text, false).cer,
+  });
   console.log(
     `| ${p.name} | ${width}x${height} | ${s(w.layout)} | ${s(w.recognition)} | ${s(total)} | ${s(nativeMs)} | ${(nativeMs / total).toFixed(2)}x | ${cer(w.text)} | ${cer(n.text)} |`,
   );
 }
 engine.destroy();
+reportResult("tesseract-cpu", { startupSeconds: startup / 1000, rows });

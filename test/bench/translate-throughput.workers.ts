@@ -109,7 +109,7 @@ it("measures Apertium segments/s through the translation service", async () => {
       ...rows.map(([label, ms]) => `  ${label.padEnd(40)} ${String(Math.round(ms)).padStart(6)} ms  ${rate(ms).padStart(6)} segments/s`),
     ].join("\n"),
   );
-  // The line the benchmark suite (scripts/bench.mjs) reads.
+  // The line test/bench/translate-throughput.mjs reads and reports (results file, suite).
   const perSecond = (ms: number) => (SEGMENTS / ms) * 1000;
   console.log(
     `BENCH_RESULT ${JSON.stringify({ bench: "translate", segments: SEGMENTS, provider: perSecond(raw.ms), service: perSecond(plain.ms), glossary: perSecond(withGlossary.ms), memory: perSecond(fromMemory.ms) })}`,

@@ -18,6 +18,7 @@ import { parseHocr } from "../../workers/engine/ocr/hocr.ts";
 import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
 import { readColumns } from "../../workers/engine/ocr/vertical.ts";
 import { modelFiles, root } from "../../scripts/models.mjs";
+import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata } from "./native-ocr.mjs";
 import { languagePageSvg, renderPng, TEXTS } from "./ocr-render.mjs";
 import { errorRates } from "./text-metrics.mjs";
@@ -31,6 +32,8 @@ nativeTessdata(tessdata, langs);
 const wasm = readFileSync(path.join(root, "node_modules/tesseract-wasm/dist/tesseract-core.wasm"));
 const pct = (x) => `${(x * 100).toFixed(2)} %`;
 
+/** One row a model and resolution. */
+const rows = [];
 console.log("| model | dpi | wasm CER | native CER | wasm lines | native lines | columns CER, reading |");
 console.log("|---|---|---|---|---|---|---|");
 for (const lang of langs) {
@@ -63,8 +66,17 @@ for (const lang of langs) {
     });
     if (r.status !== 0) throw new Error(`tesseract failed: ${r.stderr}`);
     const lines = (t) => t.split("\n").filter((l) => l.trim()).length;
+    rows.push({
+      model: lang,
+      dpi,
+      wasmCer: errorRates(expected, text, true).cer,
+      nativeCer: errorRates(expected, r.stdout, true).cer,
+      columnsCer: errorRates(expected, columns, true).cer,
+      reading,
+    });
     console.log(
       `| ${lang} | ${dpi} | ${pct(errorRates(expected, text, true).cer)} | ${pct(errorRates(expected, r.stdout, true).cer)} | ${lines(text)} | ${lines(r.stdout)} | ${pct(errorRates(expected, columns, true).cer)}, ${reading} |`,
     );
   }
 }
+reportResult("vertical-scale", { rows });
