@@ -1,13 +1,14 @@
 // Starts the whole service locally: migrations, seeded models, a development account,
 // Apertium on loopback (when installed), the api Worker in one `wrangler dev` process and the engine
 // Worker in its own processes (one per core), so that reading pages never holds up the api.
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { root } from "./models.mjs";
-import { seedModels } from "./seed-models.mjs";
+import { missingModelsNotice, seedModels } from "./seed-models.mjs";
 import { wrangler, wranglerLive } from "./wrangler.mjs";
 import { DEFAULT_PORT as APERTIUM_PORT, startApertium } from "./apertium.mjs";
 import { freePort } from "./local-service.mjs";
@@ -75,10 +76,12 @@ async function startDevIdentityProvider() {
 }
 
 async function main() {
+  // What the service needs from Debian: installed when run as root, otherwise a stop naming the command.
+  if (spawnSync("bash", ["scripts/setup.sh"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
   console.log("dev: applying D1 migrations");
   wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], { env: { ...process.env, CI: "true" } });
   console.log("dev: seeding models");
-  await seedModels();
+  const { missing } = await seedModels();
   const key = seedDevAccount();
   let apertium;
   try {
@@ -97,6 +100,7 @@ async function main() {
   console.log(
     `\n  Base URL: ${BASE_URL}\n  API key:  ${key}\n  Try:      curl -H "Authorization: Bearer ${key}" ${BASE_URL}/api/v1/config\n`,
   );
+  if (missing.length) console.warn(missingModelsNotice(missing));
   let stopping = false;
   // Browsers the local Browser Rendering launched run in process groups of their own: they are
   // noted before the Workers stop and ended after them, so none is left spinning.

@@ -3,6 +3,7 @@
 # and the language pairs the service offers offline (English plus the Romance pairs).
 # Idempotent: when every package is already installed it does nothing (no apt-get update).
 # Needs root (or sudo) and Debian 12 apt sources. Start the server with `node scripts/apertium.mjs start`.
+# `--list` prints the packages, one a line, and installs nothing (scripts/setup.sh reads it).
 set -euo pipefail
 
 PACKAGES=(
@@ -13,6 +14,10 @@ PACKAGES=(
   apertium-spa-cat apertium-fr-es apertium-es-pt apertium-spa-ita apertium-es-gl
   apertium-fra-cat apertium-por-cat apertium-cat-ita apertium-pt-gl
 )
+if [ "${1:-}" = "--list" ]; then
+  printf '%s\n' "${PACKAGES[@]}"
+  exit 0
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { getPlatformProxy } from "wrangler";
-import { modelFiles, root, seedLanguages } from "./models.mjs";
+import { debianPackage, modelFiles, root, seedLanguages } from "./models.mjs";
 import { wrangler } from "./wrangler.mjs";
 
 const BUCKET = "lingoscan-models";
@@ -35,9 +35,28 @@ async function seedLocal(files) {
   console.log(`models: seeded ${todo.length} files (${files.length} in all)`);
 }
 
+/**
+ * What to tell the developer about OCR languages left unseeded: which, and how to get them (the
+ * models the npm registry does not publish come from Debian's tesseract-ocr-<code> packages).
+ */
+export function missingModelsNotice(missing) {
+  return [
+    `  Missing OCR models (not seeded; pages in these languages cannot be read): ${missing.join(", ")}`,
+    `  Get them: sudo apt-get install ${missing.map(debianPackage).join(" ")}  (the defaults: sudo bash scripts/setup.sh),`,
+    `  then restart npm run dev.`,
+  ].join("\n");
+}
+
+/** Seeds the models and fonts; `missing`: the OCR languages asked for that have no model file here. */
 export async function seedModels({ remote = false } = {}) {
-  const files = modelFiles(seedLanguages({ remote }));
-  if (!remote) return seedLocal(files);
+  const languages = seedLanguages({ remote });
+  const files = modelFiles(languages);
+  const seeded = new Set(files.map((f) => f.key));
+  const missing = languages.filter((code) => !seeded.has(`tessdata/${code}.traineddata.gz`));
+  if (!remote) {
+    await seedLocal(files);
+    return { missing };
+  }
   for (const { key, file } of files) {
     wrangler([
       "r2",
@@ -54,6 +73,10 @@ export async function seedModels({ remote = false } = {}) {
     ]);
     console.log(`models: ${key} (${statSync(file).size} bytes)`);
   }
+  return { missing };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await seedModels({ remote: process.argv.includes("--remote") });
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { missing } = await seedModels({ remote: process.argv.includes("--remote") });
+  if (missing.length) console.warn(missingModelsNotice(missing));
+}

@@ -13,6 +13,9 @@ function run(label, cmd, args) {
 }
 
 const bin = (name) => path.join(root, "node_modules/.bin", name);
+// What the tests need from Debian: installed when run as root, otherwise a stop naming the command.
+run("Debian packages (scripts/setup.sh)", "bash", ["scripts/setup.sh"]);
+run("set-up script and the CI command", process.execPath, ["--test", "test/setup/setup-script.test.mjs"]);
 run("migrations match the schema", process.execPath, ["scripts/check-migrations.mjs"]);
 run("generated binding types are current", bin("wrangler"), [
   "types",
