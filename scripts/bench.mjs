@@ -59,7 +59,7 @@ async function runBench(bench, { cwd = root, env = {} } = {}) {
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
     // Benchmarks run in a scratch copy still write their results here.
-    env: { ...process.env, BENCH_RESULTS_DIR: RESULTS_DIR, ...env },
+    env: { ...process.env, BENCH_RESULTS_DIR: RESULTS_DIR, BENCH_COMMAND: `npm run bench -- ${bench.name}`, ...env },
   });
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
   let result;

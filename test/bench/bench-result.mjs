@@ -41,6 +41,8 @@ export function command(argv = process.argv, env = process.env) {
   }
   const read = new Set([...source.matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)].map((m) => m[1]));
   const vars = [...read].filter((v) => env[v] !== undefined && v !== "BASE" && v !== "KEY").map((v) => `${v}=${env[v]}`);
+  // The suite (scripts/bench.mjs) names itself; otherwise the npm script, or node and the script.
+  if (env.BENCH_COMMAND) return [...vars, env.BENCH_COMMAND].join(" ");
   const event = env.npm_lifecycle_event;
   const cmd = event ? `npm run ${event}` : ["node", path.relative(process.cwd(), script), ...argv.slice(2)].join(" ");
   return [...vars, cmd, ...(event ? argv.slice(2) : [])].join(" ");

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { renderHeadline, renderPage, withHeadline, HEADLINE_END, HEADLINE_START } from "../../scripts/bench-report.mjs";
 import { anchors, brokenLinks, slug } from "../../scripts/check-links.mjs";
-import { readResult, writeResult } from "../bench/bench-result.mjs";
+import { command, readResult, writeResult } from "../bench/bench-result.mjs";
 import { BENCHES } from "../bench/catalogue.mjs";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -72,6 +72,13 @@ describe("benchmark results", () => {
     // The command names the variables the script reads (OCR_BENCH), not others.
     assert.match(r.latest.command, /^OCR_BENCH=scripts node .*ocr-bench\.mjs$/);
     assert.equal(typeof r.latest.machine.cores, "number");
+  });
+
+  it("names the command as it was given: by the suite, by npm, or by node", () => {
+    const argv = [process.execPath, path.join(root, "test/bench/ocr-bench.mjs"), "x"];
+    assert.equal(command(argv, { BENCH_COMMAND: "npm run bench -- ocr", OCR_BENCH: "scripts" }), "OCR_BENCH=scripts npm run bench -- ocr");
+    assert.equal(command(argv, { npm_lifecycle_event: "bench:ocr" }), "npm run bench:ocr x");
+    assert.match(command(argv, {}), /^node \S*test\/bench\/ocr-bench\.mjs x$/);
   });
 
   it("the page shows each benchmark's latest figures, or that it has not run", () => {
