@@ -103,8 +103,8 @@ export class LocalStorage extends WorkerEntrypoint<PoolEnv> implements StorageCa
   head(bucket: BucketName, key: string) {
     return this.calls.head(bucket, key);
   }
-  put(bucket: BucketName, key: string, body: ArrayBuffer, options?: PutOptions) {
-    return this.calls.put(bucket, key, body, options);
+  put(bucket: BucketName, key: string, body: ReadableStream<Uint8Array>, size: number, options?: PutOptions) {
+    return this.calls.put(bucket, key, body, size, options);
   }
   list(bucket: BucketName, options?: R2ListOptions) {
     return this.calls.list(bucket, options);

@@ -2,6 +2,8 @@
 // of opening the local R2 store themselves (two workerd processes writing one Miniflare store fail
 // with SQLITE_BUSY). The api process serves `storageCalls`; each engine process wraps them back
 // into the part of the R2Bucket interface the engine uses (get, head, put, list, delete).
+// Bodies cross as streams: Workers RPC refuses arguments and results over 32 MiB, and uploads
+// (up to 50 MiB), source pages and exports of long documents are larger than that.
 
 /** The buckets the engine binds; the same names as in both Workers' configs. */
 export type BucketName = "FILES" | "MODELS";
@@ -30,11 +32,12 @@ export interface PutOptions {
   customMetadata?: Record<string, string>;
 }
 
-/** The calls the api process answers for the engine processes. */
+/** The calls the api process answers for the engine processes; bodies are byte streams, never buffers. */
 export interface StorageCalls {
-  get(bucket: BucketName, key: string): Promise<(StoredMeta & { body: ArrayBuffer }) | null>;
+  get(bucket: BucketName, key: string): Promise<(StoredMeta & { body: ReadableStream<Uint8Array> }) | null>;
   head(bucket: BucketName, key: string): Promise<StoredMeta | null>;
-  put(bucket: BucketName, key: string, body: ArrayBuffer, options?: PutOptions): Promise<StoredMeta>;
+  /** `size` is the body's length in bytes: R2 stores only streams of a known length. */
+  put(bucket: BucketName, key: string, body: ReadableStream<Uint8Array>, size: number, options?: PutOptions): Promise<StoredMeta>;
   list(bucket: BucketName, options?: R2ListOptions): Promise<StoredList>;
   delete(bucket: BucketName, keys: string | string[]): Promise<void>;
 }
@@ -57,14 +60,14 @@ export function storageCalls(buckets: Record<BucketName, R2Bucket>): StorageCall
   return {
     async get(bucket, key) {
       const o = await buckets[bucket].get(key);
-      return o ? { ...metaOf(o), body: await o.arrayBuffer() } : null;
+      return o ? { ...metaOf(o), body: o.body } : null;
     },
     async head(bucket, key) {
       const o = await buckets[bucket].head(key);
       return o ? metaOf(o) : null;
     },
-    async put(bucket, key, body, options) {
-      return metaOf(await buckets[bucket].put(key, body, options));
+    async put(bucket, key, body, size, options) {
+      return metaOf(await buckets[bucket].put(key, body.pipeThrough(new FixedLengthStream(size)), options));
     },
     async list(bucket, options) {
       const l = await buckets[bucket].list(options);
@@ -115,22 +118,23 @@ class RemoteObject {
   }
 }
 
-/** An object as `R2Bucket.get` gives it: metadata and the whole body, already transferred. */
+/** An object as `R2Bucket.get` gives it: metadata and its body as a stream, read once. */
 class RemoteObjectBody extends RemoteObject {
-  bodyUsed = false;
-  readonly #bytes: ArrayBuffer;
+  readonly #body: ReadableStream<Uint8Array>;
 
-  constructor(meta: StoredMeta, bytes: ArrayBuffer) {
+  constructor(meta: StoredMeta, body: ReadableStream<Uint8Array>) {
     super(meta);
-    this.#bytes = bytes;
+    this.#body = body;
   }
 
-  get body(): ReadableStream {
-    return new Response(this.#bytes).body!;
+  get body(): ReadableStream<Uint8Array> {
+    return this.#body;
   }
-  async arrayBuffer(): Promise<ArrayBuffer> {
-    this.bodyUsed = true;
-    return this.#bytes;
+  get bodyUsed(): boolean {
+    return this.#body.locked;
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return new Response(this.#body).arrayBuffer();
   }
   async bytes(): Promise<Uint8Array> {
     return new Uint8Array(await this.arrayBuffer());
@@ -146,12 +150,13 @@ class RemoteObjectBody extends RemoteObject {
   }
 }
 
-async function bytesOf(value: ReadableStream | ArrayBuffer | ArrayBufferView | string | null | Blob): Promise<ArrayBuffer> {
-  if (value === null) return new ArrayBuffer(0);
-  if (typeof value === "string") return new TextEncoder().encode(value).slice().buffer;
-  if (value instanceof ArrayBuffer) return value;
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength).slice().buffer;
-  return new Response(value).arrayBuffer();
+/** A body as `R2Bucket.put` takes it, as bytes (a view's own bytes only, never the rest of its buffer). */
+async function bytesOf(value: ReadableStream | ArrayBuffer | ArrayBufferView | string | null | Blob): Promise<Uint8Array> {
+  if (value === null) return new Uint8Array(0);
+  if (typeof value === "string") return new TextEncoder().encode(value);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  return new Uint8Array(await new Response(value).arrayBuffer());
 }
 
 /**
@@ -173,8 +178,10 @@ export function remoteBucket(calls: StorageCalls, bucket: BucketName): R2Bucket 
     },
     async put(key: string, value: Parameters<R2Bucket["put"]>[1], options?: R2PutOptions) {
       const httpMetadata = options?.httpMetadata instanceof Headers ? undefined : options?.httpMetadata;
+      const bytes = await bytesOf(value);
+      const body = new Blob([bytes]).stream();
       return new RemoteObject(
-        await calls.put(bucket, key, await bytesOf(value), { httpMetadata, customMetadata: options?.customMetadata }),
+        await calls.put(bucket, key, body, bytes.byteLength, { httpMetadata, customMetadata: options?.customMetadata }),
       );
     },
     async list(options?: R2ListOptions) {
