@@ -81,7 +81,9 @@ export function renderHeadline(dir = RESULTS_DIR) {
   for (const b of BENCHES) {
     const r = readResult(b.name, dir);
     const h = r && b.headline?.(r.latest.figures);
-    if (h) rows.push(`| ${cell(h[0])} | ${cell(h[1])} | ${r.latest.date.slice(0, 10)} |`);
+    const m = r?.latest.machine;
+    if (h)
+      rows.push(`| ${cell(h[0])} | ${cell(h[1])} | ${r.latest.date.slice(0, 10)}, ${m.cores} cores at load average ${m.loadAverage} |`);
   }
   const body = rows.length ? ["| figure | value | measured |", "|---|---|---|", ...rows] : ["No benchmark has written results yet."];
   return [

@@ -168,7 +168,7 @@ export const BENCHES = [
     subject: "service",
     title: "Job latency",
     command: "node test/bench/jobs-latency.mjs 3",
-    needs: "the service (the suite starts `npm run dev`)",
+    needs: "a running `npm run dev`, which `npm run bench` starts itself",
     measures: "Upload to terminal state of 1-page `ocr` and `translate` jobs, and batches of 1 and 20 files.",
     suite: true,
     service: true,
@@ -181,7 +181,7 @@ export const BENCHES = [
     subject: "service",
     title: "Load",
     command: "npm run bench:load",
-    needs: "the service (the suite starts `npm run dev`)",
+    needs: "a running `npm run dev`, which `npm run bench` starts itself",
     measures:
       "Requests a second and p50/p99 latency of the main read routes beside the bare health route, a mixed stream of jobs, and the memory of the workerd processes a page in flight.",
     suite: true,
