@@ -41,11 +41,11 @@ const TREES = [
   },
   {
     dir: path.join(ROOT, "workers/engine"),
-    // The RPC contract, errors, bindings and memory budget; stored pages; pixels; reading text;
+    // Types, errors, bindings and memory budget; stored pages; pixels; reading text;
     // page layout and tables; PDF pages; text removal; typesetting; export files; one page's
     // orchestration (page/); the RPC surface.
     floors: [
-      ["types", "contract.ts", "errors.ts", "env.ts", "memory.ts"],
+      ["types", "errors.ts", "env.ts", "memory.ts"],
       "storage",
       "image",
       "ocr",
