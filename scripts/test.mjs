@@ -48,4 +48,8 @@ run("SDK tests typecheck", bin("tsc"), ["-p", "sdk/test"]);
 run("deployable bundles (wrangler deploy --dry-run, production and staging)", "npm", ["run", "--silent", "build"]);
 run("tests", bin("vitest"), ["run", ...process.argv.slice(2)]);
 // The SDK and the CLI against the real service (`npm run dev` in a scratch copy, on a free port).
-if (process.argv.length <= 2) run("SDK and CLI against the local service", bin("vitest"), ["run", "--config", "sdk/vitest.config.mts"]);
+if (process.argv.length <= 2) {
+  run("SDK and CLI against the local service", bin("vitest"), ["run", "--config", "sdk/vitest.config.mts"]);
+  // The web app in Chromium against `npm run dev`, every page checked with axe-core.
+  run("the web app end to end (npm run test:e2e)", process.execPath, ["test/e2e/web-app.e2e.mjs"]);
+}

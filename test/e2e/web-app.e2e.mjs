@@ -4,8 +4,9 @@
 // live progress and a changed page image → export and download → a Hebrew page's text shown right
 // to left in the editor → password-protected share → open
 // the viewer in a fresh browser context → sign in with the identity provider in another browser →
-// sessions list (method, device, this device, revoke) → add and edit a webhook endpoint.
-// Screenshots of the main pages go to test/e2e/out/.
+// sessions list (method, device, this device, revoke) → add and edit a webhook endpoint. Every page
+// on the way, signed out and signed in, is checked with axe-core (WCAG 2.1 A/AA and best practices):
+// any violation fails the run. Screenshots of the main pages go to test/e2e/out/.
 //   npm run test:e2e          (E2E_PORT, default 8791; CHROMIUM, default /usr/bin/chromium)
 //
 // The dev server gets one identity provider, `localidp` (a real oidc-provider on loopback, see
@@ -20,6 +21,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { languagePageSvg, renderPng, TEXTS } from "../bench/ocr-render.mjs";
 import { startOidcProvider } from "../helpers/oidc-provider.mjs";
+import { expectAccessible } from "./axe-check.mjs";
 
 const CLIENT_ID = "lingoscan-e2e";
 
@@ -148,6 +150,8 @@ async function main() {
     LANG: process.env.LANG?.match(/utf-?8/i) ? process.env.LANG : "C.UTF-8",
     ...(process.env.TMPDIR ? { TMPDIR: process.env.TMPDIR } : {}),
     PORT: String(port),
+    // The models of the pages it reads (the default set is fetched by the first `npm run dev`).
+    OCR_MODELS: "eng,heb",
     CLOUDFLARE_INCLUDE_PROCESS_ENV: "true",
     PUBLIC_BASE_URL: base,
     OAUTH_PROVIDERS: JSON.stringify({ localidp: { issuer: idp.issuer, client_id: CLIENT_ID, scope: "openid email", name: "Local ID" } }),
@@ -201,24 +205,35 @@ async function main() {
         consoleErrors.push(`${m.text()} at ${JSON.stringify(m.location())}`),
     );
     page.on("pageerror", (e) => consoleErrors.push(`uncaught: ${e.stack || e.message}`));
+    /** The pages axe found no violation on. */
+    const accessible = [];
+    const axe = (p, where) => expectAccessible(p, where, accessible);
 
     step("sign-in page with the identity-provider button");
     await page.goto(`${base}/login`);
     await page.getByRole("button", { name: "Sign in with Local ID" }).waitFor();
     await page.screenshot({ path: path.join(out, "0-sign-in.png"), fullPage: true });
+    await axe(page, "sign-in");
+    await page.goto(`${base}/forgot-password`);
+    await page.getByRole("heading", { name: "Forgot password" }).waitFor();
+    await axe(page, "forgot password");
 
     step("sign up");
     await page.goto(`${base}/register`);
+    await page.getByLabel("Email").waitFor();
+    await axe(page, "register");
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill("lantern-quartz-harbor-97");
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL(`${base}/new`);
     await page.getByRole("heading", { name: "New job" }).waitFor();
+    await axe(page, "new job");
 
     step(`upload the sample image (${canTranslate ? "translate" : "ocr"})`);
     await page.locator('input[type="file"]').setInputFiles(sample);
     if (canTranslate) await page.getByLabel("Tool").selectOption("translate");
     await page.screenshot({ path: path.join(out, "1-new-job.png"), fullPage: true });
+    await axe(page, "new job, a file chosen");
     await page.getByRole("button", { name: "Start" }).click();
     await page.waitForURL(/\/jobs\/job_/).catch(async (err) => {
       throw new Error(`the job did not start: ${await page.locator("main").innerText()}`, { cause: err });
@@ -238,6 +253,7 @@ async function main() {
     const log = await page.locator(".log li").allTextContents();
     if (!log.length) throw new Error("no progress event was shown");
     await page.screenshot({ path: path.join(out, "2-job-completed.png"), fullPage: true });
+    await axe(page, "job progress, completed");
 
     step("open the editor and edit a region");
     await page.getByRole("link", { name: "Open in the editor" }).click();
@@ -249,12 +265,14 @@ async function main() {
     const boxes = await page.locator(".frame .box:not(.table-box)").count();
     if (boxes < 1) throw new Error("no region box on the page image");
     await page.screenshot({ path: path.join(out, "3-editor.png"), fullPage: true });
+    await axe(page, "editor");
     await page.locator(".frame .box").first().click();
     const edited = canTranslate ? "Edición de prueba" : "The quick brown fox (checked)";
     await page.getByLabel(canTranslate ? /^Translation/ : "Source text").fill(edited);
     await page.getByRole("button", { name: "Save", exact: true }).click();
     await page.getByText("Saved.").waitFor();
     await page.screenshot({ path: path.join(out, "4-editor-region.png"), fullPage: true });
+    await axe(page, "editor, a region open");
 
     if (canTranslate) {
       step("re-render (free) with live progress");
@@ -287,6 +305,7 @@ async function main() {
       if (!progress.some((p) => /^running \d+% \S/.test(p))) throw new Error(`no live progress was shown: ${JSON.stringify(progress)}`);
       if (cls > 0) throw new Error(`the page moved while the re-render progressed: ${JSON.stringify(shifts)}`);
       await page.screenshot({ path: path.join(out, "5-editor-rerendered.png"), fullPage: true });
+      await axe(page, "editor, re-rendered");
     }
 
     step("export and download");
@@ -334,6 +353,7 @@ async function main() {
         text: el.value,
       }));
       await rtl.screenshot({ path: path.join(out, "5b-editor-hebrew.png"), fullPage: true });
+      await axe(rtl, "editor, a Hebrew region open");
       if (!/\p{Script=Hebrew}{3}/u.test(shown.text)) throw new Error(`the Hebrew region reads ${JSON.stringify(shown.text)}`);
       if (shown.dir !== "rtl" || shown.direction !== "rtl" || listed.direction !== "rtl")
         throw new Error(`the Hebrew region is not shown right to left: editor ${JSON.stringify(shown)}, list ${JSON.stringify(listed)}`);
@@ -351,6 +371,7 @@ async function main() {
     const viewer = await viewerCtx.newPage();
     await viewer.goto(shareUrl);
     await viewer.getByRole("heading", { name: "Protected document" }).waitFor();
+    await axe(viewer, "share viewer, password form (phone)");
     await viewer.getByLabel("Password").fill("wrong-password");
     await viewer.getByRole("button", { name: "Open" }).click();
     await viewer.getByText("The password is wrong.").waitFor();
@@ -360,6 +381,7 @@ async function main() {
     const regionText = await viewer.locator(".viewer-page .regions").first().innerText();
     if (!regionText.includes(edited)) throw new Error(`the viewer does not show the edited text: ${regionText}`);
     await viewer.screenshot({ path: path.join(out, "6-share-viewer-phone.png"), fullPage: true });
+    await axe(viewer, "share viewer, document open (phone)");
 
     step("sign in with the identity provider in another browser");
     const idpCtx = await browser.current.newContext({ viewport: { width: 1280, height: 900 } });
@@ -375,6 +397,11 @@ async function main() {
     });
     await idpPage.getByRole("heading", { name: "New job" }).waitFor();
 
+    step("projects list");
+    await page.goto(`${base}/projects`);
+    await page.locator("main table tbody tr").first().waitFor();
+    await axe(page, "projects");
+
     step("account page and sessions");
     await page.goto(`${base}/account`);
     await page.getByText(/credits available/).waitFor();
@@ -388,6 +415,7 @@ async function main() {
     if (!other?.includes("Identity provider"))
       throw new Error(`the identity-provider session is not shown as expected: ${JSON.stringify(rows)}`);
     await page.screenshot({ path: path.join(out, "7-account.png"), fullPage: true });
+    await axe(page, "account");
     await page.locator("#sessions").screenshot({ path: path.join(out, "8-sessions.png") });
     await sessionRows.filter({ hasText: "Identity provider" }).getByRole("button", { name: "Revoke" }).click();
     await page.waitForFunction(() => document.querySelectorAll("#sessions tbody tr").length === 1);
@@ -408,6 +436,7 @@ async function main() {
     await edit.getByLabel("job.completed", { exact: true }).check();
     await edit.getByLabel(/Active \(deliver events/).uncheck();
     await hooks.screenshot({ path: path.join(out, "9-webhook-edit.png") });
+    await axe(page, "account, a webhook endpoint being edited");
     await edit.getByRole("button", { name: "Save endpoint" }).click();
     const row = hooks.locator("tbody tr", { hasText: "completed jobs only" });
     await row.waitFor();
@@ -417,6 +446,7 @@ async function main() {
     await hooks.screenshot({ path: path.join(out, "10-webhooks.png") });
 
     if (consoleErrors.length) throw new Error(`browser console errors:\n${JSON.stringify(consoleErrors, null, 2)}`);
+    console.log(`e2e: axe found no violation on ${accessible.length} pages: ${accessible.join("; ")}`);
     console.log(`e2e: passed; screenshots in ${path.relative(root, out)}/`);
   } catch (err) {
     console.error(devLog.split("\n").slice(-40).join("\n"));

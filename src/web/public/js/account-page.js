@@ -52,7 +52,8 @@ function table(headers, rows, empty) {
         h(
           "tr",
           {},
-          headers.map((x) => h("th", {}, x)),
+          // A column without a heading holds the row's buttons: its header is named for screen readers.
+          headers.map((x) => h("th", {}, x || h("span", { class: "visually-hidden" }, "Actions"))),
         ),
       ),
       h(

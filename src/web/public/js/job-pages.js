@@ -11,13 +11,16 @@ export async function newJobPage(main) {
   const estimateOut = notice();
   let files = [];
 
-  const fileInput = h("input", { type: "file", multiple: true, accept: "image/*,application/pdf" });
+  // The drop zone is the file input's label: its visible text is the input's name, a click or a
+  // key press on the (visually hidden, focusable) input opens the file chooser.
+  const fileInput = h("input", { type: "file", multiple: true, accept: "image/*,application/pdf", class: "visually-hidden" });
   const fileList = h("ul", { class: "files" });
   const drop = h(
-    "div",
-    { class: "drop", tabindex: "0", role: "button", "aria-label": "Choose or drop files" },
+    "label",
+    { class: "drop" },
     h("strong", {}, "Drop files here"),
     h("span", { class: "muted" }, " or press to choose images and PDFs"),
+    fileInput,
   );
   const setFiles = (list) => {
     files = [...list];
@@ -30,13 +33,6 @@ export async function newJobPage(main) {
     estimateOut.clear();
   };
   setFiles([]);
-  drop.addEventListener("click", () => fileInput.click());
-  drop.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" || e.key === " ") {
-      e.preventDefault();
-      fileInput.click();
-    }
-  });
   drop.addEventListener("dragover", (e) => {
     e.preventDefault();
     drop.classList.add("over");
@@ -48,7 +44,6 @@ export async function newJobPage(main) {
     setFiles(e.dataTransfer.files);
   });
   fileInput.addEventListener("change", () => setFiles(fileInput.files));
-  fileInput.classList.add("visually-hidden");
 
   const tool = h(
     "select",
@@ -148,7 +143,6 @@ export async function newJobPage(main) {
       }),
     },
     drop,
-    fileInput,
     fileList,
     h(
       "div",
@@ -177,7 +171,8 @@ export async function jobPage(main, [jobId]) {
   let job = await api(`/jobs/${jobId}`);
   const status = h("p", { class: "status", "aria-live": "polite" });
   const bar = h("progress", { max: "100", value: "0", "aria-label": "Progress" });
-  const log = h("ol", { class: "log", "aria-live": "polite" });
+  // The log scrolls once long: focusable, so that it scrolls from the keyboard too.
+  const log = h("ol", { class: "log", "aria-live": "polite", tabindex: "0", "aria-label": "Progress events" });
   const result = h("div", {});
   const out = notice();
 
