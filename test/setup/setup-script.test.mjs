@@ -86,6 +86,14 @@ describe("scripts/setup.sh as root", () => {
   });
 });
 
+it("npm run dev names the OCR models it could not seed and the packages that provide them", async () => {
+  const { missingModelsNotice } = await import("../../scripts/seed-models.mjs");
+  const notice = missingModelsNotice(["chi_sim_vert", "kor_vert"]);
+  assert.match(notice, /Missing OCR models .*: chi_sim_vert, kor_vert/);
+  assert.match(notice, /sudo apt-get install tesseract-ocr-chi-sim-vert tesseract-ocr-kor-vert/);
+  assert.match(notice, /sudo bash scripts\/setup\.sh/);
+});
+
 it("CI runs the README's test command as the README gives it", () => {
   const readme = readFileSync(path.join(root, "README.md"), "utf8");
   const testLine = /\*\*Run the tests\*\*[\s\S]*?```sh\n(.+)\n```/.exec(readme)?.[1];
