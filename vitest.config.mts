@@ -2,23 +2,27 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 import { readdirSync } from "node:fs";
-import { buildDevStorage, buildEngine, DEV_STORAGE_OUT, ENGINE_OUT } from "./scripts/build-engine.mjs";
+import { availableParallelism } from "node:os";
+import { buildEngine, ENGINE_OUT } from "./scripts/build-engine.mjs";
 
-/** The bundled engine Worker as Miniflare modules: its entry first, then its wasm and chunks. */
-function engineModules() {
+/** `fn`'s result, computed on the first call only. */
+function once<T>(fn: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: fn() }).v;
+}
+
+/**
+ * The bundled engine Worker as Miniflare modules: its entry first, then its wasm and chunks. Built
+ * once a run: the pool resolves its options again at the start of every test file.
+ */
+const engineModules = once(() => {
   buildEngine();
   const files = readdirSync(ENGINE_OUT).filter((f) => f.endsWith(".js") || f.endsWith(".wasm") || f.endsWith(".mjs"));
   files.sort((a, b) => Number(b === "index.js") - Number(a === "index.js"));
   // .mjs: text modules (wrangler's Text rule: pdf.js source for the rasteriser's browser page).
   const type = (f: string) => (f.endsWith(".wasm") ? "CompiledWasm" : f.endsWith(".mjs") ? "Text" : "ESModule");
   return files.map((f) => ({ type: type(f), path: path.join(ENGINE_OUT, f) }) as const);
-}
-
-/** workers/dev/engine-pool.ts bundled: the api process's side of the local storage bridge. */
-function devStorageModules() {
-  buildDevStorage();
-  return [{ type: "ESModule", path: path.join(DEV_STORAGE_OUT, "index.js") }] as const;
-}
+});
 
 export default defineConfig({
   plugins: [
@@ -35,8 +39,6 @@ export default defineConfig({
           ...inject("oidcBindings"),
           ...inject("webhookBindings"),
         },
-        // `npm run dev`'s storage bridge (workers/dev/), served across a real RPC boundary (test/dev/).
-        serviceBindings: { DEV_STORAGE: { name: "lingoscan-dev-storage", entrypoint: "LocalStorage" } },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {
@@ -48,14 +50,6 @@ export default defineConfig({
             r2Buckets: { FILES: "lingoscan-files", MODELS: "lingoscan-models" },
             // Vector-only PDF pages are rasterised by Browser Rendering (local: scripts/install-chromium.sh).
             browserRendering: { binding: "BROWSER" },
-          },
-          {
-            name: "lingoscan-dev-storage",
-            modules: devStorageModules(),
-            modulesRoot: DEV_STORAGE_OUT,
-            compatibilityDate: "2026-11-01",
-            compatibilityFlags: ["nodejs_compat"],
-            r2Buckets: { FILES: "lingoscan-files", MODELS: "lingoscan-models" },
           },
         ],
       },
@@ -72,6 +66,9 @@ export default defineConfig({
       "./test/exports/tools-global-setup.ts",
     ],
     setupFiles: ["./test/setup.ts"],
+    // Two test files at a time on two cores (vitest's default, one core less, runs them one by one):
+    // a file's Workers wait on Apertium, the readers and the workflows' steps as much as they compute.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Benchmarks that need the Workers runtime run only when asked (BENCH=1), never as tests.
     include: process.env.BENCH ? ["test/bench/**/*.workers.ts"] : ["test/**/*.test.ts"],
     testTimeout: 60_000,
