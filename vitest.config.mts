@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 import path from "node:path";
 import { readdirSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { buildEngine, ENGINE_OUT } from "./scripts/build-engine.mjs";
+import { buildDevStorage, buildEngine, DEV_STORAGE_OUT, ENGINE_OUT } from "./scripts/build-engine.mjs";
 
 /** `fn`'s result, computed on the first call only. */
 function once<T>(fn: () => T): () => T {
@@ -24,6 +24,12 @@ const engineModules = once(() => {
   return files.map((f) => ({ type: type(f), path: path.join(ENGINE_OUT, f) }) as const);
 });
 
+/** workers/dev/engine-pool.ts bundled: the api process's side of the local storage bridge. */
+function devStorageModules() {
+  buildDevStorage();
+  return [{ type: "ESModule", path: path.join(DEV_STORAGE_OUT, "index.js") }] as const;
+}
+
 export default defineConfig({
   plugins: [
     cloudflareTest(async ({ inject }) => ({
@@ -39,6 +45,8 @@ export default defineConfig({
           ...inject("oidcBindings"),
           ...inject("webhookBindings"),
         },
+        // `npm run dev`'s storage bridge (workers/dev/), served across a real RPC boundary (test/dev/).
+        serviceBindings: { DEV_STORAGE: { name: "lingoscan-dev-storage", entrypoint: "LocalStorage" } },
         // The engine Worker, bundled as `wrangler deploy` would, behind the real ENGINE service binding.
         workers: [
           {
@@ -50,6 +58,14 @@ export default defineConfig({
             r2Buckets: { FILES: "lingoscan-files", MODELS: "lingoscan-models" },
             // Vector-only PDF pages are rasterised by Browser Rendering (local: scripts/install-chromium.sh).
             browserRendering: { binding: "BROWSER" },
+          },
+          {
+            name: "lingoscan-dev-storage",
+            modules: devStorageModules(),
+            modulesRoot: DEV_STORAGE_OUT,
+            compatibilityDate: "2026-11-01",
+            compatibilityFlags: ["nodejs_compat"],
+            r2Buckets: { FILES: "lingoscan-files", MODELS: "lingoscan-models" },
           },
         ],
       },
