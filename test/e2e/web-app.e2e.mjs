@@ -47,7 +47,8 @@ function step(name) {
 }
 
 async function waitForServer(dev) {
-  const deadline = Date.now() + 240_000;
+  // The first start bundles both Workers and seeds the models: minutes on a busy machine.
+  const deadline = Date.now() + 480_000;
   while (Date.now() < deadline) {
     if (dev.exitCode !== null) throw new Error(`the dev server exited with ${dev.exitCode}`);
     try {
@@ -58,7 +59,7 @@ async function waitForServer(dev) {
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
-  throw new Error(`${base} was not ready (/health/ready) within 4 minutes`);
+  throw new Error(`${base} was not ready (/health/ready) within 8 minutes`);
 }
 
 /** Ends `npm run dev` and everything it started (its process group); wrangler ignores SIGINT here. */
