@@ -73,6 +73,8 @@ export default defineConfig({
   ],
   test: {
     globalSetup: [
+      // First, so that its teardown runs last: it fails the run when a global setup leaves anything open.
+      "./test/open-handles-global-setup.ts",
       "./test/global-setup.ts",
       "./test/providers/apertium-global-setup.ts",
       "./test/engine/fixtures-global-setup.ts",

@@ -91,8 +91,10 @@ export default async function setup(project: TestProject) {
   const address = server.address();
   if (!address || typeof address === "string") throw new Error("the large-scene server has no port");
   project.provide("largeScenesUrl", `http://127.0.0.1:${address.port}`);
-}
-
-export async function teardown() {
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  // Returned, not exported as `teardown`: vitest ignores a named teardown beside a default export.
+  return () =>
+    new Promise<void>((resolve) => {
+      server!.close(() => resolve());
+      server!.closeAllConnections();
+    });
 }
