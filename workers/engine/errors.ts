@@ -1,4 +1,5 @@
 import { engineErrorMessage } from "../shared/engine-contract";
+import { isRpcSizeLimit } from "../shared/rpc-limits";
 
 /** Codes the engine raises; a subset of the api's error catalogue (src/http/errors.ts). */
 export type EngineErrorCode =
@@ -10,6 +11,7 @@ export type EngineErrorCode =
   | "empty_page_image"
   | "no_text_found"
   | "image_too_large"
+  | "payload_too_large"
   | "unsupported_language"
   | "ocr_failed"
   | "rasterizer_unavailable"
@@ -32,10 +34,13 @@ function describe(err: unknown): string {
   return String(err);
 }
 
-/** Passes coded errors through and wraps anything else (wasm traps, decoder panics) under `code`. */
+/**
+ * Passes coded errors through and wraps anything else (wasm traps, decoder panics) under `code`;
+ * data too large for an RPC call is `payload_too_large`, which no retry fixes.
+ */
 export function asEngineError(err: unknown, code: EngineErrorCode, context: string): Error {
   if (isEngineError(err)) return err;
-  return engineError(code, `${context}: ${describe(err)}`);
+  return engineError(isRpcSizeLimit(err) ? "payload_too_large" : code, `${context}: ${describe(err)}`);
 }
 
 /** Runs `fn`, turning any uncoded failure into `code`. */
