@@ -42,7 +42,7 @@ const TREES = [
   {
     dir: path.join(ROOT, "workers/engine"),
     // Types, errors, bindings and memory budget; stored pages; pixels; reading text;
-    // page layout and tables; PDF pages; text removal; typesetting; export files; one page's
+    // page layout and tables; text in pictures; PDF pages; text removal; typesetting; export files; one page's
     // orchestration (page/); the RPC surface.
     floors: [
       ["types", "errors.ts", "env.ts", "memory.ts"],
@@ -50,6 +50,7 @@ const TREES = [
       "image",
       "ocr",
       "layout",
+      "picture",
       "pdf",
       "inpaint",
       "typeset",

@@ -2826,6 +2826,12 @@ export interface components {
              * @enum {string}
              */
             ocr_mode?: "auto" | "force" | "redo";
+            /**
+             * @description How pages are read (default `auto`). `document`: scans and documents — turned upright, deskewed, read with the page's layout; `picture`: comics, manga, photos — text found in its balloons, captions and plates and read block by block, the page never turned and its colour kept; `auto` decides per image (tables are always read as documents).
+             * @example auto
+             * @enum {string}
+             */
+            page_kind?: "auto" | "document" | "picture";
             /** @description Glossaries whose terms the translation must keep (tool `translate`). */
             glossary_ids?: string[];
         };
@@ -6674,6 +6680,7 @@ export interface operations {
                  *       ],
                  *       "name": "string",
                  *       "ocr_mode": "auto",
+                 *       "page_kind": "auto",
                  *       "glossary_ids": [
                  *         "string"
                  *       ]

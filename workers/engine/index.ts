@@ -16,6 +16,7 @@ import type {
   InspectInput,
   InspectResult,
   OcrMode,
+  PageKind,
   PreprocessInput,
   PreprocessResult,
   RecognizeInput,
@@ -83,6 +84,12 @@ function requireOcrMode(mode: unknown): OcrMode {
   throw engineError("validation_error", "ocrMode must be auto, force or redo.");
 }
 
+function requirePageKind(kind: unknown): PageKind {
+  if (kind === undefined) return "auto";
+  if (kind === "auto" || kind === "document" || kind === "picture") return kind;
+  throw engineError("validation_error", "pageKind must be auto, document or picture.");
+}
+
 /** The engine's RPC surface, reached through the api Worker's `ENGINE` service binding. */
 export default class Engine extends WorkerEntrypoint<EngineEnv> {
   override async fetch(): Promise<Response> {
@@ -127,7 +134,8 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const readOutKeys = keys && { layout: requireKey(keys.layout, "readOutKeys.layout"), text: requireKey(keys.text, "readOutKeys.text") };
     // Languages are checked where they are used: a text-layer page's reading needs well-formed
     // names but no model; an OCR page's models are checked by detect and recognize.
-    const req = { sourceKey, outKey, page, ocrMode, languages: input.languages, pageImage: input.pageImage, readOutKeys };
+    const pageKind = requirePageKind(input.pageKind);
+    const req = { sourceKey, outKey, page, ocrMode, pageKind, languages: input.languages, pageImage: input.pageImage, readOutKeys };
     return guarded("internal_error", "Preprocessing the page failed", () => preprocessPage(this.env, req));
   }
 
@@ -153,9 +161,11 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const bandTexts = input.bandTexts?.map((k, i) => requireKey(k, `bandTexts[${i}]`));
     if (bandTexts?.length === 0) throw engineError("validation_error", "bandTexts must list at least one band reading.");
     if ((most !== undefined || bandTexts) && !languages) throw engineError("validation_error", "split and bandTexts need languages.");
+    const pictureLanguages =
+      input.pictureLanguages === undefined ? undefined : await requireLanguages(this.env.MODELS, input.pictureLanguages);
     const meta = await this.meta(pageKey);
     return guarded("ocr_failed", "Layout analysis failed", () =>
-      detectPage(this.env, pageKey, meta, outKey, languages, { most, bandTexts }),
+      detectPage(this.env, pageKey, meta, outKey, languages, { most, bandTexts }, pictureLanguages),
     );
   }
 

@@ -31,7 +31,12 @@ export interface InspectResult {
  * - `text_layer`: a PDF page whose text layer is read directly (exact text, no OCR);
  * - `rasterized`: a vector-only PDF page rendered to pixels by Browser Rendering, then recognised.
  */
-export type PagePath = "ocr" | "text_layer" | "rasterized";
+/**
+ * How a page's text is obtained: `text_layer` (a PDF's own text), `ocr` (a document read by OCR),
+ * `rasterized` (a PDF page drawn, then read), `picture` (a comic, manga page or photo: text blocks
+ * found on their grounds and read one by one; never turned, colour kept).
+ */
+export type PagePath = "ocr" | "text_layer" | "rasterized" | "picture";
 
 /** Something a page's reading should say without failing it (`code` snake_case, as the job's warnings). */
 export interface PageWarning {
@@ -53,6 +58,12 @@ export interface PreprocessInput {
    */
   ocrMode?: OcrMode;
   /**
+   * How the page is read: `document` (turned upright, deskewed, gray normalised image), `picture`
+   * (never turned; the page image keeps the upload's colours; text read block by block), or `auto`
+   * (default): images that look like pictures (comics, manga) are pictures, all else documents.
+   */
+  pageKind?: PageKind;
+  /**
    * Text-layer PDF pages drawn by Browser Rendering: `now` (default) waits for the drawing;
    * `background` writes a blank canvas of the page's size, which `drawPage` replaces with the
    * drawing later, for jobs whose later stages and exports read the text layer only.
@@ -68,6 +79,8 @@ export interface PreprocessInput {
 }
 
 export type OcrMode = "auto" | "force" | "redo";
+
+export type PageKind = "auto" | "document" | "picture";
 
 /** Draws a page `preprocess` left as a blank canvas (`pageImage: "background"`) over that canvas. */
 export interface DrawPageInput {
@@ -143,6 +156,11 @@ export interface DetectInput {
    * order. Their lines, in reading order, make the page's reading, kept and laid out as above.
    */
   bandTexts?: string[];
+  /**
+   * Without `languages`: the languages a picture page's text blocks are read in (only text that
+   * reads is laid out: a picture's blocks are checked by reading them). Document pages ignore it.
+   */
+  pictureLanguages?: string[];
 }
 
 /**
@@ -241,6 +259,8 @@ export interface RegionText {
   confidence: number;
   lines: LineText[];
   vertical?: boolean;
+  /** Pictures: the interior of the balloon or caption box that holds the text, where its translation may be set. */
+  frame?: Box;
 }
 
 /** Recognised text of one page, regions in reading order. */
@@ -468,6 +488,13 @@ export interface TextStyle {
   align?: "left" | "center" | "right" | "justify";
   /** Pixels; the starting point of the size search. */
   font_size?: number;
+  /**
+   * Pictures: the interior of the balloon or caption box (page pixels) the text is set in, centred,
+   * instead of the region's box; the text never leaves it.
+   */
+  frame?: Box;
+  /** `caps`: the original is lettered in capitals (comics), and so is its translation. */
+  lettering?: "caps";
 }
 
 export interface InpaintRegionResult {

@@ -35,7 +35,7 @@ export const PAGE_STATUSES = ["pending", "processing", "ready", "failed"] as con
 export type PageStatus = (typeof PAGE_STATUSES)[number];
 
 /** How the text of a page was obtained: PDF text layer, OCR of an image, or OCR of a rasterised vector page. */
-export const PAGE_PATHS = ["text_layer", "ocr", "rasterized"] as const;
+export const PAGE_PATHS = ["text_layer", "ocr", "rasterized", "picture"] as const;
 export type PagePath = (typeof PAGE_PATHS)[number];
 
 export const REGION_KINDS = [

@@ -30,6 +30,11 @@ export const CreateJobRequest = z
         "How PDF text layers are used (default `auto`). `auto`: a plausible text layer is taken as it is, other pages are recognised; `force`: every page is recognised, text layers are ignored; `redo`: invisible text from an earlier OCR is replaced by a new recognition, visible text is kept.",
       example: "auto",
     }),
+    page_kind: z.enum(["auto", "document", "picture"]).optional().openapi({
+      description:
+        "How pages are read (default `auto`). `document`: scans and documents — turned upright, deskewed, read with the page's layout; `picture`: comics, manga, photos — text found in its balloons, captions and plates and read block by block, the page never turned and its colour kept; `auto` decides per image (tables are always read as documents).",
+      example: "auto",
+    }),
     glossary_ids: z
       .array(z.string().min(1).max(64))
       .max(10)

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { chunks, queryInChunks } from "../../db/chunks";
 import type { DB } from "../../db/client";
+import type { PagePath } from "../../db/schema/enums";
 import { firstRow } from "../../db/rows";
 import { pages, regions, tableCells, tables } from "../../db/schema";
 import type { AccountRows } from "../../db/account-rows";
@@ -314,7 +315,7 @@ export interface PageOutput {
   imageKey: string;
   sourceKey: string;
   language: string;
-  path: "ocr" | "text_layer" | "rasterized";
+  path: PagePath;
   rotation?: number;
 }
 

@@ -31,7 +31,8 @@ export function pageSplit(env: Env, pagesInFlight = 1): number {
 export const detecting: StageHandler = async ({ env, plan, page, pagesInFlight }) => {
   const pageKey = keys.pageImage(plan.userId, plan.jobId, page);
   const outKey = keys.pageLayout(plan.userId, plan.jobId, page);
-  if (!RECOGNIZED_BY_TEXT.has(plan.tool)) return { regions: (await engineCall(() => env.ENGINE.detect({ pageKey, outKey }))).regions };
+  if (!RECOGNIZED_BY_TEXT.has(plan.tool))
+    return { regions: (await engineCall(() => env.ENGINE.detect({ pageKey, outKey, pictureLanguages: plan.languages }))).regions };
   const languages = plan.languages;
   const split = pageSplit(env, pagesInFlight);
   let r = await engineCall(() => env.ENGINE.detect({ pageKey, outKey, languages, ...(split > 1 ? { split } : {}) }));

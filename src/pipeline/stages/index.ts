@@ -96,6 +96,7 @@ export async function planJob(db: DB, jobId: string, attempt: number): Promise<J
     sourceKey: job.sourceKey,
     languages: (o.ocr_languages as string[] | undefined) ?? ["eng"],
     ocrMode: (o.ocr_mode as JobPlan["ocrMode"]) ?? "auto",
+    pageKind: job.tool === "tables" ? "document" : ((o.page_kind as JobPlan["pageKind"]) ?? "auto"),
     targetLanguage: o.target_language ?? null,
     formats: o.export_formats ?? [],
     baseName:

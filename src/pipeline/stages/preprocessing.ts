@@ -30,6 +30,7 @@ export const preprocessing: StageHandler = async ({ env, plan, page }) => {
       outKey: keys.pageImage(plan.userId, plan.jobId, page),
       languages: plan.languages,
       ocrMode: plan.ocrMode,
+      pageKind: plan.pageKind,
       pageImage: drawsPagesLater(plan) ? "background" : "now",
       readOutKeys,
     }),

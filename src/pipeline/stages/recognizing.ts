@@ -1,4 +1,5 @@
 import type { PageTables, PageText, RecognizeResult } from "../../../workers/shared/engine-contract";
+import { letteredInCapitals } from "../../../workers/shared/lettering";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
@@ -46,6 +47,9 @@ async function savePage(
       text: reg.text,
       sourceLanguage: plan.languages[0] ?? null,
       confidence: reg.confidence,
+      vertical: reg.vertical ?? false,
+      // A picture's region keeps its balloon's interior: where its translation is set.
+      ...(reg.frame ? { style: { frame: reg.frame, ...(letteredInCapitals(reg.text) ? { lettering: "caps" } : {}) } } : {}),
       lines: reg.lines.map((l) => ({
         ...l.box,
         text: l.text,

@@ -1,4 +1,4 @@
-import type { PagePath, PreprocessResult } from "../../../workers/shared/engine-contract";
+import type { PageKind, PagePath, PreprocessResult } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import type { JobKind, JobStage, Tool } from "../../modules/jobs/tools";
 
@@ -20,6 +20,8 @@ export interface JobPlan {
   languages: string[];
   /** How PDF text layers are used (CreateJobRequest.ocr_mode). */
   ocrMode?: "auto" | "force" | "redo";
+  /** How pages are read (CreateJobRequest.page_kind). */
+  pageKind?: PageKind;
   targetLanguage: string | null;
   formats: string[];
   baseName: string;

@@ -14,11 +14,24 @@ export function asOrientation(value: number | undefined): Orientation {
 /** The upright picture of pixels stored with `orientation`. */
 export function applyOrientation(img: GrayImage, orientation: Orientation): GrayImage {
   if (orientation === 1) return img;
-  const { width: w, height: h, data: src } = img;
+  const turned = orientPixels(img.data, img.width, img.height, orientation);
+  return { width: turned.width, height: turned.height, data: turned.data };
+}
+
+/** The upright picture of RGBA pixels (4 bytes a pixel) stored with `orientation`. */
+export function applyOrientationRgba<T extends { width: number; height: number; data: Uint8Array }>(img: T, orientation: Orientation): T {
+  if (orientation === 1) return img;
+  const words = new Uint32Array(img.data.buffer.slice(img.data.byteOffset, img.data.byteOffset + img.width * img.height * 4));
+  const turned = orientPixels(words, img.width, img.height, orientation);
+  return { ...img, width: turned.width, height: turned.height, data: new Uint8Array(turned.data.buffer) };
+}
+
+/** `applyOrientation` on any one-element-a-pixel raster. */
+function orientPixels<A extends Uint8Array | Uint32Array>(src: A, w: number, h: number, orientation: Orientation) {
   const swap = orientation >= 5;
   const ow = swap ? h : w;
   const oh = swap ? w : h;
-  const out = new Uint8Array(ow * oh);
+  const out = (src instanceof Uint32Array ? new Uint32Array(ow * oh) : new Uint8Array(ow * oh)) as A;
   // For each output pixel (x, y), the stored pixel it shows.
   for (let y = 0; y < oh; y++) {
     for (let x = 0; x < ow; x++) {

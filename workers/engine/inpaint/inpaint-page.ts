@@ -1,4 +1,6 @@
-import type { InpaintInput, InpaintResult } from "../../shared/engine-contract";
+import type { InpaintInput, InpaintRegionResult, InpaintResult } from "../../shared/engine-contract";
+import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
+import { readPageMeta } from "../storage/page-meta";
 import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
@@ -9,6 +11,14 @@ import { dilate, lineHeightOf, maskRegion, regionInk, zonesOf, type Rect } from 
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 import { confirmText, TEXTURED } from "./text-evidence";
+
+/** Each region's result in input order: a picture's lettering removed by its blocks, the others by glyph masks. */
+function mergeResults(lettered: (ErasedBlock | null)[], masked: InpaintRegionResult[]): InpaintRegionResult[] {
+  let k = 0;
+  return lettered
+    .map((l) => l && { masked: l.masked, leftover: false, leftoverText: "", smear: false, smearShare: 0, style: l.style })
+    .map((r) => r ?? masked[k++]!);
+}
 
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
@@ -35,16 +45,25 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const { width, height } = img;
   makeRoomFor(width * height);
   const mask = new Uint8Array(width * height);
+  // A picture's lettering is removed by its text blocks' marks; regions outside any block, and
+  // documents' regions, by the glyph masks below.
+  const meta = await readPageMeta(env.FILES, input.pageKey);
+  const lettered =
+    meta.path === "picture"
+      ? erasePictureText(img, { width, height, data: lumaOf(img) }, input.regions, mask)
+      : input.regions.map(() => null);
+  const regions = input.regions.filter((_, i) => !lettered[i]);
+  stage("lettering");
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.
   const guide = new Uint8Array(width * height);
-  const blocked = input.regions.flatMap((r) => zonesOf(r, width, height));
-  const inks = input.regions.map((r) => regionInk(img, r, blocked, guide));
+  const blocked = regions.flatMap((r) => zonesOf(r, width, height));
+  const inks = regions.map((r) => regionInk(img, r, blocked, guide));
   stage("mask");
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
   const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide);
   stage("textCheck");
-  const found = input.regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
+  const found = regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
   const pad = (z: Rect, by: number): Rect => {
     const b = Math.ceil(by);
@@ -54,14 +73,14 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // detected as one tall "line" would otherwise swallow its glyphs' surroundings.
   const halos = found.map((f) => haloOf(f.stroke));
   const glyphs = mask.slice();
-  input.regions.forEach((_, i) => {
+  regions.forEach((_, i) => {
     for (const z of found[i]!.zones) dilate(glyphs, mask, width, pad(z, halos[i]!), halos[i]!);
   });
   const hole = mask.slice();
   stage("mask");
   // Smooth backgrounds from a radius of 3 (gradients continue exactly whatever the radius; a
   // larger one costs its square), textured ones by patches searched a few line heights' worth.
-  input.regions.forEach((r, i) => {
+  regions.forEach((r, i) => {
     const lh = lineHeightOf(r);
     found[i]!.zones.forEach((z, k) => {
       const textured = inks[i]!.inks[k]!.texture > TEXTURED;
@@ -79,12 +98,12 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   let gray = { width, height, data: lumaOf(img) };
   const read = async (i: number) => {
     const t = Date.now();
-    const words = await leftoverWords(env.MODELS, gray, input.regions[i]!.box, languages, evidence.checked ? evidence.text[i] : undefined);
+    const words = await leftoverWords(env.MODELS, gray, regions[i]!.box, languages, evidence.checked ? evidence.text[i] : undefined);
     checkMs += Date.now() - t;
     return words;
   };
   const leftovers: string[] = [];
-  for (const i of input.regions.keys()) {
+  for (const i of regions.keys()) {
     let words = languages.length ? await read(i) : [];
     const f = found[i]!;
     lap = Date.now();
@@ -118,14 +137,17 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     cleanKey: input.cleanKey,
     width,
     height,
-    regions: input.regions.map((_, i) => ({
-      masked: plates[i]!.filled,
-      leftover: leftovers[i]!.length > 0,
-      leftoverText: leftovers[i]!,
-      smear: plates[i]!.flagged,
-      smearShare: plates[i]!.smear,
-      style: found[i]!.style,
-    })),
+    regions: mergeResults(
+      lettered,
+      regions.map((_, i) => ({
+        masked: plates[i]!.filled,
+        leftover: leftovers[i]!.length > 0,
+        leftoverText: leftovers[i]!,
+        smear: plates[i]!.flagged,
+        smearShare: plates[i]!.smear,
+        style: found[i]!.style,
+      })),
+    ),
     ms: { inpaint: inpaintMs, check: checkMs, stages },
     textCheck: { zones: evidence.zones, rejected: evidence.rejected },
   };

@@ -1,4 +1,4 @@
-import type { InputFormat, OcrMode, PagePath, PageText, PageTransform, PageWarning } from "../../shared/engine-contract";
+import type { InputFormat, OcrMode, PageKind, PagePath, PageText, PageTransform, PageWarning } from "../../shared/engine-contract";
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
@@ -9,6 +9,8 @@ import { MAX_PAGE_SIDE } from "../memory";
 import { fitScale } from "../image/limits";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
+import { looksLikePicture } from "../picture/page-kind";
+import { pictureImagePng } from "./picture-image";
 import { loadSourcePage } from "./source";
 
 export interface NormalisedPage {
@@ -37,7 +39,15 @@ export interface PreprocessContext {
   language: () => Promise<string>;
   /** PDF pages: the languages requested (text-layer plausibility) and how text layers are used. */
   pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
+  /**
+   * Document or picture (`PreprocessInput.pageKind`). With `auto`, images that look like pictures
+   * (`looksLikePicture`) are pictures; PDF, TIFF and PBM pages, scanners' formats, are documents.
+   */
+  kind?: PageKind;
 }
+
+/** Uploads whose pages `auto` may take for pictures: the formats of drawings, screenshots and photos. */
+const PICTURE_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"]);
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
 const MIN_SKEW = 0.2;
@@ -71,10 +81,16 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
-  const out = await normaliseSource(source, ctx);
+  const kind = ctx.kind === "auto" && !PICTURE_FORMATS.has(format) ? "document" : ctx.kind;
+  const out = await normaliseSource(source, { ...ctx, kind });
   const later = { ...(source.drawScale ? { drawScale: source.drawScale } : {}), ...(source.warnings ? { warnings: source.warnings } : {}) };
-  // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels.
-  const png = source.rendered ? await encodeGrayPng(out.image) : await encodeBlankGrayPng(out.image.width, out.image.height);
+  // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels; a picture keeps its colours.
+  const png =
+    out.path === "picture"
+      ? await pictureImagePng(bytes, format, out.image)
+      : source.rendered
+        ? await encodeGrayPng(out.image)
+        : await encodeBlankGrayPng(out.image.width, out.image.height);
   return { ...out, png, ...later };
 }
 
@@ -88,6 +104,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let rotation: PageTransform["rotation"] = source.turn ?? 0;
   let skew = 0;
   let chosen: string | undefined;
+  // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
+  const readable = !source.textLayer && source.path === "ocr";
+  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(image)))) {
+    return { image, path: "picture", transform: { rotation: 0, skew: 0, scale, sourceWidth, sourceHeight } };
+  }
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();

@@ -1,4 +1,4 @@
-import type { DrawPageResult, OcrMode, PageTransform, PreprocessInput, PreprocessResult } from "../../shared/engine-contract";
+import type { DrawPageResult, OcrMode, PageKind, PageTransform, PreprocessInput, PreprocessResult } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import type { EngineEnv } from "../env";
 import { rotateQuarter } from "../image/geometry";
@@ -20,13 +20,15 @@ export interface PreprocessRequest {
   page: number;
   languages?: string[];
   ocrMode: OcrMode;
+  pageKind?: PageKind;
   pageImage?: PreprocessInput["pageImage"];
   readOutKeys?: PreprocessInput["readOutKeys"];
 }
 
 /**
  * Reads one page (raster decode, PDF text layer / scan / rendering), turns it upright, deskews
- * it, normalises contrast, fits it within 3508 px and stores it as PNG at outKey. The page's
+ * it, normalises contrast, fits it within 3508 px and stores it as PNG at outKey; a picture is only
+ * fitted, and stored in its own colours. The page's
  * path and transform travel with the image (R2 metadata); a text layer is stored beside it.
  * A text-layer page drawn later (`pageImage: "background"`) is left as a blank canvas of its size,
  * which `drawPendingPage` replaces with the drawing once the job no longer waits for it.
@@ -39,6 +41,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
     browser: env.BROWSER,
     language: async () => autoOrTrialLanguage(req.languages, await seededLanguages(env.MODELS)),
     pdf: { languages: req.languages, ocrMode: req.ocrMode, drawLater },
+    kind: req.pageKind ?? "auto",
   });
   const textLayerKey = out.textLayer ? textLayerKeyFor(req.outKey) : null;
   if (out.textLayer && textLayerKey) await writeJson(env.FILES, textLayerKey, out.textLayer);

@@ -4,6 +4,7 @@ import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
 import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
+import type { GrayImage } from "../image/gray";
 import { readLayoutGaps, readWithGaps } from "../ocr/layout-gaps";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
@@ -11,6 +12,7 @@ import { loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-ra
 import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
+import { readPicture } from "../picture/read-picture";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
 import { joinBands, readOrSplit } from "./split";
@@ -29,10 +31,21 @@ const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading 
   page: { ...page, path: meta.path },
 });
 
+/**
+ * A picture's text: its blocks read one by one (`readPicture`). Should none read as text, the
+ * page is read as a document is, as it stands (not turned), so that nothing is lost to the choice.
+ */
+async function readPicturePage(env: EngineEnv, gray: GrayImage, langs: string[]): Promise<PageText> {
+  const page = await readPicture(env.MODELS, gray, langs, await seededLanguages(env.MODELS));
+  if (countChars(page) > 0) return page;
+  return { ...(await readWithGaps(env.MODELS, gray, langs)), path: "picture" };
+}
+
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
   const { gray, langs } = await grayIn(env, pageKey, meta, languages);
-  return keep(meta, languages, await readWithGaps(env.MODELS, gray, langs));
+  const page = meta.path === "picture" ? await readPicturePage(env, gray, langs) : await readWithGaps(env.MODELS, gray, langs);
+  return keep(meta, languages, page);
 }
 
 /** `detect`'s answer for a layout written at `key`. */
@@ -86,7 +99,9 @@ export async function writeTextLayerReading(
  * Layout analysis: blocks → lines → words in reading order, written as `PageLayout` JSON. With
  * `languages` (recognition follows), the page is read once and the reading kept for `recognize`;
  * with `split` > 1 a page with enough lines is divided into bands instead (nothing written: the
- * answer's `bands`), whose readings a later call joins (`bandTexts`).
+ * answer's `bands`), whose readings a later call joins (`bandTexts`). A picture is read whole (its
+ * text blocks, one by one), in `languages` or, without them, in `pictureLanguages`: its layout is
+ * the blocks that read as text.
  */
 export async function detectPage(
   env: EngineEnv,
@@ -95,10 +110,20 @@ export async function detectPage(
   outKey: string,
   languages: string[] | undefined,
   split: { most?: number; bandTexts?: string[] } = {},
+  pictureLanguages?: string[],
 ): Promise<DetectResult> {
   let layout;
   if (meta.path === "text_layer") layout = layoutOfText(await readTextLayer(env.FILES, meta));
-  else if (languages) {
+  else if (meta.path === "picture") {
+    const reading = await readPage(
+      env,
+      pageKey,
+      meta,
+      languages ?? pictureLanguages ?? [trialLanguage(undefined, await seededLanguages(env.MODELS))],
+    );
+    if (languages) await writeJson(env.FILES, readingKeyFor(pageKey), reading);
+    layout = { ...layoutOfText(reading.page), path: meta.path };
+  } else if (languages) {
     let reading: KeptReading;
     if (split.bandTexts) {
       const joined = await joinBands(env.FILES, split.bandTexts);

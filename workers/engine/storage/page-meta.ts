@@ -61,7 +61,7 @@ export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<Pa
   const head = await files.head(pageKey);
   if (!head) throw engineError("not_found", `No page image at key ${JSON.stringify(pageKey)}.`);
   const m = head.customMetadata ?? {};
-  const path: PagePath = m.path === "text_layer" || m.path === "rasterized" ? m.path : "ocr";
+  const path: PagePath = m.path === "text_layer" || m.path === "rasterized" || m.path === "picture" ? m.path : "ocr";
   let transform: PageTransform | null = null;
   try {
     transform = m.transform ? (JSON.parse(m.transform) as PageTransform) : null;

@@ -1,4 +1,4 @@
-import type { TypesetInput, TypesetRegion, TypesetResult } from "../../shared/engine-contract";
+import type { Box, TypesetInput, TypesetRegion, TypesetResult } from "../../shared/engine-contract";
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
@@ -9,6 +9,14 @@ import { engineError } from "../errors";
 import { unshapedScript } from "../../shared/shaping";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
+
+/** A frame given in a region's style, when it is a box of positive size. */
+function frameOf(r: TypesetRegion): Box | null {
+  const f = r.style?.frame;
+  if (!f || typeof f !== "object") return null;
+  const { x, y, w, h } = f;
+  return [x, y, w, h].every((v) => Number.isFinite(v)) && w >= 1 && h >= 1 ? { x, y, w, h } : null;
+}
 
 /** Starting size: the user's or original's font size, else from the recognised lines, else from the box. */
 function targetSize(r: TypesetRegion): number {
@@ -40,7 +48,10 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const page = await loadRgba(env.FILES, input.backgroundKey, "background");
   const results: TypesetResult["regions"] = [];
   for (const r of input.regions) {
-    const text = r.text.trim();
+    // A picture's translation is set in its balloon's interior, centred; lettered in capitals as the original was.
+    const frame = frameOf(r);
+    const box = frame ?? r.box;
+    const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
       continue;
@@ -48,15 +59,15 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const w = r.style?.font_weight;
     const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
     const chain = await fontChain(env.MODELS, weight >= 600);
-    const first = r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
-    // No line is drawn across a background edge under the box (horizontal text).
-    const edges = r.vertical ? [] : rowEdges(page, r.box);
-    const { layout, overflow } = fitText(chain, text, r.box, targetSize(r), !!r.vertical, edges, first ?? 0);
+    const first = !frame && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
+    // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
+    const edges = r.vertical || frame ? [] : rowEdges(page, box);
+    const { layout, overflow } = fitText(chain, text, box, targetSize(r), !!r.vertical, edges, first ?? 0);
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
-    const align = r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
-    const { svg } = regionSvg(chain, layout, r.box, { color, align, weight }, first);
+    const align = frame ? "center" : r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
+    const { svg } = regionSvg(chain, layout, box, { color, align, weight }, first);
     const used = chain.filter((f) => svg.includes(`font-family="${f.metrics.family}"`));
-    await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), r.box.x, r.box.y);
+    await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), box.x, box.y);
     results.push({ overflow, fontSize: layout.size, lines: layout.lines.length, fonts: used.map((f) => f.metrics.family) });
   }
   await writeObject(env.FILES, input.outKey, encodeRgba(page, "png"), "image/png");

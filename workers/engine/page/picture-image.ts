@@ -1,0 +1,28 @@
+import type { InputFormat } from "../../shared/engine-contract";
+import type { GrayImage } from "../image/gray";
+import { probeRaster } from "../image/headers";
+import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
+import { encodeGrayPng } from "../image/png";
+import { decodeRgba, encodeRgba, resizeRgba } from "../inpaint/rgba";
+import { MAX_PHOTON_PIXELS } from "../memory";
+
+/** Raster formats whose colours photon decodes. */
+const COLOUR_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"]);
+
+/**
+ * A picture's page image: the upload's own colours (EXIF orientation applied), at the size of its
+ * gray reading copy `gray`, as PNG. Formats photon does not decode (TIFF, PBM/PGM/PPM, PDF pages)
+ * and images too large to decode in colour keep the gray copy.
+ */
+export async function pictureImagePng(bytes: Uint8Array, format: InputFormat, gray: GrayImage): Promise<Uint8Array> {
+  if (COLOUR_FORMATS.has(format)) {
+    const probe = probeRaster(bytes, format as Exclude<InputFormat, "pdf">);
+    if (probe.width * probe.height <= MAX_PHOTON_PIXELS) {
+      let colour = decodeRgba(bytes, "upload");
+      if (format === "jpeg") colour = applyOrientationRgba(colour, jpegOrientation(bytes));
+      const sameShape = Math.abs(colour.width / colour.height - gray.width / gray.height) < 0.01;
+      if (sameShape) return encodeRgba(resizeRgba(colour, gray.width, gray.height), "png");
+    }
+  }
+  return encodeGrayPng(gray);
+}

@@ -1,0 +1,24 @@
+import type { GrayImage } from "../image/gray";
+import { findTextBlocks } from "./text-blocks";
+
+/** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
+const JUDGE_SIDE = 1000;
+/** A picture's ink is mostly drawing: at least this share is no mark of a text block. */
+const DRAWN = 0.6;
+/** Letters a picture's text blocks hold at least: enough text to read block by block. */
+const MIN_GLYPHS = 20;
+/** A page whose largest text block holds this share of its letters is a document's body of text. */
+const BODY = 0.5;
+
+/**
+ * Whether an image reads as a picture (a comic or manga page, an illustration with lettering)
+ * rather than a document: most of its ink is drawing, and its text is in many small blocks on
+ * grounds of their own (balloons, captions), not in one body. Photos with a line or two of text on
+ * a textured ground find too few letters in blocks and stay documents, as scans and screenshots do.
+ */
+export function looksLikePicture(page: GrayImage): boolean {
+  const found = findTextBlocks(page, JUDGE_SIDE);
+  const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
+  const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
+  return found.art >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs;
+}

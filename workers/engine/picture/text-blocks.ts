@@ -1,0 +1,299 @@
+import type { Box } from "../../shared/engine-contract";
+import { downscaleGray, type GrayImage } from "../image/gray";
+import { fitScale } from "../image/limits";
+import { labelComponents } from "./components";
+
+/**
+ * Text in a picture (a comic or manga page, a poster, a photo of a sign) sits on grounds of its
+ * own: a speech balloon, a caption box, the white outline of a sound effect, a plate. Such a
+ * ground is a connected light area that encloses dark marks of letter size lying in rows or
+ * columns; everything else (the art) is left alone. Each run of marks close together on one ground
+ * is one text block: a balloon's lines stay together, two balloons never share a block (their grounds
+ * are apart, or their texts are), and nothing drawn in the art is taken for text.
+ */
+export interface TextBlock {
+  /** Its marks' box, page pixels. */
+  box: Box;
+  /**
+   * The largest rectangle of its own ground around the text (a balloon's or caption's interior),
+   * page pixels: where a translation may be set.
+   */
+  frame: Box;
+  /** The marks run in columns (vertical CJK) rather than rows. */
+  vertical: boolean;
+  /** Median height of its letters, page pixels. */
+  glyph: number;
+  /** Letter-sized marks it holds. */
+  glyphs: number;
+}
+
+export interface PictureText {
+  blocks: TextBlock[];
+  /** The analysis raster's size and scale (its pixels per page pixel). */
+  width: number;
+  height: number;
+  scale: number;
+  /** Per analysis pixel: 1 + the index of the block it is a mark of, 0 for none. */
+  owner: Uint16Array;
+  /** Share of the page's ink that is art: dark pixels that are no mark of a text block. */
+  art: number;
+  /** Letter-sized marks on light grounds, in all. */
+  glyphs: number;
+}
+
+/** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
+const ANALYSIS_SIDE = 1600;
+/** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
+const GROUND = 140;
+/** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
+const INK = 120;
+/** Pixels between a mark and its ground that may be neither (an anti-aliased or noisy edge). */
+const EDGE = 3;
+/** A mark's contacts with its ground: at least this share with one ground (holes of letters aside). */
+const ENCLOSED = 0.9;
+
+interface Mark {
+  k: number;
+  ground: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+const STEPS: [number, number][] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
+
+/** The marks' groups by union-find over index pairs. */
+function groupsOf(n: number, linked: (a: number, b: number) => boolean, order: number[], reach: (a: number, b: number) => boolean) {
+  const parent = Array.from({ length: n }, (_, i) => i);
+  const root = (a: number): number => (parent[a] === a ? a : (parent[a] = root(parent[a]!)));
+  for (let s = 0; s < order.length; s++) {
+    const a = order[s]!;
+    for (let t = s + 1; t < order.length; t++) {
+      const b = order[t]!;
+      if (!reach(a, b)) break;
+      if (linked(a, b)) parent[root(a)] = root(b);
+    }
+  }
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < n; i++) {
+    const r = root(i);
+    const g = groups.get(r);
+    if (g) g.push(i);
+    else groups.set(r, [i]);
+  }
+  return [...groups.values()];
+}
+
+/** Items in lanes: runs of overlapping spans. */
+function lanes<T>(items: T[], span: (t: T) => [number, number]): T[][] {
+  const sorted = [...items].sort((a, b) => span(a)[0] - span(b)[0]);
+  const out: T[][] = [];
+  let end = -Infinity;
+  for (const t of sorted) {
+    const [s, e] = span(t);
+    if (s >= end) out.push([]);
+    out[out.length - 1]!.push(t);
+    end = Math.max(end, e);
+  }
+  return out;
+}
+
+/**
+ * Rows or columns: in rows of text, each row holds many marks side by side; in columns, each
+ * column holds many marks one above the other. Counted both ways over the block's marks.
+ */
+function runsVertically(marks: Mark[]): boolean {
+  const rows = (m: Mark): [number, number] => [m.y0, m.y1];
+  const columns = (m: Mark): [number, number] => [m.x0, m.x1];
+  const perLane = (cross: typeof rows, along: typeof rows) => {
+    const ls = lanes(marks, cross);
+    return ls.reduce((n, l) => n + lanes(l, along).length, 0) / ls.length;
+  };
+  return perLane(columns, rows) > perLane(rows, columns);
+}
+
+/** Finds the text blocks of a picture (see `TextBlock`), from its gray image. */
+export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureText {
+  const scale = Math.min(1, fitScale(page.width, page.height, side));
+  const img = downscaleGray(page, scale);
+  const { width: W, height: H, data } = img;
+  const n = W * H;
+  const groundMask = new Uint8Array(n);
+  const inkMask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    if (data[i]! >= GROUND) groundMask[i] = 1;
+    else if (data[i]! < INK) inkMask[i] = 1;
+  }
+  const ground = labelComponents(groundMask, W, H, false);
+  const ink = labelComponents(inkMask, W, H, true);
+  const long = Math.max(W, H);
+  const maxH = Math.max(12, Math.round(long * 0.07));
+  const minH = Math.max(5, Math.round(long * 0.004));
+  // Candidates: dark components no larger than a big letter.
+  const candidate = new Uint8Array(ink.count + 1);
+  for (let k = 1; k <= ink.count; k++) {
+    const h = ink.y1[k]! - ink.y0[k]!;
+    const w = ink.x1[k]! - ink.x0[k]!;
+    if (h <= maxH && w <= Math.max(maxH, W * 0.25)) candidate[k] = 1;
+  }
+  // Each candidate's contacts with grounds, holes inside its own box (a letter's counters) aside.
+  const contacts = new Map<number, Map<number, number>>();
+  for (let i = 0; i < n; i++) {
+    const k = ink.labels[i]!;
+    if (!k || !candidate[k]) continue;
+    const x = i % W;
+    const y = (i - x) / W;
+    // Each way out of the mark, across at most EDGE pixels that are neither ink nor ground.
+    for (const [dx, dy] of STEPS) {
+      let g = 0;
+      for (let s = 1; s <= EDGE; s++) {
+        const xx = x + dx * s,
+          yy = y + dy * s;
+        if (xx < 0 || yy < 0 || xx >= W || yy >= H) break;
+        const j = yy * W + xx;
+        if (ink.labels[j]) break;
+        g = ground.labels[j]!;
+        if (g) break;
+      }
+      if (!g) continue;
+      // A hole inside the mark's own box is a letter's counter, not its ground.
+      if (ground.x0[g]! >= ink.x0[k]! && ground.x1[g]! <= ink.x1[k]! && ground.y0[g]! >= ink.y0[k]! && ground.y1[g]! <= ink.y1[k]!)
+        continue;
+      let m = contacts.get(k);
+      if (!m) contacts.set(k, (m = new Map()));
+      m.set(g, (m.get(g) ?? 0) + 1);
+    }
+  }
+  // Marks: candidates enclosed by one ground much larger than themselves.
+  const marks: Mark[] = [];
+  for (const [k, m] of contacts) {
+    let total = 0,
+      best = 0,
+      g = 0;
+    for (const [label, c] of m) {
+      total += c;
+      if (c > best) [best, g] = [c, label];
+    }
+    const box = { k, ground: g, x0: ink.x0[k]!, y0: ink.y0[k]!, x1: ink.x1[k]!, y1: ink.y1[k]! };
+    const boxArea = (box.x1 - box.x0) * (box.y1 - box.y0);
+    const encloses = ground.x0[g]! <= box.x0 && ground.x1[g]! >= box.x1 && ground.y0[g]! <= box.y0 && ground.y1[g]! >= box.y1;
+    if (best >= ENCLOSED * total && encloses && ground.area[g]! >= 4 * boxArea) marks.push(box);
+  }
+  const isGlyph = (m: Mark) => m.y1 - m.y0 >= minH && ink.area[m.k]! >= 0.12 * (m.x1 - m.x0) * (m.y1 - m.y0);
+  const glyphs = marks.filter(isGlyph);
+  const h = (m: Mark) => m.y1 - m.y0;
+  // Letters close together on one ground form a block (word gaps and line gaps within reach).
+  const order = glyphs.map((_, i) => i).sort((a, b) => glyphs[a]!.x0 - glyphs[b]!.x0);
+  const reachOf = (a: Mark, b: Mark) => Math.min(Math.max(h(a), h(b)), 2 * Math.min(h(a), h(b)));
+  const groups = groupsOf(
+    glyphs.length,
+    (ia, ib) => {
+      const a = glyphs[ia]!,
+        b = glyphs[ib]!;
+      if (a.ground !== b.ground) return false;
+      const r = reachOf(a, b);
+      const gapX = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+      const gapY = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
+      return gapX <= 1.2 * r && gapY <= 0.9 * r;
+    },
+    order,
+    (ia, ib) => glyphs[ib]!.x0 - glyphs[ia]!.x1 <= 1.2 * maxH,
+  );
+  const owner = new Uint16Array(n);
+  const blocks: TextBlock[] = [];
+  const taken = new Set<number>();
+  const toPage = (x0: number, y0: number, x1: number, y1: number): Box => ({
+    x: Math.round(x0 / scale),
+    y: Math.round(y0 / scale),
+    w: Math.round((x1 - x0) / scale),
+    h: Math.round((y1 - y0) / scale),
+  });
+  for (const group of groups) {
+    if (group.length < 2) continue;
+    const members = group.map((i) => glyphs[i]!);
+    const mh = median(members.map(h));
+    const steady = members.filter((m) => h(m) >= 0.4 * mh && h(m) <= 2.5 * mh).length;
+    if (steady < 0.6 * members.length) continue;
+    let x0 = Math.min(...members.map((m) => m.x0)),
+      y0 = Math.min(...members.map((m) => m.y0)),
+      x1 = Math.max(...members.map((m) => m.x1)),
+      y1 = Math.max(...members.map((m) => m.y1));
+    const g = members[0]!.ground;
+    // Punctuation and accents too small to be letters join the block they sit in.
+    const pad = 0.6 * mh;
+    const own = marks.filter(
+      (m) => !taken.has(m.k) && m.ground === g && m.x0 >= x0 - pad && m.x1 <= x1 + pad && m.y0 >= y0 - pad && m.y1 <= y1 + pad,
+    );
+    const id = blocks.length + 1;
+    if (id > 65535) break;
+    for (const m of own) {
+      taken.add(m.k);
+      x0 = Math.min(x0, m.x0);
+      y0 = Math.min(y0, m.y0);
+      x1 = Math.max(x1, m.x1);
+      y1 = Math.max(y1, m.y1);
+      for (let y = m.y0; y < m.y1; y++) for (let x = m.x0; x < m.x1; x++) if (ink.labels[y * W + x] === m.k) owner[y * W + x] = id;
+    }
+    const frame = growFrame(ground.labels, owner, g, id, W, H, [x0, y0, x1, y1], Math.round(4 * mh));
+    blocks.push({
+      box: toPage(x0, y0, x1, y1),
+      frame: toPage(...frame),
+      vertical: runsVertically(members),
+      glyph: Math.max(1, Math.round(mh / scale)),
+      glyphs: members.length,
+    });
+  }
+  let dark = 0,
+    art = 0;
+  for (let i = 0; i < n; i++) {
+    if (!inkMask[i]) continue;
+    dark++;
+    if (!owner[i]) art++;
+  }
+  return { blocks, width: W, height: H, scale, owner, art: dark ? art / dark : 0, glyphs: glyphs.length };
+}
+
+/**
+ * Grows the text's box side by side, a pixel at a time, while the new edge lies on the block's own
+ * ground or marks (97 %), by at most `most` pixels a side: a balloon's interior around its text.
+ */
+function growFrame(
+  grounds: Int32Array,
+  owner: Uint16Array,
+  g: number,
+  id: number,
+  W: number,
+  H: number,
+  box: [number, number, number, number],
+  most: number,
+): [number, number, number, number] {
+  let [x0, y0, x1, y1] = box;
+  const inside = (i: number) => grounds[i] === g || owner[i] === id;
+  const rowOk = (y: number) => {
+    let ok = 0;
+    for (let x = x0; x < x1; x++) if (inside(y * W + x)) ok++;
+    return ok >= 0.97 * (x1 - x0);
+  };
+  const colOk = (x: number) => {
+    let ok = 0;
+    for (let y = y0; y < y1; y++) if (inside(y * W + x)) ok++;
+    return ok >= 0.97 * (y1 - y0);
+  };
+  const limit = { x0: Math.max(0, x0 - most), y0: Math.max(0, y0 - most), x1: Math.min(W, x1 + most), y1: Math.min(H, y1 + most) };
+  for (let grew = true; grew;) {
+    grew = false;
+    if (y0 > limit.y0 && rowOk(y0 - 1)) (y0--, (grew = true));
+    if (y1 < limit.y1 && rowOk(y1)) (y1++, (grew = true));
+    if (x0 > limit.x0 && colOk(x0 - 1)) (x0--, (grew = true));
+    if (x1 < limit.x1 && colOk(x1)) (x1++, (grew = true));
+  }
+  return [x0, y0, x1, y1];
+}
