@@ -47,6 +47,6 @@ export async function scannedJpegPdf(jpeg: Uint8Array, pages: number, size: numb
 
 /** SHA-256 of `bytes`, hex: large bodies are compared by digest. */
 export async function digest(bytes: Uint8Array | ArrayBuffer): Promise<string> {
-  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as BufferSource));
   return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
 }
