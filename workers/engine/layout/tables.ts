@@ -15,22 +15,13 @@ import type { GrayImage } from "../image/gray";
 import { ocrRasterFromGray } from "../ocr/page-raster";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
-import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
+import type { AlignedTable } from "./aligned-tables";
+import { inside, pageWords, ruledTable, ruleTolerance, tablesFromWords, textLayerTables } from "./find-tables";
 import { unionBox } from "../ocr/group-lines";
 import { eraseRules, pageRules } from "./page-rules";
-import { ruledGrids, type RuledGrid } from "./ruled-tables";
+import type { RuledGrid } from "./ruled-tables";
 
 const PAD = 12;
-
-const inside = (b: Box, w: WordText) => {
-  const cx = w.box.x + w.box.w / 2;
-  const cy = w.box.y + w.box.h / 2;
-  return cx >= b.x && cx <= b.x + b.w && cy >= b.y && cy <= b.y + b.h;
-};
-
-function allWords(page: PageText): WordText[] {
-  return page.regions.flatMap((r) => r.lines.flatMap((l) => l.words));
-}
 
 /** A crop with a white margin: tesseract reads text touching the image edge poorly. */
 function padded(img: GrayImage): GrayImage {
@@ -69,25 +60,6 @@ async function readCrop(models: R2Bucket, page: GrayImage, box: Box, languages: 
   const read = await recognizeWith(models, raster, languages, "block");
   const lines = read.regions.flatMap((r) => r.lines);
   return { text: lines.map((l) => l.text).join(" "), confidence: read.confidence, lines };
-}
-
-/** Cells of a ruled grid filled from the words whose centre they hold, in reading order. */
-function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
-  return grid.cells.map((c) => {
-    const ws = words.filter((w) => inside(c.box, w)).sort((a, b) => a.box.y + a.box.h / 2 - (b.box.y + b.box.h / 2));
-    // Lines of the cell top to bottom, words left to right within each.
-    const lines: WordText[][] = [];
-    for (const w of ws) {
-      const line = lines.find(
-        (l) => Math.abs(l[0]!.box.y + l[0]!.box.h / 2 - (w.box.y + w.box.h / 2)) <= 0.5 * Math.max(l[0]!.box.h, w.box.h),
-      );
-      if (line) line.push(w);
-      else lines.push([w]);
-    }
-    const text = lines.map((l) => joinWords(l.sort((a, b) => a.box.x - b.box.x).map((w) => w.text))).join(" ");
-    const confidence = ws.length ? Math.round((ws.reduce((n, w) => n + w.confidence, 0) / ws.length) * 1000) / 1000 : 1;
-    return { ...c, text, confidence };
-  });
 }
 
 /** Grids with at most this many cells are read cell by cell; larger ones from the page reading. */
@@ -168,49 +140,6 @@ function withCellReads(text: PageText, grids: Box[], reads: CropRead[]): PageTex
   return { ...text, regions, text: regions.map((r) => r.text).join("\n\n") };
 }
 
-/**
- * A grid is a table when it has two columns or more and words in at least two cells covering 30 %
- * of it (a chart's axes and gridlines frame mostly empty space), and none of its cells holds
- * columns of its own (rules that frame a table without dividing it: alignment reads it then).
- */
-function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolean {
-  const filled = cells.filter((c) => c.text);
-  if (grid.xs.length < 3 || filled.length < 2) return false;
-  const positions = (grid.xs.length - 1) * (grid.ys.length - 1);
-  if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * positions) return false;
-  return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
-}
-
-const overlap = (a: Box, b: Box) =>
-  Math.max(0, Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x)) * Math.max(0, Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y));
-
-/** A ruled grid this much covered by a figure is the figure's gridlines (a chart's plot area). */
-const FIGURE_SHARE = 0.3;
-/** Labels of a figure (axis ticks and titles, legends) sit within this many text heights of its drawing. */
-const FIGURE_LABELS = 2;
-
-/**
- * Tables found from words and ruling lines, before any cell is read again. `figures` (text-layer
- * pages) are areas drawn as charts or diagrams: grids they mostly cover are their gridlines, and
- * the words on and around them are labels, not cells.
- */
-export function tablesFromWords(
-  words: WordText[],
-  rules: Box[],
-  tol: number,
-  figures: Box[] = [],
-): { grids: { grid: RuledGrid; cells: TableCell[] }[]; aligned: AlignedTable[] } {
-  const heights = words.map((w) => w.box.h).sort((a, b) => a - b);
-  const textH = heights[heights.length >> 1] ?? 0;
-  const grids = ruledGrids(rules, tol, 0.6 * textH)
-    .filter((grid) => !figures.some((f) => overlap(f, grid.box) >= FIGURE_SHARE * grid.box.w * grid.box.h))
-    .map((grid) => ({ grid, cells: fillCells(grid, words) }))
-    .filter((g) => isTable(g.grid, g.cells, words));
-  const m = FIGURE_LABELS * textH;
-  const labelled = figures.map((f) => ({ x: f.x - m, y: f.y - m, w: f.w + 2 * m, h: f.h + 2 * m }));
-  return { grids, aligned: findAlignedTables(words, [...grids.map((g) => g.grid.box), ...labelled], rules) };
-}
-
 /** Tables and the text they were read from. */
 export interface PageTablesAndText {
   tables: PageTables;
@@ -231,31 +160,27 @@ export async function extractPageTables(
   textLayer: PageText | null,
   languages: string[],
 ): Promise<PageTablesAndText> {
-  let text: PageText;
-  let rules: Box[];
-  let clean = page;
   if (textLayer) {
-    text = textLayer;
-    rules = textLayer.rules ?? [];
-  } else {
-    rules = pageRules(page);
-    clean = rules.length ? eraseRules(page, rules) : page;
-    text = { ...(await recognizeWith(models, ocrRasterFromGray(clean), languages)), path };
+    const tables = textLayerTables(textLayer, page.width, page.height);
+    const languages_ = textLayer.languages.length ? textLayer.languages : languages;
+    return { tables: { width: page.width, height: page.height, languages: languages_, path, tables }, text: textLayer };
   }
-  const tol = Math.max(4, Math.round(Math.max(page.width, page.height) / 700));
-  const found = tablesFromWords(allWords(text), rules, tol, textLayer?.figures);
+  const rules = pageRules(page);
+  const clean = rules.length ? eraseRules(page, rules) : page;
+  const text: PageText = { ...(await recognizeWith(models, ocrRasterFromGray(clean), languages)), path };
+  const found = tablesFromWords(pageWords(text), rules, ruleTolerance(page.width, page.height));
   const tables: PageTable[] = [];
   const reads: CropRead[] = [];
   // Grids read cell by cell: their cells' readings replace the page reading inside them.
   const replaced: Box[] = [];
   for (const { grid, cells } of found.grids) {
-    const read = textLayer ? { cells, reads: [] } : await readRuledCells(models, clean, grid, cells, languages);
-    tables.push({ box: grid.box, rows: grid.ys.length - 1, cols: grid.xs.length - 1, kind: "ruled", cells: read.cells });
+    const read = await readRuledCells(models, clean, grid, cells, languages);
+    tables.push(ruledTable(grid, read.cells));
     reads.push(...read.reads);
-    if (!textLayer && cells.length <= CELL_BY_CELL) replaced.push(grid.box);
+    if (cells.length <= CELL_BY_CELL) replaced.push(grid.box);
   }
   for (const aligned of found.aligned) {
-    const filled = textLayer ? { table: aligned.table, reads: [] } : await fillAlignedGaps(models, clean, aligned, languages);
+    const filled = await fillAlignedGaps(models, clean, aligned, languages);
     tables.push(filled.table);
     reads.push(...filled.reads);
   }
