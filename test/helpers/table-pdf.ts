@@ -21,6 +21,10 @@ export interface DrawnTable {
   colWidths: number[];
   /** Lines of text each row has room for (1 by default). */
   rowLines?: number[];
+  /** Space above and below each row's text (points; 5 by default, 0 sets rows as lines of running text). */
+  pad?: number;
+  /** Further rules (any style): across the top of `row` (its bottom edge when `row` is the row count), from column `from` to column `to` (exclusive; the whole width by default). */
+  rules?: { row: number; from?: number; to?: number }[];
   cells: DrawnCell[];
 }
 
@@ -31,7 +35,7 @@ const PAGE_H = 842;
 
 function rowHeights(t: DrawnTable): number[] {
   const rows = Math.max(...t.cells.map((c) => c.row + (c.rowSpan ?? 1)));
-  return Array.from({ length: rows }, (_, r) => (t.rowLines?.[r] ?? 1) * LEADING + 2 * PAD);
+  return Array.from({ length: rows }, (_, r) => (t.rowLines?.[r] ?? 1) * LEADING + 2 * (t.pad ?? PAD));
 }
 
 function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
@@ -45,7 +49,8 @@ function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
     const x1 = xs[c.col + (c.colSpan ?? 1)]!;
     const y0 = ys[c.row]!;
     const y1 = ys[c.row + (c.rowSpan ?? 1)]!;
-    c.lines.forEach((text, i) => page.drawText(text, { x: x0 + PAD, y: PAGE_H - (y0 + PAD + (i + 1) * LEADING - 3), size: SIZE, font }));
+    const pad = t.pad ?? PAD;
+    c.lines.forEach((text, i) => page.drawText(text, { x: x0 + PAD, y: PAGE_H - (y0 + pad + (i + 1) * LEADING - 3), size: SIZE, font }));
     if (t.style === "ruled") {
       line(x0, y0, x1, y0);
       line(x0, y1, x1, y1);
@@ -53,6 +58,7 @@ function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
       line(x1, y0, x1, y1);
     }
   }
+  for (const r of t.rules ?? []) line(xs[r.from ?? 0]!, ys[r.row]!, xs[r.to ?? t.colWidths.length]!, ys[r.row]!);
   if (t.style === "framed") {
     const right = xs[xs.length - 1]!;
     line(t.x, ys[1]!, right, ys[1]!);

@@ -63,15 +63,11 @@ export function holdsColumns(words: WordText[]): boolean {
   return linesOf(words).filter((l) => l.segments.length >= 2).length >= 2;
 }
 
-/** Column bounds of a block of lines: gutters are x ranges that no segment of the lines with the most segments covers. */
-function columnBounds(lines: Line[], lineH: number): number[] {
-  const full = Math.max(...lines.map((r) => r.segments.length));
-  const defining = lines.filter((r) => r.segments.length >= Math.max(2, full - 1));
-  const x0 = Math.min(...lines.map((r) => r.box.x));
-  const x1 = Math.max(...lines.map((r) => r.box.x + r.box.w));
+/** Uncovered x ranges [from, to) of `boxes` between x0 and x1 at least `min` wide (none at either end). */
+function gutters(boxes: Box[], x0: number, x1: number, min: number): [number, number][] {
   const covered = new Uint8Array(Math.ceil(x1 - x0) + 1);
-  for (const r of defining) for (const s of r.segments) covered.fill(1, Math.floor(s.box.x - x0), Math.ceil(s.box.x + s.box.w - x0));
-  const bounds: number[] = [x0];
+  for (const b of boxes) covered.fill(1, Math.floor(b.x - x0), Math.ceil(b.x + b.w - x0));
+  const out: [number, number][] = [];
   for (let x = 0; x < covered.length;) {
     if (covered[x]) {
       x++;
@@ -79,11 +75,67 @@ function columnBounds(lines: Line[], lineH: number): number[] {
     }
     let e = x;
     while (e < covered.length && !covered[e]) e++;
-    if (e - x >= 0.8 * lineH && x > 0 && e < covered.length) bounds.push(x0 + (x + e) / 2);
+    if (e - x >= min && x > 0 && e < covered.length) out.push([x0 + x, x0 + e]);
     x = e;
   }
-  bounds.push(x1);
-  return bounds;
+  return out;
+}
+
+/** Word gaps at least this many text heights wide (a word space is about 0.3) may part columns that lines align. */
+const ALIGNED_GAP = 0.45;
+
+/**
+ * Column bounds of a block of lines: gutters are x ranges that no segment of the lines with the
+ * most segments covers. Columns set closer than a segment gap (figures a few spaces apart) part
+ * where no word of those lines lies and at least three of them have figures on both sides of the
+ * gap: alignment, not width, separates them. `aligned` holds those bounds.
+ */
+function columnBounds(lines: Line[], lineH: number): { bounds: number[]; aligned: number[] } {
+  const full = Math.max(...lines.map((r) => r.segments.length));
+  const defining = lines.filter((r) => r.segments.length >= Math.max(2, full - 1));
+  const x0 = Math.min(...lines.map((r) => r.box.x));
+  const x1 = Math.max(...lines.map((r) => r.box.x + r.box.w));
+  const wide = gutters(
+    defining.flatMap((r) => r.segments.map((s) => s.box)),
+    x0,
+    x1,
+    0.8 * lineH,
+  ).map(([a, b]) => (a + b) / 2);
+  const aligned = gutters(
+    defining.flatMap((r) => r.words.map((w) => w.box)),
+    x0,
+    x1,
+    ALIGNED_GAP * lineH,
+  ).filter(([a, b]) => {
+    if (wide.some((x) => x >= a && x <= b)) return false;
+    const figures = defining.filter((r) => {
+      const before = r.words.filter((w) => w.box.x + w.box.w <= a).at(-1);
+      const after = r.words.find((w) => w.box.x >= b);
+      const inside = r.segments.some((s) => s.box.x < a && s.box.x + s.box.w > b);
+      return inside && before && after && /\d/.test(before.text) && /\d/.test(after.text);
+    });
+    return figures.length >= 3;
+  });
+  const cuts = aligned.map(([a, b]) => (a + b) / 2);
+  return { bounds: [x0, ...[...wide, ...cuts].sort((a, b) => a - b), x1], aligned: cuts };
+}
+
+/** A line with its segments cut where an aligned column bound falls between two of their words. */
+function cutSegments(line: Line, at: number[]): Line {
+  if (!at.length) return line;
+  const segments = line.segments.flatMap((s) => {
+    const parts: Segment[] = [];
+    for (const w of s.words) {
+      const last = parts[parts.length - 1];
+      const prev = last?.words[last.words.length - 1];
+      if (last && prev && !at.some((x) => x > prev.box.x + prev.box.w && x < w.box.x)) {
+        last.words.push(w);
+        last.box = unionBox(last.box, w.box);
+      } else parts.push({ box: { ...w.box }, words: [w] });
+    }
+    return parts;
+  });
+  return { ...line, segments };
 }
 
 /** Grid positions a segment covers: the columns its left and right ends fall in. */
@@ -102,8 +154,9 @@ const spans = (bounds: number[], l: Line) => l.segments.some((s) => columnsOf(bo
 /**
  * Rows of a table from its lines. Where rules run across the table (`cuts`, y positions), the lines
  * between two rules are one row when the rules separate rows (several bands of a few lines each) and
- * in the header band above the first inner rule: multi-line cells. A line holding a spanning cell
- * stays a row of its own (a group header above the columns it spans).
+ * in the header band above the first inner rule: multi-line cells, whose later lines fill fewer
+ * columns than the first. A line holding a spanning cell stays a row of its own (a group header
+ * above the columns it spans).
  */
 function rowsOf(lines: Line[], bounds: number[], cuts: number[]): Line[][] {
   const bands: Line[][] = [];
@@ -119,7 +172,10 @@ function rowsOf(lines: Line[], bounds: number[], cuts: number[]): Line[][] {
     const local: Line[][] = [];
     for (const l of band) {
       const last = local[local.length - 1];
-      if (merge && last && spans(bounds, l) === spans(bounds, last[0]!)) last.push(l);
+      // A cell's next line fills fewer columns than the row's first line; a line as full as the
+      // row, or fuller (the row under a group's label), is a row of its own.
+      const continues = last && l.segments.length < Math.max(...last.map((x) => x.segments.length));
+      if (merge && continues && spans(bounds, l) === spans(bounds, last[0]!)) last.push(l);
       else local.push([l]);
     }
     rows.push(...local);
@@ -153,13 +209,81 @@ function cellsOf(rows: Line[][], bounds: number[]): TableCell[] {
   return cells.sort((a, b) => a.row - b.row || a.col - b.col);
 }
 
+/** A list item's marker: a bullet or dash, or an enumerator such as "3.", "b)", "(iv)". */
+const MARKER = /^(?:[•●▪■□◦○·‣⁃∙*+>\-–—]|\(?(?:\d{1,3}|[a-z]|[ivxlc]{1,6})[.)])$/iu;
+
+/**
+ * Markers in a column and text beside them: a list set with a tab after each marker, or such a
+ * list set in several columns (every other column all markers).
+ */
+function isList(cells: TableCell[], cols: number): boolean {
+  const markers = (col: number) => cells.filter((c) => c.col === col).every((c) => MARKER.test(c.text));
+  if (cols % 2 !== 0) return false;
+  for (let col = 0; col < cols; col += 2) if (!markers(col)) return false;
+  return true;
+}
+
+/** The cells of each row, left to right. */
+function rowsOfCells(cells: TableCell[], rows: number): TableCell[][] {
+  const out = Array.from({ length: rows }, () => [] as TableCell[]);
+  for (const c of cells) out[c.row]!.push(c);
+  return out.map((r) => r.sort((a, b) => a.col - b.col));
+}
+
+/**
+ * A table of contents: every row a heading (words, often numbered) and, last, a page number that
+ * never decreases down the rows. Headings are titles of several words or numbered sections, so
+ * that a ranking (names beside ascending ranks) stays a table.
+ */
+function isContents(cells: TableCell[], rows: number, cols: number): boolean {
+  if (rows < 3) return false;
+  const lines = rowsOfCells(cells, rows);
+  if (lines.some((r) => r.length < 2 || r[r.length - 1]!.col + r[r.length - 1]!.colSpan !== cols)) return false;
+  const pages = lines.map((r) => r[r.length - 1]!.text.trim());
+  if (!pages.every((p) => /^(?:\d{1,4}|[ivxlc]{1,6})$/i.test(p))) return false;
+  const numbers = pages.filter((p) => /^\d+$/.test(p)).map(Number);
+  if (numbers.some((n, i) => i > 0 && n < numbers[i - 1]!)) return false;
+  const headings = lines.map((r) =>
+    r
+      .slice(0, -1)
+      .map((c) => c.text)
+      .join(" "),
+  );
+  if (!headings.every((h) => /\p{L}/u.test(h))) return false;
+  const numbered = headings.filter((h) => /^(?:\d+(?:\.\d+)*\.?|[A-Z]\.|chapter|section|annex|appendix|part)\s/i.test(h)).length;
+  const words = headings.reduce((n, h) => n + h.split(/\s+/).length, 0) / headings.length;
+  return numbered >= headings.length / 2 || words >= 3;
+}
+
+/**
+ * Running text set in columns: in some column, line after line is full of words and goes on from
+ * the line above (it starts in lower case), and the other columns are filled on those lines too —
+ * the lines of a paragraph, not a table's wrapped cell (which leaves the other columns empty).
+ */
+function flowsAsText(cells: TableCell[], rows: number, cols: number): boolean {
+  const lines = rowsOfCells(cells, rows);
+  const full = (r: TableCell[]) => r.reduce((n, c) => n + c.colSpan, 0) >= cols;
+  for (let col = 0; col < cols; col++) {
+    let flowing = 0;
+    for (let i = 1; i < rows; i++) {
+      const above = lines[i - 1]!.find((c) => c.col === col);
+      const here = lines[i]!.find((c) => c.col === col);
+      if (!above || !here || !full(lines[i]!) || above.text.split(/\s+/).length < 3) continue;
+      if (/^\p{Ll}/u.test(here.text)) flowing++;
+    }
+    if (flowing >= Math.max(2, 0.4 * (rows - 1))) return true;
+  }
+  return false;
+}
+
 /**
  * A table from a block of lines, or null when the block reads as text: fewer than two columns or
- * rows, two columns filled line after line (prose in two columns), cells holding sentences, or a
- * grid mostly empty (labels of a chart).
+ * rows, two columns filled line after line (prose in two columns), cells holding sentences, a
+ * grid mostly empty (labels of a chart), a list, a table of contents or running text in columns.
  */
-function tableOf(lines: Line[], lineH: number, cuts: number[]): AlignedTable | null {
-  const bounds = columnBounds(lines, lineH);
+function tableOf(block: Line[], lineH: number, cuts: number[]): AlignedTable | null {
+  const { bounds, aligned } = columnBounds(block, lineH);
+  const lines = block.map((l) => cutSegments(l, aligned));
   const cols = bounds.length - 1;
   if (cols < 2) return null;
   if (cols === 2) {
@@ -173,6 +297,7 @@ function tableOf(lines: Line[], lineH: number, cuts: number[]): AlignedTable | n
   if (cells.reduce((n, c) => n + c.colSpan, 0) < 0.4 * rows.length * cols) return null;
   const words = cells.map((c) => c.text.split(/\s+/).length);
   if (words.reduce((a, b) => a + b, 0) / cells.length > 6) return null;
+  if (isList(cells, cols) || isContents(cells, rows.length, cols) || flowsAsText(cells, rows.length, cols)) return null;
   const box = boxOf(lines.map((l) => l.box));
   return { table: { box, rows: rows.length, cols, kind: "aligned", cells }, bounds, rows: rows.map((ls) => boxOf(ls.map((l) => l.box))) };
 }
@@ -198,8 +323,10 @@ function ruleFramed(lines: Line[], rules: Box[], lineH: number): { lines: Line[]
       const overlap = Math.min(r.a1, top.a1) - Math.max(r.a0, top.a0);
       if (overlap < 0.8 * Math.max(r.a1 - r.a0, top.a1 - top.a0)) continue;
       const between = lines.filter((l) => l.box.y > top.at && l.box.y + l.box.h < r.at);
-      // Rules far apart with running text between them frame no table.
-      if (between.length && between.every((l) => l.segments.length < 2)) break;
+      // Rules far apart with running text between them frame no table; a short line alone between
+      // two rules (a group's label row, a spanning header) is a row of the table they frame.
+      const extent = Math.max(r.a1 - r.a0, top.a1 - top.a0);
+      if (between.length && between.every((l) => l.segments.length < 2) && between.some((l) => l.box.w > 0.5 * extent)) break;
       stack.push(r);
       used.add(j);
     }

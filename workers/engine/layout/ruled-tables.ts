@@ -41,8 +41,28 @@ export function splitRules(rules: Box[]): { h: Rule[]; v: Rule[] } {
 }
 
 /**
+ * Grids drawn without outer borders on a side (rules across the rows that run on past the first or
+ * last column rule, the stub column and the last column left open): `cross` (positions of the rules
+ * across `rules`) gains a line where most of `rules`' grid lines end, when that is a cell's width
+ * or more beyond the outermost one. `along` are the grid lines of `rules`.
+ */
+function openSides(cross: number[], along: number[], rules: Rule[], near: number, minCell: number): void {
+  if (cross.length < 2 || along.length < 2) return;
+  const ends = along.map((at) => {
+    const on = rules.filter((r) => Math.abs(r.at - at) <= near);
+    return [Math.min(...on.map((r) => r.a0)), Math.max(...on.map((r) => r.a1))] as const;
+  });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const start = median(ends.map((e) => e[0]));
+  const end = median(ends.map((e) => e[1]));
+  if (start < cross[0]! - Math.max(near, minCell)) cross.unshift(start);
+  if (end > cross[cross.length - 1]! + Math.max(near, minCell)) cross.push(end);
+}
+
+/**
  * Ruled tables: horizontal and vertical rules that cross each other form a grid (connected groups
- * of crossing rules); a missing rule between two grid cells merges them (spanning cells). `tol` is
+ * of crossing rules); a missing rule between two grid cells merges them (spanning cells); sides left
+ * open (no outer border) close where the rules along them end. `tol` is
  * how far (page pixels) rules may stop short of each other and still meet; rules closer together
  * than `minCell` (double rules, a cell border drawn twice) are one grid line.
  */
@@ -76,6 +96,8 @@ export function ruledGrids(rules: Box[], tol: number, minCell: number): RuledGri
       g.v.map((s) => s.at),
       near,
     );
+    openSides(xs, ys, g.h, near, minCell);
+    openSides(ys, xs, g.v, near, minCell);
     if (ys.length < 2 || xs.length < 2) continue;
     const rows = ys.length - 1;
     const cols = xs.length - 1;

@@ -1,0 +1,156 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import type { PageTables } from "../../workers/shared/engine-contract";
+import { gridCells, tablePdf, type DrawnTable } from "../helpers/table-pdf";
+import { put, realFixture } from "./helpers";
+
+// Page layouts that line text up without being tables, and a table whose rules and spanning header
+// cut it into bands: born-digital pages through the engine (text layer and drawn rules).
+
+async function tablesOf(name: string, bytes: Uint8Array, page = 0): Promise<PageTables> {
+  const key = await put(`uploads/tables-layouts/${name}`, bytes);
+  const pre = await env.ENGINE.preprocess({ sourceKey: key, page, outKey: `work/tables-layouts/${name}-${page}.png` });
+  const res = await env.ENGINE.extractTables({ pageKey: pre.key, languages: ["eng"], outKey: `work/tables-layouts/${name}-${page}.json` });
+  return (await (await env.FILES.get(res.key))!.json()) as PageTables;
+}
+
+/** Cell texts as a grid (spanning cells at their top-left position, "" elsewhere). */
+function grid(t: PageTables["tables"][number]): string[][] {
+  const out = Array.from({ length: t.rows }, () => Array<string>(t.cols).fill(""));
+  for (const c of t.cells) out[c.row]![c.col] = c.text;
+  return out;
+}
+const grids = (page: PageTables) => JSON.stringify(page.tables.map(grid));
+
+/** Lines of running text, set as cells of a borderless one-row "table" so that they sit where a layout puts them. */
+const column = (x: number, width: number, lines: string[]): DrawnTable => ({
+  style: "none",
+  x,
+  y: 80,
+  colWidths: [width],
+  pad: 0,
+  rowLines: [lines.length],
+  cells: [{ row: 0, col: 0, lines }],
+});
+
+const LEFT = [
+  "Vocational teacher education is always",
+  "consecutive. It builds on two basic",
+  "requirements: the degree and work",
+  "experience. When student teachers apply",
+  "to study, they are already professionals",
+  "with experience of a career in a certain",
+  "field. Special needs teachers and",
+  "guidance counsellors can either have the",
+  "same training as core subject teachers",
+  "or as vocational subject teachers before",
+  "their specialisation.",
+];
+const RIGHT = [
+  "Teacher qualifications for general and",
+  "vocational institutions were harmonised",
+  "at the beginning of 1999. Teachers within",
+  "all types of formal institution must have",
+  "pedagogical studies worth a minimum of",
+  "60 credits. The principle is that student",
+  "teachers are to achieve a core knowledge",
+  "of teaching and learning that can be",
+  "generalised to all forms of education",
+  "and training, whatever their subject.",
+  "",
+];
+
+describe("text lined up in columns is no table", () => {
+  it("running text in two columns", async () => {
+    const page = await tablesOf(
+      "two-columns.pdf",
+      await tablePdf({ tables: [column(50, 235, LEFT), column(305, 235, RIGHT.filter(Boolean))] }),
+    );
+    expect(page.tables, grids(page)).toEqual([]);
+  });
+
+  it("running text beside a narrow side column", async () => {
+    const side = [
+      "The qualification of",
+      "teachers is defined",
+      "by law, in decrees",
+      "on teaching and in",
+      "the polytechnics act",
+      "of the same year.",
+    ];
+    const page = await tablesOf("side-column.pdf", await tablePdf({ tables: [column(50, 330, LEFT.slice(0, 6)), column(400, 150, side)] }));
+    expect(page.tables, grids(page)).toEqual([]);
+  });
+
+  it("a bulleted list set in two columns", async () => {
+    const countries = ["Belgium", "Bulgaria", "Czech Republic", "Denmark", "Germany", "Estonia", "Ireland", "Greece", "Spain", "France"];
+    const rows = countries.slice(0, 5).map((c, i) => ["•", c, "•", countries[i + 5]!]);
+    const list: DrawnTable = { style: "none", x: 60, y: 120, colWidths: [18, 160, 18, 160], pad: 1, cells: gridCells(rows) };
+    const page = await tablesOf("bullets.pdf", await tablePdf({ paragraphs: [{ y: 80, lines: LEFT.slice(0, 2) }], tables: [list] }));
+    expect(page.tables, grids(page)).toEqual([]);
+  });
+
+  it("a table of contents: headings and their page numbers", async () => {
+    const entries = [
+      ["1. Introduction", "5"],
+      ["2. Vocational education and training in context", "9"],
+      ["2.1 Political and socio-economic context", "9"],
+      ["2.2 Population and demographics", "11"],
+      ["3. Policy development", "17"],
+      ["4. Institutional framework", "23"],
+      ["5. Initial vocational education and training", "29"],
+      ["6. Training of VET teachers and trainers", "38"],
+      ["Annex: glossary and abbreviations", "51"],
+    ];
+    const toc: DrawnTable = { style: "none", x: 60, y: 120, colWidths: [420, 40], pad: 2, cells: gridCells(entries) };
+    const page = await tablesOf("contents.pdf", await tablePdf({ paragraphs: [{ y: 80, lines: ["Contents"] }], tables: [toc] }));
+    expect(page.tables, grids(page)).toEqual([]);
+  });
+
+  it("a real page of running text with a bulleted list (ICDAR 2013 eu-013 p. 7)", async () => {
+    const page = await tablesOf("eu-013-p7.pdf", realFixture("icdar2013_eu-013-p7.pdf"));
+    expect(page.tables, grids(page)).toEqual([]);
+  });
+});
+
+describe("one table stays one table", () => {
+  it("across its spanning header, group rows set off by rules and internal rules", async () => {
+    const body = [
+      ["Region", "2022", "2023", "2022", "2023"],
+      ["Northern regions"],
+      ["North", "120", "130", "14", "15"],
+      ["North-East", "80", "85", "9", "10"],
+      ["Southern regions"],
+      ["South", "95", "101", "11", "12"],
+      ["South-West", "60", "64", "7", "8"],
+      ["Total", "355", "380", "41", "45"],
+    ];
+    const table: DrawnTable = {
+      style: "none",
+      x: 60,
+      y: 120,
+      colWidths: [110, 60, 60, 60, 60],
+      cells: [
+        { row: 0, col: 1, colSpan: 2, lines: ["Sales"] },
+        { row: 0, col: 3, colSpan: 2, lines: ["Staff"] },
+        ...gridCells([[], ...body]),
+      ],
+      // booktabs' style: rules above and below, short rules under each spanning head, and rules
+      // setting off each group's label row and the total.
+      rules: [
+        { row: 0 },
+        { row: 1, from: 1, to: 3 },
+        { row: 1, from: 3, to: 5 },
+        { row: 2 },
+        { row: 3 },
+        { row: 5 },
+        { row: 6 },
+        { row: 8 },
+        { row: 9 },
+      ],
+    };
+    const page = await tablesOf("grouped.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: LEFT.slice(0, 3) }], tables: [table] }));
+    expect(page.tables, grids(page)).toHaveLength(1);
+    expect(grid(page.tables[0]!).map((r) => r.filter(Boolean))).toEqual([["Sales", "Staff"], ...body]);
+  });
+});
