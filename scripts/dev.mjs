@@ -1,7 +1,7 @@
-// Starts the whole service locally: migrations, seeded models, a development account,
+// Starts the whole service locally (`npm run dev` runs scripts/setup.sh first, which installs or names
+// what it needs from Debian): migrations, seeded models, a development account,
 // Apertium on loopback (when installed), the api Worker in one `wrangler dev` process and the engine
 // Worker in its own processes (one per core), so that reading pages never holds up the api.
-import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
@@ -76,8 +76,6 @@ async function startDevIdentityProvider() {
 }
 
 async function main() {
-  // What the service needs from Debian: installed when run as root, otherwise a stop naming the command.
-  if (spawnSync("bash", ["scripts/setup.sh"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
   console.log("dev: applying D1 migrations");
   wrangler(["d1", "migrations", "apply", "DB", "--local", "-c", "wrangler.toml"], { env: { ...process.env, CI: "true" } });
   console.log("dev: seeding models");

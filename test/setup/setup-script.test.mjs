@@ -51,7 +51,7 @@ function runAs(uid, absent, args) {
 describe("a machine missing a Debian package, as a user who is not root", () => {
   for (const [command, args, laterStep] of [
     ["npm test", [process.execPath, "scripts/test.mjs"], "migrations match the schema"],
-    ["npm run dev", [process.execPath, "scripts/dev.mjs"], "applying D1 migrations"],
+    ["npm run dev", ["npm", "run", "dev"], "applying D1 migrations"],
   ]) {
     it(`${command} stops at once, naming the missing package and the command that installs it`, () => {
       const r = runAs(1000, ["tesseract-ocr-kor-vert", "apertium-eng-spa"], args);
