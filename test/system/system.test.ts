@@ -20,6 +20,8 @@ describe("health", () => {
     expect(Object.keys(b.checks).sort()).toEqual(["database", "engine", "files", "models", "translator"]);
     for (const c of Object.values<any>(b.checks)) expect(c.status).toBe("ok");
     expect(b.checks.engine.detail).toContain("eng");
+    // The build the engine loads: workerd validates relaxed SIMD, so the relaxed-SIMD module.
+    expect(b.checks.engine.detail).toContain("tesseract 5.3.0 (relaxed-simd, tesseract-relaxed.wasm)");
   });
 
   it("providers reports the OCR engine and translators", async () => {

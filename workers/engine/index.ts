@@ -34,6 +34,7 @@ import { probeRaster } from "./image/headers";
 import { sniffFormat } from "./image/sniff";
 import { inpaintPage } from "./inpaint/inpaint-page";
 import { requireLanguages, seededFonts, seededLanguages } from "./ocr/models";
+import { tesseractBuild } from "./ocr/tesseract";
 import { drawPendingPage, preprocessPage } from "./page/preprocess";
 import { detectPage, recognizeBand, recognizePage } from "./page/read";
 import { reocrPage } from "./page/reocr";
@@ -103,7 +104,8 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
   async health(): Promise<EngineHealth> {
     return guarded("internal_error", "Listing models failed", async () => {
       const [ocrLanguages, fonts] = await Promise.all([seededLanguages(this.env.MODELS), seededFonts(this.env.MODELS)]);
-      return { ok: ocrLanguages.length > 0, ocrLanguages, fonts };
+      const build = tesseractBuild();
+      return { ok: ocrLanguages.length > 0, ocrLanguages, fonts, tesseract: { version: build.tesseract, kernel: build.kernel, module: build.module } };
     });
   }
 

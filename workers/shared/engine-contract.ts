@@ -572,6 +572,8 @@ export interface EngineHealth {
   ok: boolean;
   ocrLanguages: string[];
   fonts: string[];
+  /** The tesseract WebAssembly build the engine loads: its version, int8 kernel and module file. */
+  tesseract: { version: string; kernel: string; module: string };
 }
 
 /**

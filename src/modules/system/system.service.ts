@@ -43,7 +43,7 @@ export async function readiness(env: Env): Promise<{ ok: boolean; checks: Record
     check("engine", async () => {
       const h = await env.ENGINE.health();
       if (!h.ok) throw new Error("engine reports no OCR language");
-      return `OCR: ${h.ocrLanguages.join(", ")}`;
+      return `OCR: ${h.ocrLanguages.join(", ")}; tesseract ${h.tesseract.version} (${h.tesseract.kernel}, ${h.tesseract.module})`;
     }),
     check("translator", async () => {
       const healths = await Promise.all(translatorsFromEnv(env).map((t) => t.health()));

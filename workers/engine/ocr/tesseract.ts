@@ -1,8 +1,16 @@
-import { createOCREngine, type OCREngine } from "tesseract-wasm";
-// The package's exports map hides dist/*.wasm, so the SIMD build is imported by path; wrangler's
-// CompiledWasm rule hands it over as a compiled WebAssembly.Module (workerd refuses to compile
-// wasm from bytes at run time). workerd supports SIMD, so the fallback build is not shipped.
-import tesseractWasm from "../../../node_modules/tesseract-wasm/dist/tesseract-core.wasm";
+// The engine's own tesseract build (scripts/build-tesseract.mjs). wrangler's CompiledWasm rule hands
+// both modules over compiled (workerd refuses to compile wasm from bytes at run time); the engine
+// runs the relaxed-SIMD one where the runtime validates relaxed SIMD, the plain-SIMD one elsewhere.
+import relaxedModule from "./wasm/tesseract-relaxed.wasm";
+import simdModule from "./wasm/tesseract-simd.wasm";
+import {
+  chooseModule,
+  MODULE_FILES,
+  TESSERACT_VERSION,
+  TesseractEngine,
+  type TesseractBuild,
+  type TesseractModule,
+} from "./wasm/tesseract-module";
 import { engineError } from "../errors";
 import { MAX_OCR_ENGINES, OCR_HEAP_BUDGET, OCR_PAGE_HEAP_ESTIMATE, registerCache } from "../memory";
 import { modelKey } from "./models";
@@ -10,7 +18,7 @@ import { ocrModel } from "../../shared/ocr-models";
 
 /**
  * The page segmentation mode a model reads pages with: automatic layout (3), except for
- * - vertical models: one block of vertical text (5). tesseract-wasm is built without the legacy
+ * - vertical models: one block of vertical text (5). The engine's tesseract is built without the legacy
  *   engine, and tesseract 5.3 compiles the detection of vertical text in automatic layout
  *   (SetupPageSegAndDetectOrientation) out with it: automatic layout reads the columns unturned,
  *   as garbage. Mode 5 turns the block in the text ordering itself, so it reads them as native
@@ -27,7 +35,7 @@ export function pageSegmentation(language: string): string {
 /** A tesseract instance with one language loaded (loading a second model corrupts results). */
 export interface CachedEngine {
   language: string;
-  engine: OCREngine;
+  engine: TesseractEngine;
   memory: WebAssembly.Memory | null;
   lastUsed: number;
 }
@@ -40,38 +48,28 @@ export interface CachedEngine {
 
 const engines = new Map<string, CachedEngine>();
 const pending = new Map<string, Promise<CachedEngine>>();
-/** Engine creation swaps WebAssembly.instantiate for a moment; serialise it. */
-let creation: Promise<unknown> = Promise.resolve();
 
 export function heapBytes(e: CachedEngine): number {
   return e.memory?.buffer.byteLength ?? 0;
 }
 
-/**
- * tesseract-wasm's Emscripten loader calls `WebAssembly.instantiate(bytes, imports)` with the
- * wasmBinary it was given and offers no hook; for the duration of creation we answer that call
- * with the precompiled module instead (the bytes passed are a placeholder).
- */
-async function instantiateEngine(): Promise<{ engine: OCREngine; memory: WebAssembly.Memory | null }> {
-  const run = creation.then(async () => {
-    const original = WebAssembly.instantiate;
-    let instance: WebAssembly.Instance | null = null;
-    const patched = async (_source: unknown, imports?: WebAssembly.Imports) => {
-      instance = await original(tesseractWasm, imports);
-      return { instance, module: tesseractWasm };
-    };
-    WebAssembly.instantiate = patched as unknown as typeof WebAssembly.instantiate;
-    try {
-      const engine = await createOCREngine({ wasmBinary: new Uint8Array(8) });
-      const exports = instance ? Object.values((instance as WebAssembly.Instance).exports) : [];
-      const memory = (exports.find((e) => e instanceof WebAssembly.Memory) as WebAssembly.Memory | undefined) ?? null;
-      return { engine, memory };
-    } finally {
-      WebAssembly.instantiate = original;
-    }
-  });
-  creation = run.catch(() => {});
-  return run;
+let chosen: TesseractModule | null = null;
+
+/** The module this isolate runs, chosen once by feature detection. */
+function engineModule(): TesseractModule {
+  chosen ??= chooseModule({ "relaxed-simd": relaxedModule, simd128: simdModule });
+  return chosen;
+}
+
+/** Which tesseract build the engines of this isolate load (the health check reports it). */
+export function tesseractBuild(): TesseractBuild & { module: string } {
+  const m = engineModule();
+  return { kernel: m.kernel, tesseract: TESSERACT_VERSION, module: MODULE_FILES[m.kernel] };
+}
+
+async function instantiateEngine(): Promise<{ engine: TesseractEngine; memory: WebAssembly.Memory | null }> {
+  const engine = await TesseractEngine.create(engineModule());
+  return { engine, memory: engine.memory };
 }
 
 /** Fetches and gunzips a traineddata model from R2 MODELS. */
@@ -175,10 +173,10 @@ export function afterPage(language: string): void {
   trim(language);
 }
 
-/** Hands an RGBA raster to tesseract (its typings want a DOM ImageData, absent in workerd). */
-export function loadRaster(engine: OCREngine, image: { data: Uint8ClampedArray; width: number; height: number }): void {
+/** Hands an RGBA raster to tesseract. */
+export function loadRaster(engine: TesseractEngine, image: { data: Uint8ClampedArray; width: number; height: number }): void {
   if (image.data.byteOffset !== 0 || image.data.buffer.byteLength !== image.width * image.height * 4) {
     throw new Error("tesseract needs a pixel buffer of exactly width*height*4 bytes at offset 0");
   }
-  engine.loadImage(image as unknown as Parameters<OCREngine["loadImage"]>[0]);
+  engine.loadImage(image);
 }
