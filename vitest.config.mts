@@ -2,7 +2,6 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 import { readdirSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { buildDevStorage, buildEngine, DEV_STORAGE_OUT, ENGINE_OUT } from "./scripts/build-engine.mjs";
 
 /** `fn`'s result, computed on the first call only. */
@@ -84,9 +83,6 @@ export default defineConfig({
       "./test/exports/tools-global-setup.ts",
     ],
     setupFiles: ["./test/setup.ts"],
-    // Two test files at a time on two cores (vitest's default, one core less, runs them one by one):
-    // a file's Workers wait on Apertium, the readers and the workflows' steps as much as they compute.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
     // Benchmarks that need the Workers runtime run only when asked (BENCH=1), never as tests.
     include: process.env.BENCH ? ["test/bench/**/*.workers.ts"] : ["test/**/*.test.ts"],
     testTimeout: 60_000,
