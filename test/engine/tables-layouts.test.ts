@@ -154,3 +154,29 @@ describe("one table stays one table", () => {
     expect(grid(page.tables[0]!).map((r) => r.filter(Boolean))).toEqual([["Sales", "Staff"], ...body]);
   });
 });
+
+describe("columns", () => {
+  it("figures set a few spaces apart part into columns where the lines align them", async () => {
+    const rows = [
+      ["", "2000", "2002", "2004"],
+      ["General upper secondary education", "15 455", "13 951", "12 068"],
+      ["Competence-based qualifications", "35 190", "44 307", "60 152"],
+      ["Polytechnics", "20 527", "20 922", "22 083"],
+    ];
+    const table: DrawnTable = { style: "none", x: 60, y: 120, colWidths: [200, 38, 38, 38], cells: gridCells(rows) };
+    const page = await tablesOf("close-figures.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: LEFT.slice(0, 3) }], tables: [table] }));
+    expect(page.tables, grids(page)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual(rows);
+  });
+
+  it("a ruled grid without outer borders keeps its stub and last columns (ICDAR 2013 eu-013 p. 3)", async () => {
+    const page = await tablesOf("eu-013-p3.pdf", realFixture("icdar2013_eu-013-p3.pdf"));
+    expect(page.tables, grids(page)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual([
+      ["", "2000", "2002", "2004"],
+      ["General upper secondary education", "15 455", "13 951", "12 068"],
+      ["Competence-based qualifications", "35 190", "44 307", "60 152"],
+      ["Polytechnics", "20 527", "20 922", "22 083"],
+    ]);
+  });
+});
