@@ -20,7 +20,9 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const WASM_DIR = path.join(root, "workers/engine/ocr/wasm");
 const OWN_SRC = path.join(WASM_DIR, "src");
-const WORK = path.join(root, ".build/tesseract-wasm");
+// TESSERACT_BUILD_DIR: another build tree (a clean rebuild beside the cached one). Paths inside it
+// are mapped away (-ffile-prefix-map), so the modules do not depend on where it is.
+const WORK = process.env.TESSERACT_BUILD_DIR ? path.resolve(process.env.TESSERACT_BUILD_DIR) : path.join(root, ".build/tesseract-wasm");
 
 /** Pinned source archives (Debian bookworm main). */
 export const SOURCES = {
