@@ -66,6 +66,49 @@ export const ROWS = {
       ["segments/s, … all exact translation-memory hits", num(r.memory), `${ratio(r.memory, r.provider)} provider`],
     ];
   },
+  comics(r) {
+    const o = r.overall;
+    const rows = [
+      [
+        `recall, ${o.pages} pages (${o.units} words and characters pooled): service ocr vs native tesseract`,
+        `${pct(o.oursRecall)} vs ${pct(o.nativeRecall)}`,
+        `${ratio(o.oursRecall, o.nativeRecall)} native`,
+      ],
+      [
+        "precision, mean of the pages: service vs native",
+        `${pct(o.oursPrecision)} vs ${pct(o.nativePrecision)}`,
+        ratio(o.oursPrecision, o.nativePrecision),
+      ],
+    ];
+    for (const p of r.pages)
+      rows.push([
+        `${p.name}${p.scaledTo ? ` (refused as too large; sent scaled to ${p.scaledTo})` : ""} (${p.language}, ${p.units} ${p.language === "ja" ? "characters" : "words"}): recall service vs native (${p.native.lang})`,
+        `${pct(p.ocr.recall ?? 0)} vs ${pct(p.native.recall ?? 0)}`,
+        `${ratio(p.ocr.recall ?? 0, p.native.recall)} native`,
+      ]);
+    for (const tool of ["translate", "erase"]) {
+      const t = o[tool];
+      if (!t?.pages) continue;
+      rows.push([
+        `${tool}: source words/characters native reads on the page still read on the result (${t.completed}/${t.pages} completed)`,
+        pct(t.left ?? 0),
+        tool === "translate" ? `${pct(t.leftNotInTranslation ?? 0)} of those not in the translation itself` : "target 0",
+      ]);
+      rows.push([`${tool}: mean chroma, result ÷ page`, ratio(t.chromaRatio ?? 0, 1), "1.00× keeps the colour"]);
+      rows.push([`${tool}: pages with width and height kept`, `${t.sizeKept}/${t.pages}`, ratio(t.sizeKept, t.pages)]);
+      rows.push([
+        `${tool}: seconds a job, submission → end (mean)`,
+        num(t.meanSeconds, 1),
+        `${ratio(t.meanSeconds, o.ocr.meanSeconds)} ocr`,
+      ]);
+    }
+    rows.push([
+      "ocr: seconds a job (mean) vs native tesseract a page",
+      `${num(o.ocr.meanSeconds, 1)} vs ${num(o.ocr.nativeMeanSeconds, 1)}`,
+      ratio(o.ocr.meanSeconds, o.ocr.nativeMeanSeconds),
+    ]);
+    return rows;
+  },
   render(r) {
     const o = r.overflow;
     const n = o.fitted + o.shrunk + o.overflowing;
