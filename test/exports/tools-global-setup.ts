@@ -1,6 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -14,7 +14,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /**
      * Loopback server: independent file readers (poppler, libxml2) run on posted bytes, and
-     * `GET /models/<key>` serves model files too large to pass through `provide` (the CJK font).
+     * `GET /models/<key>` serves model files too large to pass through `provide` (the CJK font),
+     * `GET /pictures/<name>` the pictures of test/fixtures/pictures.
      */
     readersUrl: string;
   }
@@ -36,6 +37,8 @@ const READERS: Record<string, (file: string) => [string, string[]]> = {
   "xmllint-alto": (f) => ["xmllint", ["--noout", "--nonet", "--schema", path.join(here, "alto-4-subset.xsd"), f]],
 };
 
+const PICTURES = path.join(here, "../fixtures/pictures");
+
 let server: Server | undefined;
 let dir: string | undefined;
 
@@ -50,6 +53,13 @@ export default async function setup(project: TestProject) {
     if (req.method === "GET" && url.startsWith("/models/")) {
       const file = models.get(decodeURIComponent(url.slice("/models/".length)));
       if (!file) res.writeHead(404).end();
+      else res.writeHead(200, { "Content-Type": "application/octet-stream" }).end(readFileSync(file));
+      return;
+    }
+    // Pictures too large to pass through `provide` with the real fixtures (test/fixtures/pictures).
+    if (req.method === "GET" && url.startsWith("/pictures/")) {
+      const file = path.join(PICTURES, path.basename(decodeURIComponent(url.slice("/pictures/".length))));
+      if (!existsSync(file)) res.writeHead(404).end();
       else res.writeHead(200, { "Content-Type": "application/octet-stream" }).end(readFileSync(file));
       return;
     }

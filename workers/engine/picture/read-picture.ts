@@ -1,16 +1,12 @@
 import type { Box, LineText, PageText, RegionText } from "../../shared/engine-contract";
 import { ocrModel } from "../../shared/ocr-models";
-import { grayToRgba, upscaleGray, downscaleGray, type GrayImage } from "../image/gray";
-import { fitScale } from "../image/limits";
-import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
+import type { GrayImage } from "../image/gray";
 import { unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
-import type { OcrRaster } from "../ocr/page-raster";
 import { recognizeWith } from "../ocr/recognize";
-import { findTextBlocks, type PictureText, type TextBlock } from "./text-blocks";
+import { blockRaster } from "./block-raster";
+import { findTextBlocks, type TextBlock } from "./text-blocks";
 
-/** Letter height (px) a block is brought to for reading: tesseract reads capitals of 30–40 px best. */
-const READ_GLYPH = 34;
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
 const MIN_CONFIDENCE = 0.55;
 const MIN_LETTERS = 2;
@@ -18,59 +14,6 @@ const MIN_LETTERS = 2;
 const PROSE = 400;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-
-/**
- * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
- * the picture — art, the balloon's outline, other blocks — blanked, at the letter height tesseract
- * reads best. Contrast is stretched from the marks' ink to white.
- */
-function blockRaster(page: GrayImage, found: PictureText, index: number, block: TextBlock): OcrRaster {
-  const pad = Math.max(4, Math.round(block.glyph * 0.5));
-  const x0 = Math.max(0, block.box.x - pad);
-  const y0 = Math.max(0, block.box.y - pad);
-  const x1 = Math.min(page.width, block.box.x + block.box.w + pad);
-  const y1 = Math.min(page.height, block.box.y + block.box.h + pad);
-  const w = x1 - x0;
-  const h = y1 - y0;
-  const crop = new Uint8Array(w * h).fill(255);
-  const { owner, scale, width: AW, height: AH } = found;
-  const id = index + 1;
-  // A page pixel belongs to the block when an analysis pixel within one pixel of it is its mark.
-  const near = (px: number, py: number) => {
-    const ax = Math.floor(px * scale);
-    const ay = Math.floor(py * scale);
-    for (let dy = -1; dy <= 1; dy++)
-      for (let dx = -1; dx <= 1; dx++) {
-        const x = ax + dx,
-          y = ay + dy;
-        if (x >= 0 && y >= 0 && x < AW && y < AH && owner[y * AW + x] === id) return true;
-      }
-    return false;
-  };
-  let dark = 255;
-  for (let y = y0; y < y1; y++)
-    for (let x = x0; x < x1; x++) {
-      if (!near(x, y)) continue;
-      const v = page.data[y * page.width + x]!;
-      crop[(y - y0) * w + (x - x0)] = v;
-      if (v < dark) dark = v;
-    }
-  // The ground's own shade becomes white, the ink black.
-  const light = 230;
-  const span = Math.max(1, light - dark);
-  for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
-  const enlarge = Math.min(4, Math.max(1, READ_GLYPH / block.glyph));
-  let img: GrayImage = upscaleGray({ width: w, height: h, data: crop }, enlarge);
-  const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
-  img = downscaleGray(img, fit);
-  return {
-    width: page.width,
-    height: page.height,
-    scale: img.width / w,
-    offset: { x: x0, y: y0 },
-    image: { data: grayToRgba(img), width: img.width, height: img.height },
-  };
-}
 
 /** The models a block is read with: a vertical block in a language with a vertical model installed reads with it. */
 function modelsFor(block: TextBlock, languages: string[], installed: Set<string>): string[] {
@@ -133,8 +76,9 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
   const have = new Set(installed);
   const regions: RegionText[] = [];
   for (const [i, block] of found.blocks.entries()) {
-    const raster = blockRaster(page, found, i, block);
-    const reading = await recognizeWith(models, raster, modelsFor(block, languages, have), block.glyphs > PROSE ? "page" : "block", {
+    const readers = modelsFor(block, languages, have);
+    const raster = blockRaster(page, found, i, block, !readers.some((m) => ocrModel(m)?.vertical));
+    const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
       invert: false,
     });
     regions.push(...regionOf(reading, block));

@@ -1,0 +1,172 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PageText, RegionText } from "../../workers/shared/engine-contract";
+import { inject } from "vitest";
+import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
+
+/** A picture of test/fixtures/pictures (served by the readers server: too large to hand over with the real fixtures). */
+async function picture(name: string): Promise<Uint8Array> {
+  const res = await fetch(`${inject("readersUrl")}/pictures/${name}`);
+  if (!res.ok) throw new Error(`no picture ${name}: ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
+/** Mean chroma (max − min of R, G, B) over the image's pixels. */
+function chroma(img: Rgba): number {
+  let sum = 0;
+  for (let i = 0; i < img.data.length; i += 4) {
+    const r = img.data[i]!,
+      g = img.data[i + 1]!,
+      b = img.data[i + 2]!;
+    sum += Math.max(r, g, b) - Math.min(r, g, b);
+  }
+  return sum / (img.data.length / 4);
+}
+
+const regionWith = (page: PageText, words: string) => page.regions.find((r) => r.text.toUpperCase().includes(words));
+const letters = (s: string) => [...s.normalize("NFKC")].filter((c) => /[\p{L}\p{N}]/u.test(c));
+
+/** Share of the expected letters found in the text (as multisets). */
+function recall(expected: string, text: string): number {
+  const pool = new Map<string, number>();
+  for (const c of letters(text)) pool.set(c, (pool.get(c) ?? 0) + 1);
+  let hit = 0;
+  for (const c of letters(expected)) {
+    const left = pool.get(c) ?? 0;
+    if (left > 0) (hit++, pool.set(c, left - 1));
+  }
+  return hit / letters(expected).length;
+}
+
+// A Golden Age comic page (public domain): colour, halftone paper, hand lettering in balloons and
+// captions. Read as a document, it once came back turned by 90° and gray.
+describe("a comic page", () => {
+  const sourceKey = "pictures/006013.jpg";
+  let source: Rgba;
+  let page: PageText;
+  let pageKey: string;
+
+  beforeAll(async () => {
+    await seedModels(["eng"], ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"]);
+    const bytes = await picture("ctd_006013.jpg");
+    source = decode(bytes);
+    await env.FILES.put(sourceKey, bytes);
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: "pictures/006013/page.png", languages: ["eng"] });
+    pageKey = pre.key;
+    const rec = await env.ENGINE.recognize({ pageKey, languages: ["eng"], outKey: "pictures/006013/text.json" });
+    page = await pageText(rec.key);
+  });
+
+  it("is read as a picture: never turned, at its size, in its colours", async () => {
+    const stored = await decodeKey(pageKey);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(page.path).toBe("picture");
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+  });
+
+  it("is read as a document, turned and gray, only when the job says so", async () => {
+    const pre = await env.ENGINE.preprocess({
+      sourceKey,
+      page: 0,
+      outKey: "pictures/006013/doc.png",
+      languages: ["eng"],
+      pageKind: "document",
+    });
+    expect(pre.path).toBe("ocr");
+    expect(chroma(await decodeKey(pre.key))).toBe(0);
+  });
+
+  it("reads each balloon as one region, and two neighbouring balloons as two", () => {
+    const hold = regionWith(page, "HOLD STILL");
+    const golly = regionWith(page, "GOLLY");
+    expect(hold, JSON.stringify(page.regions.map((r) => r.text))).toBeDefined();
+    expect(golly).toBeDefined();
+    expect(hold).not.toBe(golly);
+    expect(hold!.text).toMatch(/SECOND/);
+    expect(golly!.text).toMatch(/THOUGHT/);
+    expect(golly!.text).not.toMatch(/HOLD|SECOND/);
+    // A short balloon of one line and a half, whole.
+    expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
+    // Every region has its balloon's interior as its frame, around its text.
+    for (const r of page.regions) {
+      const f = r.frame!;
+      expect(f.x <= r.box.x && f.y <= r.box.y && f.x + f.w >= r.box.x + r.box.w && f.y + f.h >= r.box.y + r.box.h).toBe(true);
+    }
+  });
+
+  it("has its lettering erased to flat fills and keeps its colours", async () => {
+    const out = await env.ENGINE.inpaint({
+      pageKey,
+      sourceKey,
+      page: 0,
+      regions: regionsOf(page),
+      maskKey: "pictures/006013/mask.png",
+      cleanKey: "pictures/006013/clean.png",
+      languages: [],
+    });
+    const clean = await decodeKey(out.cleanKey);
+    expect([clean.width, clean.height]).toEqual([source.width, source.height]);
+    expect(chroma(clean) / chroma(source)).toBeGreaterThan(0.9);
+    // Nothing of the lettering reads on the clean plate (native-like reading of the whole plate).
+    const before = (await readBack(pageKey, ["eng"])).text.toUpperCase();
+    const after = (await readBack(out.cleanKey, ["eng"])).text.toUpperCase();
+    for (const words of ["HOLD STILL", "GOLLY", "SURE DOES", "TELESCOPE", "KALAMAR"]) {
+      expect(before).toContain(words);
+      expect(after, after).not.toContain(words);
+    }
+    expect(out.regions.every((r) => r.masked > 0)).toBe(true);
+  });
+
+  it("has a translation set inside its balloon, in capitals as lettered", async () => {
+    const hold = regionWith(page, "HOLD STILL") as RegionText;
+    const out = await env.ENGINE.typeset({
+      backgroundKey: "pictures/006013/clean.png",
+      outKey: "pictures/006013/render.png",
+      regions: [
+        {
+          box: hold.box,
+          text: "¡Quieto, Tim! ¡Te liberaré en un segundo!",
+          lines: hold.lines.map((l) => l.box),
+          style: { frame: hold.frame!, lettering: "caps", color: "#000000" },
+        },
+      ],
+    });
+    expect(out.regions[0]!.overflow).not.toBe("overflowing");
+    const clean = await decodeKey("pictures/006013/clean.png");
+    const render = await decodeKey(out.key);
+    const f = hold.frame!;
+    let inside = 0,
+      outside = 0;
+    for (let y = 0; y < render.height; y++)
+      for (let x = 0; x < render.width; x++) {
+        const i = (y * render.width + x) * 4;
+        if (Math.abs(render.data[i]! - clean.data[i]!) + Math.abs(render.data[i + 2]! - clean.data[i + 2]!) < 30) continue;
+        if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + f.h) inside++;
+        else outside++;
+      }
+    expect(inside).toBeGreaterThan(200);
+    expect(outside).toBe(0);
+  });
+});
+
+// Two columns of vertical Japanese (upTeX's Aozora sample) in a balloon over a drawn ground.
+describe("a vertical Japanese balloon", () => {
+  it("is read in columns with the vertical model, as one vertical region", async () => {
+    await seedModels(["jpn", "jpn_vert"], []);
+    const sourceKey = "pictures/vertical-balloon.jpg";
+    await env.FILES.put(sourceKey, await picture("aozora-vertical-balloon.jpg"));
+    const pre = await env.ENGINE.preprocess({
+      sourceKey,
+      page: 0,
+      outKey: "pictures/vertical/page.png",
+      languages: ["jpn"],
+      pageKind: "picture",
+    });
+    expect(pre.rotation).toBe(0);
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["jpn"], outKey: "pictures/vertical/text.json" });
+    const page = await pageText(rec.key);
+    expect(page.regions.length, JSON.stringify(page.regions.map((r) => r.text))).toBe(1);
+    expect(page.regions[0]!.vertical).toBe(true);
+    expect(recall("破提宇子と云う書物である", page.text), page.text).toBeGreaterThanOrEqual(0.8);
+  });
+});

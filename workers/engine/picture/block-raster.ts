@@ -1,0 +1,67 @@
+import { downscaleGray, grayToRgba, upscaleGray, type GrayImage } from "../image/gray";
+import { fitScale } from "../image/limits";
+import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
+import type { OcrRaster } from "../ocr/page-raster";
+import type { PictureText, TextBlock } from "./text-blocks";
+
+/** Letter height (px) a block is brought to for reading: tesseract reads capitals of 30–40 px best. */
+const READ_GLYPH = 34;
+
+/**
+ * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
+ * the picture — art, the balloon's outline, other blocks — blanked, at the letter height tesseract
+ * reads best (`enlarge`; vertical models scale columns their own way). Contrast is stretched from
+ * the marks' ink to white.
+ */
+export function blockRaster(page: GrayImage, found: PictureText, index: number, block: TextBlock, enlarge: boolean): OcrRaster {
+  const pad = Math.max(4, Math.round(block.glyph * 0.5));
+  const x0 = Math.max(0, block.box.x - pad);
+  const y0 = Math.max(0, block.box.y - pad);
+  const x1 = Math.min(page.width, block.box.x + block.box.w + pad);
+  const y1 = Math.min(page.height, block.box.y + block.box.h + pad);
+  const w = x1 - x0;
+  const h = y1 - y0;
+  const crop = new Uint8Array(w * h).fill(255);
+  const { owner, scale, width: AW, height: AH } = found;
+  const id = index + 1;
+  // A page pixel is kept when an analysis pixel within one pixel of it is the block's mark, or
+  // when it lies in the block's frame (its own ground: light strokes of thin type stay whole) and
+  // is no other block's mark.
+  const f = block.frame;
+  const near = (px: number, py: number) => {
+    const ax = Math.floor(px * scale);
+    const ay = Math.floor(py * scale);
+    const framed = px >= f.x && py >= f.y && px < f.x + f.w && py < f.y + f.h;
+    if (framed && ax < AW && ay < AH && (owner[ay * AW + ax] === 0 || owner[ay * AW + ax] === id)) return true;
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        const x = ax + dx,
+          y = ay + dy;
+        if (x >= 0 && y >= 0 && x < AW && y < AH && owner[y * AW + x] === id) return true;
+      }
+    return false;
+  };
+  let dark = 255;
+  for (let y = y0; y < y1; y++)
+    for (let x = x0; x < x1; x++) {
+      if (!near(x, y)) continue;
+      const v = page.data[y * page.width + x]!;
+      crop[(y - y0) * w + (x - x0)] = v;
+      if (v < dark) dark = v;
+    }
+  // The ground's own shade becomes white, the ink black.
+  const light = 230;
+  const span = Math.max(1, light - dark);
+  for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
+  const factor = enlarge ? Math.min(4, Math.max(1, READ_GLYPH / block.glyph)) : 1;
+  let img: GrayImage = upscaleGray({ width: w, height: h, data: crop }, factor);
+  const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
+  img = downscaleGray(img, fit);
+  return {
+    width: page.width,
+    height: page.height,
+    scale: img.width / w,
+    offset: { x: x0, y: y0 },
+    image: { data: grayToRgba(img), width: img.width, height: img.height },
+  };
+}
