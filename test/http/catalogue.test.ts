@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import apiDocs from "../../docs/api.md?raw";
 import { ERROR_CATALOGUE } from "../../src/http/errors";
 import { api, body } from "../helpers/api";
 
 describe("error catalogue", () => {
-  it("is documented in the README, code by code, with its status and retryable flag", () => {
+  it("is documented in the API manual, code by code, with its status and retryable flag", () => {
     for (const [code, spec] of Object.entries(ERROR_CATALOGUE)) {
-      expect(readme, `README lacks ${code}`).toMatch(new RegExp(`\\| \`${code}\` \\| ${spec.status} \\| ${spec.retryable} \\|`));
+      expect(apiDocs, `docs/api.md lacks ${code}`).toMatch(new RegExp(`\\| \`${code}\` \\| ${spec.status} \\| ${spec.retryable} \\|`));
     }
   });
 
