@@ -1,7 +1,9 @@
-// Makes the README's two pictures with a running service (`npm run dev`), from real inputs:
+// Makes the README's three pictures with a running service (`npm run dev`), from real inputs:
 //   npm run docs:images                      (BASE and KEY override the local service and its key)
 // - docs/images/translated-page.png: a page of English text through the `translate` tool into
 //   Spanish (Apertium locally), the exported page image beside the original;
+// - docs/images/translated-comic.png: a comic page through the same tool (read as a picture:
+//   balloon by balloon, kept in colour, each translation set inside its balloon), likewise;
 // - docs/images/searchable-pdf.png: a scanned PDF through the `ocr` tool with the `searchable_pdf`
 //   export, its first page drawn by poppler's `pdftoppm` with the words of its text layer (as
 //   `pdftotext -bbox` reads them) outlined.
@@ -21,6 +23,7 @@ const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-doc-images-"));
 /** The inputs: real pages, from the shared corpus and the repository's fixtures (paths from the repository). */
 export const INPUTS = {
   translate: "../shared/corpus/real-scans/files/tess_phototest.tif",
+  comic: "test/fixtures/pictures/ctd_006013.jpg",
   searchable: "test/fixtures/real/ocrmypdf_linn.pdf",
 };
 
@@ -50,16 +53,12 @@ async function run(file, options, format) {
 
 const sh = (cmd, args) => execFileSync(cmd, args, { cwd: work, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
 
-async function translatedPage() {
-  const png = await run(
-    INPUTS.translate,
-    { tool: "translate", source_language: "en", target_language: "es", export_formats: ["png"] },
-    "png",
-  );
+/** A page translated into Spanish, the exported page image beside the original, each `width` px wide. */
+async function translatedPage(input, name, width = "700x") {
+  const png = await run(input, { tool: "translate", source_language: "en", target_language: "es", export_formats: ["png"] }, "png");
   writeFileSync(path.join(work, "translated.png"), png);
-  // Original and translation side by side, each 700 px wide.
-  sh("convert", [path.join(root, INPUTS.translate) + "[0]", "-resize", "700x", "original.png"]);
-  sh("convert", ["translated.png", "-resize", "700x", "translated-small.png"]);
+  sh("convert", [path.join(root, input) + "[0]", "-resize", width, "original.png"]);
+  sh("convert", ["translated.png", "-resize", width, "translated-small.png"]);
   sh("convert", [
     "original.png",
     "translated-small.png",
@@ -69,9 +68,9 @@ async function translatedPage() {
     "1",
     "+append",
     "-colors",
-    "64",
+    "128",
     "-strip",
-    path.join(OUT, "translated-page.png"),
+    path.join(OUT, name),
   ]);
 }
 
@@ -108,6 +107,7 @@ async function searchablePdf() {
   console.log(`searchable PDF: ${boxes.length} words in the first page's text layer`);
 }
 
-await translatedPage();
+await translatedPage(INPUTS.translate, "translated-page.png");
+await translatedPage(INPUTS.comic, "translated-comic.png", "560x");
 await searchablePdf();
-console.log(`written: ${path.relative(root, OUT)}/translated-page.png, searchable-pdf.png (work files in ${work})`);
+console.log(`written: ${path.relative(root, OUT)}/translated-page.png, translated-comic.png, searchable-pdf.png (work files in ${work})`);

@@ -2,7 +2,9 @@ import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import { engineError } from "../errors";
 import { probeRaster } from "../image/headers";
 import { MAX_PHOTON_PIXELS } from "../memory";
-import { jpegOrientation } from "../image/orientation";
+import { rotateQuarter, rotateSmall } from "../image/geometry";
+import type { GrayImage } from "../image/gray";
+import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { readPageMeta } from "../storage/page-meta";
@@ -83,10 +85,29 @@ export function lumaOf(img: RgbaImage): Uint8Array {
   return out;
 }
 
+/** An RGBA raster's three colour channels as gray images, and back (alpha opaque). */
+function channels(img: RgbaImage): GrayImage[] {
+  return [0, 1, 2].map((c) => {
+    const data = new Uint8Array(img.width * img.height);
+    for (let i = 0, j = c; i < data.length; i++, j += 4) data[i] = img.data[j]!;
+    return { width: img.width, height: img.height, data };
+  });
+}
+
+function merged(planes: GrayImage[]): RgbaImage {
+  const { width, height } = planes[0]!;
+  const data = new Uint8Array(width * height * 4).fill(255);
+  planes.forEach((p, c) => {
+    for (let i = 0, j = c; i < p.data.length; i++, j += 4) data[j] = p.data[i]!;
+  });
+  return { width, height, data };
+}
+
 /**
- * The colour base for a page: the normalised page image is gray (contrast-stretched for OCR), so
- * when the upload is a colour raster and preprocessing neither turned nor deskewed it, the
- * original's colours are used, resampled to the page image's size. Otherwise the page image itself.
+ * The colour base for a page: a document's page image is gray (contrast-stretched for OCR), so when
+ * the upload is a colour raster, the original's colours are used instead, put through the page's own
+ * transform (fitted to its size, turned and deskewed as it was). A picture's page image keeps its
+ * colours already. Otherwise (PDF, TIFF, gray uploads) the page image itself.
  */
 export async function loadPageBase(
   files: R2Bucket,
@@ -98,13 +119,17 @@ export async function loadPageBase(
   if (!sourceKey || (page ?? 0) !== 0) return pageImage;
   const meta = await readPageMeta(files, pageKey);
   const t = meta.transform;
-  if (!t || t.rotation !== 0 || t.skew !== 0 || meta.path !== "ocr") return pageImage;
+  if (!t || meta.path !== "ocr") return pageImage;
   const bytes = await readBytes(files, sourceKey, "upload");
   const format = sniffFormat(bytes);
-  // Formats photon does not read, and JPEGs stored turned (EXIF orientation), keep the page image.
-  if (!format || format === "pdf" || format === "tiff" || format === "pnm" || (format === "jpeg" && jpegOrientation(bytes) !== 1))
-    return pageImage;
-  const source = decodeRgba(bytes, "upload");
+  // Formats photon does not read keep the page image.
+  if (!format || format === "pdf" || format === "tiff" || format === "pnm") return pageImage;
+  let source = decodeRgba(bytes, "upload");
+  if (format === "jpeg") source = applyOrientationRgba(source, jpegOrientation(bytes));
   if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
-  return resizeRgba(source, pageImage.width, pageImage.height);
+  const fitted = resizeRgba(source, Math.round(t.sourceWidth * t.scale), Math.round(t.sourceHeight * t.scale));
+  if (t.rotation === 0 && t.skew === 0) return fitted.width === pageImage.width && fitted.height === pageImage.height ? fitted : pageImage;
+  // Turned and deskewed channel by channel, exactly as the gray page was.
+  const base = merged(channels(fitted).map((p) => rotateSmall(rotateQuarter(p, t.rotation), t.skew)));
+  return base.width === pageImage.width && base.height === pageImage.height ? base : pageImage;
 }

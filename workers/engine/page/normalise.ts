@@ -5,7 +5,7 @@ import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
 import { rotateQuarter, rotateSmall } from "../image/geometry";
 import { downscaleGray, type GrayImage } from "../image/gray";
-import { MAX_PAGE_SIDE } from "../memory";
+import { MAX_PAGE_SIDE, MAX_PHOTON_PIXELS } from "../memory";
 import { fitScale } from "../image/limits";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
@@ -106,8 +106,12 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let chosen: string | undefined;
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   const readable = !source.textLayer && source.path === "ocr";
+  // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
   if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(image)))) {
-    return { image, path: "picture", transform: { rotation: 0, skew: 0, scale, sourceWidth, sourceHeight } };
+    const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
+    const picture = downscaleGray(source.image, kept);
+    const s = kept >= 1 ? 1 : picture.width / sourceWidth;
+    return { image: picture, path: "picture", transform: { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight } };
   }
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {

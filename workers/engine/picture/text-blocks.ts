@@ -263,7 +263,8 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
 
 /**
  * Grows the text's box side by side, a pixel at a time, while the new edge lies on the block's own
- * ground or marks (97 %), by at most `most` pixels a side: a balloon's interior around its text.
+ * ground or marks (99.5 %: it stops at the balloon's outline), by at most `most` pixels a side: a
+ * balloon's interior around its text.
  */
 function growFrame(
   grounds: Int32Array,
@@ -280,12 +281,12 @@ function growFrame(
   const rowOk = (y: number) => {
     let ok = 0;
     for (let x = x0; x < x1; x++) if (inside(y * W + x)) ok++;
-    return ok >= 0.97 * (x1 - x0);
+    return ok >= 0.995 * (x1 - x0);
   };
   const colOk = (x: number) => {
     let ok = 0;
     for (let y = y0; y < y1; y++) if (inside(y * W + x)) ok++;
-    return ok >= 0.97 * (y1 - y0);
+    return ok >= 0.995 * (y1 - y0);
   };
   const limit = { x0: Math.max(0, x0 - most), y0: Math.max(0, y0 - most), x1: Math.min(W, x1 + most), y1: Math.min(H, y1 + most) };
   for (let grew = true; grew;) {
