@@ -35,7 +35,12 @@ run("links in README.md and docs/ resolve (files and #anchors)", process.execPat
 run("the link check and the benchmarks' results files", process.execPath, ["--test", "test/docs/docs-tooling.test.mjs"]);
 run("docs/benchmarks.md and the README's figures match the benchmarks' results", process.execPath, ["scripts/bench-report.mjs", "--check"]);
 // The engine's tesseract modules: their int8 kernels and text against native tesseract's.
-run("tesseract WebAssembly build against native tesseract", process.execPath, ["--import", "tsx", "--test", "test/engine/tesseract-build.node-test.mjs"]);
+run("tesseract WebAssembly build against native tesseract", process.execPath, [
+  "--import",
+  "tsx",
+  "--test",
+  "test/engine/tesseract-build.node-test.mjs",
+]);
 run("OpenAPI document and SDK types are current", process.execPath, ["scripts/openapi.mjs", "--check"]);
 run("OpenAPI document passes Spectral (spectral:oas)", bin("spectral"), [
   "lint",
@@ -50,7 +55,11 @@ run("SDK tests typecheck", bin("tsc"), ["-p", "sdk/test"]);
 run("deployable bundles (wrangler deploy --dry-run, production and staging)", "npm", ["run", "--silent", "build"]);
 // The committed tesseract modules are what scripts/build-tesseract.mjs builds from the pinned
 // sources (a full rebuild, ~10 min on 2 cores: whole runs only).
-if (process.argv.length <= 2) run("tesseract modules rebuilt from pinned sources (npm run check:tesseract)", process.execPath, ["scripts/build-tesseract.mjs", "--check"]);
+if (process.argv.length <= 2)
+  run("tesseract modules rebuilt from pinned sources (npm run check:tesseract)", process.execPath, [
+    "scripts/build-tesseract.mjs",
+    "--check",
+  ]);
 run("tests", bin("vitest"), ["run", ...process.argv.slice(2)]);
 // The SDK and the CLI against the real service (`npm run dev` in a scratch copy, on a free port).
 if (process.argv.length <= 2) {

@@ -105,7 +105,12 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     return guarded("internal_error", "Listing models failed", async () => {
       const [ocrLanguages, fonts] = await Promise.all([seededLanguages(this.env.MODELS), seededFonts(this.env.MODELS)]);
       const build = tesseractBuild();
-      return { ok: ocrLanguages.length > 0, ocrLanguages, fonts, tesseract: { version: build.tesseract, kernel: build.kernel, module: build.module } };
+      return {
+        ok: ocrLanguages.length > 0,
+        ocrLanguages,
+        fonts,
+        tesseract: { version: build.tesseract, kernel: build.kernel, module: build.module },
+      };
     });
   }
 
