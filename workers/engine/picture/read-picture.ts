@@ -25,7 +25,7 @@ function modelsFor(block: TextBlock, languages: string[], installed: Set<string>
   });
 }
 
-/** The reading of one block as one region (a balloon's lines together), or null when nothing plausible was read. */
+/** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   const lines: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
   const words = lines.flatMap((l) => l.words);
@@ -50,8 +50,8 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
 }
 
 /**
- * Reading order of a page of panels: blocks in rows (a block starts a new row when it lies wholly
- * below the row's top third), each row left to right — right to left for vertical CJK text, as
+ * Reading order of a page of panels: blocks in rows (a block starts a new row when its top lies
+ * below two thirds of the way down every block of the row), each row left to right — right to left for vertical CJK text, as
  * manga are read.
  */
 function readingOrder(regions: RegionText[]): RegionText[] {
@@ -62,7 +62,7 @@ function readingOrder(regions: RegionText[]): RegionText[] {
   for (const r of sorted) {
     if (r.box.y >= rowBottom) rows.push([]);
     rows[rows.length - 1]!.push(r);
-    rowBottom = Math.max(rowBottom === -Infinity ? 0 : rowBottom, r.box.y + r.box.h * 0.66);
+    rowBottom = Math.max(rowBottom, r.box.y + r.box.h * 0.66);
   }
   return rows.flatMap((row) => row.sort((a, b) => (rightToLeft ? b.box.x + b.box.w - (a.box.x + a.box.w) : a.box.x - b.box.x)));
 }
