@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
 import { inject } from "vitest";
+import { realFixture } from "../engine/helpers";
 import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
 
 /** A picture of test/fixtures/pictures (served by the readers server: too large to hand over with the real fixtures). */
@@ -168,5 +169,17 @@ describe("a vertical Japanese balloon", () => {
     expect(page.regions.length, JSON.stringify(page.regions.map((r) => r.text))).toBe(1);
     expect(page.regions[0]!.vertical).toBe(true);
     expect(recall("破提宇子と云う書物である", page.text), page.text).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+// Real text pages typeset by others (origins in test/fixtures/real/README.md): their ink is letters.
+describe("a page of text", () => {
+  it("stays a document, joined scripts seen small included", async () => {
+    for (const name of ["texlive_lshort-persian-p3.png", "amiri_documentation-arabic-p2.png", "uptex_aozora-utarticle-p1.png"]) {
+      const sourceKey = `pictures/text/${name}`;
+      await env.FILES.put(sourceKey, realFixture(name));
+      const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+      expect(pre.path, name).toBe("ocr");
+    }
   });
 });

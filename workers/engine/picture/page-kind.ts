@@ -3,8 +3,15 @@ import { findTextBlocks } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
-/** A picture's ink is mostly drawing: at least this share is no mark of a text block. */
-const DRAWN = 0.6;
+/** A picture's ink is mostly drawing: at least this share is no mark of a text block… */
+const ART = 0.6;
+/**
+ * …and lies in shapes larger than any letter (panel borders, figures, filled areas). A page of
+ * text whose letters are not found in blocks (joined scripts seen small) has its ink in letter-sized
+ * shapes all the same: at most a few percent on text pages, 0.48 on a page of ruled tables, 0.6–0.9
+ * on comic and manga pages.
+ */
+const DRAWN = 0.55;
 /** Letters a picture's text blocks hold at least: enough text to read block by block. */
 const MIN_GLYPHS = 20;
 /** A page whose largest text block holds this share of its letters is a document's body of text. */
@@ -12,7 +19,7 @@ const BODY = 0.5;
 
 /**
  * Whether an image reads as a picture (a comic or manga page, an illustration with lettering)
- * rather than a document: most of its ink is drawing, and its text is in many small blocks on
+ * rather than a document: most of its ink is drawing in shapes larger than letters, and its text is in many small blocks on
  * grounds of their own (balloons, captions), not in one body. Photos with a line or two of text on
  * a textured ground find too few letters in blocks and stay documents, as scans and screenshots do.
  */
@@ -20,5 +27,5 @@ export function looksLikePicture(page: GrayImage): boolean {
   const found = findTextBlocks(page, JUDGE_SIDE);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
-  return found.art >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs;
+  return found.art >= ART && found.drawn >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs;
 }

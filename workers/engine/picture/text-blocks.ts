@@ -37,6 +37,8 @@ export interface PictureText {
   owner: Uint16Array;
   /** Share of the page's ink that is art: dark pixels that are no mark of a text block. */
   art: number;
+  /** Share of the page's ink in shapes larger than any letter (panel borders, drawing, large areas). */
+  drawn: number;
   /** Letter-sized marks on light grounds, in all. */
   glyphs: number;
 }
@@ -252,13 +254,15 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
     });
   }
   let dark = 0,
-    art = 0;
+    art = 0,
+    drawn = 0;
   for (let i = 0; i < n; i++) {
     if (!inkMask[i]) continue;
     dark++;
     if (!owner[i]) art++;
+    if (!candidate[ink.labels[i]!]) drawn++;
   }
-  return { blocks, width: W, height: H, scale, owner, art: dark ? art / dark : 0, glyphs: glyphs.length };
+  return { blocks, width: W, height: H, scale, owner, art: dark ? art / dark : 0, drawn: dark ? drawn / dark : 0, glyphs: glyphs.length };
 }
 
 /**
