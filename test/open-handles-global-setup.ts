@@ -5,10 +5,19 @@
 import { ChildProcess } from "node:child_process";
 import { Server, Socket } from "node:net";
 
-/** The servers, sockets and child processes keeping Node's event loop alive now. */
+/**
+ * The servers, network sockets and child processes keeping Node's event loop alive now. The test
+ * pool's own local browser (Browser Rendering, under `.wrangler/chrome/`) and the pipes to it are
+ * the pool's: it closes them after the global teardowns.
+ */
 function openHandles(): unknown[] {
   const all = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-  return all.filter((h) => h instanceof Server || h instanceof Socket || h instanceof ChildProcess);
+  return all.filter(
+    (h) =>
+      h instanceof Server ||
+      (h instanceof Socket && h.remoteAddress !== undefined) ||
+      (h instanceof ChildProcess && !h.spawnfile.includes("/.wrangler/chrome/")),
+  );
 }
 
 function describe(h: unknown): string {
