@@ -23,6 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
+import { jobDone } from "./job-done.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const corpus = path.resolve(root, process.env.CORPUS ?? "../shared/corpus/comics");
@@ -123,25 +124,6 @@ function imageStats(file) {
 }
 
 /** Follows a job's progress stream until its `done` event (or the deadline); the caller then polls. */
-async function jobDone(base, auth, id, deadline) {
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), Math.max(0, deadline - performance.now()));
-  try {
-    const res = await fetch(`${base}/api/v1/jobs/${id}/events`, { headers: auth, signal: ctrl.signal });
-    if (res.status !== 200 || !res.body) return;
-    const decoder = new TextDecoder();
-    let seen = "";
-    for await (const chunk of res.body) {
-      seen = (seen + decoder.decode(chunk, { stream: true })).slice(-4096);
-      if (/^event: ?done$/m.test(seen)) break;
-    }
-    ctrl.abort();
-  } catch {
-    // Aborted at the deadline, or the stream broke: the caller polls.
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * One job on the service: status, error code, seconds from submission to its end, and its exports'

@@ -21,6 +21,7 @@ import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { nativeTessdata, runNativeWithWords } from "./native-ocr.mjs";
 import { errorRates } from "./text-metrics.mjs";
+import { jobDone } from "./job-done.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const corpus = path.resolve(root, process.env.CORPUS ?? "../shared/corpus/real-scans");
@@ -198,31 +199,6 @@ function native(file, lang) {
 }
 
 /** One `ocr` job on the service: status, error codes (job and failed pages), page texts, seconds. */
-/**
- * Follows the job's progress stream until its `done` event, as the web app does (a client polling
- * every 200 ms would add up to 200 ms to each job); returns early at `deadline` or when the
- * stream cannot be opened, and the caller then polls.
- */
-async function jobDone(base, auth, id, deadline) {
-  const ctrl = new AbortController();
-  const timer = setTimeout(() => ctrl.abort(), Math.max(0, deadline - performance.now()));
-  try {
-    const res = await fetch(`${base}/api/v1/jobs/${id}/events`, { headers: auth, signal: ctrl.signal });
-    if (res.status !== 200 || !res.body) return;
-    const decoder = new TextDecoder();
-    let seen = "";
-    for await (const chunk of res.body) {
-      seen = (seen + decoder.decode(chunk, { stream: true })).slice(-4096);
-      if (/^event: ?done$/m.test(seen)) break;
-    }
-    ctrl.abort();
-  } catch {
-    // Aborted at the deadline, or the stream broke: the caller polls.
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 async function service(base, auth, file, lang) {
   const form = new FormData();
   form.append("file", new File([readFileSync(file)], path.basename(file)));
