@@ -123,8 +123,6 @@ function imageStats(file) {
   return { width: w, height: h, chroma: sum / Math.max(1, rgb.length / 3) };
 }
 
-/** Follows a job's progress stream until its `done` event (or the deadline); the caller then polls. */
-
 /**
  * One job on the service: status, error code, seconds from submission to its end, and its exports'
  * bytes by format. A dropped connection (the local service under load) is tried once more; what
