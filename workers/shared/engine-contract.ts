@@ -102,6 +102,19 @@ export interface DrawPageResult {
  * `rotation` (clockwise), then rotated by `skew` degrees (counter-clockwise positive, about its
  * centre, same canvas), then scaled by `scale`. Recorded so re-OCR can crop the original.
  */
+/** A quadrilateral's corners in pixels: top left, top right, bottom right, bottom left. */
+export type Quad = [[number, number], [number, number], [number, number], [number, number]];
+
+/**
+ * A photographed page made flat: the page's outline in the source raster (`quad`) was resampled
+ * onto a `width` x `height` rectangle, which the rest of the transform then treats as its source.
+ */
+export interface FlatPage {
+  quad: Quad;
+  width: number;
+  height: number;
+}
+
 export interface PageTransform {
   rotation: 0 | 90 | 180 | 270;
   skew: number;
@@ -111,6 +124,10 @@ export interface PageTransform {
   sourceHeight: number;
   /** PDF pages: the page's own /Rotate (clockwise), already applied when the source raster was drawn. */
   sourceRotation?: 0 | 90 | 180 | 270;
+  /** A photographed page: its outline in the source raster and the flat page it was resampled to, before the steps above. */
+  flat?: FlatPage;
+  /** The page's uneven lighting was evened out (the reading copy only; geometry unchanged). */
+  shading?: boolean;
 }
 
 export interface PreprocessResult {

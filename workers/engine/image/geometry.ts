@@ -1,5 +1,6 @@
 import type { Box, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage } from "./gray";
+import { flatToQuad, squareToQuad } from "./perspective";
 
 export type QuarterTurn = 0 | 90 | 180 | 270;
 
@@ -81,9 +82,20 @@ export function rotateSmall(img: GrayImage, degrees: number): GrayImage {
   return { width: w, height: h, data: out };
 }
 
-/** Size of the source raster after its quarter turn. */
+/** Size of the raster the transform's scale, turn and skew apply to: the source's, or a photographed page's once made flat. */
+export function unscaledSize(t: PageTransform): { width: number; height: number } {
+  return t.flat ? { width: t.flat.width, height: t.flat.height } : { width: t.sourceWidth, height: t.sourceHeight };
+}
+
+/** Size of that raster after its quarter turn. */
 function turnedSize(t: PageTransform): { w: number; h: number } {
-  return t.rotation === 90 || t.rotation === 270 ? { w: t.sourceHeight, h: t.sourceWidth } : { w: t.sourceWidth, h: t.sourceHeight };
+  const { width, height } = unscaledSize(t);
+  return t.rotation === 90 || t.rotation === 270 ? { w: height, h: width } : { w: width, h: height };
+}
+
+/** A point of that raster in the source raster: through the flat page's outline on a photographed page. */
+function unflatten(t: PageTransform, p: { x: number; y: number }): { x: number; y: number } {
+  return t.flat ? flatToQuad(squareToQuad(t.flat.quad), t.flat.width, t.flat.height, p.x, p.y) : p;
 }
 
 /** Maps a point of the normalised page image to the source raster (inverse of the transform). */
@@ -100,17 +112,16 @@ export function pageToSource(t: PageTransform, px: number, py: number): { x: num
   const x2 = cx + u * Math.cos(a) - v * Math.sin(a);
   const y2 = cy + u * Math.sin(a) + v * Math.cos(a);
   // Undo the quarter turn (as rotateQuarter samples).
-  const W = t.sourceWidth;
-  const H = t.sourceHeight;
+  const { width: W, height: H } = unscaledSize(t);
   switch (t.rotation) {
     case 90:
-      return { x: y2, y: H - 1 - x2 };
+      return unflatten(t, { x: y2, y: H - 1 - x2 });
     case 180:
-      return { x: W - 1 - x2, y: H - 1 - y2 };
+      return unflatten(t, { x: W - 1 - x2, y: H - 1 - y2 });
     case 270:
-      return { x: W - 1 - y2, y: x2 };
+      return unflatten(t, { x: W - 1 - y2, y: x2 });
     default:
-      return { x: x2, y: y2 };
+      return unflatten(t, { x: x2, y: y2 });
   }
 }
 

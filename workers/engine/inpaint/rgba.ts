@@ -2,7 +2,8 @@ import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
 import { engineError } from "../errors";
 import { probeRaster } from "../image/headers";
 import { MAX_PHOTON_PIXELS } from "../memory";
-import { rotateQuarter, rotateSmall } from "../image/geometry";
+import { rotateQuarter, rotateSmall, unscaledSize } from "../image/geometry";
+import { warpGray } from "../image/perspective";
 import type { GrayImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { sniffFormat } from "../image/sniff";
@@ -127,9 +128,13 @@ export async function loadPageBase(
   let source = decodeRgba(bytes, "upload");
   if (format === "jpeg") source = applyOrientationRgba(source, jpegOrientation(bytes));
   if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
-  const fitted = resizeRgba(source, Math.round(t.sourceWidth * t.scale), Math.round(t.sourceHeight * t.scale));
-  if (t.rotation === 0 && t.skew === 0) return fitted.width === pageImage.width && fitted.height === pageImage.height ? fitted : pageImage;
+  // A photographed page is made flat channel by channel; any other is fitted to the page's size.
+  const { width, height } = unscaledSize(t);
+  const fitted = t.flat ? source : resizeRgba(source, Math.round(width * t.scale), Math.round(height * t.scale));
+  if (!t.flat && t.rotation === 0 && t.skew === 0)
+    return fitted.width === pageImage.width && fitted.height === pageImage.height ? fitted : pageImage;
+  const flat = (p: GrayImage) => (t.flat ? warpGray(p, t.flat.quad, width, height) : p);
   // Turned and deskewed channel by channel, exactly as the gray page was.
-  const base = merged(channels(fitted).map((p) => rotateSmall(rotateQuarter(p, t.rotation), t.skew)));
+  const base = merged(channels(fitted).map((p) => rotateSmall(rotateQuarter(flat(p), t.rotation), t.skew)));
   return base.width === pageImage.width && base.height === pageImage.height ? base : pageImage;
 }

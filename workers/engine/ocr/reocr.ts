@@ -1,7 +1,7 @@
 import type { Box, LineText, PageText, PageTransform, ReocrResult } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { normaliseContrast } from "../image/enhance";
-import { cropFromSource } from "../image/geometry";
+import { cropFromSource, unscaledSize } from "../image/geometry";
 import { MAX_OCR_PIXELS } from "../memory";
 import type { SourcePage } from "../image/source-page";
 import { ocrRasterFromGray } from "./page-raster";
@@ -16,9 +16,10 @@ const within = (outer: Box, b: Box) => cx(b) >= outer.x && cx(b) <= outer.x + ou
 /** Size of the normalised page a transform produces. */
 export function normalisedSize(t: PageTransform): { width: number; height: number } {
   const turned = t.rotation === 90 || t.rotation === 270;
+  const { width, height } = unscaledSize(t);
   return {
-    width: Math.round((turned ? t.sourceHeight : t.sourceWidth) * t.scale),
-    height: Math.round((turned ? t.sourceWidth : t.sourceHeight) * t.scale),
+    width: Math.round((turned ? height : width) * t.scale),
+    height: Math.round((turned ? width : height) * t.scale),
   };
 }
 

@@ -4,12 +4,14 @@ import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
 import { rotateQuarter, rotateSmall } from "../image/geometry";
+import { evenOutShading } from "../image/shading";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE, MAX_PHOTON_PIXELS } from "../memory";
 import { fitScale } from "../image/limits";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
 import { looksLikePicture } from "../picture/page-kind";
+import { flattenPhoto } from "./photo";
 import { pictureImagePng } from "./picture-image";
 import { loadSourcePage } from "./source";
 
@@ -44,10 +46,15 @@ export interface PreprocessContext {
    * (`looksLikePicture`) are pictures; PDF, TIFF and PBM pages, scanners' formats, are documents.
    */
   kind?: PageKind;
+  /** The upload is in a camera's format (JPEG, WebP): its light may be uneven, and is evened out where it is. */
+  camera?: boolean;
 }
 
 /** Uploads whose pages `auto` may take for pictures: the formats of drawings, screenshots and photos. */
 const PICTURE_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"]);
+
+/** Uploads in the formats cameras save. */
+const CAMERA_FORMATS = new Set<InputFormat>(["jpeg", "webp"]);
 
 /** Skews below this (degrees) are left alone: resampling costs more sharpness than it gains. */
 const MIN_SKEW = 0.2;
@@ -75,14 +82,14 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 
 /**
  * Normalises one page: read it (decode, PDF text layer / scan / rendering), fit it within
- * MAX_PAGE_SIDE, turn it upright (0/90/180/270), deskew it (±5°), stretch its contrast, and
+ * MAX_PAGE_SIDE (a photographed page: cut out, made flat and its light evened out), turn it upright (0/90/180/270), deskew it (±5°), stretch its contrast, and
  * encode it as an 8-bit gray PNG. Text-layer pages keep their geometry: their text is exact and
  * their boxes must stay on it.
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const kind = ctx.kind === "auto" && !PICTURE_FORMATS.has(format) ? "document" : ctx.kind;
-  const out = await normaliseSource(source, { ...ctx, kind });
+  const out = await normaliseSource(source, { ...ctx, kind, camera: CAMERA_FORMATS.has(format) });
   const later = { ...(source.drawScale ? { drawScale: source.drawScale } : {}), ...(source.warnings ? { warnings: source.warnings } : {}) };
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels; a picture keeps its colours.
   const png =
@@ -99,20 +106,27 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const { width: sourceWidth, height: sourceHeight } = source.image;
   const fit = fitScale(sourceWidth, sourceHeight, MAX_PAGE_SIDE);
   let image = downscaleGray(source.image, fit);
-  const scale = fit >= 1 ? 1 : image.width / sourceWidth;
+  let scale = fit >= 1 ? 1 : image.width / sourceWidth;
   // A text layer set sideways was read upright: its page image was turned with it.
   let rotation: PageTransform["rotation"] = source.turn ?? 0;
   let skew = 0;
   let chosen: string | undefined;
-  // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   const readable = !source.textLayer && source.path === "ocr";
+  // A photographed page is cut out of its photo and made flat before anything else looks at it.
+  const photo = readable && ctx.kind !== "picture" ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
+  // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
-  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(image)))) {
+  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(photo?.image ?? image)))) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
     return { image: picture, path: "picture", transform: { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight } };
   }
+  if (photo) ({ image, scale } = { image: photo.image, scale: 1 });
+  // Uneven light (a lamp's falloff, a shadow) on a photographed page is evened out for reading; a
+  // scan's or a rendering's own tones (a tinted box, a figure) are left as they are.
+  const shading = readable && (photo || ctx.camera) && evenOutShading(image);
+  if (shading) image = shading;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();
@@ -132,7 +146,16 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   return {
     image,
     path: source.path,
-    transform: { rotation, skew, scale, sourceWidth, sourceHeight, ...(source.rotation ? { sourceRotation: source.rotation } : {}) },
+    transform: {
+      rotation,
+      skew,
+      scale,
+      sourceWidth,
+      sourceHeight,
+      ...(source.rotation ? { sourceRotation: source.rotation } : {}),
+      ...(photo ? { flat: photo.flat } : {}),
+      ...(shading ? { shading: true } : {}),
+    },
     ...(textLayer ? { textLayer } : {}),
     ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}),
   };

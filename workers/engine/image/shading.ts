@@ -1,0 +1,163 @@
+import type { GrayImage } from "./gray";
+
+/** The page's paper is estimated on a grid this many cells along its longer side. */
+const CELLS = 40;
+/** In each cell, the paper is this bright share of its pixels (print never covers 5 % of a cell's light end). */
+const PAPER_PERCENTILE = 0.95;
+/** A cell holds print when its darkest 5 % lie below 60 % of its paper. */
+const PRINT_PERCENTILE = 0.05;
+const PRINT_CONTRAST = 0.6;
+/** Fewer cells with print than this and the light is not judged. */
+const MIN_PRINT_CELLS = 12;
+/** Light that varies by this much (gray levels, 10th to 90th percentile of the paper under print) is uneven. */
+const UNEVEN_FROM = 30;
+/** A cell whose light is below this share of the brightest paper near it is not paper. */
+const NON_PAPER_BELOW = 0.45;
+/** Paper darker than this is not divided up to white: it is a dark area, not a dim one. */
+const DARKEST_PAPER = 48;
+
+/**
+ * Per cell of a `cols` x `rows` grid: the paper's brightness (the cell's 95th percentile) and
+ * whether print lies on it (its 5th percentile well below the paper).
+ */
+function paperGrid(img: GrayImage, cell: number, cols: number, rows: number): { paper: Float32Array; print: Uint8Array } {
+  const { width: w, height: h, data } = img;
+  const hist = new Uint32Array(cols * rows * 256);
+  for (let y = 0; y < h; y++) {
+    const base = Math.min(rows - 1, Math.floor(y / cell)) * cols;
+    const row = y * w;
+    for (let x = 0; x < w; x++) hist[(base + Math.min(cols - 1, Math.floor(x / cell))) * 256 + data[row + x]!]!++;
+  }
+  const paper = new Float32Array(cols * rows);
+  const print = new Uint8Array(cols * rows);
+  for (let c = 0; c < cols * rows; c++) {
+    let total = 0;
+    for (let v = 0; v < 256; v++) total += hist[c * 256 + v]!;
+    let acc = 0;
+    let dark = -1;
+    let v = 0;
+    for (; v < 255 && (acc += hist[c * 256 + v]!) < PAPER_PERCENTILE * total; v++)
+      if (dark < 0 && acc >= PRINT_PERCENTILE * total) dark = v;
+    paper[c] = v;
+    print[c] = dark >= 0 && dark <= PRINT_CONTRAST * v ? 1 : 0;
+  }
+  return { paper, print };
+}
+
+/**
+ * Cells far darker than the brightest paper near them (within two cells), and the cells as dark
+ * joined to them, are not paper: a photo, a dark box, the scanner's lid beside the page. Lamplight falls off over many cells and even a hard
+ * shadow keeps half the light; these are filled from the paper cells around them, so dividing by
+ * the paper leaves them dark.
+ */
+function fillNonPaper(grid: Float32Array, cols: number, rows: number): Float32Array {
+  const out = Float32Array.from(grid);
+  const known = new Uint8Array(grid.length);
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      let near = 0;
+      for (let yy = Math.max(0, y - 2); yy <= Math.min(rows - 1, y + 2); yy++)
+        for (let xx = Math.max(0, x - 2); xx <= Math.min(cols - 1, x + 2); xx++) near = Math.max(near, grid[yy * cols + xx]!);
+      known[y * cols + x] = grid[y * cols + x]! >= NON_PAPER_BELOW * near ? 1 : 0;
+    }
+  }
+  // A dark area wider than the window is not paper in its middle either: grown from its rim over cells as dark.
+  const stack: number[] = [];
+  for (let i = 0; i < grid.length; i++) if (!known[i]) stack.push(i);
+  while (stack.length > 0) {
+    const i = stack.pop()!;
+    const x = i % cols;
+    for (const j of [x > 0 ? i - 1 : -1, x < cols - 1 ? i + 1 : -1, i - cols, i + cols]) {
+      if (j < 0 || j >= grid.length || !known[j] || grid[j]! > grid[i]! * 1.1 + 4) continue;
+      known[j] = 0;
+      stack.push(j);
+    }
+  }
+  // Grown inwards from the paper: each pass fills the unknown cells that touch known ones.
+  for (let changed = true; changed;) {
+    changed = false;
+    const fresh: number[] = [];
+    for (let i = 0; i < grid.length; i++) {
+      if (known[i]) continue;
+      const x = i % cols;
+      let sum = 0;
+      let n = 0;
+      for (const j of [x > 0 ? i - 1 : -1, x < cols - 1 ? i + 1 : -1, i - cols, i + cols])
+        if (j >= 0 && j < grid.length && known[j]) ((sum += out[j]!), n++);
+      if (n > 0) ((out[i] = sum / n), fresh.push(i));
+    }
+    for (const i of fresh) known[i] = 1;
+    changed = fresh.length > 0;
+  }
+  return out;
+}
+
+/** 3 x 3 median of a grid: a cell inside a figure or a dark box takes its neighbours' paper; a shadow's edge stays. */
+function median3(grid: Float32Array, cols: number, rows: number): Float32Array {
+  const out = new Float32Array(grid.length);
+  const window: number[] = [];
+  for (let y = 0; y < rows; y++) {
+    for (let x = 0; x < cols; x++) {
+      window.length = 0;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const yy = y + dy;
+          const xx = x + dx;
+          if (yy >= 0 && xx >= 0 && yy < rows && xx < cols) window.push(grid[yy * cols + xx]!);
+        }
+      window.sort((a, b) => a - b);
+      out[y * cols + x] = window[window.length >> 1]!;
+    }
+  }
+  return out;
+}
+
+/** How much the paper under print varies (10th to 90th percentile); 0 when too little of the page holds print. */
+function spread(grid: Float32Array, print: Uint8Array): number {
+  const sorted = Array.from(grid.filter((_, i) => print[i])).sort((a, b) => a - b);
+  if (sorted.length < MIN_PRINT_CELLS) return 0;
+  return sorted[Math.floor(0.9 * (sorted.length - 1))]! - sorted[Math.floor(0.1 * (sorted.length - 1))]!;
+}
+
+/**
+ * Evens out uneven light (a lamp's falloff, a shadow across a photographed page): the paper's
+ * brightness is estimated on a coarse grid and every pixel divided by it, so the paper comes out
+ * white and print keeps its contrast against it wherever it lies. Returns null when the light is
+ * already even (a scan): the page is left as it is.
+ */
+export function evenOutShading(img: GrayImage): GrayImage | null {
+  const { width: w, height: h, data } = img;
+  const cell = Math.max(8, Math.ceil(Math.max(w, h) / CELLS));
+  const cols = Math.ceil(w / cell);
+  const rows = Math.ceil(h / cell);
+  if (cols < 3 || rows < 3) return null;
+  const grid = paperGrid(img, cell, cols, rows);
+  const paper = median3(fillNonPaper(grid.paper, cols, rows), cols, rows);
+  // Only light that falls unevenly on print matters: a figure's own tones are not shading.
+  if (spread(paper, grid.print) < UNEVEN_FROM) return null;
+  const out = new Uint8Array(w * h);
+  // Each pixel's paper: bilinear between the centres of the cells around it.
+  const c0 = new Int32Array(w);
+  const c1 = new Int32Array(w);
+  const fx = new Float32Array(w);
+  for (let x = 0; x < w; x++) {
+    const gx = Math.min(cols - 1, Math.max(0, (x + 0.5) / cell - 0.5));
+    c0[x] = Math.floor(gx);
+    c1[x] = Math.min(cols - 1, c0[x]! + 1);
+    fx[x] = gx - c0[x]!;
+  }
+  const line = new Float32Array(cols);
+  for (let y = 0; y < h; y++) {
+    const gy = Math.min(rows - 1, Math.max(0, (y + 0.5) / cell - 0.5));
+    const r0 = Math.floor(gy);
+    const r1 = Math.min(rows - 1, r0 + 1);
+    const fy = gy - r0;
+    for (let c = 0; c < cols; c++) line[c] = paper[r0 * cols + c]! * (1 - fy) + paper[r1 * cols + c]! * fy;
+    const row = y * w;
+    for (let x = 0; x < w; x++) {
+      const p = line[c0[x]!]! + (line[c1[x]!]! - line[c0[x]!]!) * fx[x]!;
+      out[row + x] = Math.min(255, (data[row + x]! * 255) / Math.max(DARKEST_PAPER, p));
+    }
+  }
+  return { width: w, height: h, data: out };
+}
