@@ -60,12 +60,14 @@ const f1 = (x) => x.toFixed(1);
 
 /**
  * Makes one capture of `src` (a flat page image, ideally 300 dpi) as the JPEG `out`; scratch files go
- * to `work`. Returns { file, width, height, corners } (the page's corners in the photo, clockwise from
- * the top left).
+ * to `work`. `longSide` (default PAGE_LONG_SIDE) is the page's long side in the photo; `tweaks`
+ * replace settings of the kind (`move` or `moves`, `margin`, `light`, `curl`, `blur`, `noise`,
+ * `quality`: the test fixtures of test/engine/make-photos.mjs). Returns { file, width, height,
+ * corners } (the page's corners in the photo, clockwise from the top left).
  */
-export function makeCapture(src, kind, out, { work, seedName }) {
-  const k = KINDS[kind];
-  if (!k) throw new Error(`unknown capture ${kind}`);
+export function makeCapture(src, kind, out, { work, seedName, longSide = PAGE_LONG_SIDE, tweaks = {} }) {
+  if (!KINDS[kind]) throw new Error(`unknown capture ${kind}`);
+  const k = { ...KINDS[kind], ...tweaks };
   const rand = rng(`${seedName}/${kind}`);
   const seed = String(Math.floor(rand() * 1e6));
   const between = ([lo, hi]) => lo + (hi - lo) * rand();
@@ -73,7 +75,7 @@ export function makeCapture(src, kind, out, { work, seedName }) {
   const stem = path.join(work, `${path.basename(out).replace(/\.[^.]+$/, "")}`);
 
   const [W0, H0] = size(src);
-  const s = PAGE_LONG_SIDE / Math.max(W0, H0);
+  const s = longSide / Math.max(W0, H0);
   const w = Math.round(W0 * s);
   const h = Math.round(H0 * s);
   const M = Math.round(k.margin * Math.max(w, h));
@@ -81,12 +83,15 @@ export function makeCapture(src, kind, out, { work, seedName }) {
   const CH = h + 2 * M;
   // Corners moved by a share of the page's width (x) and height (y), in either direction; with no
   // margin (nobg) an outward move crops the page at the photo's edge, an inward one leaves white.
+  // `moves` (a tweak): the four moves given, as shares of the width and height, instead.
   const corners = [
     [M, M],
     [M + w, M],
     [M + w, M + h],
     [M, M + h],
-  ].map(([x, y]) => [x + sign() * between(k.move) * w, y + sign() * between(k.move) * h]);
+  ].map(([x, y], i) =>
+    k.moves ? [x + k.moves[i][0] * w, y + k.moves[i][1] * h] : [x + sign() * between(k.move) * w, y + sign() * between(k.move) * h],
+  );
   // The curl bends the page within a transparent band of `pad` rows above and below it.
   const pad = k.curl ? Math.ceil(k.curl * H0) + 4 : 0;
   const srcCorners = [
@@ -157,7 +162,7 @@ export function makeCapture(src, kind, out, { work, seedName }) {
     args.push("-blur", "0x1.5", ")", "-compose", "multiply", "-composite");
   }
   // A camera's sensor noise, then its blur, then its JPEG.
-  args.push("-seed", seed, "-attenuate", "0.25", "+noise", "Gaussian");
+  args.push("-seed", seed, "-attenuate", String(k.noise ?? 0.25), "+noise", "Gaussian");
   if (k.blur) args.push("-blur", `0x${k.blur}`);
   args.push("-sampling-factor", "2x2", "-quality", String(k.quality), "-strip", out);
   run("convert", args);

@@ -18,6 +18,8 @@
 // Per capture: ratio = the service's recall on the capture ÷ its recall on the flat page, and whether
 // the service reads at least as much as native on the capture. The service's page image of each
 // capture job (the image its boxes refer to: the straightened page, if it straightens) is kept.
+// Per capture also: the milliseconds the photo steps of preprocess take on it alone, in Node
+// (camera-steps.ts: outline and perspective, light, bent lines) and which of them changed the page.
 // Everything is written to OUT (default /tmp/camera-results): <page>-flat.png, <page>-<capture>.jpg,
 // <page>-<capture>-page.png, and the texts read (<page>-<capture>.service.txt / .native.txt).
 // ONLY (comma-separated parts of page names, or capture names: ONLY=eu-013,curl), JOB_TIMEOUT_S
@@ -182,6 +184,29 @@ async function jobOnce(base, auth, file) {
   return { status: state.status, code: state.error?.code, message: state.error?.message, seconds, txt, pageImage };
 }
 
+let stepsModule = null;
+/**
+ * What the photo steps of preprocess cost on one capture, in Node (test/bench/camera-steps.ts,
+ * bundled with esbuild): milliseconds for the outline and perspective, the light, the bent lines.
+ */
+async function photoSteps(file) {
+  if (!stepsModule) {
+    const out = path.join(work, "camera-steps.mjs");
+    const r = spawnSync(path.join(root, "node_modules/.bin/esbuild"), [
+      path.join(root, "test/bench/camera-steps.ts"),
+      "--bundle",
+      "--format=esm",
+      "--platform=node",
+      `--outfile=${out}`,
+    ]);
+    if (r.status !== 0) throw new Error(`esbuild: ${r.stderr}`);
+    stepsModule = await import(out);
+  }
+  const [width, height] = run("identify", ["-format", "%w %h", file], { encoding: "utf8" }).trim().split(" ").map(Number);
+  const data = new Uint8Array(run("convert", [file, "-colorspace", "Gray", "-depth", "8", "gray:-"]));
+  return stepsModule.timePhotoSteps({ width, height, data });
+}
+
 /** The service's reading of one image, scored; its text (and page image, when asked) kept in OUT. */
 async function serviceReading(base, auth, file, truth, stem, keepPage) {
   const r = await job(base, auth, file);
@@ -215,18 +240,28 @@ function summary(rows) {
     serviceRecall: mean(rows.map((r) => r.service.recall)),
     nativeRecall: mean(rows.map((r) => r.native.recall)),
     meanSeconds: mean(rows.map((r) => r.service.seconds)),
+    meanStepsMs: mean(rows.map((r) => r.steps && r.steps.outlineMs + r.steps.lightMs + r.steps.linesMs)),
+    maxStepsMs: Math.max(...rows.map((r) => (r.steps ? r.steps.outlineMs + r.steps.lightMs + r.steps.linesMs : 0))),
   };
+}
+
+const ms = (x) => (typeof x === "number" && Number.isFinite(x) ? String(Math.round(x)) : "–");
+/** The steps' milliseconds and which of them changed the page (f: made flat, l: light evened, c: lines straightened). */
+function stepsCell(s) {
+  if (!s) return "–";
+  const done = [s.flat && "f", s.shading && "l", s.dewarp && "c"].filter(Boolean).join("");
+  return `${ms(s.outlineMs + s.lightMs + s.linesMs)} (${ms(s.outlineMs)} + ${ms(s.lightMs)} + ${ms(s.linesMs)}) ${done || "–"}`;
 }
 
 function render(rows, sums) {
   const lines = [
-    "| page | half | capture | flat (service) R / P | capture (service) R / P | ratio | native capture R / P | native flat R / P | ≥ native | s |",
-    "|---|---|---|---|---|---|---|---|---|---|",
+    "| page | half | capture | flat (service) R / P | capture (service) R / P | ratio | native capture R / P | native flat R / P | ≥ native | s | photo steps ms (outline + light + lines) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of rows) {
     const rp = (m) => `${pct(m.recall)} / ${pct(m.precision)}`;
     lines.push(
-      `| ${r.page} | ${r.half} | ${r.capture} | ${rp(r.flat)} | ${rp(r.service)} | ${times(r.ratio)} | ${rp(r.native)} | ${rp(r.nativeFlat)} | ${r.atLeastNative ? "yes" : "**no**"} | ${secs(r.service.seconds)} |`,
+      `| ${r.page} | ${r.half} | ${r.capture} | ${rp(r.flat)} | ${rp(r.service)} | ${times(r.ratio)} | ${rp(r.native)} | ${rp(r.nativeFlat)} | ${r.atLeastNative ? "yes" : "**no**"} | ${secs(r.service.seconds)} | ${stepsCell(r.steps)} |`,
     );
     const bad = [
       ["flat", r.flat],
@@ -234,11 +269,12 @@ function render(rows, sums) {
     ]
       .filter(([, m]) => m.status !== "completed")
       .map(([k, m]) => `${k}: ${m.status}${m.code ? ` ${m.code}` : ""}${m.message ? ` (${m.message})` : ""}`);
-    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | |`);
+    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | |`);
   }
   const line = (label, s) =>
     `- ${label}: ${s.captures} captures; ratio min ${times(s.minRatio)}${s.minRatioAt ? ` (${s.minRatioAt})` : ""}, mean ${times(s.meanRatio)}; ` +
-    `service < native on ${s.belowNative}; mean recall service ${pct(s.serviceRecall)}, native ${pct(s.nativeRecall)}; mean ${secs(s.meanSeconds)} s a job`;
+    `service < native on ${s.belowNative}; mean recall service ${pct(s.serviceRecall)}, native ${pct(s.nativeRecall)}; mean ${secs(s.meanSeconds)} s a job; ` +
+    `photo steps ${ms(s.meanStepsMs)} ms mean, ${ms(s.maxStepsMs)} ms at most`;
   lines.push("");
   for (const h of HALVES) if (sums.halves[h]) lines.push(line(h, sums.halves[h]));
   lines.push(line("**overall**", sums.overall));
@@ -287,6 +323,7 @@ async function main() {
       const cap = makeCapture(prep.source, c, path.join(OUT, `${stem}.jpg`), { work, seedName: p.name });
       caps.push({ capture: c, stem, ...cap, native: native(cap.file, prep.truth, path.join(OUT, `${stem}.native.txt`)) });
     }
+    for (const c of caps) c.steps = await photoSteps(c.file);
     items.push({ page: p, ...prep, nativeFlat, caps });
     console.log(`bench: ${p.name}: ${prep.truth.length} words; flat and ${caps.length} captures made and read natively`);
   }
@@ -327,6 +364,7 @@ async function main() {
           native: c.native,
           nativeFlat: it.nativeFlat,
           atLeastNative: service.recall >= c.native.recall,
+          steps: c.steps,
         };
         rows.push(row);
         console.log(JSON.stringify(row));

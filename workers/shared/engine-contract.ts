@@ -115,6 +115,17 @@ export interface FlatPage {
   height: number;
 }
 
+/**
+ * Text lines straightened: the vertical displacement (pixels of the page) at the nodes of a
+ * `cols` x `rows` grid over the page (cell centres), row by row; output row y at a node was row
+ * y + dy of the page before.
+ */
+export interface LineWarp {
+  cols: number;
+  rows: number;
+  dy: number[];
+}
+
 export interface PageTransform {
   rotation: 0 | 90 | 180 | 270;
   skew: number;
@@ -128,6 +139,8 @@ export interface PageTransform {
   flat?: FlatPage;
   /** The page's uneven lighting was evened out (the reading copy only; geometry unchanged). */
   shading?: boolean;
+  /** Bent text lines (a curled or unevenly slanted page) were straightened, after every step above. */
+  dewarp?: LineWarp;
 }
 
 export interface PreprocessResult {

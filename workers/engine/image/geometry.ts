@@ -1,5 +1,6 @@
 import type { Box, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage } from "./gray";
+import { warpAt } from "./dewarp";
 import { flatToQuad, squareToQuad } from "./perspective";
 
 export type QuarterTurn = 0 | 90 | 180 | 270;
@@ -101,6 +102,8 @@ function unflatten(t: PageTransform, p: { x: number; y: number }): { x: number; 
 /** Maps a point of the normalised page image to the source raster (inverse of the transform). */
 export function pageToSource(t: PageTransform, px: number, py: number): { x: number; y: number } {
   const { w, h } = turnedSize(t);
+  // Undo the straightening of bent lines, the last step.
+  if (t.dewarp) py += warpAt(t.dewarp, Math.round(w * t.scale), Math.round(h * t.scale), px, py);
   // Undo the scale, then the skew rotation about the centre (as rotateSmall samples).
   const x1 = px / t.scale;
   const y1 = py / t.scale;

@@ -1,36 +1,58 @@
 import type { GrayImage } from "./gray";
 
-/** The extreme (max or min) over a (2r+1)-pixel window along rows, then along columns. */
-function windowExtreme(img: GrayImage, r: number, max: boolean): GrayImage {
-  const { width: w, height: h, data } = img;
-  const rows = new Uint8Array(w * h);
+/**
+ * The running extreme (max or min) over a (2r+1)-pixel window along each row, with van Herk /
+ * Gil-Werman's block prefixes and suffixes: a few comparisons a pixel whatever the window.
+ */
+function rowExtreme(src: Uint8Array, w: number, h: number, r: number, max: boolean): Uint8Array {
+  const out = new Uint8Array(src.length);
+  const k = 2 * r + 1;
+  const left = new Uint8Array(w);
+  const right = new Uint8Array(w);
   for (let y = 0; y < h; y++) {
     const row = y * w;
     for (let x = 0; x < w; x++) {
-      let v = data[row + x]!;
-      const lo = Math.max(0, x - r);
-      const hi = Math.min(w - 1, x + r);
-      for (let k = lo; k <= hi; k++) {
-        const u = data[row + k]!;
-        if (max ? u > v : u < v) v = u;
-      }
-      rows[row + x] = v;
+      const v = src[row + x]!;
+      left[x] = x % k === 0 ? v : max ? (v > left[x - 1]! ? v : left[x - 1]!) : v < left[x - 1]! ? v : left[x - 1]!;
     }
-  }
-  const out = new Uint8Array(w * h);
-  for (let y = 0; y < h; y++) {
-    const lo = Math.max(0, y - r);
-    const hi = Math.min(h - 1, y + r);
+    for (let x = w - 1; x >= 0; x--) {
+      const v = src[row + x]!;
+      right[x] =
+        x === w - 1 || (x + 1) % k === 0 ? v : max ? (v > right[x + 1]! ? v : right[x + 1]!) : v < right[x + 1]! ? v : right[x + 1]!;
+    }
     for (let x = 0; x < w; x++) {
-      let v = rows[y * w + x]!;
-      for (let k = lo; k <= hi; k++) {
-        const u = rows[k * w + x]!;
-        if (max ? u > v : u < v) v = u;
+      const lo = x - r;
+      const hi = x + r;
+      if (lo >= 0 && hi < w) {
+        const a = right[lo]!;
+        const b = left[hi]!;
+        out[row + x] = max ? (a > b ? a : b) : a < b ? a : b;
+        continue;
       }
-      out[y * w + x] = v;
+      // A window cut by the row's ends: taken directly.
+      let e = src[row + x]!;
+      for (let i = Math.max(0, lo); i <= Math.min(w - 1, hi); i++) {
+        const v = src[row + i]!;
+        if (max ? v > e : v < e) e = v;
+      }
+      out[row + x] = e;
     }
   }
-  return { width: w, height: h, data: out };
+  return out;
+}
+
+function transpose(src: Uint8Array, w: number, h: number): Uint8Array {
+  const out = new Uint8Array(src.length);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) out[x * h + y] = src[y * w + x]!;
+  return out;
+}
+
+/** The extreme over a (2r+1)-pixel square window: along rows, then along columns. */
+function windowExtreme(img: GrayImage, r: number, max: boolean): GrayImage {
+  const { width: w, height: h } = img;
+  const rows = rowExtreme(img.data, w, h, r, max);
+  const cols = rowExtreme(transpose(rows, w, h), h, w, r, max);
+  return { width: w, height: h, data: transpose(cols, h, w) };
 }
 
 /** The brightest value within `r` pixels (a square window): dark marks narrower than the window vanish. */

@@ -41,14 +41,48 @@ export function flatToQuad(m: Homography, width: number, height: number, x: numb
   return { x: (m.a * u + m.b * v + m.c) / w - 0.5, y: (m.d * u + m.e * v + m.f) / w - 0.5 };
 }
 
-/** The size of the flat page a quadrilateral shows: its longer top/bottom side by its longer left/right side. */
-export function flatSize(quad: Quad): { width: number; height: number } {
+type Vec3 = [number, number, number];
+const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/**
+ * The width-to-height ratio of the rectangle a camera saw as `quad`, by Zhang and He ("Whiteboard
+ * scanning and image enhancement", 2007): the focal length follows from the quadrilateral with the
+ * principal point at the photo's centre, and the ratio from it. Null when the quadrilateral is no
+ * camera's view of a rectangle (a negative or implausible focal length) or shows no perspective.
+ */
+export function cameraAspect(quad: Quad, photoWidth: number, photoHeight: number): number | null {
+  const cx = photoWidth / 2;
+  const cy = photoHeight / 2;
+  const [tl, tr, br, bl] = quad.map(([x, y]) => [x - cx, y - cy, 1] as Vec3) as [Vec3, Vec3, Vec3, Vec3];
+  const k2 = dot(cross(tl, br), bl) / dot(cross(tr, br), bl);
+  const k3 = dot(cross(tl, br), tr) / dot(cross(bl, br), tr);
+  const n2: Vec3 = [k2 * tr[0] - tl[0], k2 * tr[1] - tl[1], k2 * tr[2] - tl[2]];
+  const n3: Vec3 = [k3 * bl[0] - tl[0], k3 * bl[1] - tl[1], k3 * bl[2] - tl[2]];
+  const den = n2[2] * n3[2];
+  if (Math.abs(den) < 1e-12) return null;
+  const f2 = -(n2[0] * n3[0] + n2[1] * n3[1]) / den;
+  const diagonal = Math.hypot(photoWidth, photoHeight);
+  // A phone's lens: a focal length between a third and ten times the photo's diagonal (in pixels).
+  if (!(f2 > (diagonal / 3) ** 2 && f2 < (10 * diagonal) ** 2)) return null;
+  const ratio = Math.sqrt((n2[0] ** 2 + n2[1] ** 2) / f2 + n2[2] ** 2) / Math.sqrt((n3[0] ** 2 + n3[1] ** 2) / f2 + n3[2] ** 2);
+  return Number.isFinite(ratio) && ratio > 0 ? ratio : null;
+}
+
+/**
+ * The size of the flat page a quadrilateral of a `photoWidth` x `photoHeight` photo shows: as tall
+ * as its longer left/right side, and as wide as the page's proportions make it: the camera's
+ * (`cameraAspect`) when the quadrilateral is a camera's view, else its longer top/bottom side.
+ */
+export function flatSize(quad: Quad, photoWidth: number, photoHeight: number): { width: number; height: number } {
   const len = (p: readonly number[], q: readonly number[]) => Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!);
   const [tl, tr, br, bl] = quad;
-  return {
-    width: Math.max(1, Math.round(Math.max(len(tl, tr), len(bl, br)))),
-    height: Math.max(1, Math.round(Math.max(len(tl, bl), len(tr, br)))),
-  };
+  const across = Math.max(len(tl, tr), len(bl, br));
+  const down = Math.max(len(tl, bl), len(tr, br));
+  const aspect = cameraAspect(quad, photoWidth, photoHeight) ?? across / down;
+  // The longer of the two measured extents keeps its pixels; the other follows the proportions.
+  const height = Math.max(down, across / aspect);
+  return { width: Math.max(1, Math.round(height * aspect)), height: Math.max(1, Math.round(height)) };
 }
 
 /**
@@ -60,17 +94,23 @@ export function warpGray(img: GrayImage, quad: Quad, width: number, height: numb
   const m = squareToQuad(quad);
   const { width: w, height: h, data } = img;
   const out = new Uint8Array(width * height);
+  // Along a row the numerators and the denominator grow linearly: one add each and one division a pixel.
+  const du = 1 / width;
   for (let y = 0; y < height; y++) {
     const v = (y + 0.5) / height;
-    for (let x = 0; x < width; x++) {
-      const u = (x + 0.5) / width;
-      const q = m.g * u + m.h * v + 1;
-      const sx = (m.a * u + m.b * v + m.c) / q - 0.5;
-      const sy = (m.d * u + m.e * v + m.f) / q - 0.5;
+    const u0 = 0.5 * du;
+    let q = m.g * u0 + m.h * v + 1;
+    let nx = m.a * u0 + m.b * v + m.c;
+    let ny = m.d * u0 + m.e * v + m.f;
+    const row = y * width;
+    for (let x = 0; x < width; x++, q += m.g * du, nx += m.a * du, ny += m.d * du) {
+      const r = 1 / q;
+      const sx = nx * r - 0.5;
+      const sy = ny * r - 0.5;
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
       if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) {
-        out[y * width + x] = 255;
+        out[row + x] = 255;
         continue;
       }
       const fx = sx - x0;
@@ -78,7 +118,7 @@ export function warpGray(img: GrayImage, quad: Quad, width: number, height: numb
       const i = y0 * w + x0;
       const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
       const bottom = data[i + w]! + (data[i + w + 1]! - data[i + w]!) * fx;
-      out[y * width + x] = top + (bottom - top) * fy;
+      out[row + x] = top + (bottom - top) * fy;
     }
   }
   return { width, height, data: out };

@@ -1,4 +1,5 @@
-import type { GrayImage } from "./gray";
+import { downscaleGray, type GrayImage } from "./gray";
+import { closeBright } from "./morphology";
 
 /** The page's paper is estimated on a grid this many cells along its longer side. */
 const CELLS = 40;
@@ -11,6 +12,9 @@ const PRINT_CONTRAST = 0.6;
 const MIN_PRINT_CELLS = 12;
 /** Light that varies by this much (gray levels, 10th to 90th percentile of the paper under print) is uneven. */
 const UNEVEN_FROM = 30;
+/** The paper's edges (a shadow's) are followed on a copy this long, print closed away within this radius. */
+const FINE_SIDE = 800;
+const FINE_CLOSE = 3;
 /** A cell whose light is below this share of the brightest paper near it is not paper. */
 const NON_PAPER_BELOW = 0.45;
 /** Paper darker than this is not divided up to white: it is a dark area, not a dim one. */
@@ -126,7 +130,7 @@ function spread(grid: Float32Array, print: Uint8Array): number {
  * already even (a scan): the page is left as it is.
  */
 export function evenOutShading(img: GrayImage): GrayImage | null {
-  const { width: w, height: h, data } = img;
+  const { width: w, height: h } = img;
   const cell = Math.max(8, Math.ceil(Math.max(w, h) / CELLS));
   const cols = Math.ceil(w / cell);
   const rows = Math.ceil(h / cell);
@@ -135,28 +139,81 @@ export function evenOutShading(img: GrayImage): GrayImage | null {
   const paper = median3(fillNonPaper(grid.paper, cols, rows), cols, rows);
   // Only light that falls unevenly on print matters: a figure's own tones are not shading.
   if (spread(paper, grid.print) < UNEVEN_FROM) return null;
+  return divideBy(img, finePaper(img, paper, cell, cols, rows));
+}
+
+/**
+ * The paper's brightness at a finer scale, where a shadow's edge is sharp: the page seen at
+ * FINE_SIDE with its print closed away (`closeBright`), lightly blurred; where that is far darker
+ * than the cells' paper (a figure wider than the closing), the cells' paper.
+ */
+function finePaper(img: GrayImage, paper: Float32Array, cell: number, cols: number, rows: number): GrayImage {
+  const small = downscaleGray(img, Math.min(1, FINE_SIDE / Math.max(img.width, img.height)));
+  const closed = boxBlur3(closeBright(small, FINE_CLOSE));
+  const { width: fw, height: fh, data } = closed;
+  const sx = img.width / fw;
+  const sy = img.height / fh;
+  for (let y = 0; y < fh; y++) {
+    const gy = Math.min(rows - 1, Math.max(0, ((y + 0.5) * sy) / cell - 0.5));
+    const r0 = Math.floor(gy);
+    const r1 = Math.min(rows - 1, r0 + 1);
+    const fy = gy - r0;
+    for (let x = 0; x < fw; x++) {
+      const gx = Math.min(cols - 1, Math.max(0, ((x + 0.5) * sx) / cell - 0.5));
+      const c0 = Math.floor(gx);
+      const c1 = Math.min(cols - 1, c0 + 1);
+      const fx = gx - c0;
+      const top = paper[r0 * cols + c0]! + (paper[r0 * cols + c1]! - paper[r0 * cols + c0]!) * fx;
+      const bottom = paper[r1 * cols + c0]! + (paper[r1 * cols + c1]! - paper[r1 * cols + c0]!) * fx;
+      const coarse = top + (bottom - top) * fy;
+      if (data[y * fw + x]! < NON_PAPER_BELOW * coarse) data[y * fw + x] = coarse;
+    }
+  }
+  return closed;
+}
+
+/** 3 x 3 box blur (edges clamped). */
+function boxBlur3(img: GrayImage): GrayImage {
+  const { width: w, height: h, data } = img;
   const out = new Uint8Array(w * h);
-  // Each pixel's paper: bilinear between the centres of the cells around it.
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = Math.min(h - 1, Math.max(0, y + dy));
+        for (let dx = -1; dx <= 1; dx++) sum += data[yy * w + Math.min(w - 1, Math.max(0, x + dx))]!;
+      }
+      out[y * w + x] = Math.round(sum / 9);
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Every pixel divided by the paper under it (bilinear in the paper map), so paper comes out white. */
+function divideBy(img: GrayImage, paper: GrayImage): GrayImage {
+  const { width: w, height: h, data } = img;
+  const { width: pw, height: ph, data: p } = paper;
+  const out = new Uint8Array(w * h);
   const c0 = new Int32Array(w);
   const c1 = new Int32Array(w);
   const fx = new Float32Array(w);
   for (let x = 0; x < w; x++) {
-    const gx = Math.min(cols - 1, Math.max(0, (x + 0.5) / cell - 0.5));
+    const gx = Math.min(pw - 1, Math.max(0, ((x + 0.5) * pw) / w - 0.5));
     c0[x] = Math.floor(gx);
-    c1[x] = Math.min(cols - 1, c0[x]! + 1);
+    c1[x] = Math.min(pw - 1, c0[x]! + 1);
     fx[x] = gx - c0[x]!;
   }
-  const line = new Float32Array(cols);
+  const line = new Float32Array(pw);
   for (let y = 0; y < h; y++) {
-    const gy = Math.min(rows - 1, Math.max(0, (y + 0.5) / cell - 0.5));
+    const gy = Math.min(ph - 1, Math.max(0, ((y + 0.5) * ph) / h - 0.5));
     const r0 = Math.floor(gy);
-    const r1 = Math.min(rows - 1, r0 + 1);
+    const r1 = Math.min(ph - 1, r0 + 1);
     const fy = gy - r0;
-    for (let c = 0; c < cols; c++) line[c] = paper[r0 * cols + c]! * (1 - fy) + paper[r1 * cols + c]! * fy;
+    for (let c = 0; c < pw; c++) line[c] = p[r0 * pw + c]! * (1 - fy) + p[r1 * pw + c]! * fy;
     const row = y * w;
     for (let x = 0; x < w; x++) {
-      const p = line[c0[x]!]! + (line[c1[x]!]! - line[c0[x]!]!) * fx[x]!;
-      out[row + x] = Math.min(255, (data[row + x]! * 255) / Math.max(DARKEST_PAPER, p));
+      const v = line[c0[x]!]! + (line[c1[x]!]! - line[c0[x]!]!) * fx[x]!;
+      out[row + x] = Math.min(255, (data[row + x]! * 255) / Math.max(DARKEST_PAPER, v));
     }
   }
   return { width: w, height: h, data: out };

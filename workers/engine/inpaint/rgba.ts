@@ -4,6 +4,7 @@ import { probeRaster } from "../image/headers";
 import { MAX_PHOTON_PIXELS } from "../memory";
 import { rotateQuarter, rotateSmall, unscaledSize } from "../image/geometry";
 import { warpGray } from "../image/perspective";
+import { applyLineWarp } from "../image/dewarp";
 import type { GrayImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { sniffFormat } from "../image/sniff";
@@ -131,10 +132,11 @@ export async function loadPageBase(
   // A photographed page is made flat channel by channel; any other is fitted to the page's size.
   const { width, height } = unscaledSize(t);
   const fitted = t.flat ? source : resizeRgba(source, Math.round(width * t.scale), Math.round(height * t.scale));
-  if (!t.flat && t.rotation === 0 && t.skew === 0)
+  if (!t.flat && !t.dewarp && t.rotation === 0 && t.skew === 0)
     return fitted.width === pageImage.width && fitted.height === pageImage.height ? fitted : pageImage;
   const flat = (p: GrayImage) => (t.flat ? warpGray(p, t.flat.quad, width, height) : p);
   // Turned and deskewed channel by channel, exactly as the gray page was.
-  const base = merged(channels(fitted).map((p) => rotateSmall(rotateQuarter(flat(p), t.rotation), t.skew)));
+  const straight = (p: GrayImage) => (t.dewarp ? applyLineWarp(p, t.dewarp) : p);
+  const base = merged(channels(fitted).map((p) => straight(rotateSmall(rotateQuarter(flat(p), t.rotation), t.skew))));
   return base.width === pageImage.width && base.height === pageImage.height ? base : pageImage;
 }

@@ -1,10 +1,20 @@
-import type { InputFormat, OcrMode, PageKind, PagePath, PageText, PageTransform, PageWarning } from "../../shared/engine-contract";
+import type {
+  InputFormat,
+  LineWarp,
+  OcrMode,
+  PageKind,
+  PagePath,
+  PageText,
+  PageTransform,
+  PageWarning,
+} from "../../shared/engine-contract";
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
 import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
 import { rotateQuarter, rotateSmall } from "../image/geometry";
 import { evenOutShading } from "../image/shading";
+import { applyLineWarp, measureLineWarp } from "../image/dewarp";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE, MAX_PHOTON_PIXELS } from "../memory";
 import { fitScale } from "../image/limits";
@@ -111,6 +121,7 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let rotation: PageTransform["rotation"] = source.turn ?? 0;
   let skew = 0;
   let chosen: string | undefined;
+  let dewarp: LineWarp | null = null;
   const readable = !source.textLayer && source.path === "ocr";
   // A photographed page is cut out of its photo and made flat before anything else looks at it.
   const photo = readable && ctx.kind !== "picture" ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
@@ -141,6 +152,9 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
     else skew = 0;
     image = normaliseContrast(image);
+    // A photographed page's lines may still bend (a book's curl, a slant that varies over the page).
+    dewarp = readable && (photo || ctx.camera) ? measureLineWarp(image) : null;
+    if (dewarp) image = applyLineWarp(image, dewarp);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
   return {
@@ -155,6 +169,7 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
       ...(source.rotation ? { sourceRotation: source.rotation } : {}),
       ...(photo ? { flat: photo.flat } : {}),
       ...(shading ? { shading: true } : {}),
+      ...(dewarp ? { dewarp } : {}),
     },
     ...(textLayer ? { textLayer } : {}),
     ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}),

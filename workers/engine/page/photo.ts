@@ -15,7 +15,7 @@ export function flattenPhoto(img: GrayImage, maxSide: number): { image: GrayImag
   if (!found) return null;
   // Kept to a tenth of a pixel: the outline travels with the page image's record.
   const quad = found.map(([x, y]) => [Math.round(x * 10) / 10, Math.round(y * 10) / 10]) as Quad;
-  const size = flatSize(quad);
+  const size = flatSize(quad, img.width, img.height);
   const fit = fitScale(size.width, size.height, maxSide);
   const width = Math.max(1, Math.round(size.width * fit));
   const height = Math.max(1, Math.round(size.height * fit));

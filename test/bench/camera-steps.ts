@@ -1,0 +1,33 @@
+// The steps preprocess adds for a photographed page, timed alone on one image (bundled by
+// camera.mjs with esbuild and run in Node): page outline and perspective, light, bent lines.
+import type { GrayImage } from "../../workers/engine/image/gray";
+import { applyLineWarp, measureLineWarp } from "../../workers/engine/image/dewarp";
+import { MAX_PAGE_SIDE } from "../../workers/engine/memory";
+import { evenOutShading } from "../../workers/engine/image/shading";
+import { flattenPhoto } from "../../workers/engine/page/photo";
+
+export interface StepTimes {
+  outlineMs: number;
+  lightMs: number;
+  linesMs: number;
+  flat: boolean;
+  shading: boolean;
+  dewarp: boolean;
+}
+
+/** Milliseconds each step takes on a gray image, in preprocess's order, and whether it changed the page. */
+export function timePhotoSteps(img: GrayImage): StepTimes {
+  let t = performance.now();
+  const photo = flattenPhoto(img, MAX_PAGE_SIDE);
+  const outlineMs = performance.now() - t;
+  let page = photo?.image ?? img;
+  t = performance.now();
+  const even = evenOutShading(page);
+  const lightMs = performance.now() - t;
+  page = even ?? page;
+  t = performance.now();
+  const warp = measureLineWarp(page);
+  if (warp) applyLineWarp(page, warp);
+  const linesMs = performance.now() - t;
+  return { outlineMs, lightMs, linesMs, flat: !!photo, shading: !!even, dewarp: !!warp };
+}

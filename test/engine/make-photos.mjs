@@ -1,0 +1,98 @@
+// Makes the phone-photo captures of photos.test.ts (test/fixtures/pictures/photo-*.jpg) from page 1
+// of test/fixtures/real/ocrmypdf_linn.pdf (a 300 dpi scan): `node test/engine/make-photos.mjs`.
+// The page is rendered with `pdftoppm -r 300 -gray -png` (poppler-utils), then made into camera-like
+// captures by test/bench/camera-captures.mjs (ImageMagick; deterministic: noise and corner offsets come
+// from a seed derived from "linn" and the kind), with the page's long side 1 700 px in the photo, a
+// lighter sensor noise (0.1) and a 0.6 px blur (which keep the JPEGs small), JPEG quality 85:
+//  - photo-angled.jpg:  the "strong" recipe (perspective on a table, a 10 % margin of table) with the
+//                       corners where a pinhole camera sees them (ANGLED below: the page tilted 12°
+//                       about its horizontal axis, turned 10° about its vertical one and 3° in its
+//                       plane, focal length 0.96 × the page's height, the quadrilateral centred in the
+//                       photo): every corner moves 3–8 % of the page's width or height, and the page's
+//                       proportions can be recovered from its outline (independent random moves of
+//                       the corners, as the bench makes, are in general no view a camera could take
+//                       of a rectangle);
+//  - photo-shading.jpg: the "shading" recipe (mild perspective on a table, light falling linearly
+//                       from 1.0 at the page's top-left corner to 0.45 at its bottom-right one);
+//  - photo-curl.jpg:    the "curl" recipe (lines bending up near the right edge, by up to 2.5 % of
+//                       the page's height; mild perspective on a table).
+// Prints each capture's size and page corners (photo-angled's are the test's true corners).
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { makeCapture } from "../bench/camera-captures.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const pictures = path.join(here, "../fixtures/pictures");
+const LONG_SIDE = 1700;
+const ANGLED = { tilt: 12, turn: 10, roll: 3, focal: 0.96 };
+
+/**
+ * The corner moves (shares of the page's width and height, TL, TR, BR, BL) of a `w` x `h` page seen by
+ * a pinhole camera aimed at its centre, the page rotated by `tilt` (about x), `turn` (about y) and
+ * `roll` (about the view axis) degrees; scaled to the page's area and centred where the page was.
+ */
+function cameraMoves(w, h, { tilt, turn, roll, focal }) {
+  const rad = (d) => (d * Math.PI) / 180;
+  const [a, b, c] = [rad(tilt), rad(turn), rad(roll)];
+  const rotate = ([x, y, z]) => {
+    [y, z] = [y * Math.cos(a) - z * Math.sin(a), y * Math.sin(a) + z * Math.cos(a)];
+    [x, z] = [x * Math.cos(b) + z * Math.sin(b), -x * Math.sin(b) + z * Math.cos(b)];
+    [x, y] = [x * Math.cos(c) - y * Math.sin(c), x * Math.sin(c) + y * Math.cos(c)];
+    return [x, y, z];
+  };
+  const f = focal * h;
+  const flat = [
+    [-w / 2, -h / 2],
+    [w / 2, -h / 2],
+    [w / 2, h / 2],
+    [-w / 2, h / 2],
+  ];
+  let seen = flat.map(([x, y]) => {
+    const [X, Y, Z] = rotate([x, y, 0]);
+    return [(f * X) / (Z + f), (f * Y) / (Z + f)];
+  });
+  const area = Math.abs(seen.reduce((s, [x, y], i) => s + x * seen[(i + 1) % 4][1] - y * seen[(i + 1) % 4][0], 0)) / 2;
+  const k = Math.sqrt((w * h) / area);
+  const cx = seen.reduce((s, p) => s + p[0], 0) / 4;
+  const cy = seen.reduce((s, p) => s + p[1], 0) / 4;
+  seen = seen.map(([x, y]) => [(x - cx) * k, (y - cy) * k]);
+  return seen.map(([x, y], i) => [(x - flat[i][0]) / w, (y - flat[i][1]) / h]);
+}
+
+const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-photos-"));
+try {
+  const stem = path.join(work, "linn");
+  const r = spawnSync("pdftoppm", [
+    "-r",
+    "300",
+    "-gray",
+    "-png",
+    "-singlefile",
+    path.join(here, "../fixtures/real/ocrmypdf_linn.pdf"),
+    stem,
+  ]);
+  if (r.status !== 0) throw new Error(`pdftoppm: ${r.stderr}`);
+  const page = `${stem}.png`;
+  // The page's size in the photo, as makeCapture computes it (2550 x 3300 at 300 dpi).
+  const [W0, H0] = [2550, 3300];
+  const s = LONG_SIDE / Math.max(W0, H0);
+  const moves = cameraMoves(Math.round(W0 * s), Math.round(H0 * s), ANGLED);
+  const common = { blur: 0.6, noise: 0.1, quality: 85 };
+  const photos = [
+    { name: "photo-angled.jpg", kind: "strong", tweaks: { ...common, moves, margin: 0.1 } },
+    { name: "photo-shading.jpg", kind: "shading", tweaks: common },
+    { name: "photo-curl.jpg", kind: "curl", tweaks: { ...common, curl: 0.025 } },
+  ];
+  for (const p of photos) {
+    const out = path.join(pictures, p.name);
+    const cap = makeCapture(page, p.kind, out, { work, seedName: "linn", longSide: LONG_SIDE, tweaks: p.tweaks });
+    const kb = Math.round(statSync(out).size / 1024);
+    console.log(`${p.name}: ${cap.width}x${cap.height}, ${kb} KB, corners ${JSON.stringify(cap.corners)}`);
+  }
+  console.log(`angled moves (% of w, h): ${JSON.stringify(moves.map((m) => m.map((v) => +(100 * v).toFixed(1))))}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
