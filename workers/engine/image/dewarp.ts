@@ -12,8 +12,8 @@ const MAX_ROWS = 16;
 const MIN_AGREEMENT = 0.45;
 /** Lines bent by less than this share of their pitch are straight enough: the page is left as it is. */
 const MIN_BEND = 0.25;
-/** Fewer agreeing neighbour pairs than this share of the grid and the measure is not trusted. */
-const MIN_MEASURED = 0.3;
+/** Fewer agreeing neighbour pairs than this share of the grid (running text agrees nearly everywhere; a map's lines do not) and the measure is not trusted. */
+const MIN_MEASURED = 0.6;
 
 /** Ink counts per row of each vertical strip, lightly smoothed. */
 function stripProfiles(img: GrayImage, strips: number): Float32Array[] {
