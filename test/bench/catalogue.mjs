@@ -114,6 +114,22 @@ export const BENCHES = [
     minutes: 15,
   },
   {
+    name: "camera",
+    subject: "recognition",
+    title: "Phone photos of documents",
+    command: "npm run bench:camera",
+    needs: "Debian tesseract-ocr, poppler-utils and ImageMagick; ../shared/corpus",
+    measures:
+      "Six real pages (ICDAR 2013 EU born-digital pages, OCRmyPDF's linn scan), each photographed six ways by ImageMagick (mild and strong perspective on a table, a light gradient, a hard shadow, a book page's curl, a page with no edge in view): word recall of an `ocr` job on each capture against the same page rendered flat, beside native tesseract on the capture; pages alternate between a half the steps were tuned on and a held-out half; milliseconds of the photo steps alone.",
+    headline: (f) =>
+      f.summary?.overall && [
+        "Phone photos of pages: word recall, capture ÷ flat page (worst, mean)",
+        `${f.summary.overall.minRatio.toFixed(2)}×, ${f.summary.overall.meanRatio.toFixed(2)}×`,
+      ],
+    args: ["test/bench/camera.mjs"],
+    minutes: 45,
+  },
+  {
     name: "tesseract-cpu",
     subject: "recognition",
     title: "tesseract-wasm CPU time",

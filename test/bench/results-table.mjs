@@ -66,6 +66,22 @@ export const ROWS = {
       ["segments/s, … all exact translation-memory hits", num(r.memory), `${ratio(r.memory, r.provider)} provider`],
     ];
   },
+  camera(r) {
+    const line = (label, s) => [
+      `${label}: word recall on the capture ÷ on the flat page, worst (${s.minRatioAt}) and mean; captures read worse than native`,
+      `${ratio(s.minRatio, 1)}, ${ratio(s.meanRatio, 1)}; ${s.belowNative} of ${s.captures}`,
+      `service ${pct(s.serviceRecall)} vs native ${pct(s.nativeRecall)} on the captures`,
+    ];
+    const rows = [line("all captures", r.summary.overall)];
+    for (const [half, s] of Object.entries(r.summary.halves)) rows.push(line(half, s));
+    for (const [capture, s] of Object.entries(r.summary.captures)) rows.push(line(capture, s));
+    rows.push([
+      "photo steps (outline and perspective, light, lines) a page, mean and most",
+      `${Math.round(r.summary.overall.meanStepsMs)} ms, ${Math.round(r.summary.overall.maxStepsMs)} ms`,
+      "target ≤ 1 000 ms",
+    ]);
+    return rows;
+  },
   comics(r) {
     const o = r.overall;
     const rows = [
