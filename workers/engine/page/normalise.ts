@@ -127,7 +127,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   const photo = readable && ctx.kind !== "picture" ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
-  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(photo?.image ?? image)))) {
+  // A page found lying in a photo is a document photographed (a comic page is uploaded as itself).
+  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && !photo && looksLikePicture(image)))) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
