@@ -6,13 +6,19 @@ import { downscaleGray, type GrayImage } from "./gray";
 const WORK_HEIGHT = 1400;
 /** Vertical strips the page is cut into: each holds a few words of a line, enough to recognise the line's profile. */
 const STRIPS = 12;
-/** Rows of the displacement grid at most (they are also at least 1.5 line pitches apart): the grid travels in the page image's record. */
+/**
+ * Rows of the displacement grid at most (they are also at least 1.5 line pitches apart): the grid
+ * travels in the page image's record (R2 custom metadata, 2 KiB in all).
+ */
 const MAX_ROWS = 16;
 /** Two strips' profiles agree when their normalised correlation reaches this. */
 const MIN_AGREEMENT = 0.45;
 /** Lines bent by less than this share of their pitch are straight enough: the page is left as it is. */
 const MIN_BEND = 0.25;
-/** Fewer agreeing neighbour pairs than this share of the grid (running text agrees nearly everywhere; a map's lines do not) and the measure is not trusted. */
+/**
+ * Fewer agreeing neighbour pairs than this share of the grid and the measure is not trusted:
+ * running text agrees nearly everywhere, a map's roads do not.
+ */
 const MIN_MEASURED = 0.6;
 
 /** Ink counts per row of each vertical strip, lightly smoothed. */
@@ -69,13 +75,11 @@ function shiftBetween(a: Float32Array, b: Float32Array, y: number, half: number,
   if (hi - lo < 2 * reach) return null;
   const n = hi - lo + 1;
   let ma = 0;
-  let inkA = 0;
   for (let i = lo; i <= hi; i++) ma += a[i]!;
-  inkA = ma;
   ma /= n;
   let va = 0;
   for (let i = lo; i <= hi; i++) va += (a[i]! - ma) ** 2;
-  if (inkA === 0 || va === 0) return null;
+  if (va === 0) return null;
   const scores = new Float32Array(2 * reach + 1);
   for (let d = -reach; d <= reach; d++) {
     let mb = 0;

@@ -92,9 +92,10 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
 
 /**
  * Normalises one page: read it (decode, PDF text layer / scan / rendering), fit it within
- * MAX_PAGE_SIDE (a photographed page: cut out, made flat and its light evened out), turn it upright (0/90/180/270), deskew it (±5°), stretch its contrast, and
- * encode it as an 8-bit gray PNG. Text-layer pages keep their geometry: their text is exact and
- * their boxes must stay on it.
+ * MAX_PAGE_SIDE (a photographed page: cut out, made flat and its light evened out), turn it
+ * upright (0/90/180/270), deskew it (±5°), stretch its contrast (a photographed page: straighten
+ * its bent lines), and encode it as an 8-bit gray PNG. Text-layer pages keep their geometry: their
+ * text is exact and their boxes must stay on it.
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
@@ -123,11 +124,11 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let chosen: string | undefined;
   let dewarp: LineWarp | null = null;
   const readable = !source.textLayer && source.path === "ocr";
-  // A photographed page is cut out of its photo and made flat before anything else looks at it.
+  // A photographed page is cut out of its photo and made flat before anything else looks at it; a
+  // page found lying in a photo is a document (a comic page is uploaded as itself).
   const photo = readable && ctx.kind !== "picture" ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
-  // A page found lying in a photo is a document photographed (a comic page is uploaded as itself).
   if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && !photo && looksLikePicture(image)))) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
