@@ -3,7 +3,7 @@ import { closeBright } from "./morphology";
 
 /** The page's paper is estimated on a grid this many cells along its longer side. */
 const CELLS = 40;
-/** In each cell, the paper is this bright share of its pixels (print never covers 5 % of a cell's light end). */
+/** In each cell, the paper is its pixels' 95th percentile: print rarely covers 5 % of a cell. */
 const PAPER_PERCENTILE = 0.95;
 /** A cell holds print when its darkest 5 % lie below 60 % of its paper. */
 const PRINT_PERCENTILE = 0.05;
