@@ -138,24 +138,29 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   if (photo) ({ image, scale } = { image: photo.image, scale: 1 });
   // Uneven light (a lamp's falloff, a shadow) on a photographed page is evened out for reading; a
   // scan's or a rendering's own tones (a tinted box, a figure) are left as they are.
-  const shading = readable && (photo || ctx.camera) && evenOutShading(image);
+  const photographed = readable && (!!photo || !!ctx.camera);
+  const shading = photographed && evenOutShading(image);
   if (shading) image = shading;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();
     if (language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
-    // One ink sample serves orientation and, on a page left as it is or turned over (its lines
-    // keep their slope), the skew estimate.
+    // One ink sample serves orientation (when the lines do not bend) and, on a page left as it is
+    // or turned over (its lines keep their slope), the skew estimate.
     const ink = inkSample(image);
     const skewAsIs = estimateSkew(ink);
-    rotation = await detectOrientation(ctx.models, image, chosen ?? language, ink, skewAsIs);
+    // A photographed page's bent lines can pass for lines running down the page: its orientation
+    // is judged on a copy with them straightened.
+    const bent = photographed ? measureLineWarp(image) : null;
+    const judged = bent ? applyLineWarp(image, bent) : image;
+    rotation = await detectOrientation(ctx.models, judged, chosen ?? language, bent ? inkSample(judged) : ink, bent ? 0 : skewAsIs);
     image = rotateQuarter(image, rotation);
     skew = rotation % 180 === 0 ? skewAsIs : estimateSkew(inkSample(image));
     if (Math.abs(skew) >= MIN_SKEW) image = rotateSmall(image, skew);
     else skew = 0;
     image = normaliseContrast(image);
     // A photographed page's lines may still bend (a book's curl, a slant that varies over the page).
-    dewarp = readable && (photo || ctx.camera) ? measureLineWarp(image) : null;
+    dewarp = photographed ? measureLineWarp(image) : null;
     if (dewarp) image = applyLineWarp(image, dewarp);
   }
   const textLayer = source.textLayer ? scaleText(source.textLayer, scale, image.width, image.height) : undefined;
