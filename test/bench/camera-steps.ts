@@ -25,7 +25,11 @@ export function timePhotoSteps(img: GrayImage): StepTimes {
   const even = evenOutShading(page);
   const lightMs = performance.now() - t;
   page = even ?? page;
+  // Bent lines are measured twice: on the page before it is turned upright (its orientation is
+  // judged on a straightened copy) and after it is deskewed (the straightening kept).
   t = performance.now();
+  const probe = measureLineWarp(page);
+  if (probe) applyLineWarp(page, probe);
   const warp = measureLineWarp(page);
   if (warp) applyLineWarp(page, warp);
   const linesMs = performance.now() - t;
