@@ -25,8 +25,9 @@ const KINDS = {
   nobg: { move: [0.03, 0.05], margin: 0, white: true, light: 0.6, blur: 0.6, quality: 75 },
 };
 
-function run(cmd, args) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+/** Runs a tool (one thread for tesseract), its output as bytes or, with `encoding`, text; its first error line on failure. */
+export function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { maxBuffer: 512 * 2 ** 20, env: { ...process.env, OMP_THREAD_LIMIT: "1" }, ...opts });
   if (r.status !== 0)
     throw new Error(
       `${cmd} ${args.join(" ")}: ${
@@ -52,7 +53,7 @@ export function rng(name) {
 }
 
 const size = (file) =>
-  run("identify", ["-format", "%w %h", `${file}[0]`])
+  run("identify", ["-format", "%w %h", `${file}[0]`], { encoding: "utf8" })
     .trim()
     .split(" ")
     .map(Number);

@@ -30,7 +30,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reportResult } from "./bench-result.mjs";
-import { CAPTURES, makeCapture } from "./camera-captures.mjs";
+import { CAPTURES, makeCapture, run } from "./camera-captures.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { jobDone } from "./job-done.mjs";
 
@@ -88,19 +88,6 @@ function score(expected, actual) {
       left.set(x, left.get(x) - 1);
     }
   return { recall: expected.length ? hit / expected.length : null, precision: actual.length ? hit / actual.length : null, hit };
-}
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { maxBuffer: 512 * 2 ** 20, env: { ...process.env, OMP_THREAD_LIMIT: "1" }, ...opts });
-  if (r.status !== 0)
-    throw new Error(
-      `${cmd} ${args.join(" ")}: ${
-        String(r.stderr ?? r.error)
-          .trim()
-          .split("\n")[0]
-      }`,
-    );
-  return r.stdout;
 }
 
 /** Native tesseract (Debian's eng model, one thread) on an image: its text, scored, and its seconds. */
