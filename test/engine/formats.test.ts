@@ -53,11 +53,11 @@ describe("disguised and corrupt uploads", () => {
     expect((await failure(env.ENGINE.preprocess({ sourceKey: pdf, page: 0, outKey: "work/corrupt/p.png" }))).code).toBe("corrupt_file");
   });
 
-  it("refuses a JPEG above the photon pixel budget from its header alone", async () => {
-    // SOI, SOF0 declaring 4000x3000 (12 MP), EOI: no pixel data at all.
+  it("refuses a large JPEG with no image data as corrupt, without allocating its pixels", async () => {
+    // SOI, SOF0 declaring 4000x3000 (12 MP: decoded at a smaller size), EOI: no pixel data at all.
     const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0x00, 0x0b, 0x08, 0x0b, 0xb8, 0x0f, 0xa0, 0x01, 0x01, 0x11, 0x00, 0xff, 0xd9]);
     const key = await put("uploads/corrupt/huge.jpg", jpeg);
-    const err = await failure(env.ENGINE.inspect({ sourceKey: key }));
-    expect(err.code, err.message).toBe("image_too_large");
+    const err = await failure(env.ENGINE.preprocess({ sourceKey: key, page: 0, outKey: "work/corrupt/huge.png" }));
+    expect(err.code, err.message).toBe("corrupt_file");
   });
 });

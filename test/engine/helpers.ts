@@ -9,6 +9,13 @@ export function fixture(name: string): Uint8Array {
   return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
 }
 
+/** A picture of test/fixtures/pictures (served by the readers server: too large to hand over with the real fixtures). */
+export async function picture(name: string): Promise<Uint8Array> {
+  const res = await fetch(`${inject("readersUrl")}/pictures/${name}`);
+  if (!res.ok) throw new Error(`no picture ${name}: ${res.status}`);
+  return new Uint8Array(await res.arrayBuffer());
+}
+
 /** A real document from test/fixtures/real (origins in its README), as bytes. */
 export function realFixture(name: string): Uint8Array {
   const b64 = inject("realFixtures")[name];

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { LineText, PageText, PreprocessResult, Quad } from "../../workers/shared/engine-contract";
 import { decode, decodeKey, type Rgba } from "../render/helpers";
-import { pageText, put, realFixture, realText } from "./helpers";
+import { pageText, picture, put, realFixture, realText } from "./helpers";
 
 // Phone photos of a real page: page 1 of OCRmyPDF's linn.pdf (a 300 dpi scan of a product sheet,
 // test/fixtures/real), photographed on a table by make-photos.mjs (ImageMagick, deterministic:
@@ -28,13 +28,6 @@ const SHADING_CORNERS: Quad = [
   [1460, 1865],
   [143, 1791],
 ];
-
-/** A picture of test/fixtures/pictures (served by the readers server: too large to hand over with the real fixtures). */
-async function picture(name: string): Promise<Uint8Array> {
-  const res = await fetch(`${inject("readersUrl")}/pictures/${name}`);
-  if (!res.ok) throw new Error(`no picture ${name}: ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
 
 /** English words: lower case, split at anything but letters and digits, apostrophes dropped, line-end hyphens joined. */
 function words(text: string): string[] {
@@ -205,6 +198,41 @@ describe("a page photographed at an angle on a table", () => {
     const b = out.lines[0]!.box;
     expect(Math.abs(b.y - line.box.y)).toBeLessThan(line.box.h / 2);
     expect(Math.abs(b.x - line.box.x)).toBeLessThan(line.box.h);
+  }, 120_000);
+});
+
+describe("a 12-megapixel phone photo", () => {
+  // photo-12mp.jpg: photo-angled.jpg enlarged 1.95× (3225 × 3978, 12.8 MP, baseline 4:2:0), the size a
+  // phone camera saves. Above the pixels photon may hold, it is decoded at 6/8 of its size (2419 × 2984).
+  let read: Read;
+  beforeAll(async () => {
+    read = await readPhoto("photo-12mp.jpg");
+  }, 240_000);
+
+  it("is taken in, cut out along its corners and read", () => {
+    expect(read.pre.transform).toMatchObject({ sourceWidth: 2419, sourceHeight: 2984 });
+    const flat = read.pre.transform.flat;
+    expect(flat, JSON.stringify(read.pre.transform)).toBeDefined();
+    const k = 1.95 * (6 / 8);
+    const off = flat!.quad.map(([x, y], i) => Math.hypot(x - ANGLED_CORNERS[i]![0] * k, y - ANGLED_CORNERS[i]![1] * k));
+    expect(Math.max(...off), JSON.stringify(flat!.quad)).toBeLessThanOrEqual(0.015 * PHOTO_LONG_SIDE * k);
+    expect(recall(REFERENCE, words(read.page.text)), read.page.text).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("has its text removed on a colour base of the page's size", async () => {
+    const regions = read.page.regions.slice(0, 2).map((r) => ({ box: r.box, lines: r.lines.map((l) => l.box), vertical: false }));
+    const out = await env.ENGINE.inpaint({
+      pageKey: read.pre.key,
+      sourceKey: read.sourceKey,
+      page: 0,
+      regions,
+      maskKey: "work/photos/12mp-mask.png",
+      cleanKey: "work/photos/12mp-clean.png",
+      languages: [],
+    });
+    const clean = await decodeKey(out.cleanKey);
+    expect([clean.width, clean.height]).toEqual([read.pre.width, read.pre.height]);
+    expect(out.regions.every((r) => r.masked > 0)).toBe(true);
   }, 120_000);
 });
 

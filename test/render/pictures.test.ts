@@ -1,16 +1,8 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
-import { inject } from "vitest";
-import { realFixture } from "../engine/helpers";
+import { picture, realFixture } from "../engine/helpers";
 import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
-
-/** A picture of test/fixtures/pictures (served by the readers server: too large to hand over with the real fixtures). */
-async function picture(name: string): Promise<Uint8Array> {
-  const res = await fetch(`${inject("readersUrl")}/pictures/${name}`);
-  if (!res.ok) throw new Error(`no picture ${name}: ${res.status}`);
-  return new Uint8Array(await res.arrayBuffer());
-}
 
 /** Mean chroma (max − min of R, G, B) over the image's pixels. */
 function chroma(img: Rgba): number {

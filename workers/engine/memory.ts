@@ -19,6 +19,13 @@ export const MAX_IMAGE_SIDE = 20_000;
  */
 export const MAX_PHOTON_PIXELS = 9_000_000;
 
+/**
+ * JPEGs above MAX_PHOTON_PIXELS (a 12 MP phone photo) are decoded by the engine itself straight to
+ * the largest N/8 of their size within MAX_PHOTON_PIXELS (image/jpeg-scaled.ts), holding only that;
+ * a progressive one also holds its coefficients until its last scan (2 bytes each), at most this.
+ */
+export const MAX_JPEG_HOLD_BYTES = 48 * 1024 * 1024;
+
 /** Longest side of the normalised page image written by preprocess. */
 export const MAX_PAGE_SIDE = 3508;
 

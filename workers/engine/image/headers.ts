@@ -1,6 +1,7 @@
 import type { InputFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { MAX_PHOTON_PIXELS } from "../memory";
+import { jpegPixelLimit } from "./jpeg-scaled";
 import { assertDimensions } from "./limits";
 import { readPnmHeader } from "./pnm";
 
@@ -67,7 +68,7 @@ function probeJpeg(b: Uint8Array): RasterProbe {
     off += 2 + len;
   }
   if (!dims) throw corrupt("jpeg", "no frame header");
-  assertDimensions(dims.width, dims.height, "JPEG image", MAX_PHOTON_PIXELS);
+  assertDimensions(dims.width, dims.height, "JPEG image", jpegPixelLimit(b));
   // A complete JPEG ends with EOI (FFD9); tolerate a little trailing padding.
   const tail = b.subarray(Math.max(0, b.length - 1024));
   let eoi = false;

@@ -7,6 +7,7 @@ import { warpGray } from "../image/perspective";
 import { applyLineWarp } from "../image/dewarp";
 import type { GrayImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
+import { decodeLargeJpeg } from "../image/jpeg-scaled";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { readPageMeta } from "../storage/page-meta";
@@ -31,14 +32,16 @@ function withPhoton<T>(img: PhotonImage, fn: (img: PhotonImage) => T): T {
   }
 }
 
-/** Decodes PNG, JPEG, WebP, GIF or BMP bytes to RGBA with photon. */
+/** Decodes PNG, JPEG, WebP, GIF or BMP bytes to RGBA with photon; a JPEG above its limit at a smaller size (`decodedJpegSize`). */
 export function decodeRgba(bytes: Uint8Array, what: string): RgbaImage {
   const format = sniffFormat(bytes);
   if (!format || format === "pdf" || format === "tiff" || format === "pnm")
     throw engineError("unsupported_media_type", `The ${what} is not an image photon decodes.`);
   const probe = probeRaster(bytes, format);
-  if (probe.width * probe.height > MAX_PHOTON_PIXELS)
+  if (probe.width * probe.height > MAX_PHOTON_PIXELS) {
+    if (format === "jpeg") return decodeLargeJpeg(bytes, probe.width, probe.height);
     throw engineError("image_too_large", `The ${what} (${probe.width}x${probe.height}) is too large to edit.`);
+  }
   let img: PhotonImage;
   try {
     img = PhotonImage.new_from_byteslice(bytes);

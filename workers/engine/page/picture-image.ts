@@ -17,7 +17,7 @@ const COLOUR_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"
 export async function pictureImagePng(bytes: Uint8Array, format: InputFormat, gray: GrayImage): Promise<Uint8Array> {
   if (COLOUR_FORMATS.has(format)) {
     const probe = probeRaster(bytes, format as Exclude<InputFormat, "pdf">);
-    if (probe.width * probe.height <= MAX_PHOTON_PIXELS) {
+    if (format === "jpeg" || probe.width * probe.height <= MAX_PHOTON_PIXELS) {
       let colour = decodeRgba(bytes, "upload");
       if (format === "jpeg") colour = applyOrientationRgba(colour, jpegOrientation(bytes));
       const sameShape = Math.abs(colour.width / colour.height - gray.width / gray.height) < 0.01;
