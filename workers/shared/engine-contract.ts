@@ -133,6 +133,8 @@ export interface PageTransform {
   /** Size of the source raster before any of the above. */
   sourceWidth: number;
   sourceHeight: number;
+  /** The upload's own size, upright, when its raster was decoded smaller than that (a JPEG above 9 MP). */
+  original?: { width: number; height: number };
   /** PDF pages: the page's own /Rotate (clockwise), already applied when the source raster was drawn. */
   sourceRotation?: 0 | 90 | 180 | 270;
   /** A photographed page: its outline in the source raster and the flat page it was resampled to, before the steps above. */

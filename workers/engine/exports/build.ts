@@ -1,11 +1,12 @@
 import { zipSync } from "fflate";
 import { EXPORT_FORMATS, type BuiltExport, type ExportDocument, type ExportFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
-import { IMAGE_CONTENT_TYPES, transcode, type ImageEncoding } from "../inpaint/rgba";
-import { readBytes, writeObject } from "../storage/r2";
+import { IMAGE_CONTENT_TYPES, type ImageEncoding } from "../inpaint/rgba";
+import { writeObject } from "../storage/r2";
 import type { ExportContent } from "./document";
 import { renderAlto, renderHocr } from "./layout-formats";
 import { renderDocx, renderXlsx, sheetsOf } from "./ooxml";
+import { pageImageFile } from "./page-image";
 import { renderPdf } from "./pdf-export";
 import { renderCsv, renderJson, renderMarkdown, renderTxt } from "./text-formats";
 
@@ -92,7 +93,7 @@ async function filesOf(
         const key = p.renderKey ?? p.imageKey;
         if (!key) continue;
         const name = doc.pages.length === 1 ? `${base}.${format}` : `${base}-page-${String(p.index + 1).padStart(3, "0")}.${format}`;
-        out.push({ name, body: transcode(await readBytes(files, key, "rendered page"), format as ImageEncoding, "rendered page") });
+        out.push({ name, body: await pageImageFile(files, p, key, format as ImageEncoding) });
       }
       if (out.length === 0) throw engineError("validation_error", `No page has an image to export as ${format}.`);
       return out;

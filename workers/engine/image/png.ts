@@ -34,16 +34,71 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 /** Rows handed to the compressor at a time. */
 const ROWS_PER_PART = 64;
 
-/** An 8-bit gray PNG of `width` x `height` from its filtered rows (zlib via CompressionStream). */
-async function grayPngOf(width: number, height: number, rows: Uint8Array[]): Promise<Uint8Array> {
+/** An 8-bit PNG (gray: colour type 0, RGB: 2) of `width` x `height` from its filtered rows (zlib via CompressionStream), taken as they come. */
+async function pngOf(width: number, height: number, colourType: 0 | 2, rows: Iterable<Uint8Array>): Promise<Uint8Array> {
   const ihdr = new Uint8Array(13);
   const dv = new DataView(ihdr.buffer);
   dv.setUint32(0, width);
   dv.setUint32(4, height);
-  ihdr.set([8, 0, 0, 0, 0], 8); // 8-bit, grayscale, deflate, adaptive filtering, no interlace
+  ihdr.set([8, colourType, 0, 0, 0], 8); // 8-bit, deflate, adaptive filtering, no interlace
   const idat: Uint8Array[] = [];
   await pipeThroughStream(rows, new CompressionStream("deflate"), (c) => idat.push(c));
   return concat([new Uint8Array(SIGNATURE), chunk("IHDR", ihdr), chunk("IDAT", concat(idat)), chunk("IEND", new Uint8Array(0))]);
+}
+
+/** Source pixel pairs and weights of a bilinear resampling of `from` samples to `to` (pixel centres aligned). */
+function bilinearTaps(from: number, to: number): { lo: Int32Array; hi: Int32Array; w: Float32Array } {
+  const lo = new Int32Array(to);
+  const hi = new Int32Array(to);
+  const w = new Float32Array(to);
+  for (let i = 0; i < to; i++) {
+    const s = Math.min(from - 1, Math.max(0, ((i + 0.5) * from) / to - 0.5));
+    lo[i] = Math.floor(s);
+    hi[i] = Math.min(from - 1, lo[i]! + 1);
+    w[i] = s - lo[i]!;
+  }
+  return { lo, hi, w };
+}
+
+/** The filtered rows (filter None) of an opaque RGBA raster resampled to width × height, made band by band. */
+function* enlargedRgbRows(img: { width: number; height: number; data: Uint8Array }, width: number, height: number): Generator<Uint8Array> {
+  const xs = bilinearTaps(img.width, width);
+  const ys = bilinearTaps(img.height, height);
+  const stride = width * 3 + 1;
+  for (let y0 = 0; y0 < height; y0 += ROWS_PER_PART) {
+    const n = Math.min(ROWS_PER_PART, height - y0);
+    const part = new Uint8Array(n * stride);
+    for (let r = 0; r < n; r++) {
+      const y = y0 + r;
+      const top = ys.lo[y]! * img.width * 4;
+      const bottom = ys.hi[y]! * img.width * 4;
+      const wy = ys.w[y]!;
+      for (let x = 0, o = r * stride + 1; x < width; x++) {
+        const a = xs.lo[x]! * 4;
+        const b = xs.hi[x]! * 4;
+        const wx = xs.w[x]!;
+        for (let c = 0; c < 3; c++, o++) {
+          const t = img.data[top + a + c]! + (img.data[top + b + c]! - img.data[top + a + c]!) * wx;
+          const u = img.data[bottom + a + c]! + (img.data[bottom + b + c]! - img.data[bottom + a + c]!) * wx;
+          part[o] = t + (u - t) * wy + 0.5;
+        }
+      }
+    }
+    yield part;
+  }
+}
+
+/**
+ * An 8-bit RGB PNG of an opaque RGBA raster enlarged to width × height (bilinear): a picture read
+ * smaller than its upload (a JPEG above 9 MP) given back at the upload's size. The rows are made and
+ * compressed band by band, so the enlarged raster is never held whole.
+ */
+export function encodeEnlargedRgbPng(
+  img: { width: number; height: number; data: Uint8Array },
+  width: number,
+  height: number,
+): Promise<Uint8Array> {
+  return pngOf(width, height, 2, enlargedRgbRows(img, width, height));
 }
 
 /**
@@ -61,7 +116,7 @@ export async function encodeGrayPng(img: GrayImage): Promise<Uint8Array> {
     for (let r = 0; r < n; r++) part.set(data.subarray((y0 + r) * w, (y0 + r + 1) * w), r * (w + 1) + 1);
     rows.push(part);
   }
-  return grayPngOf(w, h, rows);
+  return pngOf(w, h, 0, rows);
 }
 
 /** The last blank canvas encoded (its size and PNG): the pages of a document mostly share a size. */
@@ -79,7 +134,7 @@ export async function encodeBlankGrayPng(width: number, height: number): Promise
   for (let filled = stride; filled < rows.length; filled *= 2) rows.copyWithin(filled, 0, Math.min(filled, rows.length - filled));
   const parts: Uint8Array[] = [];
   for (let y0 = 0; y0 < height; y0 += ROWS_PER_PART) parts.push(rows.subarray(y0 * stride, Math.min(height, y0 + ROWS_PER_PART) * stride));
-  const png = await grayPngOf(width, height, parts);
+  const png = await pngOf(width, height, 0, parts);
   blank = { width, height, png };
   return png.slice();
 }

@@ -1,10 +1,10 @@
 /** Runs `data` through a (de)compression stream, streaming output chunks to `sink`. */
 export async function pipeThroughStream(
-  data: Uint8Array | Uint8Array[],
+  data: Uint8Array | Iterable<Uint8Array>,
   transform: CompressionStream | DecompressionStream,
   sink: (chunk: Uint8Array) => void,
 ): Promise<void> {
-  const parts = Array.isArray(data) ? data : [data];
+  const parts = data instanceof Uint8Array ? [data] : data;
   const writer = transform.writable.getWriter();
   const writing = (async () => {
     for (const p of parts) await writer.write(p);

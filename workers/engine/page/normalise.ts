@@ -17,7 +17,9 @@ import { evenOutShading } from "../image/shading";
 import { applyLineWarp, measureLineWarp } from "../image/dewarp";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE, MAX_PHOTON_PIXELS } from "../memory";
+import { probeRaster } from "../image/headers";
 import { fitScale } from "../image/limits";
+import { jpegOrientation } from "../image/orientation";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
 import { looksLikePicture } from "../picture/page-kind";
@@ -101,6 +103,9 @@ export async function normalisePage(bytes: Uint8Array, format: InputFormat, page
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
   const kind = ctx.kind === "auto" && !PICTURE_FORMATS.has(format) ? "document" : ctx.kind;
   const out = await normaliseSource(source, { ...ctx, kind, camera: CAMERA_FORMATS.has(format) });
+  const original = uploadSize(bytes, format);
+  if (original && (original.width !== out.transform.sourceWidth || original.height !== out.transform.sourceHeight))
+    out.transform = { ...out.transform, original };
   const later = { ...(source.drawScale ? { drawScale: source.drawScale } : {}), ...(source.warnings ? { warnings: source.warnings } : {}) };
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels; a picture keeps its colours.
   const png =
@@ -110,6 +115,13 @@ export async function normalisePage(bytes: Uint8Array, format: InputFormat, page
         ? await encodeGrayPng(out.image)
         : await encodeBlankGrayPng(out.image.width, out.image.height);
   return { ...out, png, ...later };
+}
+
+/** An image upload's own size, upright (EXIF turns applied), from its headers; null for PDF and TIFF pages. */
+function uploadSize(bytes: Uint8Array, format: InputFormat): { width: number; height: number } | null {
+  if (format === "pdf" || format === "tiff") return null;
+  const { width, height } = probeRaster(bytes, format);
+  return format === "jpeg" && jpegOrientation(bytes) >= 5 ? { width: height, height: width } : { width, height };
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */
