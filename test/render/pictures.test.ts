@@ -108,6 +108,25 @@ describe("a comic page", () => {
       expect(after, after).not.toContain(words);
     }
     expect(out.regions.every((r) => r.masked > 0)).toBe(true);
+    // Inside the balloons (the regions' frames) the fill is flat: few pixels stand off the
+    // ground's level, the lettering's faint fringe included (3.6 % here, 4.8 % when only the
+    // marks and a 2-pixel halo were painted over; what remains is art inside the frames).
+    let off = 0;
+    let all = 0;
+    for (const r of page.regions) {
+      const f = r.frame!;
+      const levels: number[] = [];
+      for (let y = Math.round(f.y); y < Math.round(f.y + f.h); y++)
+        for (let x = Math.round(f.x); x < Math.round(f.x + f.w); x++) {
+          const p = (y * clean.width + x) * 4;
+          levels.push((clean.data[p]! * 77 + clean.data[p + 1]! * 150 + clean.data[p + 2]! * 29) >> 8);
+        }
+      const ground = [...levels].sort((a, b) => a - b)[levels.length >> 1]!;
+      off += levels.filter((v) => Math.abs(v - ground) > 20).length;
+      all += levels.length;
+    }
+    console.log("balloon pixels off the ground", (off / all).toFixed(4));
+    expect(off / all).toBeLessThan(0.04);
   });
 
   it("has a translation set inside its balloon, in capitals as lettered", async () => {

@@ -17,6 +17,41 @@ export interface ErasedBlock {
 
 /** Pixels the marks' mask grows by around each mark: their anti-aliased and printed edges. */
 const HALO = 2;
+/** Pixels around the marks where, inside a balloon, what is darker than the ground is the lettering's fringe. */
+const FRINGE = 6;
+/** Gray levels a flat ground's own grain (JPEG noise, paper) varies by. */
+const GRAIN = 6;
+
+/**
+ * Over the analysis pixels of `box` (page pixels), 2 where a mark of `mine` lies within `reach`, 1
+ * where one lies within `wide`, else 0 (separable box dilations).
+ */
+function nearMarks(owner: Uint16Array, AW: number, AH: number, mine: Set<number>, box: Box, scale: number, reach: number, wide: number) {
+  const x0 = Math.max(0, Math.floor(box.x * scale) - wide - 1);
+  const y0 = Math.max(0, Math.floor(box.y * scale) - wide - 1);
+  const x1 = Math.min(AW, Math.ceil((box.x + box.w) * scale) + wide + 2);
+  const y1 = Math.min(AH, Math.ceil((box.y + box.h) * scale) + wide + 2);
+  const w = x1 - x0,
+    h = y1 - y0;
+  const marks = new Uint8Array(w * h);
+  for (let v = 0; v < h; v++) for (let u = 0; u < w; u++) if (mine.has(owner[(v + y0) * AW + u + x0]!)) marks[v * w + u] = 1;
+  const dilate = (r: number) => {
+    const across = new Uint8Array(w * h);
+    for (let v = 0; v < h; v++)
+      for (let u = 0; u < w; u++)
+        if (marks[v * w + u]) for (let k = Math.max(0, u - r); k <= Math.min(w - 1, u + r); k++) across[v * w + k] = 1;
+    const out = new Uint8Array(w * h);
+    for (let v = 0; v < h; v++)
+      for (let u = 0; u < w; u++)
+        if (across[v * w + u]) for (let k = Math.max(0, v - r); k <= Math.min(h - 1, v + r); k++) out[k * w + u] = 1;
+    return out;
+  };
+  const close = dilate(reach);
+  const far = dilate(wide);
+  const at = new Uint8Array(w * h);
+  for (let i = 0; i < at.length; i++) at[i] = close[i] ? 2 : far[i] ? 1 : 0;
+  return { at, x0, y0, w };
+}
 
 const hex = (v: number) => Math.round(v).toString(16).padStart(2, "0");
 
@@ -55,33 +90,39 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
       y0 = Math.max(0, box.y - HALO);
     const x1 = Math.min(width, box.x + box.w + HALO),
       y1 = Math.min(height, box.y + box.h + HALO);
-    // A page pixel is text when an analysis pixel within the halo of it is a mark of one of the blocks.
+    // A page pixel is text when an analysis pixel within the halo of it is a mark of one of the
+    // blocks; it is near text within the wider reach of the marks' faint fringe.
     const reach = Math.max(1, Math.ceil(HALO * scale));
-    const isText = (x: number, y: number) => {
-      const ax = Math.floor(x * scale),
-        ay = Math.floor(y * scale);
-      for (let dy = -reach; dy <= reach; dy++)
-        for (let dx = -reach; dx <= reach; dx++) {
-          const u = ax + dx,
-            v = ay + dy;
-          if (u >= 0 && v >= 0 && u < AW && v < AH && mine.has(owner[v * AW + u]!)) return true;
-        }
-      return false;
+    const near = nearMarks(owner, AW, AH, mine, box, scale, reach, Math.max(reach + 1, Math.ceil(FRINGE * scale)));
+    const level = (x: number, y: number) => {
+      const u = Math.floor(x * scale) - near.x0;
+      return u >= 0 && u < near.w ? (near.at[(Math.floor(y * scale) - near.y0) * near.w + u] ?? 0) : 0;
     };
+    const frames = ids.map((id) => found.blocks[id - 1]!.frame);
+    const framed = (x: number, y: number) => frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);
     const text: number[] = [];
+    const fringe: number[] = [];
     const ground: [number[], number[], number[]] = [[], [], []];
     const ink: [number[], number[], number[]] = [[], [], []];
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
         const i = y * width + x;
         const p = i * 4;
-        if (isText(x, y)) {
+        const l = level(x, y);
+        if (l === 2) {
           text.push(i);
           // The lettering's colour: its darkest third.
           if (gray.data[i]! < 100) for (let c = 0; c < 3; c++) ink[c]!.push(data[p + c]!);
-        } else if (gray.data[i]! >= 140) for (let c = 0; c < 3; c++) ground[c]!.push(data[p + c]!);
+          continue;
+        }
+        if (l === 1 && framed(x, y)) fringe.push(i);
+        if (gray.data[i]! >= 140) for (let c = 0; c < 3; c++) ground[c]!.push(data[p + c]!);
       }
     const fill = ground.map(medianOf);
+    // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
+    // pixel near the marks that is darker than the ground by more than its grain.
+    const groundLevel = (fill[0]! * 77 + fill[1]! * 150 + fill[2]! * 29) >> 8;
+    for (const i of fringe) if (gray.data[i]! < groundLevel - GRAIN) text.push(i);
     for (const i of text) {
       const p = i * 4;
       data[p] = fill[0]!;
