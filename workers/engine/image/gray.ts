@@ -5,6 +5,13 @@ export interface GrayImage {
   data: Uint8Array;
 }
 
+/** An 8-bit RGBA raster, rows top to bottom, 4 bytes a pixel. */
+export interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
 /** Luma (Rec. 601) of RGBA pixels, composited over white so transparent backgrounds stay light. */
 export function rgbaToGray(rgba: Uint8Array, width: number, height: number): GrayImage {
   const n = width * height;

@@ -1,6 +1,6 @@
 import { engineError } from "../errors";
-import type { RgbaImage } from "../inpaint/rgba";
 import { MAX_IMAGE_PIXELS, MAX_JPEG_HOLD_BYTES, MAX_PHOTON_PIXELS, makeRoomFor } from "../memory";
+import type { RgbaImage } from "./gray";
 
 /**
  * JPEGs too large to hold at full size (a 12 MP phone photo, a long manga page) are decoded

@@ -5,19 +5,14 @@ import { MAX_PHOTON_PIXELS } from "../memory";
 import { rotateQuarter, rotateSmall, unscaledSize } from "../image/geometry";
 import { warpGray } from "../image/perspective";
 import { applyLineWarp } from "../image/dewarp";
-import type { GrayImage } from "../image/gray";
+import type { GrayImage, RgbaImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { decodeLargeJpeg } from "../image/jpeg-scaled";
 import { sniffFormat } from "../image/sniff";
 import { readBytes } from "../storage/r2";
 import { readPageMeta } from "../storage/page-meta";
 
-/** An 8-bit RGBA raster, rows top to bottom, 4 bytes a pixel. */
-export interface RgbaImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
+export type { RgbaImage } from "../image/gray";
 
 /** Runs `fn` on a photon image and frees it whatever happens (wasm memory is not collected). */
 function withPhoton<T>(img: PhotonImage, fn: (img: PhotonImage) => T): T {
