@@ -61,7 +61,16 @@ function medianOf(values: number[]): number {
   return values[values.length >> 1]!;
 }
 
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+const holds = (a: Box, x: number, y: number) => x >= a.x && y >= a.y && x < a.x + a.w && y < a.y + a.h;
+
+/**
+ * Whether a text block is the region's: its centre lies in the region's box, or the region's centre
+ * in the block's frame (a region read from part of its block). A block that only touches the region's
+ * box (art beside a balloon, taken for marks) is not.
+ */
+const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
+  holds(region, block.box.x + block.box.w / 2, block.box.y + block.box.h / 2) ||
+  holds(block.frame, region.x + region.w / 2, region.y + region.h / 2);
 
 /**
  * Removes the text of a picture's regions where it lies in text blocks (`findTextBlocks`): each
@@ -76,7 +85,7 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
   const { owner, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
   return regions.map((region) => {
-    const ids = found.blocks.map((b, i) => (overlaps(b.box, region.box) ? i + 1 : 0)).filter(Boolean);
+    const ids = found.blocks.map((b, i) => (blockOf(b, region.box) ? i + 1 : 0)).filter(Boolean);
     if (!ids.length) return null;
     const mine = new Set(ids);
     const box = ids
