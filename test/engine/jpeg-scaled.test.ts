@@ -48,6 +48,21 @@ describe("JPEGs decoded at a smaller size", () => {
     });
   }
 
+  it("refuses a file of more scans than any encoder writes (each costs a pass over the image)", async () => {
+    const bytes = await picture("ctd_006013-progressive.jpg");
+    // Its first scan (the DC coefficients, which depend on no earlier scan), 70 times, then the end.
+    let first = 2;
+    while (!(bytes[first] === 0xff && bytes[first + 1] === 0xda)) first++;
+    let end = first + 2 + ((bytes[first + 2]! << 8) | bytes[first + 3]!);
+    while (!(bytes[end] === 0xff && bytes[end + 1] !== 0 && !(bytes[end + 1]! >= 0xd0 && bytes[end + 1]! <= 0xd7))) end++;
+    const scan = bytes.subarray(first, end);
+    const many = new Uint8Array(first + scan.length * 70 + 2);
+    many.set(bytes.subarray(0, first));
+    for (let i = 0; i < 70; i++) many.set(scan, first + i * scan.length);
+    many.set([0xff, 0xd9], many.length - 2);
+    expect(() => decodeJpegScaled(many, 4)).toThrow(/more than 64 scans/);
+  });
+
   it("takes in large baseline JPEGs up to the general limit, progressive ones up to what their coefficients may hold", async () => {
     // A frame header alone: SOF0 or SOF2, 8-bit, the size, three components sampled 2×2, 1×1, 1×1.
     const header = (sof: number, w: number, h: number) =>

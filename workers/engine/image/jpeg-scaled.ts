@@ -43,6 +43,12 @@ const ZIGZAG = Int32Array.from([
 
 const FAST_BITS = 9;
 
+/**
+ * Scans a file may hold: each runs over the whole image, so a file of thousands of tiny scans would
+ * cost minutes. Encoders write 1–3 (baseline) or about 10 (progressive).
+ */
+const MAX_SCANS = 64;
+
 const corrupt = (why: string) => engineError("corrupt_file", `The JPEG image could not be decoded: ${why}.`);
 
 function buildHuffman(counts: Uint8Array, values: Uint8Array): Huffman {
@@ -486,6 +492,7 @@ export function decodeJpegScaled(bytes: Uint8Array, n: number): RgbaImage {
       adobeTransform = bytes[seg + 11]!;
     } else if (marker === 0xda) {
       if (!components.length) throw corrupt("the image data comes before the frame header");
+      if (scans >= MAX_SCANS) throw corrupt(`it has more than ${MAX_SCANS} scans`);
       const count = bytes[seg]!;
       const scan = Array.from({ length: count }, (_, i) => {
         const c = components.find((x) => x.id === bytes[seg + 1 + 2 * i]);
