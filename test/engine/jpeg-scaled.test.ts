@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { decodeJpegScaled, jpegPixelLimit, scalableJpeg } from "../../workers/engine/image/jpeg-scaled";
-import { decode, type Rgba } from "../render/helpers";
+import { decode, meanDiff, type Rgba } from "../render/helpers";
 import { failure, picture, put } from "./helpers";
 
 /** Area average of `img` over f×f cells (f divides 8: a JPEG decoded at 8/f of its size). */
@@ -19,13 +19,6 @@ function shrink(img: Rgba, f: number): Rgba {
         data[(y * width + x) * 4 + c] = Math.round(sum / n);
       }
   return { width, height, data };
-}
-
-/** Mean absolute difference of the colour channels. */
-function meanDiff(a: Rgba, b: Rgba): number {
-  let d = 0;
-  for (let i = 0; i < a.data.length; i++) if (i % 4 !== 3) d += Math.abs(a.data[i]! - b.data[i]!);
-  return d / ((a.data.length / 4) * 3);
 }
 
 // A comic page (colour, 4:2:0) as a baseline and as a progressive JPEG (test/fixtures/pictures).

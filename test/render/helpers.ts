@@ -45,6 +45,13 @@ export interface Rgba {
   data: Uint8Array;
 }
 
+/** Mean absolute difference of the colour channels (R, G, B) of two images of one size. */
+export function meanDiff(a: Rgba, b: Rgba): number {
+  let d = 0;
+  for (let i = 0; i < a.data.length; i++) if (i % 4 !== 3) d += Math.abs(a.data[i]! - b.data[i]!);
+  return d / ((a.data.length / 4) * 3);
+}
+
 export function decode(bytes: Uint8Array): Rgba {
   const img = PhotonImage.new_from_byteslice(bytes);
   try {

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ExportDocument, PageText, PreprocessResult } from "../../workers/shared/engine-contract";
 import { picture } from "../engine/helpers";
-import { decode, decodeKey, pageText, seedModels, type Rgba } from "./helpers";
+import { decode, decodeKey, meanDiff, pageText, seedModels, type Rgba } from "./helpers";
 
 /** `bytes` (an image photon decodes) enlarged to width × height and saved as a JPEG of quality 85. */
 function enlargedJpeg(bytes: Uint8Array, width: number, height: number): Uint8Array {
@@ -15,13 +15,6 @@ function enlargedJpeg(bytes: Uint8Array, width: number, height: number): Uint8Ar
     img.free();
     big.free();
   }
-}
-
-/** Mean absolute difference of the colour channels of two images of one size. */
-function meanDiff(a: Rgba, b: Rgba): number {
-  let d = 0;
-  for (let i = 0; i < a.data.length; i++) if (i % 4 !== 3) d += Math.abs(a.data[i]! - b.data[i]!);
-  return d / ((a.data.length / 4) * 3);
 }
 
 // The comic page of pictures.test.ts enlarged to 2535 × 3840 (9.7 MP), above the 9 MP photon holds:

@@ -67,6 +67,23 @@ export function downscaleGray(img: GrayImage, scale: number): GrayImage {
   return { width: w2, height: h2, data: out };
 }
 
+/**
+ * For resampling `from` samples to `to` (pixel centres aligned): each output sample's two source
+ * samples and the weight of the second (bilinear).
+ */
+export function bilinearTaps(from: number, to: number): { lo: Int32Array; hi: Int32Array; w: Float32Array } {
+  const lo = new Int32Array(to);
+  const hi = new Int32Array(to);
+  const w = new Float32Array(to);
+  for (let i = 0; i < to; i++) {
+    const s = Math.min(from - 1, Math.max(0, ((i + 0.5) * from) / to - 0.5));
+    lo[i] = Math.floor(s);
+    hi[i] = Math.min(from - 1, lo[i]! + 1);
+    w[i] = s - lo[i]!;
+  }
+  return { lo, hi, w };
+}
+
 /** Bilinear upscale by `scale` (≥ 1); returns the image itself when no scaling is needed. */
 export function upscaleGray(img: GrayImage, scale: number): GrayImage {
   if (scale <= 1) return img;
@@ -74,16 +91,7 @@ export function upscaleGray(img: GrayImage, scale: number): GrayImage {
   const w2 = Math.round(w * scale);
   const h2 = Math.round(h * scale);
   const out = new Uint8Array(w2 * h2);
-  // Source x of each output column (pixel centres), its left neighbour and weight.
-  const xl = new Uint32Array(w2);
-  const xr = new Uint32Array(w2);
-  const fx = new Float32Array(w2);
-  for (let x = 0; x < w2; x++) {
-    const sx = Math.min(w - 1, Math.max(0, ((x + 0.5) * w) / w2 - 0.5));
-    xl[x] = Math.floor(sx);
-    xr[x] = Math.min(w - 1, xl[x]! + 1);
-    fx[x] = sx - xl[x]!;
-  }
+  const { lo: xl, hi: xr, w: fx } = bilinearTaps(w, w2);
   for (let y = 0; y < h2; y++) {
     const sy = Math.min(h - 1, Math.max(0, ((y + 0.5) * h) / h2 - 0.5));
     const top = Math.floor(sy) * w;

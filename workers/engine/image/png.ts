@@ -1,5 +1,5 @@
 import { engineError } from "../errors";
-import type { GrayImage } from "./gray";
+import { bilinearTaps, type GrayImage } from "./gray";
 import { concat, pipeThroughStream } from "./streams";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -44,20 +44,6 @@ async function pngOf(width: number, height: number, colourType: 0 | 2, rows: Ite
   const idat: Uint8Array[] = [];
   await pipeThroughStream(rows, new CompressionStream("deflate"), (c) => idat.push(c));
   return concat([new Uint8Array(SIGNATURE), chunk("IHDR", ihdr), chunk("IDAT", concat(idat)), chunk("IEND", new Uint8Array(0))]);
-}
-
-/** Source pixel pairs and weights of a bilinear resampling of `from` samples to `to` (pixel centres aligned). */
-function bilinearTaps(from: number, to: number): { lo: Int32Array; hi: Int32Array; w: Float32Array } {
-  const lo = new Int32Array(to);
-  const hi = new Int32Array(to);
-  const w = new Float32Array(to);
-  for (let i = 0; i < to; i++) {
-    const s = Math.min(from - 1, Math.max(0, ((i + 0.5) * from) / to - 0.5));
-    lo[i] = Math.floor(s);
-    hi[i] = Math.min(from - 1, lo[i]! + 1);
-    w[i] = s - lo[i]!;
-  }
-  return { lo, hi, w };
 }
 
 /** The filtered rows (filter None) of an opaque RGBA raster resampled to width × height, made band by band. */

@@ -1,4 +1,4 @@
-import { downscaleGray, type GrayImage } from "./gray";
+import { bilinearTaps, downscaleGray, type GrayImage } from "./gray";
 import { closeBright } from "./morphology";
 
 /** The page's paper is estimated on a grid this many cells along its longer side. */
@@ -194,15 +194,7 @@ function divideBy(img: GrayImage, paper: GrayImage): GrayImage {
   const { width: w, height: h, data } = img;
   const { width: pw, height: ph, data: p } = paper;
   const out = new Uint8Array(w * h);
-  const c0 = new Int32Array(w);
-  const c1 = new Int32Array(w);
-  const fx = new Float32Array(w);
-  for (let x = 0; x < w; x++) {
-    const gx = Math.min(pw - 1, Math.max(0, ((x + 0.5) * pw) / w - 0.5));
-    c0[x] = Math.floor(gx);
-    c1[x] = Math.min(pw - 1, c0[x]! + 1);
-    fx[x] = gx - c0[x]!;
-  }
+  const { lo: c0, hi: c1, w: fx } = bilinearTaps(pw, w);
   const line = new Float32Array(pw);
   for (let y = 0; y < h; y++) {
     const gy = Math.min(ph - 1, Math.max(0, ((y + 0.5) * ph) / h - 0.5));
