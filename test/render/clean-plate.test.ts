@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { InpaintRegion, PageLayout } from "../../workers/shared/engine-contract";
+import type { InpaintRegion, PageLayout, PageText } from "../../workers/shared/engine-contract";
 import { checkPlate } from "../../workers/engine/inpaint/plate-check";
 import { db as makeDb } from "../../src/db/client";
 import { inpaintingStage } from "../../src/pipeline/stages/inpainting";
@@ -85,7 +85,7 @@ async function eraseWholePicture(name: string) {
     const whole = { x: 0, y: 0, w: width, h: height };
     return [{ box: whole, lines: [whole] }];
   });
-  expect(out.textCheck, JSON.stringify(out)).toEqual({ zones: 1, rejected: 0 });
+  expect(out.textCheck, JSON.stringify(out)).toEqual({ zones: 1, rejected: 0, read: 1 });
   return { out, figures: await plateFigures(s, out.cleanKey) };
 }
 
@@ -208,6 +208,45 @@ describe("clean plates on every kind of background", () => {
       words.filter((w) => again.toLowerCase().includes(w)),
       again,
     ).toEqual([]);
+  });
+
+  it("takes a line recognition read surely for text without reading it again, and removes it as well", async () => {
+    // Regions as recognition gives them, with their words: on a textured page the check takes the
+    // recognised words of a line-shaped zone as its text, where it would otherwise read it again.
+    const s = await plate("photo");
+    const sourceKey = "uploads/plates/photo-read";
+    await env.FILES.put(sourceKey, s.page);
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: "work/plates/photo-read/page.png", languages: ["eng"] });
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "work/plates/photo-read/text.json" });
+    const text = (await (await env.FILES.get(rec.key))!.json()) as PageText;
+    const regions: InpaintRegion[] = text.regions.map((r) => ({
+      box: r.box,
+      lines: r.lines.map((l) => l.box),
+      words: r.lines.flatMap((l) => l.words),
+    }));
+    const erase = (name: string, given: InpaintRegion[]) =>
+      env.ENGINE.inpaint({
+        pageKey: pre.key,
+        sourceKey,
+        page: 0,
+        regions: given,
+        maskKey: `work/plates/${name}/mask.png`,
+        cleanKey: `work/plates/${name}/clean.png`,
+        languages: ["eng"],
+      });
+    const out = await erase("photo-read", regions);
+    const reread = await erase(
+      "photo-reread",
+      regions.map(({ words: _, ...r }) => r),
+    );
+    expect(out.textCheck.zones, JSON.stringify(out.textCheck)).toBeGreaterThan(0);
+    expect(reread.textCheck.read, JSON.stringify(reread.textCheck)).toBe(reread.textCheck.zones);
+    expect(out.textCheck.read, JSON.stringify(out.textCheck)).toBeLessThan(out.textCheck.zones / 2);
+    expect(out.regions.filter((r) => r.leftover)).toEqual([]);
+    const [taken, again] = [await plateFigures(s, out.cleanKey), await plateFigures(s, reread.cleanKey)];
+    expect(taken.after / taken.before, JSON.stringify({ taken, again })).toBeLessThanOrEqual(
+      Math.max(0.35, (again.after / again.before) * 1.1),
+    );
   });
 
   it("keeps each side of a background boundary its own colour where a line crosses it", async () => {

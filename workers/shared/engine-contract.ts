@@ -492,6 +492,11 @@ export interface InpaintRegion {
   box: Box;
   lines?: Box[];
   vertical?: boolean;
+  /**
+   * The words recognition read in it (page pixels, confidence 0..1), when it was read: on a
+   * textured page, a line read surely there needs no second reading to be taken for text.
+   */
+  words?: { box: Box; text: string; confidence: number }[];
 }
 
 export interface InpaintInput {
@@ -556,10 +561,11 @@ export interface InpaintResult {
    */
   ms: { inpaint: number; check: number; stages: Record<string, number> };
   /**
-   * On a textured page (photograph, patterned paper) every text zone is read before its ink is
-   * removed: zones read, and zones left untouched because nothing in them read as text.
+   * On a textured page (photograph, patterned paper) every text zone is checked for text before its
+   * ink is removed: zones checked, zones left untouched because nothing in them read as text, and
+   * zones read again by OCR (a line the region's `words` already give as text is not).
    */
-  textCheck: { zones: number; rejected: number };
+  textCheck: { zones: number; rejected: number; read: number };
 }
 
 export interface TypesetRegion {

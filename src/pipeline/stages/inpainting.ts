@@ -67,6 +67,11 @@ export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: num
     box: { x: r.x, y: r.y, w: r.w, h: r.h },
     lines: (r.lines ?? []).map((l) => ({ x: l.x, y: l.y, w: l.w, h: l.h })),
     vertical: r.vertical,
+    words: (r.lines ?? []).flatMap((l) =>
+      (l.words ?? []).flatMap((w) =>
+        w.confidence === undefined ? [] : [{ box: { x: w.x, y: w.y, w: w.w, h: w.h }, text: w.text, confidence: w.confidence }],
+      ),
+    ),
   }));
   const maskKey = keys.pageMask(plan.userId, plan.jobId, page);
   const cleanKey = keys.pageClean(plan.userId, plan.jobId, page);

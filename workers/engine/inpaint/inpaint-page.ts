@@ -61,7 +61,8 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   stage("mask");
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
-  const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide);
+  const given = regions.map((r) => r.words);
+  const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide, given);
   stage("textCheck");
   const found = regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.
@@ -149,6 +150,6 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
       })),
     ),
     ms: { inpaint: inpaintMs, check: checkMs, stages },
-    textCheck: { zones: evidence.zones, rejected: evidence.rejected },
+    textCheck: { zones: evidence.zones, rejected: evidence.rejected, read: evidence.read },
   };
 }

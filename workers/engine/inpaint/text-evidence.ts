@@ -87,9 +87,10 @@ function textWords(words: ReadWord[]): ReadWord[] {
 export interface TextEvidence {
   /** Whether zones were checked at all (a textured page with OCR models). */
   checked: boolean;
-  /** Zones checked and zones in which nothing was read as text (their ink is left alone). */
+  /** Zones checked, zones in which nothing was read as text (their ink is left alone), and zones read by OCR here. */
   zones: number;
   rejected: number;
+  read: number;
   /** Per region, the boxes of the words taken for text (what a leftover reading must fall on). */
   text: Box[][];
 }
@@ -100,9 +101,9 @@ export interface TextEvidence {
  * There every zone is read (tesseract, one block) and only words read as text are removed: at
  * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
  * then the words beside it that textWords takes; a picture-sized zone also in bands (bandsOf),
- * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). Those
- * words become the region's zones (`found`
- * is rewritten): their ink is found again against the background around each word (a "line" as
+ * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). A
+ * line-shaped zone whose words recognition already read as text (`read`, per region) is taken on
+ * that reading. Those words become the region's zones (`found` is rewritten): their ink is found again against the background around each word (a "line" as
  * tall as the picture measured its texture over the whole picture), and a zone with no such
  * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
@@ -114,9 +115,10 @@ export async function confirmText(
   found: RegionInk[],
   languages: string[],
   guide: Uint8Array,
+  read: (ReadWord[] | undefined)[] = [],
 ): Promise<TextEvidence> {
   const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
-  const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, text: found.map(() => []) };
+  const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, read: 0, text: found.map(() => []) };
   if (!textured || !languages.length) return evidence;
   evidence.checked = true;
   // A page-sized plane for the bands read in hue (written band by band, only where read).
@@ -131,24 +133,30 @@ export async function confirmText(
         readingModeOf(z) === "picture" ? (inked ? ["picture", "block"] : ["picture"]) : inked ? ["block"] : [];
       if (!modes.length) continue;
       evidence.zones++;
-      const text: ReadWord[] = [];
-      const read = async (source: GrayImage, box: Box, mode: SegmentationMode, prepare?: (crop: GrayImage) => GrayImage) =>
+      // A line recognition already read as text is not read again (the same reader on the same pixels).
+      const known = readingModeOf(z) === "block" ? textWords(read[i]?.filter((w) => centredIn(w.box, z)) ?? []) : [];
+      const text: ReadWord[] = [...known];
+      if (known.length) {
+        keep(evidence, i, text);
+        continue;
+      }
+      evidence.read++;
+      const readIn = async (source: GrayImage, box: Box, mode: SegmentationMode, prepare?: (crop: GrayImage) => GrayImage) =>
         text.push(...textWords((await wordsIn(models, source, box, languages, mode, prepare)).filter((w) => w.box.w > 0 && w.box.h > 0)));
-      for (const mode of modes) await read(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode);
+      for (const mode of modes) await readIn(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode);
       if (readingModeOf(z) === "picture") {
         for (const band of bandsOf(z)) {
           const before = text.length;
-          await read(gray, band, "block", binarised);
+          await readIn(gray, band, "block", binarised);
           if (text.length > before) continue;
           // Nothing read in lightness: the band again on its strongest difference of hue.
           chroma ??= { width: gray.width, height: gray.height, data: new Uint8Array(gray.width * gray.height) };
           chromaAxis(img, rectOf(band, BAND_PAD, img.width, img.height), chroma);
-          await read(chroma, band, "block", binarised);
+          await readIn(chroma, band, "block", binarised);
         }
       }
       if (!text.length) evidence.rejected++;
-      // A word read twice (zones overlap) is kept once.
-      for (const w of text) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
+      keep(evidence, i, text);
     }
   }
   // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
@@ -160,6 +168,14 @@ export async function confirmText(
     growWords(img, f, evidence.text[i]!, blocked);
   });
   return evidence;
+}
+
+/** Whether a box's centre lies in a zone. */
+const centredIn = (b: Box, z: Rect) => b.x + b.w / 2 >= z.x0 && b.x + b.w / 2 < z.x1 && b.y + b.h / 2 >= z.y0 && b.y + b.h / 2 < z.y1;
+
+/** Adds a zone's words to its region's; a word read twice (zones overlap) is kept once. */
+function keep(evidence: TextEvidence, i: number, words: ReadWord[]) {
+  for (const w of words) if (!evidence.text.some((boxes) => boxes.some((b) => overlap(b, w.box) > 0.5))) evidence.text[i]!.push(w.box);
 }
 
 /** Overlap of two boxes over the smaller one's area (0..1). */
