@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
 import { picture, realFixture } from "../engine/helpers";
+import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
 
 /** Mean chroma (max − min of R, G, B) over the image's pixels. */
@@ -40,7 +41,10 @@ describe("a comic page", () => {
   let pageKey: string;
 
   beforeAll(async () => {
-    await seedModels(["eng"], ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"]);
+    await seedModels(
+      ["eng"],
+      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Regular.ttf", "fonts/ComicNeue-Bold.ttf"],
+    );
     const bytes = await picture("ctd_006013.jpg");
     source = decode(bytes);
     await env.FILES.put(sourceKey, bytes);
@@ -147,7 +151,7 @@ describe("a comic page", () => {
     expect(off / all).toBeLessThan(0.042);
   });
 
-  it("has a translation set inside its balloon, in capitals as lettered", async () => {
+  it("has a translation set inside its balloon, in capitals as lettered, in the lettering face", async () => {
     const hold = regionWith(page, "HOLD STILL") as RegionText;
     const out = await env.ENGINE.typeset({
       backgroundKey: "pictures/006013/clean.png",
@@ -157,11 +161,13 @@ describe("a comic page", () => {
           box: hold.box,
           text: "¡Quieto, Tim! ¡Te liberaré en un segundo!",
           lines: hold.lines.map((l) => l.box),
-          style: { frame: hold.frame!, lettering: "caps", color: "#000000" },
+          style: { frame: hold.frame!, lettering: "caps", color: "#000000", font_family: "lettering" },
         },
       ],
     });
     expect(out.regions[0]!.overflow).not.toBe("overflowing");
+    // Comic Neue has every letter of the Spanish, inverted marks and accents included.
+    expect(out.regions[0]!.fonts).toEqual(["Comic Neue"]);
     const clean = await decodeKey("pictures/006013/clean.png");
     const render = await decodeKey(out.key);
     const f = hold.frame!;
@@ -176,6 +182,20 @@ describe("a comic page", () => {
       }
     expect(inside).toBeGreaterThan(200);
     expect(outside).toBe(0);
+  });
+
+  it("keeps each balloon's interior and the lettering face on its regions through the API", async () => {
+    const { auth } = await seedAccount({ credits: 20 });
+    const form = new FormData();
+    form.append("file", new File([await picture("ctd_006013.jpg")], "006013.jpg", { type: "image/jpeg" }));
+    form.append("options", JSON.stringify({ tool: "ocr", source_language: "en" }));
+    const created = await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form }));
+    const job = await waitForJob(created.id, auth);
+    expect(job.status, JSON.stringify(job)).toBe("completed");
+    const project = await body(await api(`/api/v1/projects/${job.project_id}`, { headers: auth }));
+    const hold = project.regions.find((r: { text: string }) => r.text.includes("HOLD STILL"));
+    expect(hold?.style, JSON.stringify(project.regions)).toMatchObject({ font_family: "lettering", lettering: "caps" });
+    expect(hold.style.frame.w).toBeGreaterThanOrEqual(hold.box.w);
   });
 });
 

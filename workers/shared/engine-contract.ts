@@ -532,6 +532,8 @@ export interface TextStyle {
   frame?: Box;
   /** `caps`: the original is lettered in capitals (comics), and so is its translation. */
   lettering?: "caps";
+  /** The face the text is set in first (`FONT_FAMILIES`); characters it lacks fall back along the chain. */
+  font_family?: string;
 }
 
 export interface InpaintRegionResult {

@@ -20,7 +20,11 @@ export const Box = z
 /** Typesetting of a region's translation; open so the renderer can grow without a schema change. */
 export const RegionStyle = z
   .object({
-    font_family: z.string().max(100).optional(),
+    font_family: z.string().max(100).optional().openapi({
+      description:
+        "Face the translation is set in first: `lettering` (Comic Neue, set on the balloons of comics and manga), `serif`, `mono`; any other name or none is `sans`. Characters the face lacks fall back to the faces of their script.",
+      example: "lettering",
+    }),
     font_size: z.number().positive().max(1000).optional(),
     font_weight: z.union([z.number().int().min(100).max(900), z.enum(["normal", "bold"])]).optional(),
     italic: z.boolean().optional(),

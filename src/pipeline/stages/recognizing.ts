@@ -48,8 +48,10 @@ async function savePage(
       sourceLanguage: plan.languages[0] ?? null,
       confidence: reg.confidence,
       vertical: reg.vertical ?? false,
-      // A picture's region keeps its balloon's interior: where its translation is set.
-      ...(reg.frame ? { style: { frame: reg.frame, ...(letteredInCapitals(reg.text) ? { lettering: "caps" } : {}) } } : {}),
+      // A picture's region keeps its balloon's interior, where its translation is set in the lettering face.
+      ...(reg.frame
+        ? { style: { frame: reg.frame, font_family: "lettering", ...(letteredInCapitals(reg.text) ? { lettering: "caps" } : {}) } }
+        : {}),
       lines: reg.lines.map((l) => ({
         ...l.box,
         text: l.text,

@@ -30,6 +30,17 @@ const CHAIN: ChainEntry[] = [
   { regular: "fonts/NotoSansHebrew-Regular.ttf" },
 ];
 
+/**
+ * The faces a region's `font_family` may name, set first with the chain behind them: `lettering`
+ * (Comic Neue, the hand-lettered look of comics and manga translations), `serif` (DejaVu Serif),
+ * `mono` (DejaVu Sans Mono). Any other name, or none, is `sans` (the chain alone).
+ */
+export const FONT_FAMILIES: Record<string, ChainEntry> = {
+  lettering: { regular: "fonts/ComicNeue-Regular.ttf", bold: "fonts/ComicNeue-Bold.ttf" },
+  serif: { regular: "fonts/DejaVuSerif.ttf" },
+  mono: { regular: "fonts/DejaVuSansMono.ttf" },
+};
+
 /** Parsed faces stay in the isolate: fonts never change under a key. */
 const cache = new Map<string, Promise<Face | null>>();
 
@@ -48,10 +59,11 @@ function load(models: R2Bucket, key: string, bold: boolean): Promise<Face | null
   return p;
 }
 
-/** The faces for a weight, in fallback order. */
-export async function fontChain(models: R2Bucket, bold: boolean): Promise<Face[]> {
+/** The faces for a weight, in fallback order, led by the named family's (when it is one of FONT_FAMILIES). */
+export async function fontChain(models: R2Bucket, bold: boolean, family?: string): Promise<Face[]> {
   const faces: Face[] = [];
-  for (const e of CHAIN) {
+  const lead = family && Object.hasOwn(FONT_FAMILIES, family) ? [FONT_FAMILIES[family]!] : [];
+  for (const e of [...lead, ...CHAIN]) {
     const face = (bold && e.bold ? await load(models, e.bold, true) : null) ?? (await load(models, e.regular, false));
     if (face) faces.push(face);
     else if (e.required) throw engineError("internal_error", `The font ${e.regular} is not installed in MODELS (run the model seeding).`);

@@ -30,7 +30,7 @@ function targetSize(r: TypesetRegion): number {
 
 /**
  * Draws each region's text into its box on the background (the clean plate): the font chain for
- * the weight, the largest size up to the original's that fits, lines broken for the
+ * the weight and the style's family, the largest size up to the original's that fits, lines broken for the
  * script, aligned and coloured as the original, none across an edge of the background under the box. Reports per region whether it fitted, shrank, or
  * still overflows. Writes the rendered page as PNG.
  */
@@ -58,7 +58,8 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     }
     const w = r.style?.font_weight;
     const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
-    const chain = await fontChain(env.MODELS, weight >= 600);
+    const family = typeof r.style?.font_family === "string" ? r.style.font_family : undefined;
+    const chain = await fontChain(env.MODELS, weight >= 600, family);
     const first = !frame && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
     // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
     const edges = r.vertical || frame ? [] : rowEdges(page, box);
