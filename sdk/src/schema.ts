@@ -2942,6 +2942,10 @@ export interface components {
             h: number;
         };
         RegionStyle: ({
+            /**
+             * @description Face the translation is set in first: `lettering` (Comic Neue, set on the balloons of comics and manga), `serif`, `mono`; any other name or none is `sans`. Characters the face lacks fall back to the faces of their script.
+             * @example lettering
+             */
             font_family?: string;
             font_size?: number;
             font_weight?: number | ("normal" | "bold");
@@ -7931,7 +7935,7 @@ export interface operations {
                      *       "user_translation": "string",
                      *       "confidence": 1,
                      *       "style": {
-                     *         "font_family": "string",
+                     *         "font_family": "lettering",
                      *         "font_size": 1,
                      *         "font_weight": 100,
                      *         "italic": true,
@@ -9014,7 +9018,7 @@ export interface operations {
                  *       "translation": "string",
                  *       "order": 1,
                  *       "style": {
-                 *         "font_family": "string",
+                 *         "font_family": "lettering",
                  *         "font_size": 1,
                  *         "font_weight": 100,
                  *         "italic": true,
@@ -9057,7 +9061,7 @@ export interface operations {
                      *       "user_translation": "string",
                      *       "confidence": 1,
                      *       "style": {
-                     *         "font_family": "string",
+                     *         "font_family": "lettering",
                      *         "font_size": 1,
                      *         "font_weight": 100,
                      *         "italic": true,
@@ -9166,7 +9170,7 @@ export interface operations {
                      *       "user_translation": "string",
                      *       "confidence": 1,
                      *       "style": {
-                     *         "font_family": "string",
+                     *         "font_family": "lettering",
                      *         "font_size": 1,
                      *         "font_weight": 100,
                      *         "italic": true,
@@ -9305,7 +9309,7 @@ export interface operations {
                  *         "h": 1
                  *       },
                  *       "style": {
-                 *         "font_family": "string",
+                 *         "font_family": "lettering",
                  *         "font_size": 1,
                  *         "font_weight": 100,
                  *         "italic": true,
@@ -9350,7 +9354,7 @@ export interface operations {
                      *       "user_translation": "string",
                      *       "confidence": 1,
                      *       "style": {
-                     *         "font_family": "string",
+                     *         "font_family": "lettering",
                      *         "font_size": 1,
                      *         "font_weight": 100,
                      *         "italic": true,
@@ -9457,7 +9461,7 @@ export interface operations {
                      *         "user_translation": "string",
                      *         "confidence": 1,
                      *         "style": {
-                     *           "font_family": "string",
+                     *           "font_family": "lettering",
                      *           "font_size": 1,
                      *           "font_weight": 100,
                      *           "italic": true,
@@ -9566,7 +9570,7 @@ export interface operations {
                      *       "user_translation": "string",
                      *       "confidence": 1,
                      *       "style": {
-                     *         "font_family": "string",
+                     *         "font_family": "lettering",
                      *         "font_size": 1,
                      *         "font_weight": 100,
                      *         "italic": true,
