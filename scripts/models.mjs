@@ -64,7 +64,6 @@ const FONT_PACKAGES = [
     inner: "400Regular/NotoSansDevanagari_400Regular.ttf",
   },
   { key: "fonts/NotoSansKR-Regular.ttf", pkg: "@expo-google-fonts/noto-sans-kr@0.4.3", inner: "400Regular/NotoSansKR_400Regular.ttf" },
-  { key: "fonts/ComicNeue-Regular.ttf", pkg: "@expo-google-fonts/comic-neue@0.4.1", inner: "400Regular/ComicNeue_400Regular.ttf" },
   { key: "fonts/ComicNeue-Bold.ttf", pkg: "@expo-google-fonts/comic-neue@0.4.1", inner: "700Bold/ComicNeue_700Bold.ttf" },
 ];
 

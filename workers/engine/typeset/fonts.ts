@@ -32,11 +32,11 @@ const CHAIN: ChainEntry[] = [
 
 /**
  * The faces a region's `font_family` may name, set first with the chain behind them: `lettering`
- * (Comic Neue, the hand-lettered look of comics and manga translations), `serif` (DejaVu Serif),
+ * (Comic Neue Bold: the hand-lettered look of comics, whose lettering is heavier than text type), `serif` (DejaVu Serif),
  * `mono` (DejaVu Sans Mono). Any other name, or none, is `sans` (the chain alone).
  */
 export const FONT_FAMILIES: Record<string, ChainEntry> = {
-  lettering: { regular: "fonts/ComicNeue-Regular.ttf", bold: "fonts/ComicNeue-Bold.ttf" },
+  lettering: { regular: "fonts/ComicNeue-Bold.ttf" },
   serif: { regular: "fonts/DejaVuSerif.ttf" },
   mono: { regular: "fonts/DejaVuSansMono.ttf" },
 };

@@ -10,12 +10,17 @@ import { unshapedScript } from "../../shared/shaping";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
-/** A frame given in a region's style, when it is a box of positive size. */
+/** Share of a frame's smaller side kept clear inside it: text set to its very edge touches the balloon's outline. */
+const FRAME_MARGIN = 0.06;
+
+/** Where text goes in a frame given in a region's style (when it is a box of positive size): inside its margin. */
 function frameOf(r: TypesetRegion): Box | null {
   const f = r.style?.frame;
   if (!f || typeof f !== "object") return null;
   const { x, y, w, h } = f;
-  return [x, y, w, h].every((v) => Number.isFinite(v)) && w >= 1 && h >= 1 ? { x, y, w, h } : null;
+  if (![x, y, w, h].every((v) => Number.isFinite(v)) || w < 1 || h < 1) return null;
+  const m = Math.floor(Math.min(w, h) * FRAME_MARGIN);
+  return { x: x + m, y: y + m, w: w - 2 * m, h: h - 2 * m };
 }
 
 /** Starting size: the user's or original's font size, else from the recognised lines, else from the box. */
