@@ -51,6 +51,29 @@ describe("a comic page", () => {
     page = await pageText(rec.key);
   });
 
+  /** Sets a translation in a region's balloon on the erased page (as the rendering stage does) and tells where it drew. */
+  async function setInBalloon(region: RegionText, text: string, name: string) {
+    const out = await env.ENGINE.typeset({
+      backgroundKey: "pictures/006013/clean.png",
+      outKey: `pictures/006013/${name}.png`,
+      regions: [
+        {
+          box: region.box,
+          text,
+          lines: region.lines.map((l) => l.box),
+          style: { frame: region.frame!, lettering: "caps", color: "#000000", font_family: "lettering" },
+        },
+      ],
+    });
+    const clean = await decodeKey("pictures/006013/clean.png");
+    const render = await decodeKey(out.key);
+    const drawn = (x: number, y: number) => {
+      const i = (y * render.width + x) * 4;
+      return Math.abs(render.data[i]! - clean.data[i]!) + Math.abs(render.data[i + 2]! - clean.data[i + 2]!) >= 30;
+    };
+    return { result: out.regions[0]!, drawn, clean };
+  }
+
   it("is read as a picture: never turned, at its size, in its colours", async () => {
     const stored = await decodeKey(pageKey);
     expect([stored.width, stored.height]).toEqual([source.width, source.height]);
@@ -150,37 +173,53 @@ describe("a comic page", () => {
 
   it("has a translation set inside its balloon, in capitals as lettered, in the lettering face", async () => {
     const hold = regionWith(page, "HOLD STILL") as RegionText;
-    const out = await env.ENGINE.typeset({
-      backgroundKey: "pictures/006013/clean.png",
-      outKey: "pictures/006013/render.png",
-      regions: [
-        {
-          box: hold.box,
-          text: "¡Quieto, Tim! ¡Te liberaré en un segundo!",
-          lines: hold.lines.map((l) => l.box),
-          style: { frame: hold.frame!, lettering: "caps", color: "#000000", font_family: "lettering" },
-        },
-      ],
-    });
-    expect(out.regions[0]!.overflow).not.toBe("overflowing");
+    const { result, drawn } = await setInBalloon(hold, "¡Quieto, Tim! ¡Te liberaré en un segundo!", "render");
+    expect(result.overflow).not.toBe("overflowing");
     // Comic Neue has every letter of the Spanish, inverted marks and accents included.
-    expect(out.regions[0]!.fonts).toEqual(["Comic Neue"]);
-    const clean = await decodeKey("pictures/006013/clean.png");
-    const render = await decodeKey(out.key);
+    expect(result.fonts).toEqual(["Comic Neue"]);
     // Nothing is drawn in the frame's margin (6 % of its smaller side), where text would touch the outline.
     const m = Math.floor(Math.min(hold.frame!.w, hold.frame!.h) * 0.06);
     const f = { x: hold.frame!.x + m, y: hold.frame!.y + m, w: hold.frame!.w - 2 * m, h: hold.frame!.h - 2 * m };
     let inside = 0,
       outside = 0;
-    for (let y = 0; y < render.height; y++)
-      for (let x = 0; x < render.width; x++) {
-        const i = (y * render.width + x) * 4;
-        if (Math.abs(render.data[i]! - clean.data[i]!) + Math.abs(render.data[i + 2]! - clean.data[i + 2]!) < 30) continue;
+    for (let y = 0; y < source.height; y++)
+      for (let x = 0; x < source.width; x++) {
+        if (!drawn(x, y)) continue;
         if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + f.h) inside++;
         else outside++;
       }
     expect(inside).toBeGreaterThan(200);
     expect(outside).toBe(0);
+  });
+
+  it("sets the lines of an oval balloon as wide as its interior allows, never over its outline", async () => {
+    // The balloon's frame is a rectangle whose corners cross the oval's outline: each line is as
+    // wide as the rows it covers are inside the outline.
+    const area = regionWith(page, "GREAT AREA") as RegionText;
+    const { result, drawn, clean } = await setInBalloon(
+      area,
+      "¡Su gran superficie hace de ese espejo una lente de aumento formidable! ¡Ay! ¡Me quema las muñecas! ¡Ojalá las cuerdas se prendan fuego!",
+      "render-oval",
+    );
+    expect(result.overflow).not.toBe("overflowing");
+    const f = area.frame!;
+    let set = 0,
+      overOutline = 0;
+    for (let y = f.y; y < f.y + f.h; y++)
+      for (let x = f.x; x < f.x + f.w; x++) {
+        if (!drawn(x, y)) continue;
+        set++;
+        // Within 2 px of the outline or the art (dark on the clean plate).
+        let dark = false;
+        for (let dy = -2; dy <= 2 && !dark; dy++)
+          for (let dx = -2; dx <= 2 && !dark; dx++) {
+            const j = ((y + dy) * clean.width + x + dx) * 4;
+            dark = clean.data[j]! + clean.data[j + 1]! + clean.data[j + 2]! < 3 * 100;
+          }
+        if (dark) overOutline++;
+      }
+    expect(set).toBeGreaterThan(500);
+    expect(overOutline, `${overOutline} of ${set} drawn pixels on or beside the outline`).toBe(0);
   });
 
   it("keeps each balloon's interior and the lettering face on its regions through the API", async () => {

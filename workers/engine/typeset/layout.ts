@@ -1,4 +1,5 @@
 import type { Box, TypesetOverflow } from "../../shared/engine-contract";
+import { spanOver, type Shape } from "./balloon-shape";
 import { advancePx, type Face } from "./fonts";
 
 /** Characters that may be broken anywhere (scripts written without spaces between words). */
@@ -64,6 +65,8 @@ export interface Layout {
   lines: { text: string; width: number }[];
   /** Horizontal text placed around background edges: each line's top, from the box's top. */
   tops?: number[];
+  /** Horizontal text set in a balloon's shape: each line's centre, from the box's left. */
+  centres?: number[];
   fits: boolean;
 }
 
@@ -86,12 +89,18 @@ function placeLines(count: number, size: number, start: number, edges: number[])
   return tops;
 }
 
-/** Greedy line filling at one size; an atom wider than the box is cut between characters. */
-function breakLines(chain: Face[], atoms: Atom[], size: number, maxW: number): { text: string; width: number }[] {
+/** Greedy line filling at one size (`room`: the width, or each line's by its index); an atom wider than its line is cut between characters. */
+function breakLines(
+  chain: Face[],
+  atoms: Atom[],
+  size: number,
+  room: number | ((line: number) => number),
+): { text: string; width: number }[] {
   const lines: { text: string; width: number }[] = [];
   let text = "",
     width = 0,
     pending = "";
+  const limit = () => (typeof room === "number" ? room : room(lines.length));
   const flush = () => {
     lines.push({ text, width });
     text = "";
@@ -105,11 +114,11 @@ function breakLines(chain: Face[], atoms: Atom[], size: number, maxW: number): {
     }
     const aw = widthOf(chain, a.text, size);
     const sw = widthOf(chain, pending, size);
-    if (text && width + sw + aw > maxW) flush();
-    if (!text && aw > maxW) {
+    if (text && width + sw + aw > limit()) flush();
+    if (!text && aw > limit()) {
       for (const ch of a.text) {
         const cw = widthOf(chain, ch, size);
-        if (text && width + cw > maxW) flush();
+        if (text && width + cw > limit()) flush();
         text += ch;
         width += cw;
       }
@@ -142,13 +151,45 @@ function breakColumns(text: string, size: number, maxH: number): { text: string;
   return cols;
 }
 
-function layoutAt(chain: Face[], text: string, box: Box, size: number, vertical: boolean, edges: number[], start: number): Layout {
+/**
+ * Lines in a balloon's shape, centred in the box: each line as wide as the rows it covers allow,
+ * centred in them. The line count sets where the lines fall, which sets their widths: broken again
+ * until the count holds (a few rounds; otherwise it does not fit at this size).
+ */
+function shapedLines(chain: Face[], atoms: Atom[], box: Box, size: number, shape: Shape): Layout {
+  let count = breakLines(chain, atoms, size, box.w).length;
+  for (let round = 0; round < 4; round++) {
+    const top = (box.h - size * (LINE_GAP * count + BLOCK_EXTRA)) / 2;
+    const spans = Array.from({ length: count }, (_, i) =>
+      spanOver(shape, top + i * size * LINE_GAP, top + i * size * LINE_GAP + size * LINE_EXTENT, box.w),
+    );
+    const lines = breakLines(chain, atoms, size, (i) => (i < count ? spans[i]!.x1 - spans[i]!.x0 : box.w));
+    if (lines.length === count) {
+      const fits = top >= -0.5 && lines.every((l, i) => l.width <= spans[i]!.x1 - spans[i]!.x0 + 0.5);
+      return { size, vertical: false, lines, centres: spans.map((s) => (s.x0 + s.x1) / 2), fits };
+    }
+    count = lines.length;
+  }
+  return { size, vertical: false, lines: breakLines(chain, atoms, size, box.w), fits: false };
+}
+
+function layoutAt(
+  chain: Face[],
+  text: string,
+  box: Box,
+  size: number,
+  vertical: boolean,
+  edges: number[],
+  start: number,
+  shape?: Shape,
+): Layout {
   if (vertical) {
     const lines = breakColumns(text, size, box.h);
     const w = size * (COLUMN_PITCH * (lines.length - 1) + 1);
     const fits = w <= box.w + 0.5 && lines.every((c) => c.width <= box.h + 0.5);
     return { size, vertical, lines, fits };
   }
+  if (shape) return shapedLines(chain, atomsOf(text), box, size, shape);
   const lines = breakLines(chain, atomsOf(text), size, box.w);
   if (edges.length) {
     // Placed from the original's first line (or the top), stepping over each edge.
@@ -173,7 +214,8 @@ export const COLUMN_STEP = COLUMN_PITCH;
  * the box (binary search; fitting only gets easier as the size drops). `fitted` at the original
  * size, `shrunk` below it, `overflowing` when even `min` does not fit (laid out at `min`).
  * `edges` are background edges across the box (y from its top, horizontal text only): lines are
- * placed from `start` so that none crosses one.
+ * placed from `start` so that none crosses one. `shape`, a balloon's interior row by row
+ * (horizontal text), sets each line's width instead of the box's.
  */
 export function fitText(
   chain: Face[],
@@ -183,22 +225,23 @@ export function fitText(
   vertical: boolean,
   edges: number[] = [],
   start = 0,
+  shape?: Shape,
 ): { layout: Layout; overflow: TypesetOverflow } {
   const top = Math.max(4, Math.round(target));
   const min = Math.max(6, Math.min(top, Math.ceil(top * 0.45)));
-  const first = layoutAt(chain, text, box, top, vertical, edges, start);
+  const first = layoutAt(chain, text, box, top, vertical, edges, start, shape);
   if (first.fits) return { layout: first, overflow: "fitted" };
   let lo = min,
     hi = top - 1;
   let best: Layout | null = null;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const l = layoutAt(chain, text, box, mid, vertical, edges, start);
+    const l = layoutAt(chain, text, box, mid, vertical, edges, start, shape);
     if (l.fits) {
       best = l;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   if (best) return { layout: best, overflow: "shrunk" };
-  return { layout: layoutAt(chain, text, box, min, vertical, edges, start), overflow: "overflowing" };
+  return { layout: layoutAt(chain, text, box, min, vertical, edges, start, shape), overflow: "overflowing" };
 }

@@ -2,6 +2,7 @@ import type { Box, TypesetInput, TypesetRegion, TypesetResult } from "../../shar
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
+import { balloonShape } from "./balloon-shape";
 import { drawSvg, regionSvg } from "./draw";
 import { fontChain } from "./fonts";
 import { fitText, LINE_GAP } from "./layout";
@@ -13,14 +14,13 @@ const COLOR = /^#[0-9a-f]{6}$/i;
 /** Share of a frame's smaller side kept clear inside it: text set to its very edge touches the balloon's outline. */
 const FRAME_MARGIN = 0.06;
 
-/** Where text goes in a frame given in a region's style (when it is a box of positive size): inside its margin. */
-function frameOf(r: TypesetRegion): Box | null {
+/** A frame given in a region's style (when it is a box of positive size), and its margin. */
+function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
   const f = r.style?.frame;
   if (!f || typeof f !== "object") return null;
   const { x, y, w, h } = f;
   if (![x, y, w, h].every((v) => Number.isFinite(v)) || w < 1 || h < 1) return null;
-  const m = Math.floor(Math.min(w, h) * FRAME_MARGIN);
-  return { x: x + m, y: y + m, w: w - 2 * m, h: h - 2 * m };
+  return { frame: { x, y, w, h }, margin: Math.floor(Math.min(w, h) * FRAME_MARGIN) };
 }
 
 /** Starting size: the user's or original's font size, else from the recognised lines, else from the box. */
@@ -54,7 +54,9 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const results: TypesetResult["regions"] = [];
   for (const r of input.regions) {
     // A picture's translation is set in its balloon's interior, centred; lettered in capitals as the original was.
-    const frame = frameOf(r);
+    const framed = frameOf(r);
+    const m = framed?.margin ?? 0;
+    const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
     const box = frame ?? r.box;
     const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
@@ -68,7 +70,9 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const first = !frame && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
     // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
     const edges = r.vertical || frame ? [] : rowEdges(page, box);
-    const { layout, overflow } = fitText(chain, text, box, targetSize(r), !!r.vertical, edges, first ?? 0);
+    // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom).
+    const shape = framed && !r.vertical ? balloonShape(page, framed.frame, m) : undefined;
+    const { layout, overflow } = fitText(chain, text, box, targetSize(r), !!r.vertical, edges, first ?? 0, shape);
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
     const align = frame ? "center" : r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
     const { svg } = regionSvg(chain, layout, box, { color, align, weight }, first);
