@@ -177,6 +177,12 @@ describe("a comic page", () => {
     expect(result.overflow).not.toBe("overflowing");
     // Comic Neue has every letter of the Spanish, inverted marks and accents included.
     expect(result.fonts).toEqual(["Comic Neue"]);
+    // A short translation is set with capitals as tall as the original's: lines lettered in
+    // capitals are as high as their capitals, and Comic Neue's are 0.67 em.
+    const short = await setInBalloon(hold, "¡Ya!", "render-short");
+    const heights = hold.lines.map((l) => l.box.h).sort((a, b) => a - b);
+    expect(short.result.overflow).toBe("fitted");
+    expect(short.result.fontSize * 0.67, JSON.stringify({ heights, short: short.result })).toBeCloseTo(heights[heights.length >> 1]!, 0);
     // Nothing is drawn in the frame's margin (6 % of its smaller side), where text would touch the outline.
     const m = Math.floor(Math.min(hold.frame!.w, hold.frame!.h) * 0.06);
     const f = { x: hold.frame!.x + m, y: hold.frame!.y + m, w: hold.frame!.w - 2 * m, h: hold.frame!.h - 2 * m };
@@ -198,7 +204,7 @@ describe("a comic page", () => {
     const area = regionWith(page, "GREAT AREA") as RegionText;
     const { result, drawn, clean } = await setInBalloon(
       area,
-      "¡Su gran superficie hace de ese espejo una lente de aumento formidable! ¡Ay! ¡Me quema las muñecas! ¡Ojalá las cuerdas se prendan fuego!",
+      "¡Su gran área hace de ese espejo una lupa tremenda! ¡Ay! ¡Me quema las muñecas! ¡Ojalá ardan las cuerdas!",
       "render-oval",
     );
     expect(result.overflow).not.toBe("overflowing");

@@ -77,13 +77,23 @@ export function regionSvg(
         // (joined Arabic letters are narrower than their measured isolated forms). resvg lays a line
         // out left to right with bidi reordering inside: a closing right-to-left mark keeps end
         // punctuation at the left end.
-        const [x, anchor] = style.align === "center" ? [width / 2, "middle"] : [width, "end"];
+        const [x, anchor] = layout.centres
+          ? [layout.centres[i]!, "middle"]
+          : style.align === "center"
+            ? [width / 2, "middle"]
+            : [width, "end"];
         parts.push(
           `<text x="${x.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="${anchor}" xml:space="preserve">${tspans(chain, `${line.text}\u200f`, style.weight, s, style.color)}</text>`,
         );
         return;
       }
-      const x = style.align === "center" ? (width - line.width) / 2 : style.align === "right" ? width - line.width : 0;
+      const x = layout.centres
+        ? layout.centres[i]! - line.width / 2
+        : style.align === "center"
+          ? (width - line.width) / 2
+          : style.align === "right"
+            ? width - line.width
+            : 0;
       parts.push(
         `<text x="${Math.max(0, x).toFixed(2)}" y="${y.toFixed(2)}" xml:space="preserve">${tspans(chain, line.text, style.weight, s, style.color)}</text>`,
       );

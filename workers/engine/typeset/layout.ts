@@ -65,6 +65,8 @@ export interface Layout {
   lines: { text: string; width: number }[];
   /** Horizontal text placed around background edges: each line's top, from the box's top. */
   tops?: number[];
+  /** Horizontal text set in a balloon's shape: each line's centre, from the box's left. */
+  centres?: number[];
   fits: boolean;
 }
 
@@ -150,24 +152,21 @@ function breakColumns(text: string, size: number, maxH: number): { text: string;
 }
 
 /**
- * Lines in a balloon's shape, centred in the box on its middle, as lettering is: each line as wide
- * as the rows it covers allow on both sides of the middle. The line count sets where the lines fall,
- * which sets their widths: broken again until the count holds (a few rounds; otherwise it does not
- * fit at this size).
+ * Lines in a balloon's shape, centred in the box: each line as wide as the rows it covers allow,
+ * centred in them. The line count sets where the lines fall, which sets their widths: broken again
+ * until the count holds (a few rounds; otherwise it does not fit at this size).
  */
 function shapedLines(chain: Face[], atoms: Atom[], box: Box, size: number, shape: Shape): Layout {
-  const middle = box.w / 2;
   let count = breakLines(chain, atoms, size, box.w).length;
   for (let round = 0; round < 4; round++) {
     const top = (box.h - size * (LINE_GAP * count + BLOCK_EXTRA)) / 2;
-    const widths = Array.from({ length: count }, (_, i) => {
-      const span = spanOver(shape, top + i * size * LINE_GAP, top + i * size * LINE_GAP + size * LINE_EXTENT, box.w);
-      return 2 * Math.max(0, Math.min(middle - span.x0, span.x1 - middle));
-    });
-    const lines = breakLines(chain, atoms, size, (i) => (i < count ? widths[i]! : box.w));
+    const spans = Array.from({ length: count }, (_, i) =>
+      spanOver(shape, top + i * size * LINE_GAP, top + i * size * LINE_GAP + size * LINE_EXTENT, box.w),
+    );
+    const lines = breakLines(chain, atoms, size, (i) => (i < count ? spans[i]!.x1 - spans[i]!.x0 : box.w));
     if (lines.length === count) {
-      const fits = top >= -0.5 && lines.every((l, i) => l.width <= widths[i]! + 0.5);
-      return { size, vertical: false, lines, fits };
+      const fits = top >= -0.5 && lines.every((l, i) => l.width <= spans[i]!.x1 - spans[i]!.x0 + 0.5);
+      return { size, vertical: false, lines, centres: spans.map((s) => (s.x0 + s.x1) / 2), fits };
     }
     count = lines.length;
   }

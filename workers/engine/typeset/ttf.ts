@@ -9,6 +9,8 @@ export interface FontMetrics {
   unitsPerEm: number;
   ascender: number;
   descender: number;
+  /** Height of its capitals in font units (OS/2 version 2 and later), when the font gives it. */
+  capHeight?: number;
   /** Advance width in font units of a code point, or undefined when the font lacks it. */
   advance(cp: number): number | undefined;
 }
@@ -105,7 +107,8 @@ export function parseFont(bytes: Uint8Array): FontMetrics {
     hhea = t.get("hhea"),
     hmtx = t.get("hmtx"),
     cmap = t.get("cmap"),
-    name = t.get("name");
+    name = t.get("name"),
+    os2 = t.get("OS/2");
   if (head === undefined || hhea === undefined || hmtx === undefined || cmap === undefined)
     throw new Error("not a TrueType/OpenType font (tables missing)");
   const unitsPerEm = dv.getUint16(head + 18);
@@ -114,11 +117,13 @@ export function parseFont(bytes: Uint8Array): FontMetrics {
   const metrics = dv.getUint16(hhea + 34);
   const glyphs = cmapOf(dv, cmap);
   const lastAdvance = dv.getUint16(hmtx + (metrics - 1) * 4);
+  const capHeight = os2 !== undefined && dv.getUint16(os2) >= 2 ? dv.getInt16(os2 + 88) : undefined;
   return {
     family: name !== undefined ? familyOf(dv, name) : "",
     unitsPerEm,
     ascender,
     descender,
+    ...(capHeight ? { capHeight } : {}),
     advance(cp) {
       const gid = glyphs.get(cp);
       if (gid === undefined) return undefined;
