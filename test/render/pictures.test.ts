@@ -198,6 +198,14 @@ describe("a comic page", () => {
     expect(outside).toBe(0);
   });
 
+  it("shrinks a translation wider than its lettering into a tight balloon instead of losing a line", async () => {
+    // The frame hugs the two lines of "SURE DOES! WISH I WAS LIKE HIM!"; Comic Neue's capitals are
+    // wider than the lettering's, so the Spanish is set smaller than the original's capitals.
+    const sure = regionWith(page, "SURE DOES") as RegionText;
+    const { result } = await setInBalloon(sure, "¡Seguro hace! ¡Deseo era gustarle!", "render-sure");
+    expect(result.overflow, JSON.stringify({ frame: sure.frame, result })).toBe("shrunk");
+  });
+
   it("sets the lines of an oval balloon as wide as its interior allows, never over its outline", async () => {
     // The balloon's frame is a rectangle whose corners cross the oval's outline: each line is as
     // wide as the rows it covers are inside the outline.

@@ -209,10 +209,22 @@ export function blockExtent(l: Layout): number {
 
 export const COLUMN_STEP = COLUMN_PITCH;
 
+/** Share of its original size text may shrink to before it is reported overflowing. */
+export const SHRINK = 0.45;
+
+/** Where and how small `fitText` may set text (see there). */
+export interface FitOptions {
+  edges?: number[];
+  start?: number;
+  shape?: Shape;
+  /** The smallest size it may shrink to (default SHRINK of the target). */
+  least?: number;
+}
+
 /**
- * Font size search: the largest whole-pixel size from `target` down to `min` at which the text fits
- * the box (binary search; fitting only gets easier as the size drops). `fitted` at the original
- * size, `shrunk` below it, `overflowing` when even `min` does not fit (laid out at `min`).
+ * Font size search: the largest whole-pixel size from `target` down to `least` at which the text
+ * fits the box (binary search; fitting only gets easier as the size drops). `fitted` at the
+ * original size, `shrunk` below it, `overflowing` when even `least` does not fit (laid out there).
  * `edges` are background edges across the box (y from its top, horizontal text only): lines are
  * placed from `start` so that none crosses one. `shape`, a balloon's interior row by row
  * (horizontal text), sets each line's width instead of the box's.
@@ -223,25 +235,24 @@ export function fitText(
   box: Box,
   target: number,
   vertical: boolean,
-  edges: number[] = [],
-  start = 0,
-  shape?: Shape,
+  { edges = [], start = 0, shape, least }: FitOptions = {},
 ): { layout: Layout; overflow: TypesetOverflow } {
   const top = Math.max(4, Math.round(target));
-  const min = Math.max(6, Math.min(top, Math.ceil(top * 0.45)));
-  const first = layoutAt(chain, text, box, top, vertical, edges, start, shape);
+  const min = Math.max(6, Math.min(top, Math.ceil(least ?? top * SHRINK)));
+  const at = (size: number) => layoutAt(chain, text, box, size, vertical, edges, start, shape);
+  const first = at(top);
   if (first.fits) return { layout: first, overflow: "fitted" };
   let lo = min,
     hi = top - 1;
   let best: Layout | null = null;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const l = layoutAt(chain, text, box, mid, vertical, edges, start, shape);
+    const l = at(mid);
     if (l.fits) {
       best = l;
       lo = mid + 1;
     } else hi = mid - 1;
   }
   if (best) return { layout: best, overflow: "shrunk" };
-  return { layout: layoutAt(chain, text, box, min, vertical, edges, start, shape), overflow: "overflowing" };
+  return { layout: at(min), overflow: "overflowing" };
 }

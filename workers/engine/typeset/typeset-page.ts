@@ -5,7 +5,7 @@ import { rowEdges } from "./background-edges";
 import { balloonShape } from "./balloon-shape";
 import { drawSvg, regionSvg } from "./draw";
 import { fontChain, type Face } from "./fonts";
-import { fitText, LINE_GAP } from "./layout";
+import { fitText, LINE_GAP, SHRINK } from "./layout";
 import { engineError } from "../errors";
 import { unshapedScript } from "../../shared/shaping";
 
@@ -26,17 +26,22 @@ function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
 /** Capitals' height over the em where a face does not give it: DejaVu Sans's 0.729. */
 const CAP_SHARE = 0.729;
 
-/** Starting size: the user's or original's font size, else from the recognised lines, else from the box. */
-function targetSize(r: TypesetRegion, lead: Face): number {
+/**
+ * Starting size: the user's or original's font size, else from the recognised lines, else from the
+ * box; and, for lettering in capitals, the least it may shrink to.
+ */
+function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: number } {
   const given = Number(r.style?.font_size);
-  if (Number.isFinite(given) && given >= 4) return given;
+  if (Number.isFinite(given) && given >= 4) return { size: given };
   const hs = (r.lines ?? []).map((l) => (r.vertical ? l.w : l.h)).sort((a, b) => a - b);
+  if (!hs.length) return { size: Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP };
   // Recognised line boxes run from ascender to descender: about one em. Lines lettered in capitals
-  // run only as high as the capitals, which the em set in the lead face is made as high as.
-  const caps =
-    r.style?.lettering === "caps" ? (lead.metrics.capHeight ?? CAP_SHARE * lead.metrics.unitsPerEm) / lead.metrics.unitsPerEm : 1;
-  if (hs.length) return hs[hs.length >> 1]! / caps;
-  return Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP;
+  // run only as high as the capitals: the em starts where the lead face's capitals are that high, and
+  // may shrink as far as lines of mixed case would (a face wider than the lettering needs it).
+  const line = hs[hs.length >> 1]!;
+  if (r.style?.lettering !== "caps") return { size: line };
+  const caps = (lead.metrics.capHeight ?? CAP_SHARE * lead.metrics.unitsPerEm) / lead.metrics.unitsPerEm;
+  return { size: line / caps, least: line * SHRINK };
 }
 
 /**
@@ -78,7 +83,8 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const edges = r.vertical || frame ? [] : rowEdges(page, box);
     // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom).
     const shape = framed && !r.vertical ? balloonShape(page, framed.frame, m) : undefined;
-    const { layout, overflow } = fitText(chain, text, box, targetSize(r, chain[0]!), !!r.vertical, edges, first ?? 0, shape);
+    const { size, least } = targetSize(r, chain[0]!);
+    const { layout, overflow } = fitText(chain, text, box, size, !!r.vertical, { edges, start: first ?? 0, shape, least });
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
     const align = frame ? "center" : r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
     const { svg } = regionSvg(chain, layout, box, { color, align, weight }, first);
