@@ -103,9 +103,10 @@ export interface TextEvidence {
  * then the words beside it that textWords takes; a picture-sized zone also in bands (bandsOf),
  * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). A
  * line-shaped zone whose words recognition already read as text (`read`, per region) is taken on
- * that reading. Those words become the region's zones (`found` is rewritten): their ink is found again against the background around each word (a "line" as
- * tall as the picture measured its texture over the whole picture), and a zone with no such
- * word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
+ * that reading. Those words become the region's zones (`found` is rewritten): their ink is found
+ * again against the background around each word (a "line" as tall as the picture measured its
+ * texture over the whole picture), and a zone with no such word keeps none, so the picture under
+ * it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
 export async function confirmText(

@@ -1,7 +1,10 @@
 import type { Box } from "../../shared/engine-contract";
 import type { RgbaImage } from "../image/gray";
 
-/** A pixel belongs to the interior when no channel differs from its fill by more than this (paper grain and halftone stay within it, outlines and art do not). */
+/**
+ * A pixel belongs to the interior when no channel differs from its fill by more than this (paper
+ * grain and halftone stay within it, outlines and art do not).
+ */
 const NEAR_FILL = 60;
 /** Pixels off the fill a run may step over (a stray dot left in the interior). */
 const GAP = 2;

@@ -32,8 +32,9 @@ const CHAIN: ChainEntry[] = [
 
 /**
  * The faces a region's `font_family` may name, set first with the chain behind them: `lettering`
- * (Comic Neue Bold: the hand-lettered look of comics, whose lettering is heavier than text type), `serif` (DejaVu Serif),
- * `mono` (DejaVu Sans Mono). Any other name, or none, is `sans` (the chain alone).
+ * (Comic Neue Bold: the hand-lettered look of comics, whose lettering is heavier than text type),
+ * `serif` (DejaVu Serif), `mono` (DejaVu Sans Mono). Any other name, or none, is `sans` (the chain
+ * alone).
  */
 export const FONT_FAMILIES: Record<string, ChainEntry> = {
   lettering: { regular: "fonts/ComicNeue-Bold.ttf" },

@@ -46,9 +46,10 @@ function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: numbe
 
 /**
  * Draws each region's text into its box on the background (the clean plate): the font chain for
- * the weight and the style's family, the largest size up to the original's that fits, lines broken for the
- * script, aligned and coloured as the original, none across an edge of the background under the box. Reports per region whether it fitted, shrank, or
- * still overflows. Writes the rendered page as PNG.
+ * the weight and the style's family, the largest size up to the original's that fits, lines broken
+ * for the script (in a balloon, to its shape), aligned and coloured as the original, none across an
+ * edge of the background under the box. Reports per region whether it fitted, shrank, or still
+ * overflows. Writes the rendered page as PNG.
  */
 export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, input: TypesetInput): Promise<TypesetResult> {
   const started = Date.now();
