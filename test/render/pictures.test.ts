@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
+import { letteredInCapitals } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
@@ -104,6 +105,10 @@ describe("a comic page", () => {
     expect(golly!.text).not.toMatch(/HOLD|SECOND/);
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
+    // Balloons lettered in capitals keep no lower-case scraps read from their tails and the art at
+    // their edges ("HOLD STILL, TIM! && … SECOND! aut" before).
+    const scraps = page.regions.filter((r) => letteredInCapitals(r.text)).flatMap((r) => r.text.match(/(?<!\S)\p{Ll}+(?!\S)/gu) ?? []);
+    expect(scraps, JSON.stringify(page.regions.map((r) => r.text))).toEqual([]);
     // Every region has its balloon's interior as its frame, around its text.
     for (const r of page.regions) {
       const f = r.frame!;

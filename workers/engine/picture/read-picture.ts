@@ -1,4 +1,5 @@
-import type { Box, LineText, PageText, RegionText } from "../../shared/engine-contract";
+import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
+import { letteredInCapitals } from "../../shared/lettering";
 import { ocrModel } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { unionBox } from "../ocr/group-lines";
@@ -25,9 +26,36 @@ function modelsFor(block: TextBlock, languages: string[], installed: Set<string>
   });
 }
 
+/** Below these confidences a word of lower case, or of symbols only, at a line's end is no word of capitals lettering. */
+const STRAY_LOWER = 0.75;
+const STRAY_SYMBOLS = 0.5;
+
+/** A word with no capital or digit, read unsurely: in a balloon lettered in capitals, a piece of its tail or of art at its edge. */
+const stray = (w: WordText) => !/[\p{Lu}\p{N}]/u.test(w.text) && w.confidence < (/\p{Ll}/u.test(w.text) ? STRAY_LOWER : STRAY_SYMBOLS);
+
+/** A line of capitals without the stray words at its ends (null when nothing else is left). */
+function withoutStrays(line: LineText): LineText | null {
+  let a = 0,
+    b = line.words.length;
+  while (a < b && stray(line.words[a]!)) a++;
+  while (b > a && stray(line.words[b - 1]!)) b--;
+  if (a === 0 && b === line.words.length) return line;
+  if (a >= b) return null;
+  const words = line.words.slice(a, b);
+  return {
+    ...line,
+    words,
+    text: words.map((w) => w.text).join(" "),
+    box: words.slice(1).reduce((u, w) => unionBox(u, w.box), words[0]!.box),
+    confidence: round3(words.reduce((n, w) => n + w.confidence, 0) / words.length),
+  };
+}
+
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
-  const lines: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
+  const read: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
+  // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text.
+  const lines = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
   const words = lines.flatMap((l) => l.words);
   const letters = lines.reduce((n, l) => n + (l.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
   const confidence = words.length ? words.reduce((n, w) => n + w.confidence, 0) / words.length : 0;
