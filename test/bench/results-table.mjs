@@ -170,6 +170,22 @@ export const ROWS = {
     ]);
     return rows;
   },
+  tables(r) {
+    const rows = [];
+    for (const run of ["born-digital", "scanned 200 dpi", "tabula-java (born-digital)"]) {
+      for (const [split, x] of Object.entries(r[run] ?? {})) {
+        const poor = x.poorDocuments.length ? ` (${x.poorDocuments.join(", ")})` : "";
+        const against =
+          run === "born-digital" && r.againstTabula?.[split] ? `${r.againstTabula[split].f1.toFixed(2)}× tabula-java's F1` : "";
+        rows.push([
+          `${run}, ${split} (${x.documents} documents): relations F1 (P, R); tables found / expected, predicted, extra; documents under F1 0.6; s a document`,
+          `${x.f1} (${x.precision}, ${x.recall}); ${x.tablesFound} / ${x.tablesExpected}, ${x.tablesPredicted}, ${pct(x.extraTables)}; ${x.poorDocuments.length}${poor}; ${num(x.secondsPerDocument, 2)}`,
+          against,
+        ]);
+      }
+    }
+    return rows;
+  },
   load(r) {
     const bare = r.routes[0];
     const rows = r.routes.map((x) => [
