@@ -4,13 +4,14 @@ import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import type { OcrRaster } from "../ocr/page-raster";
 import type { PictureText, TextBlock } from "./text-blocks";
 
-/** Letter height (px) a block is brought to for reading: tesseract reads capitals of 30–40 px best. */
+/** Letter height (px) a block is brought to for reading, up (at most fourfold) or down: tesseract reads capitals of 30–40 px best. */
 const READ_GLYPH = 34;
 
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
  * the picture — art, the balloon's outline, other blocks — blanked, at the letter height tesseract
- * reads best (`enlarge`; vertical models scale columns their own way). Contrast is stretched from
+ * reads best (`enlarge`: small lettering enlarged, a large title reduced; vertical models scale
+ * columns their own way). Contrast is stretched from
  * the marks' ink to white.
  */
 export function blockRaster(page: GrayImage, found: PictureText, index: number, block: TextBlock, enlarge: boolean): OcrRaster {
@@ -53,8 +54,9 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
   const light = 230;
   const span = Math.max(1, light - dark);
   for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
-  const factor = enlarge ? Math.min(4, Math.max(1, READ_GLYPH / block.glyph)) : 1;
-  let img: GrayImage = upscaleGray({ width: w, height: h, data: crop }, factor);
+  const factor = enlarge ? Math.min(4, READ_GLYPH / block.glyph) : 1;
+  const cropped = { width: w, height: h, data: crop };
+  let img: GrayImage = factor >= 1 ? upscaleGray(cropped, factor) : downscaleGray(cropped, factor);
   const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
   img = downscaleGray(img, fit);
   return {

@@ -53,6 +53,12 @@ const INK = 120;
 const EDGE = 3;
 /** A mark's contacts with its ground: at least this share with one ground (holes of letters aside). */
 const ENCLOSED = 0.9;
+/**
+ * A block's letters are its marks at least SMALL of the height most of them stay under (the
+ * TALL_SHARE quantile); smaller ones are dots, punctuation and ornaments.
+ */
+const TALL_SHARE = 0.8;
+const SMALL = 0.3;
 
 interface Mark {
   k: number;
@@ -221,9 +227,13 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
   for (const group of groups) {
     if (group.length < 2) continue;
     const members = group.map((i) => glyphs[i]!);
-    const mh = median(members.map(h));
-    const steady = members.filter((m) => h(m) >= 0.4 * mh && h(m) <= 2.5 * mh).length;
-    if (steady < 0.6 * members.length) continue;
+    // Letters set the block's size: dots and small ornaments among them (a balloon's bubbles) do not.
+    const heights = members.map(h).sort((a, b) => a - b);
+    const tall = heights[Math.floor(TALL_SHARE * (heights.length - 1))]!;
+    const sized = members.filter((m) => h(m) >= SMALL * tall);
+    const mh = median(sized.map(h));
+    const steady = sized.filter((m) => h(m) >= 0.4 * mh && h(m) <= 2.5 * mh).length;
+    if (sized.length < 2 || steady < 0.6 * sized.length) continue;
     let x0 = Math.min(...members.map((m) => m.x0)),
       y0 = Math.min(...members.map((m) => m.y0)),
       x1 = Math.max(...members.map((m) => m.x1)),
@@ -248,7 +258,7 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
     blocks.push({
       box: toPage(x0, y0, x1, y1),
       frame: toPage(...frame),
-      vertical: runsVertically(members),
+      vertical: runsVertically(sized),
       glyph: Math.max(1, Math.round(mh / scale)),
       glyphs: members.length,
     });

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import type { GrayImage } from "../../workers/engine/image/gray";
+import { blockRaster } from "../../workers/engine/picture/block-raster";
+import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
+
+/** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
+function page(): GrayImage {
+  return { width: 1200, height: 1600, data: new Uint8Array(1200 * 1600).fill(255) };
+}
+
+/** A letter-like mark: a black square ring (a 口) of the given size, its stroke an eighth of it. */
+function letter(img: GrayImage, x: number, y: number, size: number) {
+  const stroke = Math.round(size / 8);
+  for (let j = 0; j < size; j++)
+    for (let i = 0; i < size; i++)
+      if (i < stroke || j < stroke || i >= size - stroke || j >= size - stroke) img.data[(y + j) * img.width + x + i] = 0;
+}
+
+/** A small filled dot (a bubble drawn in a balloon, a speck of ink). */
+function dot(img: GrayImage, x: number, y: number, size: number) {
+  for (let j = 0; j < size; j++) for (let i = 0; i < size; i++) img.data[(y + j) * img.width + x + i] = 0;
+}
+
+describe("text blocks of a picture", () => {
+  it("keep a column of large letters whose balloon has small bubbles drawn beside them", () => {
+    // Four dots and three letters: the dots are most of the marks, but the letters set the block's size.
+    const img = page();
+    for (const y of [400, 480, 560]) letter(img, 560, y, 64);
+    for (const [x, y] of [
+      [634, 420],
+      [634, 500],
+      [540, 590],
+      [634, 580],
+    ])
+      dot(img, x!, y!, 8);
+    const { blocks } = findTextBlocks(img);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]!.vertical).toBe(true);
+    expect(blocks[0]!.glyph).toBe(64);
+    expect(blocks[0]!.box).toMatchObject({ x: 540, y: 400 });
+  });
+
+  it("bring large lettering down to the height tesseract reads best", () => {
+    // A title of letters 100 px high is read at about 34 px (read at 100 px, a manga title came out as noise).
+    const img = page();
+    for (let i = 0; i < 6; i++) letter(img, 100 + i * 130, 300, 100);
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(1);
+    const raster = blockRaster(img, found, 0, found.blocks[0]!, true);
+    expect(raster.scale).toBeCloseTo(0.34, 2);
+    expect(raster.image.height).toBeLessThan(found.blocks[0]!.box.h);
+  });
+
+  it("enlarge small lettering, at most fourfold", () => {
+    const img = page();
+    for (let i = 0; i < 6; i++) letter(img, 100 + i * 20, 300, 16);
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(1);
+    expect(blockRaster(img, found, 0, found.blocks[0]!, true).scale).toBeCloseTo(34 / 16, 1);
+  });
+});
