@@ -101,6 +101,20 @@ describe("typesetting", () => {
     expect(900 - r!.x1).toBeLessThan(10);
   });
 
+  it("sets a paragraph as wide as most of its lines, not out to one line that sticks out", async () => {
+    // Six lines from x = 60; the fourth was read from the page's edge (a dark border taken into its first word).
+    const lines = [0, 1, 2, 3, 4, 5].map((i) => ({ x: i === 3 ? 0 : 60, y: 100 + i * 40, w: i === 3 ? 560 : 500, h: 30 }));
+    const box = { x: 0, y: 100, w: 560, h: 230 };
+    const text = "Un texto largo que llena el párrafo entero de una columna, línea tras línea, hasta el final de la caja.";
+    const out = await typeset([{ box, lines, text, style: { align: "left" } }], "work/typeset/body.png");
+    const img = await decodeKey(out.key);
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    const ink = inkBox(img, bg, box)!;
+    expect(out.regions[0]!.overflow).not.toBe("overflowing");
+    expect(ink.x0, JSON.stringify(ink)).toBeGreaterThanOrEqual(58);
+    expect(ink.x1).toBeLessThanOrEqual(562);
+  });
+
   it("covers Latin, Cyrillic, Greek, Chinese and Japanese through the font chain", async () => {
     const box = (i: number) => ({ x: 40, y: 30 + i * 110, w: 1100, h: 90 });
     const texts = ["Grüße aus Köln", "Привет, мир", "Καλημέρα κόσμε", "欢迎光临本店", "ありがとうございます"];

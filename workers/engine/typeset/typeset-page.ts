@@ -23,6 +23,25 @@ function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
   return { frame: { x, y, w, h }, margin: Math.floor(Math.min(w, h) * FRAME_MARGIN) };
 }
 
+/** Lines a region needs before its width is set by most of them rather than by all. */
+const BODY_LINES = 4;
+/** Share of a region's lines that may stick out on either side of the width its text is set in. */
+const BODY_QUANTILE = 0.25;
+
+/**
+ * The box a region's translation is set in: for horizontal text of several lines, as wide as most
+ * of its lines (a speck or a scan's dark page edge read into one line's first word would otherwise
+ * move the whole translation out to it); else the region's box.
+ */
+function bodyBox(r: TypesetRegion): Box {
+  const lines = r.lines ?? [];
+  if (r.vertical || lines.length < BODY_LINES) return r.box;
+  const k = Math.floor(BODY_QUANTILE * (lines.length - 1));
+  const x0 = Math.max(r.box.x, lines.map((l) => l.x).sort((a, b) => a - b)[k]!);
+  const x1 = Math.min(r.box.x + r.box.w, lines.map((l) => l.x + l.w).sort((a, b) => b - a)[k]!);
+  return x1 - x0 >= r.box.w / 2 ? { ...r.box, x: x0, w: x1 - x0 } : r.box;
+}
+
 /** Capitals' height over the em where a face does not give it: DejaVu Sans's 0.729. */
 const CAP_SHARE = 0.729;
 
@@ -69,7 +88,7 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const framed = frameOf(r);
     const m = framed?.margin ?? 0;
     const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
-    const box = frame ?? r.box;
+    const box = frame ?? bodyBox(r);
     const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
