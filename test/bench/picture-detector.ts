@@ -22,9 +22,7 @@ interface Ort {
   env: { wasm: { numThreads: number } };
   Tensor: new (type: "float32", data: Float32Array, dims: number[]) => unknown;
   InferenceSession: {
-    create(
-      path: string,
-    ): Promise<{
+    create(path: string): Promise<{
       inputNames: string[];
       outputNames: string[];
       run(feeds: Record<string, unknown>): Promise<Record<string, { data: Float32Array }>>;
