@@ -75,10 +75,66 @@ export function buildPageText(
   );
 }
 
+/** Two lines overlap when this share of the smaller one's box is covered by the other's. */
+const OVERLAPPING = 0.3;
+
+const area = (b: Box) => Math.max(0, b.w) * Math.max(0, b.h);
+function intersection(a: Box, b: Box): number {
+  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+const linesOverlap = (a: LineText, b: LineText) => intersection(a.box, b.box) >= OVERLAPPING * Math.min(area(a.box), area(b.box));
+
+/**
+ * Lines in reading order: down the page (right to left for vertical text), and lines side by side
+ * (their middles within half a line of each other: a word read apart beside a line) in the order
+ * they are read along.
+ */
+function inReadingOrder(lines: LineText[], vertical: boolean): LineText[] {
+  const across = (l: LineText) => (vertical ? -(l.box.x + l.box.w / 2) : l.box.y + l.box.h / 2);
+  const along = (l: LineText) => (vertical ? l.box.y : l.box.x);
+  const thick = (l: LineText) => (vertical ? l.box.w : l.box.h);
+  const sorted = [...lines].sort((p, q) => across(p) - across(q));
+  const out: LineText[] = [];
+  for (let k = 0; k < sorted.length;) {
+    const first = sorted[k]!;
+    let e = k + 1;
+    while (e < sorted.length && across(sorted[e]!) - across(first) < 0.5 * Math.min(thick(first), thick(sorted[e]!))) e++;
+    out.push(...sorted.slice(k, e).sort((p, q) => along(p) - along(q)));
+    k = e;
+  }
+  return out;
+}
+
+/**
+ * Paragraphs of one direction with lines that overlap (a drop cap's line read apart from the lines
+ * it spans, a word read apart beside a line) are one paragraph, its lines in reading order: set
+ * apart, their translations would be drawn over each other. Paragraphs whose boxes merely overlap
+ * (two columns, one of them ending in a line as wide as both) stay apart.
+ */
+function mergeOverlapping(groups: LineText[][]): LineText[][] {
+  const out = groups.map((ls) => [...ls]);
+  for (let merged = true; merged;) {
+    merged = false;
+    for (let i = 0; i < out.length && !merged; i++)
+      for (let j = i + 1; j < out.length && !merged; j++) {
+        const a = out[i]!,
+          b = out[j]!;
+        const vertical = !!a[0]!.vertical;
+        if (vertical !== !!b[0]!.vertical || !a.some((p) => b.some((q) => linesOverlap(p, q)))) continue;
+        out[i] = inReadingOrder([...a, ...b], vertical);
+        out.splice(j, 1);
+        merged = true;
+      }
+  }
+  return out;
+}
+
 /**
  * A page's `PageText` from its lines in reading order. Regions are paragraphs: tesseract's lines,
  * in its reading order, grouped by `groupLines` (tesseract's own blocks and paragraphs split
- * ragged text at every short line, so they are not used).
+ * ragged text at every short line, so they are not used); paragraphs whose lines overlap are one.
  */
 export function pageOfLines(lines: LineText[], opts: { width: number; height: number; languages: string[] }): PageText {
   // Runs of same-direction lines are grouped separately, keeping tesseract's order.
@@ -88,15 +144,14 @@ export function pageOfLines(lines: LineText[], opts: { width: number; height: nu
     if (last && !!last[0]!.vertical === !!l.vertical) last.push(l);
     else runs.push([l]);
   }
-  const regions: RegionText[] = runs.flatMap((run) =>
-    groupLines(run, (l) => (l.vertical ? turned(l.box) : l.box)).map((ls) => ({
-      box: ls.slice(1).reduce((u, l) => unionBox(u, l.box), ls[0]!.box),
-      text: ls.map((l) => l.text).join("\n"),
-      confidence: round3(mean(ls.flatMap((l) => l.words.map((w) => w.confidence)))),
-      lines: ls,
-      ...(ls[0]!.vertical ? { vertical: true } : {}),
-    })),
-  );
+  const paragraphs = mergeOverlapping(runs.flatMap((run) => groupLines(run, (l) => (l.vertical ? turned(l.box) : l.box))));
+  const regions: RegionText[] = paragraphs.map((ls) => ({
+    box: ls.slice(1).reduce((u, l) => unionBox(u, l.box), ls[0]!.box),
+    text: ls.map((l) => l.text).join("\n"),
+    confidence: round3(mean(ls.flatMap((l) => l.words.map((w) => w.confidence)))),
+    lines: ls,
+    ...(ls[0]!.vertical ? { vertical: true } : {}),
+  }));
   return {
     width: opts.width,
     height: opts.height,
