@@ -4,15 +4,17 @@ import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import type { OcrRaster } from "../ocr/page-raster";
 import type { PictureText, TextBlock } from "./text-blocks";
 
-/** Letter height (px) a block is brought to for reading, up (at most fourfold) or down: tesseract reads capitals of 30–40 px best. */
+/**
+ * Letter height (px) a block is brought to for reading, up (at most fourfold) or down: tesseract
+ * reads capitals of 30–40 px best.
+ */
 const READ_GLYPH = 34;
 
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
  * the picture — art, the balloon's outline, other blocks — blanked, at the letter height tesseract
  * reads best (`enlarge`: small lettering enlarged, a large title reduced; vertical models scale
- * columns their own way). Contrast is stretched from
- * the marks' ink to white.
+ * columns their own way). Contrast is stretched from the marks' ink to white.
  */
 export function blockRaster(page: GrayImage, found: PictureText, index: number, block: TextBlock, enlarge: boolean): OcrRaster {
   const pad = Math.max(4, Math.round(block.glyph * 0.5));
