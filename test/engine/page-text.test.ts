@@ -49,6 +49,21 @@ describe("paragraphs of a page", () => {
     ]);
   });
 
+  it("keep a balloon's lines in their order when one line's box runs into the next", () => {
+    const p = page([
+      line(403, 942, 178, 20, "THE BLACK TERROR"),
+      line(405, 950, 170, 20, "WHAT A MAN! BOB"),
+      line(405, 970, 155, 20, "DOESN'T HE MAKE"),
+      line(400, 972, 140, 32, "YOU ENVIOUS?"),
+    ]);
+    expect(p.regions.flatMap((r) => r.lines.map((l) => l.text))).toEqual([
+      "THE BLACK TERROR",
+      "WHAT A MAN! BOB",
+      "DOESN'T HE MAKE",
+      "YOU ENVIOUS?",
+    ]);
+  });
+
   it("never have lines drawn over each other's", () => {
     const p = page([line(100, 100, 300, 20, "a line"), line(100, 124, 300, 20, "under it"), line(120, 104, 60, 14, "x")]);
     for (const [i, a] of p.regions.entries()) for (const b of p.regions.slice(i + 1)) expect(lineOverlap(a.lines, b.lines)).toBe(false);

@@ -87,24 +87,24 @@ function intersection(a: Box, b: Box): number {
 const linesOverlap = (a: LineText, b: LineText) => intersection(a.box, b.box) >= OVERLAPPING * Math.min(area(a.box), area(b.box));
 
 /**
- * Lines in reading order: down the page (right to left for vertical text), and lines side by side
- * (their middles within half a line of each other: a word read apart beside a line) in the order
- * they are read along.
+ * Lines in reading order: down the page (right to left for vertical text); lines side by side (their
+ * middles within half a line of each other, their spans along the line apart: a word read apart
+ * beside a line) in the order they are read along.
  */
 function inReadingOrder(lines: LineText[], vertical: boolean): LineText[] {
   const across = (l: LineText) => (vertical ? -(l.box.x + l.box.w / 2) : l.box.y + l.box.h / 2);
-  const along = (l: LineText) => (vertical ? l.box.y : l.box.x);
   const thick = (l: LineText) => (vertical ? l.box.w : l.box.h);
-  const sorted = [...lines].sort((p, q) => across(p) - across(q));
-  const out: LineText[] = [];
-  for (let k = 0; k < sorted.length;) {
-    const first = sorted[k]!;
-    let e = k + 1;
-    while (e < sorted.length && across(sorted[e]!) - across(first) < 0.5 * Math.min(thick(first), thick(sorted[e]!))) e++;
-    out.push(...sorted.slice(k, e).sort((p, q) => along(p) - along(q)));
-    k = e;
+  const start = (l: LineText) => (vertical ? l.box.y : l.box.x);
+  const end = (l: LineText) => (vertical ? l.box.y + l.box.h : l.box.x + l.box.w);
+  const besides = (row: LineText[], l: LineText) =>
+    across(l) - across(row[0]!) < 0.5 * Math.min(thick(row[0]!), thick(l)) && row.every((o) => end(o) <= start(l) || end(l) <= start(o));
+  const rows: LineText[][] = [];
+  for (const l of [...lines].sort((p, q) => across(p) - across(q))) {
+    const row = rows[rows.length - 1];
+    if (row && besides(row, l)) row.push(l);
+    else rows.push([l]);
   }
-  return out;
+  return rows.flatMap((row) => row.sort((p, q) => start(p) - start(q)));
 }
 
 /**
