@@ -1,12 +1,6 @@
 import type { Box, LineText, PageText, RegionText } from "../../shared/engine-contract";
-import { unionBox } from "./group-lines";
+import { overlapArea, unionBox } from "./group-lines";
 import { joinWords } from "./page-text";
-
-function overlapArea(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
-}
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 

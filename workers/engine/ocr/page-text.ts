@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
-import { groupLines, unionBox } from "./group-lines";
+import { groupLines, overlapArea, unionBox } from "./group-lines";
 import type { HocrBlock, HocrBox } from "./hocr";
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3000-\u303f\uff00-\uffef]/u;
@@ -79,12 +79,7 @@ export function buildPageText(
 const OVERLAPPING = 0.3;
 
 const area = (b: Box) => Math.max(0, b.w) * Math.max(0, b.h);
-function intersection(a: Box, b: Box): number {
-  const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
-  const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
-  return w > 0 && h > 0 ? w * h : 0;
-}
-const linesOverlap = (a: LineText, b: LineText) => intersection(a.box, b.box) >= OVERLAPPING * Math.min(area(a.box), area(b.box));
+const linesOverlap = (a: LineText, b: LineText) => overlapArea(a.box, b.box) >= OVERLAPPING * Math.min(area(a.box), area(b.box));
 
 /**
  * Lines in reading order: down the page (right to left for vertical text); lines side by side (their
