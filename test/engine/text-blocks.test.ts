@@ -58,4 +58,33 @@ describe("text blocks of a picture", () => {
     expect(found.blocks).toHaveLength(1);
     expect(blockRaster(img, found, 0, found.blocks[0]!, true).scale).toBeCloseTo(34 / 16, 1);
   });
+
+  it("leave a balloon's outline out of its text, where the interior reaches into its corners", () => {
+    // A balloon's interior rows may hold a few pixels of its outline (its rounded corners); the
+    // stroke then ran along a line's end, and tesseract dropped the line it closed.
+    const img = page();
+    const ink = (x: number, y: number) => (img.data[y * img.width + x] = 0);
+    for (let x = 100; x < 800; x++) for (let t = 0; t < 4; t++) (ink(x, 100 + t), ink(x, 396 + t));
+    for (let y = 100; y < 400; y++) for (let t = 0; t < 4; t++) (ink(100 + t, y), ink(796 + t, y));
+    // Rounded corners: short diagonal strokes across the inner corners.
+    for (let t = 0; t < 12; t++)
+      for (let d = 0; d < 2; d++)
+        (ink(104 + t, 115 - t + d), ink(795 - t, 115 - t + d), ink(104 + t, 384 + t - d), ink(795 - t, 384 + t - d));
+    for (const y of [120, 165, 210, 255, 300, 345]) for (let x = 112; x + 30 <= 790; x += 40) letter(img, x, y, 30);
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(1);
+    const block = found.blocks[0]!;
+    const raster = blockRaster(img, found, 0, block, true);
+    // Every dark pixel of the raster lies on the block's letters.
+    const { width, height, data } = raster.image;
+    let stray = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) {
+        if (data[(y * width + x) * 4]! >= 128) continue;
+        const px = Math.floor(raster.offset!.x + x / raster.scale);
+        const py = Math.floor(raster.offset!.y + y / raster.scale);
+        if (px < block.box.x - 1 || py < block.box.y - 1 || px > block.box.x + block.box.w || py > block.box.y + block.box.h) stray++;
+      }
+    expect(stray).toBe(0);
+  });
 });

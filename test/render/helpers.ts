@@ -159,3 +159,15 @@ export async function ocr(bytes: Uint8Array, key: string, languages: string[]): 
     throw err;
   }
 }
+
+/** Mean chroma (max − min of R, G, B) over the image's pixels. */
+export function chroma(img: Rgba): number {
+  let sum = 0;
+  for (let i = 0; i < img.data.length; i += 4) {
+    const r = img.data[i]!,
+      g = img.data[i + 1]!,
+      b = img.data[i + 2]!;
+    sum += Math.max(r, g, b) - Math.min(r, g, b);
+  }
+  return sum / (img.data.length / 4);
+}

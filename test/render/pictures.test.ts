@@ -4,19 +4,7 @@ import type { PageText, RegionText } from "../../workers/shared/engine-contract"
 import { letteredInCapitals } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
-import { decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
-
-/** Mean chroma (max − min of R, G, B) over the image's pixels. */
-function chroma(img: Rgba): number {
-  let sum = 0;
-  for (let i = 0; i < img.data.length; i += 4) {
-    const r = img.data[i]!,
-      g = img.data[i + 1]!,
-      b = img.data[i + 2]!;
-    sum += Math.max(r, g, b) - Math.min(r, g, b);
-  }
-  return sum / (img.data.length / 4);
-}
+import { chroma, decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
 
 const regionWith = (page: PageText, words: string) => page.regions.find((r) => r.text.toUpperCase().includes(words));
 const letters = (s: string) => [...s.normalize("NFKC")].filter((c) => /[\p{L}\p{N}]/u.test(c));
@@ -102,6 +90,8 @@ describe("a comic page", () => {
     expect(hold).not.toBe(golly);
     expect(hold!.text).toMatch(/SECOND/);
     expect(golly!.text).toMatch(/THOUGHT/);
+    // Its last line runs between the corners of the balloon's outline: read with the rest.
+    expect(golly!.text).toMatch(/TERROR/);
     expect(golly!.text).not.toMatch(/HOLD|SECOND/);
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);

@@ -2,6 +2,7 @@ import { downscaleGray, grayToRgba, upscaleGray, type GrayImage } from "../image
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import type { OcrRaster } from "../ocr/page-raster";
+import { nearMarks } from "./near-marks";
 import type { PictureText, TextBlock } from "./text-blocks";
 
 /**
@@ -9,6 +10,8 @@ import type { PictureText, TextBlock } from "./text-blocks";
  * reads capitals of 30–40 px best.
  */
 const READ_GLYPH = 34;
+/** How far from its marks (share of the letter height) the frame's other pixels still belong to the block's letters. */
+const LETTER_REACH = 0.5;
 
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
@@ -28,14 +31,23 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
   const { owner, scale, width: AW, height: AH } = found;
   const id = index + 1;
   // A page pixel is kept when an analysis pixel within one pixel of it is the block's mark, or
-  // when it lies in the block's frame (its own ground: light strokes of thin type stay whole) and
-  // is no other block's mark.
+  // when it lies in the block's frame (its own ground), within half a letter of its marks (light
+  // strokes of thin type stay whole), and is no other block's mark nor part of a larger shape.
+  // Nothing else of the frame: a balloon's outline where the frame reaches into its corners, or
+  // the art's halftone where its ground leaks out, at a line's ends made tesseract drop the line.
   const f = block.frame;
+  const { shapes } = found;
+  const reach = Math.max(1, Math.ceil(block.glyph * scale * LETTER_REACH));
+  const close = nearMarks(owner, AW, AH, new Set([id]), block.box, scale, reach, reach);
   const near = (px: number, py: number) => {
     const ax = Math.floor(px * scale);
     const ay = Math.floor(py * scale);
     const framed = px >= f.x && py >= f.y && px < f.x + f.w && py < f.y + f.h;
-    if (framed && ax < AW && ay < AH && (owner[ay * AW + ax] === 0 || owner[ay * AW + ax] === id)) return true;
+    const a = ay * AW + ax;
+    const u = ax - close.x0,
+      v = ay - close.y0;
+    const letterNear = u >= 0 && v >= 0 && u < close.w && v * close.w + u < close.at.length && close.at[v * close.w + u]! > 0;
+    if (framed && ax < AW && ay < AH && ((owner[a] === 0 && !shapes[a] && letterNear) || owner[a] === id)) return true;
     for (let dy = -1; dy <= 1; dy++)
       for (let dx = -1; dx <= 1; dx++) {
         const x = ax + dx,

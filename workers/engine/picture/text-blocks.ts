@@ -35,6 +35,8 @@ export interface PictureText {
   scale: number;
   /** Per analysis pixel: 1 + the index of the block it is a mark of, 0 for none. */
   owner: Uint16Array;
+  /** Per analysis pixel: 1 where it is ink of a shape larger than any letter (a balloon's outline, a border, drawing). */
+  shapes: Uint8Array;
   /** Share of the page's ink that is art: dark pixels that are no mark of a text block. */
   art: number;
   /** Share of the page's ink in shapes larger than any letter (panel borders, drawing, large areas). */
@@ -266,13 +268,24 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
   let dark = 0,
     art = 0,
     drawn = 0;
+  const shapes = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (!inkMask[i]) continue;
     dark++;
     if (!owner[i]) art++;
-    if (!candidate[ink.labels[i]!]) drawn++;
+    if (!candidate[ink.labels[i]!]) (drawn++, (shapes[i] = 1));
   }
-  return { blocks, width: W, height: H, scale, owner, art: dark ? art / dark : 0, drawn: dark ? drawn / dark : 0, glyphs: glyphs.length };
+  return {
+    blocks,
+    width: W,
+    height: H,
+    scale,
+    owner,
+    shapes,
+    art: dark ? art / dark : 0,
+    drawn: dark ? drawn / dark : 0,
+    glyphs: glyphs.length,
+  };
 }
 
 /**
