@@ -1,5 +1,6 @@
 import { engineError } from "../errors";
-import { bilinearTaps, type GrayImage } from "./gray";
+import { enlargedRgbRows } from "./enlarge";
+import type { GrayImage } from "./gray";
 import { concat, pipeThroughStream } from "./streams";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -47,29 +48,17 @@ async function pngOf(width: number, height: number, colourType: 0 | 2, rows: Ite
 }
 
 /** The filtered rows (filter None) of an opaque RGBA raster resampled to width × height, made band by band. */
-function* enlargedRgbRows(img: { width: number; height: number; data: Uint8Array }, width: number, height: number): Generator<Uint8Array> {
-  const xs = bilinearTaps(img.width, width);
-  const ys = bilinearTaps(img.height, height);
+function* filteredEnlargedRows(
+  img: { width: number; height: number; data: Uint8Array },
+  width: number,
+  height: number,
+): Generator<Uint8Array> {
+  const row = enlargedRgbRows(img, width, height);
   const stride = width * 3 + 1;
   for (let y0 = 0; y0 < height; y0 += ROWS_PER_PART) {
     const n = Math.min(ROWS_PER_PART, height - y0);
     const part = new Uint8Array(n * stride);
-    for (let r = 0; r < n; r++) {
-      const y = y0 + r;
-      const top = ys.lo[y]! * img.width * 4;
-      const bottom = ys.hi[y]! * img.width * 4;
-      const wy = ys.w[y]!;
-      for (let x = 0, o = r * stride + 1; x < width; x++) {
-        const a = xs.lo[x]! * 4;
-        const b = xs.hi[x]! * 4;
-        const wx = xs.w[x]!;
-        for (let c = 0; c < 3; c++, o++) {
-          const t = img.data[top + a + c]! + (img.data[top + b + c]! - img.data[top + a + c]!) * wx;
-          const u = img.data[bottom + a + c]! + (img.data[bottom + b + c]! - img.data[bottom + a + c]!) * wx;
-          part[o] = t + (u - t) * wy + 0.5;
-        }
-      }
-    }
+    for (let r = 0; r < n; r++) row(y0 + r, part, r * stride + 1);
     yield part;
   }
 }
@@ -84,7 +73,7 @@ export function encodeEnlargedRgbPng(
   width: number,
   height: number,
 ): Promise<Uint8Array> {
-  return pngOf(width, height, 2, enlargedRgbRows(img, width, height));
+  return pngOf(width, height, 2, filteredEnlargedRows(img, width, height));
 }
 
 /**

@@ -63,10 +63,13 @@ export type ImageEncoding = "png" | "jpg" | "webp";
 
 export const IMAGE_CONTENT_TYPES: Record<ImageEncoding, string> = { png: "image/png", jpg: "image/jpeg", webp: "image/webp" };
 
-/** Encodes RGBA pixels; JPEG at quality 90 (photon composites nothing: pages are opaque). */
+/** Quality of every JPEG the engine writes. */
+export const JPEG_QUALITY = 90;
+
+/** Encodes RGBA pixels; JPEG at `JPEG_QUALITY` (photon composites nothing: pages are opaque). */
 export function encodeRgba(img: RgbaImage, as: ImageEncoding): Uint8Array {
   return withPhoton(new PhotonImage(img.data, img.width, img.height), (p) =>
-    as === "png" ? p.get_bytes() : as === "jpg" ? p.get_bytes_jpeg(90) : p.get_bytes_webp(),
+    as === "png" ? p.get_bytes() : as === "jpg" ? p.get_bytes_jpeg(JPEG_QUALITY) : p.get_bytes_webp(),
   );
 }
 
