@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
-import { letteredInCapitals } from "../../workers/shared/lettering";
+import { letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { chroma, decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
@@ -30,7 +30,10 @@ describe("a comic page", () => {
   let pageKey: string;
 
   beforeAll(async () => {
-    await seedModels(["eng"], ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf"]);
+    await seedModels(
+      ["eng"],
+      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf", "fonts/NotoSansSC-Regular.ttf"],
+    );
     const bytes = await picture("ctd_006013.jpg");
     source = decode(bytes);
     await env.FILES.put(sourceKey, bytes);
@@ -41,7 +44,7 @@ describe("a comic page", () => {
   });
 
   /** Sets a translation in a region's balloon on the erased page (as the rendering stage does) and tells where it drew. */
-  async function setInBalloon(region: RegionText, text: string, name: string) {
+  async function setInBalloon(region: RegionText, text: string, name: string, vertical = false) {
     const out = await env.ENGINE.typeset({
       backgroundKey: "pictures/006013/clean.png",
       outKey: `pictures/006013/${name}.png`,
@@ -49,6 +52,7 @@ describe("a comic page", () => {
         {
           box: region.box,
           text,
+          vertical,
           lines: region.lines.map((l) => l.box),
           style: { frame: region.frame!, lettering: "caps", color: "#000000", font_family: "lettering" },
         },
@@ -229,6 +233,38 @@ describe("a comic page", () => {
       }
     expect(set).toBeGreaterThan(500);
     expect(overOutline, `${overOutline} of ${set} drawn pixels on or beside the outline`).toBe(0);
+  });
+
+  it("sets a Japanese translation of a balloon in columns, inside its interior", async () => {
+    // As manga are lettered: the rendering stage asks for columns in a balloon translated into Japanese.
+    const area = regionWith(page, "GREAT AREA") as RegionText;
+    expect(setVertically("ja", false, area.frame)).toBe(true);
+    expect(setVertically("es", false, area.frame)).toBe(false);
+    // A caption strip stays in rows.
+    expect(setVertically("ja", false, { w: 150, h: 30 })).toBe(false);
+    const { result, drawn } = await setInBalloon(
+      area,
+      "その広い面があの鏡をすごい拡大鏡にするんだ！熱い！手首が焼ける！縄に火がつけばいいのに！",
+      "render-ja",
+      true,
+    );
+    expect(result.overflow, JSON.stringify(result)).not.toBe("overflowing");
+    expect(result.lines).toBeGreaterThan(2);
+    const f = area.frame!;
+    let inside = 0,
+      outside = 0;
+    const xs: number[] = [];
+    for (let y = 0; y < source.height; y++)
+      for (let x = 0; x < source.width; x++) {
+        if (!drawn(x, y)) continue;
+        if (x >= f.x && x < f.x + f.w && y >= f.y && y < f.y + f.h) (inside++, xs.push(x));
+        else outside++;
+      }
+    expect(inside).toBeGreaterThan(500);
+    expect(outside).toBe(0);
+    // Columns: the text is spread across the balloon's width and down its height.
+    xs.sort((a, b) => a - b);
+    expect(xs[xs.length - 1]! - xs[0]!, JSON.stringify({ result, f })).toBeGreaterThan(f.w * 0.5);
   });
 
   it("keeps each balloon's interior and the lettering face on its regions through the API", async () => {

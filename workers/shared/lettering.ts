@@ -15,3 +15,22 @@ const COLUMN_LANGUAGES = new Set(["ja", "jpn", "zh", "chi_sim", "chi_tra", "zh-H
 export function setInColumns(language: string | null | undefined): boolean {
   return !!language && COLUMN_LANGUAGES.has(language);
 }
+
+/**
+ * Languages whose balloons are lettered in columns whatever the original's direction: manga in
+ * Japanese and in Traditional Chinese are.
+ */
+const BALLOON_COLUMN_LANGUAGES = new Set(["ja", "jpn", "chi_tra", "zh-Hant"]);
+/** A balloon at least this many times as wide as it is high is a caption strip, lettered in rows. */
+const STRIP = 2;
+
+/**
+ * Whether a translation into `language` is set in columns: where the original was (`vertical`) in
+ * a language written in them, and in a balloon or caption box (`frame`, pictures) translated into
+ * a language whose comics are lettered in columns, unless the box is a strip much wider than high.
+ */
+export function setVertically(language: string | null | undefined, vertical: boolean, frame?: { w: number; h: number } | null): boolean {
+  if (!setInColumns(language)) return false;
+  if (vertical) return true;
+  return !!frame && BALLOON_COLUMN_LANGUAGES.has(language!) && frame.w < STRIP * frame.h;
+}

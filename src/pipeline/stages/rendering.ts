@@ -1,7 +1,8 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
-import { setInColumns } from "../../../workers/shared/lettering";
+import type { Box } from "../../../workers/shared/engine-contract";
+import { setVertically } from "../../../workers/shared/lettering";
 import { pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as pagesRepo from "../../modules/projects/pages.repo";
@@ -33,8 +34,9 @@ export async function renderingStage(env: Env, db: DB, plan: JobPlan, page: numb
       regions: rows.map((r) => ({
         box: { x: r.x, y: r.y, w: r.w, h: r.h },
         text: r.userTranslation ?? r.translation ?? "",
-        // Columns stay columns only in a language written in them; others are set in rows.
-        vertical: r.vertical && setInColumns(plan.targetLanguage),
+        // Columns stay columns only in a language written in them; a balloon translated into
+        // Japanese is lettered in columns as manga are.
+        vertical: setVertically(plan.targetLanguage, r.vertical, (r.style as RegionStyle | null)?.frame as Box | undefined),
         lines: (r.lines ?? []).map((l) => ({ x: l.x, y: l.y, w: l.w, h: l.h })),
         style: (r.style ?? null) as RegionStyle | null,
       })),

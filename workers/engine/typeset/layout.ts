@@ -140,9 +140,13 @@ function breakColumns(text: string, size: number, maxH: number): { text: string;
     const chars = [...para.replace(/\s+/g, "")];
     let col: string[] = [];
     for (const ch of chars) {
-      if (col.length >= per && !NO_START.has(ch)) {
-        cols.push({ text: col.join(""), width: col.length * size });
-        col = [];
+      if (col.length >= per) {
+        // A mark that may not start a column takes the column's last character with it.
+        const carried = NO_START.has(ch) && col.length > 1 ? col.splice(-1) : [];
+        if (!NO_START.has(ch) || carried.length) {
+          cols.push({ text: col.join(""), width: col.length * size });
+          col = carried;
+        }
       }
       col.push(ch);
     }

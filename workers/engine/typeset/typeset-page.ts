@@ -52,13 +52,18 @@ const CAP_SHARE = 0.729;
 function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: number } {
   const given = Number(r.style?.font_size);
   if (Number.isFinite(given) && given >= 4) return { size: given };
-  const hs = (r.lines ?? []).map((l) => (r.vertical ? l.w : l.h)).sort((a, b) => a - b);
+  // The original's lines run its way, which may not be the translation's (an English balloon set
+  // in Japanese columns): their thickness is across their own direction.
+  const lines = r.lines ?? [];
+  const columns = lines.filter((l) => l.h > l.w).length > lines.length / 2;
+  const hs = lines.map((l) => (columns ? l.w : l.h)).sort((a, b) => a - b);
   if (!hs.length) return { size: Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP };
   // Recognised line boxes run from ascender to descender: about one em. Lines lettered in capitals
   // run only as high as the capitals: the em starts where the lead face's capitals are that high, and
-  // may shrink as far as lines of mixed case would (a face wider than the lettering needs it).
+  // may shrink as far as lines of mixed case would (a face wider than the lettering needs it). A
+  // translation without capitals (Japanese) is set at the line's em.
   const line = hs[hs.length >> 1]!;
-  if (r.style?.lettering !== "caps") return { size: line };
+  if (r.style?.lettering !== "caps" || !/\p{Lu}|\p{Ll}/u.test(r.text)) return { size: line };
   const caps = (lead.metrics.capHeight ?? CAP_SHARE * lead.metrics.unitsPerEm) / lead.metrics.unitsPerEm;
   return { size: line / caps, least: line * SHRINK };
 }
