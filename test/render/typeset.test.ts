@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { TypesetRegion } from "../../workers/shared/engine-contract";
 import { fontChain } from "../../workers/engine/typeset/fonts";
+import { regionSvg } from "../../workers/engine/typeset/draw";
 import { atomsOf, fitText } from "../../workers/engine/typeset/layout";
 import { characterErrorRate } from "../helpers/text-image";
 import { decode, decodeKey, inkBox, pageText, readBack, regionsOf, scene, seedModels } from "./helpers";
@@ -164,6 +165,30 @@ describe("typesetting", () => {
     expect(layout.lines.map((l) => l.text).join("")).toBe(text);
     for (const l of layout.lines) expect(l.text[0], JSON.stringify(layout.lines)).not.toMatch(/[，。、]/);
     expect(atomsOf("Hello world 你好").map((a) => a.text)).toEqual(["Hello", "world", "你", "好"]);
+  });
+
+  it("sets columns within their box, the long vowel and brackets turned, commas and stops at the top right", async () => {
+    await seedModels();
+    const chain = await fontChain(env.MODELS, false);
+    // Eight characters a column: the ninth is "！", which may not start a column and takes "ー" with it.
+    const text = "コーヒーがすきですー！「はい」、そうです。";
+    const box = { x: 0, y: 0, w: 200, h: 8 * 20 };
+    const { layout, overflow } = fitText(chain, text, box, 20, true);
+    expect(overflow).toBe("fitted");
+    expect(layout.lines.map((c) => c.text).join("")).toBe(text);
+    for (const c of layout.lines) {
+      expect(c.width, JSON.stringify(layout.lines)).toBeLessThanOrEqual(box.h);
+      expect(c.text[0], JSON.stringify(layout.lines)).not.toMatch(/[！、。」]/);
+    }
+    const { svg } = regionSvg(chain, layout, box, { color: "#000000", align: "center", weight: 400 }, null);
+    // Each "ー" and corner bracket is drawn turned a quarter about its own cell; "、" and "。" move
+    // to the cell's top right.
+    expect(svg.match(/rotate\(90 /g)?.length).toBe(5);
+    expect(svg.match(/translate\(12\.00 -12\.00\)/g)?.length).toBe(2);
+    // In a balloon (centred) the columns sit in the middle of a taller box.
+    const tall = regionSvg(chain, layout, { ...box, h: 400 }, { color: "#000000", align: "center", weight: 400 }, null).svg;
+    const firstY = Number(/<text x="[\d.]+" y="([\d.]+)"/.exec(tall)![1]);
+    expect(firstY).toBeGreaterThan((400 - 8 * 20) / 2);
   });
 });
 

@@ -36,6 +36,23 @@ function tspans(chain: Face[], text: string, weight: number, size: number, color
 }
 
 /**
+ * Marks drawn along a horizontal line that a column turns a quarter: the long vowel, dashes,
+ * ellipses, brackets and quotation corners (「 turned is the vertical ﹁).
+ */
+const TURNED = new Set([..."ー〜～—―…‥「」『』（）【】〔〕《》〈〉()[]"]);
+/** Marks that sit at the end of a character's cell: in a column, its top right rather than bottom left. */
+const TOP_RIGHT = new Set([..."、。，．"]);
+/** Shift of a TOP_RIGHT mark in a column, as a share of the em. */
+const MARK_SHIFT = 0.6;
+
+/** The SVG transform a character set in a column takes, about its cell's centre (cx, cy). */
+function columnTransform(ch: string, cx: number, cy: number, s: number): string {
+  if (TURNED.has(ch)) return ` transform="rotate(90 ${cx.toFixed(2)} ${cy.toFixed(2)})"`;
+  if (TOP_RIGHT.has(ch)) return ` transform="translate(${(s * MARK_SHIFT).toFixed(2)} ${(-s * MARK_SHIFT).toFixed(2)})"`;
+  return "";
+}
+
+/**
  * The SVG of one region's text on a transparent canvas the size of the box: lines placed by the
  * measured layout (alignment computed here, not left to the renderer, so what was measured is
  * what is drawn); the block starts where the original's first line did, or is centred vertically
@@ -53,15 +70,19 @@ export function regionSvg(
   const s = layout.size;
   const parts: string[] = [];
   if (layout.vertical) {
-    // Columns right to left, each character centred in its column, one em apart.
+    // Columns right to left, each character centred in its column, one em apart; centred in a
+    // balloon, from the box's top otherwise.
     const extent = blockExtent(layout);
     const right = (width + extent) / 2;
+    const longest = Math.max(0, ...layout.lines.map((c) => [...c.text].length));
+    const top = style.align === "center" ? Math.max(0, (height - longest * s) / 2) : 0;
     layout.lines.forEach((col, i) => {
       const cx = right - s / 2 - i * s * COLUMN_STEP;
       [...col.text].forEach((ch, k) => {
-        const y = k * s + s * ASCENT;
+        const y = top + k * s + s * ASCENT;
+        const turn = columnTransform(ch, cx, top + k * s + s / 2, s);
         parts.push(
-          `<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle">${tspans(chain, ch, style.weight, s, style.color)}</text>`,
+          `<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle"${turn}>${tspans(chain, ch, style.weight, s, style.color)}</text>`,
         );
       });
     });
