@@ -13,5 +13,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 180_000,
     hookTimeout: 600_000,
+    // Stopping the service and removing its scratch copy takes about 15 s: more than vitest's
+    // default 10 s to close, after which it reported the run as kept from exiting.
+    teardownTimeout: 120_000,
   },
 });
