@@ -78,9 +78,10 @@ export function regionSvg(
     const top = style.align === "center" ? Math.max(0, (height - longest * s) / 2) : 0;
     layout.lines.forEach((col, i) => {
       const cx = right - s / 2 - i * s * COLUMN_STEP;
+      const colTop = layout.tops ? layout.tops[i]! : top;
       [...col.text].forEach((ch, k) => {
-        const y = top + k * s + s * ASCENT;
-        const turn = columnTransform(ch, cx, top + k * s + s / 2, s);
+        const y = colTop + k * s + s * ASCENT;
+        const turn = columnTransform(ch, cx, colTop + k * s + s / 2, s);
         parts.push(
           `<text x="${cx.toFixed(2)}" y="${y.toFixed(2)}" text-anchor="middle"${turn}>${tspans(chain, ch, style.weight, s, style.color)}</text>`,
         );

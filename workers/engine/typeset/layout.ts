@@ -63,7 +63,7 @@ export interface Layout {
   vertical: boolean;
   /** Horizontal: lines top to bottom; vertical: columns right to left, each top to bottom. */
   lines: { text: string; width: number }[];
-  /** Horizontal text placed around background edges: each line's top, from the box's top. */
+  /** Horizontal text placed around background edges, or columns in a balloon's shape: each line's or column's top, from the box's top. */
   tops?: number[];
   /** Horizontal text set in a balloon's shape: each line's centre, from the box's left. */
   centres?: number[];
@@ -133,14 +133,14 @@ function breakLines(
 }
 
 /** Vertical columns: characters top to bottom, kinsoku marks kept off column tops. */
-function breakColumns(text: string, size: number, maxH: number): { text: string; width: number }[] {
-  const per = Math.max(1, Math.floor(maxH / size));
+function breakColumns(text: string, size: number, maxH: number | ((column: number) => number)): { text: string; width: number }[] {
+  const perOf = (column: number) => Math.max(1, Math.floor((typeof maxH === "number" ? maxH : maxH(column)) / size));
   const cols: { text: string; width: number }[] = [];
   for (const para of text.replace(/\r\n?/g, "\n").split("\n")) {
     const chars = [...para.replace(/\s+/g, "")];
     let col: string[] = [];
     for (const ch of chars) {
-      if (col.length >= per) {
+      if (col.length >= perOf(cols.length)) {
         // A mark that may not start a column takes the column's last character with it.
         const carried = NO_START.has(ch) && col.length > 1 ? col.splice(-1) : [];
         if (!NO_START.has(ch) || carried.length) {
@@ -177,6 +177,47 @@ function shapedLines(chain: Face[], atoms: Atom[], box: Box, size: number, shape
   return { size, vertical: false, lines: breakLines(chain, atoms, size, box.w), fits: false };
 }
 
+/** The longest run of the shape's rows that a column over [a, b) (x from the box's left) lies inside: [top, bottom). */
+function columnRun(shape: Shape, a: number, b: number): [number, number] {
+  let best: [number, number] = [0, 0];
+  let start = -1;
+  const rows = shape.x0.length;
+  for (let y = 0; y <= rows; y++) {
+    const inside = y < rows && shape.x0[y]! <= a && shape.x1[y]! >= b;
+    if (inside && start < 0) start = y;
+    if (!inside && start >= 0) {
+      if (y - start > best[1] - best[0]) best = [start, y];
+      start = -1;
+    }
+  }
+  return best;
+}
+
+/**
+ * Columns in a balloon's shape, centred across it: each as long as the rows its width lies inside
+ * (an oval's side columns are shorter), centred along them. The column count sets where the columns
+ * fall: broken again until it holds, as `shapedLines` does for lines.
+ */
+function shapedColumns(text: string, box: Box, size: number, shape: Shape): Layout {
+  let count = breakColumns(text, size, box.h).length;
+  for (let round = 0; round < 4; round++) {
+    const extent = size * (COLUMN_PITCH * (count - 1) + 1);
+    const right = (box.w + extent) / 2;
+    const runs = Array.from({ length: count }, (_, i) => {
+      const cx = right - size / 2 - i * size * COLUMN_PITCH;
+      return columnRun(shape, Math.floor(cx - size / 2), Math.ceil(cx + size / 2));
+    });
+    const cols = breakColumns(text, size, (i) => (i < count ? runs[i]![1] - runs[i]![0] : box.h));
+    if (cols.length === count) {
+      const fits = extent <= box.w + 0.5 && cols.every((c, i) => c.width <= runs[i]![1] - runs[i]![0] + 0.5);
+      const tops = cols.map((c, i) => runs[i]![0] + (runs[i]![1] - runs[i]![0] - c.width) / 2);
+      return { size, vertical: true, lines: cols, tops, fits };
+    }
+    count = cols.length;
+  }
+  return { size, vertical: true, lines: breakColumns(text, size, box.h), fits: false };
+}
+
 function layoutAt(
   chain: Face[],
   text: string,
@@ -188,6 +229,7 @@ function layoutAt(
   shape?: Shape,
 ): Layout {
   if (vertical) {
+    if (shape) return shapedColumns(text, box, size, shape);
     const lines = breakColumns(text, size, box.h);
     const w = size * (COLUMN_PITCH * (lines.length - 1) + 1);
     const fits = w <= box.w + 0.5 && lines.every((c) => c.width <= box.h + 0.5);

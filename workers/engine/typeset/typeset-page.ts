@@ -106,8 +106,9 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const first = !frame && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
     // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
     const edges = r.vertical || frame ? [] : rowEdges(page, box);
-    // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom).
-    const shape = framed && !r.vertical ? balloonShape(page, framed.frame, m) : undefined;
+    // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom),
+    // its columns as long.
+    const shape = framed ? balloonShape(page, framed.frame, m) : undefined;
     const { size, least } = targetSize(r, chain[0]!);
     const { layout, overflow } = fitText(chain, text, box, size, !!r.vertical, { edges, start: first ?? 0, shape, least });
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
