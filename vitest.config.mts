@@ -87,8 +87,5 @@ export default defineConfig({
     include: process.env.BENCH ? ["test/bench/**/*.workers.ts"] : ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // The global teardowns stop the local readers, translator and browser: more than vitest's
-    // default 10 s to close, after which it reported the run as kept from exiting.
-    teardownTimeout: 120_000,
   },
 });
