@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GrayImage } from "../../workers/engine/image/gray";
 import { blockRaster } from "../../workers/engine/picture/block-raster";
+import { erasePictureText } from "../../workers/engine/picture/erase-blocks";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 
 /** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
@@ -86,5 +87,59 @@ describe("text blocks of a picture", () => {
         if (px < block.box.x - 1 || py < block.box.y - 1 || px > block.box.x + block.box.w || py > block.box.y + block.box.h) stray++;
       }
     expect(stray).toBe(0);
+  });
+
+  it("take in the letters that run into a caption box's border, and read and erase them without it", () => {
+    // A yellow caption box, its first word's letters run into its top border ("NEXT INSTANT…" was read "INSTANT").
+    const img = page();
+    const ink = (x: number, y: number) => (img.data[y * img.width + x] = 0);
+    for (let y = 104; y < 146; y++) for (let x = 104; x < 796; x++) img.data[y * img.width + x] = 200;
+    for (let x = 100; x < 800; x++) for (let t = 0; t < 4; t++) (ink(x, 100 + t), ink(x, 146 + t));
+    for (let y = 100; y < 150; y++) for (let t = 0; t < 4; t++) (ink(100 + t, y), ink(796 + t, y));
+    // Two letters touch the border (their tops at its inner edge), then free letters along the line.
+    for (let i = 0; i < 2; i++) letter(img, 120 + i * 40, 104, 30);
+    for (let i = 0; i < 8; i++) letter(img, 220 + i * 40, 108, 30);
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(1);
+    const block = found.blocks[0]!;
+    expect(block.box.x).toBe(120);
+    expect(block.box.x + block.box.w).toBe(530);
+    const raster = blockRaster(img, found, 0, block, false);
+    const { width, height, data } = raster.image;
+    const at = (px: number, py: number) => data[((py - raster.offset!.y) * width + px - raster.offset!.x) * 4]!;
+    // The touching letters' strokes are kept; the border beside them is not; the yellow ground is white.
+    expect(at(121, 120)).toBeLessThan(64);
+    expect(at(165, 106)).toBeLessThan(64);
+    let border = 0;
+    for (let x = raster.offset!.x; x < raster.offset!.x + width; x++) if ((x < 118 || x > 152) && at(x, 102) < 128) border++;
+    expect(border).toBe(0);
+    let gray = 0;
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) if (data[(y * width + x) * 4]! > 128 && data[(y * width + x) * 4]! < 230) gray++;
+    expect(gray).toBe(0);
+    // Erased: the letters become the caption's yellow, its border stays whole.
+    const rgba = { width: img.width, height: img.height, data: new Uint8Array(img.width * img.height * 4) };
+    for (let i = 0; i < img.data.length; i++) rgba.data.fill(img.data[i]!, i * 4, i * 4 + 3);
+    const mask = new Uint8Array(img.width * img.height);
+    const [erased] = erasePictureText(rgba, img, [{ box: block.box }], mask);
+    expect(erased!.masked).toBeGreaterThan(0);
+    expect(rgba.data[(120 * img.width + 121) * 4]).toBe(200);
+    expect(rgba.data[(106 * img.width + 165) * 4]).toBe(200);
+    for (let x = 100; x < 800; x++) expect(rgba.data[(102 * img.width + x) * 4]).toBe(0);
+  });
+
+  it("keep a word whose letters run together in a caption box drawn snug around the text", () => {
+    // Its box is half the caption's ground: a word of joined letters is no blob in a light patch of the art.
+    const img = page();
+    const ink = (x: number, y: number) => (img.data[y * img.width + x] = 0);
+    for (let x = 100; x < 328; x++) for (let t = 0; t < 4; t++) (ink(x, 100 + t), ink(x, 146 + t));
+    for (let y = 100; y < 150; y++) for (let t = 0; t < 4; t++) (ink(100 + t, y), ink(324 + t, y));
+    letter(img, 110, 110, 30);
+    letter(img, 150, 110, 30);
+    for (let x = 140; x < 150; x++) for (let t = 0; t < 4; t++) ink(x, 130 + t);
+    for (const x of [190, 230, 270]) letter(img, x, 110, 30);
+    const { blocks } = findTextBlocks(img);
+    expect(blocks).toHaveLength(1);
+    expect(blocks[0]!.box).toMatchObject({ x: 110, w: 190 });
   });
 });

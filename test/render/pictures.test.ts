@@ -97,12 +97,16 @@ describe("a comic page", () => {
     // Its last line runs between the corners of the balloon's outline: read with the rest.
     expect(golly!.text).toMatch(/TERROR/);
     expect(golly!.text).not.toMatch(/HOLD|SECOND/);
+    // A caption whose first word's heavy letters run into its border, read whole ("INSTANT" alone before).
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/NEXT INSTANT/));
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
     // Balloons lettered in capitals keep no lower-case scraps read from their tails and the art at
     // their edges ("HOLD STILL, TIM! && … SECOND! aut" before).
     const scraps = page.regions.filter((r) => letteredInCapitals(r.text)).flatMap((r) => r.text.match(/(?<!\S)\p{Ll}+(?!\S)/gu) ?? []);
     expect(scraps, JSON.stringify(page.regions.map((r) => r.text))).toEqual([]);
+    // Nor does the page keep a short lower-case reading of its art as a region ("oe m!" before).
+    expect(page.regions.filter((r) => !/\p{Lu}/u.test(r.text)).map((r) => r.text)).toEqual([]);
     // Every region has its balloon's interior as its frame, around its text.
     for (const r of page.regions) {
       const f = r.frame!;
@@ -132,8 +136,9 @@ describe("a comic page", () => {
     }
     expect(out.regions.every((r) => r.masked > 0)).toBe(true);
     // Inside the balloons (the regions' frames) the fill is flat: few pixels stand off the
-    // ground's level, the lettering's faint fringe included (3.8 % here, 4.8 % when only the
-    // marks and a 2-pixel halo were painted over; what remains is art inside the frames).
+    // ground's level, the lettering's faint fringe included (4.2 % here, 4.8 % when only the
+    // marks and a 2-pixel halo were painted over; what remains is art and balloon outlines inside
+    // the frames, which the halo no longer paints over: 4.0 % when it did).
     let off = 0;
     let all = 0;
     for (const r of page.regions) {
@@ -167,7 +172,7 @@ describe("a comic page", () => {
       }
     console.log("pixels painted outside the balloons", outside);
     expect(outside).toBe(0);
-    expect(off / all).toBeLessThan(0.042);
+    expect(off / all).toBeLessThan(0.045);
   });
 
   it("has a translation set inside its balloon, in capitals as lettered, in the lettering face", async () => {

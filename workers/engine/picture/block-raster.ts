@@ -12,6 +12,20 @@ import type { PictureText, TextBlock } from "./text-blocks";
 const READ_GLYPH = 34;
 /** How far from its marks (share of the letter height) the frame's other pixels still belong to the block's letters. */
 const LETTER_REACH = 0.5;
+/** Gray levels of a balloon's ground (light enough to letter on) and the level it is stretched from to white at most. */
+const GROUND = 140;
+const LIGHT = 230;
+/** Levels above its ground's median that are stretched to white: the ground comes out near white, its grain never as ink. */
+const HEADROOM = 20;
+
+/** The median level of a histogram (LIGHT when empty). */
+function medianLevel(counts: Uint32Array): number {
+  let total = 0;
+  for (const c of counts) total += c;
+  let seen = 0;
+  for (let v = 0; v < counts.length; v++) if ((seen += counts[v]!) * 2 > total) return v;
+  return LIGHT;
+}
 
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
@@ -57,15 +71,18 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
     return false;
   };
   let dark = 255;
+  const grounds = new Uint32Array(256);
   for (let y = y0; y < y1; y++)
     for (let x = x0; x < x1; x++) {
       if (!near(x, y)) continue;
       const v = page.data[y * page.width + x]!;
       crop[(y - y0) * w + (x - x0)] = v;
       if (v < dark) dark = v;
+      if (v >= GROUND) grounds[v]!++;
     }
-  // The ground's own shade becomes white, the ink black.
-  const light = 230;
+  // The ground's own shade (a yellow caption's too) becomes near white, the ink black: a caption's
+  // ground left gray was taken for ink by tesseract's threshold and the block read as nothing.
+  const light = Math.min(LIGHT, medianLevel(grounds) + HEADROOM);
   const span = Math.max(1, light - dark);
   for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
   const factor = enlarge ? Math.min(4, READ_GLYPH / block.glyph) : 1;

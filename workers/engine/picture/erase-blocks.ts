@@ -52,7 +52,7 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
  */
 export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box }[], mask: Uint8Array): (ErasedBlock | null)[] {
   const found = findTextBlocks(gray);
-  const { owner, scale, width: AW, height: AH } = found;
+  const { owner, shapes, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
   return regions.map((region) => {
     const ids = found.blocks.map((b, i) => (blockOf(b, region.box) ? i + 1 : 0)).filter(Boolean);
@@ -73,9 +73,15 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
     // blocks; it is near text within the wider reach of the marks' faint fringe.
     const reach = Math.max(1, Math.ceil(HALO * scale));
     const near = nearMarks(owner, AW, AH, mine, box, scale, reach, Math.max(reach + 1, Math.ceil(FRINGE * scale)));
+    // Within the halo, ink of a larger shape that is no block's mark (a balloon's outline, a caption's
+    // border its letters ran into) stays: only the lettering goes.
     const level = (x: number, y: number) => {
-      const u = Math.floor(x * scale) - near.x0;
-      return u >= 0 && u < near.w ? (near.at[(Math.floor(y * scale) - near.y0) * near.w + u] ?? 0) : 0;
+      const ax = Math.floor(x * scale),
+        ay = Math.floor(y * scale);
+      const a = ay * AW + ax;
+      if (shapes[a] && !owner[a]) return 0;
+      const u = ax - near.x0;
+      return u >= 0 && u < near.w ? (near.at[(ay - near.y0) * near.w + u] ?? 0) : 0;
     };
     const frames = ids.map((id) => found.blocks[id - 1]!.frame);
     const framed = (x: number, y: number) => frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);

@@ -77,6 +77,15 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   ];
 }
 
+/** A reading of at most this many letters, none a capital, on a page lettered in capitals is art read as text. */
+const SCRAP_LETTERS = 6;
+
+/** The regions without the short lower-case scraps read in the art of a page lettered in capitals ("oe m!"). */
+function withoutScraps(regions: RegionText[]): RegionText[] {
+  if (!letteredInCapitals(regions.map((r) => r.text).join(" "))) return regions;
+  return regions.filter((r) => /\p{Lu}/u.test(r.text) || (r.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) > SCRAP_LETTERS);
+}
+
 /**
  * Reading order of a page of panels: blocks in rows (a block starts a new row when its top lies
  * below two thirds of the way down every block of the row), each row left to right — right to left for vertical CJK text, as
@@ -111,7 +120,7 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
     });
     regions.push(...regionOf(reading, block));
   }
-  const ordered = readingOrder(regions);
+  const ordered = readingOrder(withoutScraps(regions));
   const words = ordered.flatMap((r) => r.lines.flatMap((l) => l.words));
   return {
     width: page.width,

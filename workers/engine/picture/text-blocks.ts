@@ -1,6 +1,7 @@
 import type { Box } from "../../shared/engine-contract";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
+import { borderLetters } from "./border-letters";
 import { labelComponents } from "./components";
 
 /**
@@ -182,7 +183,9 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
       m.set(g, (m.get(g) ?? 0) + 1);
     }
   }
-  // Marks: candidates enclosed by one ground much larger than themselves.
+  // Marks: candidates enclosed by one ground much larger than themselves: its extent four times
+  // theirs, its area twice (a caption box drawn snug around a word whose letters run together has
+  // little more ground than the word's box).
   const marks: Mark[] = [];
   for (const [k, m] of contacts) {
     let total = 0,
@@ -195,7 +198,8 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
     const box = { k, ground: g, x0: ink.x0[k]!, y0: ink.y0[k]!, x1: ink.x1[k]!, y1: ink.y1[k]! };
     const boxArea = (box.x1 - box.x0) * (box.y1 - box.y0);
     const encloses = ground.x0[g]! <= box.x0 && ground.x1[g]! >= box.x1 && ground.y0[g]! <= box.y0 && ground.y1[g]! >= box.y1;
-    if (best >= ENCLOSED * total && encloses && ground.area[g]! >= 4 * boxArea) marks.push(box);
+    const extent = (ground.x1[g]! - ground.x0[g]!) * (ground.y1[g]! - ground.y0[g]!);
+    if (best >= ENCLOSED * total && encloses && extent >= 4 * boxArea && ground.area[g]! >= 2 * boxArea) marks.push(box);
   }
   const isGlyph = (m: Mark) => m.y1 - m.y0 >= minH && ink.area[m.k]! >= 0.12 * (m.x1 - m.x0) * (m.y1 - m.y0);
   const glyphs = marks.filter(isGlyph);
@@ -256,6 +260,8 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
       y1 = Math.max(y1, m.y1);
       for (let y = m.y0; y < m.y1; y++) for (let x = m.x0; x < m.x1; x++) if (ink.labels[y * W + x] === m.k) owner[y * W + x] = id;
     }
+    const inks = { mask: inkMask, labels: ink.labels, letterSized: candidate };
+    [x0, y0, x1, y1] = borderLetters(ground, g, inks, owner, W, id, [x0, y0, x1, y1], mh);
     const frame = growFrame(ground.labels, owner, g, id, W, H, [x0, y0, x1, y1], Math.round(4 * mh));
     blocks.push({
       box: toPage(x0, y0, x1, y1),
