@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { GrayImage } from "../../workers/engine/image/gray";
-import { blockRaster } from "../../workers/engine/picture/block-raster";
+import { blockRaster, lineRaster } from "../../workers/engine/picture/block-raster";
 import { erasePictureText } from "../../workers/engine/picture/erase-blocks";
+import { lineBands } from "../../workers/engine/picture/line-bands";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 
 /** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
@@ -141,5 +142,46 @@ describe("text blocks of a picture", () => {
     const { blocks } = findTextBlocks(img);
     expect(blocks).toHaveLength(1);
     expect(blocks[0]!.box).toMatchObject({ x: 110, w: 190 });
+  });
+
+  it("cut a block's lines apart where their strokes touch, each line read on its own rows", () => {
+    // Two lines of letters 30 px high, 36 px apart, every other letter of the first joined to the
+    // one below by a stroke (heavy italic lettering whose lines touch): marks two lines high.
+    const img = page();
+    for (let i = 0; i < 8; i++) {
+      letter(img, 100 + i * 40, 200, 30);
+      letter(img, 100 + i * 40, 236, 30);
+      if (i % 2 === 0) for (let y = 230; y < 236; y++) for (let x = 12; x < 18; x++) img.data[y * img.width + 100 + i * 40 + x] = 0;
+    }
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(1);
+    const block = found.blocks[0]!;
+    const bands = lineBands(found, 0, block);
+    expect(bands).toHaveLength(2);
+    const [[top, cut], [cut2, bottom]] = bands as [[number, number], [number, number]];
+    expect(top).toBe(200);
+    expect(cut).toBe(cut2);
+    expect(cut).toBeGreaterThanOrEqual(229);
+    expect(cut).toBeLessThanOrEqual(237);
+    expect(bottom).toBe(266);
+    // A line's raster holds the block raster's rows of that line, placed where they lie on the page.
+    const raster = blockRaster(img, found, 0, block, false);
+    const line = lineRaster(raster, cut, bottom);
+    const { width, height, data } = line.image;
+    const onPage = (v: number) => line.offset!.y + v / line.scale;
+    let dark = 0;
+    for (let v = 0; v < height; v++)
+      for (let u = 0; u < width; u++) {
+        if (data[(v * width + u) * 4]! >= 128) continue;
+        dark++;
+        expect(onPage(v)).toBeGreaterThanOrEqual(cut - 1);
+        expect(onPage(v)).toBeLessThanOrEqual(bottom + 1);
+      }
+    expect(dark).toBeGreaterThan(8 * 4 * 30);
+    // A block of well-spaced lines is cut between them too, and a single line is one band.
+    const single = page();
+    for (let i = 0; i < 8; i++) letter(single, 100 + i * 40, 200, 30);
+    const one = findTextBlocks(single);
+    expect(lineBands(one, 0, one.blocks[0]!)).toEqual([[200, 230]]);
   });
 });

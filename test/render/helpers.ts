@@ -104,10 +104,18 @@ export async function pageText(key: string): Promise<PageText> {
   return (await obj.json()) as PageText;
 }
 
-/** OCR of an image already in FILES (a clean plate or a rendered page), as plain text. */
+/**
+ * OCR of an image already in FILES (a clean plate or a rendered page). A plate on which nothing
+ * reads at all (the engine's `no_text_found`) gives an empty reading.
+ */
 export async function readBack(imageKey: string, languages: string[]): Promise<PageText> {
-  const rec = await env.ENGINE.recognize({ pageKey: imageKey, languages, outKey: `${imageKey}.ocr.json` });
-  return pageText(rec.key);
+  try {
+    const rec = await env.ENGINE.recognize({ pageKey: imageKey, languages, outKey: `${imageKey}.ocr.json` });
+    return pageText(rec.key);
+  } catch (err) {
+    if (!String(err).includes("[no_text_found]")) throw err;
+    return { width: 0, height: 0, languages, text: "", confidence: 0, regions: [] };
+  }
 }
 
 /** Bounding box of the pixels that differ from the background by more than `t` inside a rectangle. */

@@ -99,6 +99,9 @@ describe("a comic page", () => {
     expect(golly!.text).not.toMatch(/HOLD|SECOND/);
     // A caption whose first word's heavy letters run into its border, read whole ("INSTANT" alone before).
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/NEXT INSTANT/));
+    // A caption of heavy italic lettering whose two lines touch, read line by line where tesseract
+    // ran them together ("U8 VEER Fine HOVENTURE!", under the confidence floor, before).
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/NEXT ISSUE.*TERROR TWINS/));
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
     // Balloons lettered in capitals keep no lower-case scraps read from their tails and the art at
@@ -136,9 +139,10 @@ describe("a comic page", () => {
     }
     expect(out.regions.every((r) => r.masked > 0)).toBe(true);
     // Inside the balloons (the regions' frames) the fill is flat: few pixels stand off the
-    // ground's level, the lettering's faint fringe included (4.2 % here, 4.8 % when only the
+    // ground's level, the lettering's faint fringe included (4.5 % here, 4.8 % when only the
     // marks and a 2-pixel halo were painted over; what remains is art and balloon outlines inside
-    // the frames, which the halo no longer paints over: 4.0 % when it did).
+    // the frames, which the halo no longer paints over, and the border and decorated initial of the
+    // bottom caption, now read).
     let off = 0;
     let all = 0;
     for (const r of page.regions) {
@@ -172,7 +176,7 @@ describe("a comic page", () => {
       }
     console.log("pixels painted outside the balloons", outside);
     expect(outside).toBe(0);
-    expect(off / all).toBeLessThan(0.045);
+    expect(off / all).toBeLessThan(0.047);
   });
 
   it("has a translation set inside its balloon, in capitals as lettered, in the lettering face", async () => {

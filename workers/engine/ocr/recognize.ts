@@ -51,11 +51,12 @@ export async function withEngine<T>(
 /**
  * Tesseract page segmentation modes used: the model's page mode (`pageSegmentation`) for pages,
  * one uniform block of text for crops (table cells, re-OCR rectangles; of vertical text with a
- * vertical model), where automatic layout tends to drop short text, and `picture`: automatic
+ * vertical model), where automatic layout tends to drop short text, one line (`line`: a line of
+ * a picture's block cut out where tesseract ran its lines together), and `picture`: automatic
  * layout over a photograph that holds a few lines of text, binarised locally (Sauvola), since one
  * global threshold over a picture's lights and darks loses the text.
  */
-export type SegmentationMode = "page" | "block" | "picture";
+export type SegmentationMode = "page" | "block" | "line" | "picture";
 
 /**
  * How a reading treats lines it reads with low confidence. `invert` (tesseract's default,
@@ -85,7 +86,9 @@ export async function recognizeIn(
   const readBlocks = async (r: OcrRaster, turned = false): Promise<HocrBlock[]> => {
     const { hocr, text } = await withEngine(models, language, r, (engine) => {
       // A crop of columns stays one block of vertical text (the model's mode 5).
-      if (mode === "block" && !ocrModel(language)?.vertical) engine.setVariable("tessedit_pageseg_mode", "6");
+      const horizontal = !ocrModel(language)?.vertical;
+      if (mode === "block" && horizontal) engine.setVariable("tessedit_pageseg_mode", "6");
+      else if (mode === "line" && horizontal) engine.setVariable("tessedit_pageseg_mode", "7");
       else if (turned) engine.setVariable("tessedit_pageseg_mode", "4");
       // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
       engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");

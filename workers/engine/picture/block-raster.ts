@@ -98,3 +98,24 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
     image: { data: grayToRgba(img), width: img.width, height: img.height },
   };
 }
+
+/**
+ * The rows of a block's raster (`blockRaster`) between page rows `top` and `bottom`, on white
+ * with a quarter of their height above and below: one of its lines read alone. Boxes read on it
+ * map back to the page as the block's do.
+ */
+export function lineRaster(raster: OcrRaster, top: number, bottom: number): OcrRaster {
+  const { width, height, data } = raster.image;
+  const origin = raster.offset ?? { x: 0, y: 0 };
+  const from = Math.max(0, Math.floor((top - origin.y) * raster.scale));
+  const to = Math.min(height, Math.max(from + 1, Math.ceil((bottom - origin.y) * raster.scale)));
+  const pad = Math.ceil((to - from) / 4);
+  const rows = to - from + 2 * pad;
+  const out = new Uint8ClampedArray(width * rows * 4).fill(255);
+  out.set(data.subarray(from * width * 4, to * width * 4), pad * width * 4);
+  return {
+    ...raster,
+    offset: { x: origin.x, y: origin.y + (from - pad) / raster.scale },
+    image: { data: out, width, height: rows },
+  };
+}

@@ -5,7 +5,8 @@ import type { GrayImage } from "../image/gray";
 import { unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
-import { blockRaster } from "./block-raster";
+import { blockRaster, lineRaster } from "./block-raster";
+import { lineBands } from "./line-bands";
 import { findTextBlocks, type TextBlock } from "./text-blocks";
 
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
@@ -77,6 +78,16 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   ];
 }
 
+/**
+ * A reading of lines cut apart is kept only when letters outnumber its other marks twice over:
+ * art cut into strips reads as strokes and symbols ("\ て\ て\_ にと").
+ */
+function mostlyLetters(region: RegionText): boolean {
+  const letters = region.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  const others = region.text.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0;
+  return others * 2 <= letters;
+}
+
 /** A reading of at most this many letters, none a capital, on a page lettered in capitals is art read as text. */
 const SCRAP_LETTERS = 6;
 
@@ -118,7 +129,17 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
     const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
       invert: false,
     });
-    regions.push(...regionOf(reading, block));
+    let read = regionOf(reading, block);
+    // Read unsurely as one block, a block of rows is read again line by line, cut where its lines
+    // touch: tesseract had run them together.
+    const bands = read.length || block.vertical || block.glyphs > PROSE ? [] : lineBands(found, i, block);
+    if (bands.length > 1) {
+      const lines: PageText[] = [];
+      for (const [top, bottom] of bands)
+        lines.push(await recognizeWith(models, lineRaster(raster, top, bottom), readers, "line", { invert: false }));
+      read = regionOf({ ...reading, regions: lines.flatMap((l) => l.regions) }, block).filter(mostlyLetters);
+    }
+    regions.push(...read);
   }
   const ordered = readingOrder(withoutScraps(regions));
   const words = ordered.flatMap((r) => r.lines.flatMap((l) => l.words));
