@@ -5,18 +5,38 @@
 import { ChildProcess } from "node:child_process";
 import { Server, Socket } from "node:net";
 
-/**
- * The servers, network sockets and child processes keeping Node's event loop alive now. The test
- * pool's own local browser (Browser Rendering, under `.wrangler/chrome/`) and the pipes to it are
- * the pool's: it closes them after the global teardowns.
- */
+const activeHandles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
+
+/** The test pool's local browsers (Browser Rendering: Chromium under `.wrangler/chrome/`). */
+const isPoolBrowser = (h: unknown): h is ChildProcess => h instanceof ChildProcess && h.spawnfile.includes("/.wrangler/chrome/");
+
+/** The servers, network sockets and child processes keeping Node's event loop alive now, the pool's browsers aside. */
 function openHandles(): unknown[] {
-  const all = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-  return all.filter(
+  return activeHandles().filter(
     (h) =>
-      h instanceof Server ||
-      (h instanceof Socket && h.remoteAddress !== undefined) ||
-      (h instanceof ChildProcess && !h.spawnfile.includes("/.wrangler/chrome/")),
+      h instanceof Server || (h instanceof Socket && h.remoteAddress !== undefined) || (h instanceof ChildProcess && !isPoolBrowser(h)),
+  );
+}
+
+/**
+ * Stops the local browsers still running. The pool closes the browsers of the runtimes it
+ * disposes, but one launched for a page a job was still drawing in the background when its test
+ * file ended (a runtime being torn down) belongs to no runtime any more: it ran on after the
+ * tests and kept vitest from exiting ("something prevents Vite server from exiting").
+ */
+async function stopBrowsers(): Promise<void> {
+  const running = activeHandles()
+    .filter(isPoolBrowser)
+    .filter((p) => p.exitCode === null && p.signalCode === null);
+  await Promise.all(
+    running.map(
+      (p) =>
+        new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 5_000);
+          p.once("exit", () => (clearTimeout(timer), resolve()));
+          p.kill("SIGKILL");
+        }),
+    ),
   );
 }
 
@@ -30,6 +50,7 @@ function describe(h: unknown): string {
 export default function setup() {
   const before = new Set(openHandles());
   return async () => {
+    await stopBrowsers();
     // Closed sockets leave the list on the next turns of the event loop.
     await new Promise((resolve) => setTimeout(resolve, 500));
     const left = openHandles().filter((h) => !before.has(h));
