@@ -17,6 +17,9 @@ const PROSE = 400;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Letters and digits in a text. */
+const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
 /** The models a block is read with: a vertical block in a language with a vertical model installed reads with it. */
 function modelsFor(block: TextBlock, languages: string[], installed: Set<string>): string[] {
   return languages.map((code) => {
@@ -58,7 +61,7 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text.
   const lines = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
   const words = lines.flatMap((l) => l.words);
-  const letters = lines.reduce((n, l) => n + (l.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0), 0);
+  const letters = lines.reduce((n, l) => n + letterCount(l.text), 0);
   const confidence = words.length ? words.reduce((n, w) => n + w.confidence, 0) / words.length : 0;
   if (letters < MIN_LETTERS || confidence < MIN_CONFIDENCE) return [];
   const vertical = lines.some((l) => l.vertical);
@@ -83,7 +86,7 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
  * art cut into strips reads as strokes and symbols ("\ て\ て\_ にと").
  */
 function mostlyLetters(region: RegionText): boolean {
-  const letters = region.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+  const letters = letterCount(region.text);
   const others = region.text.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0;
   return others * 2 <= letters;
 }
@@ -94,7 +97,7 @@ const SCRAP_LETTERS = 6;
 /** The regions without the short lower-case scraps read in the art of a page lettered in capitals ("oe m!"). */
 function withoutScraps(regions: RegionText[]): RegionText[] {
   if (!letteredInCapitals(regions.map((r) => r.text).join(" "))) return regions;
-  return regions.filter((r) => /\p{Lu}/u.test(r.text) || (r.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) > SCRAP_LETTERS);
+  return regions.filter((r) => /\p{Lu}/u.test(r.text) || letterCount(r.text) > SCRAP_LETTERS);
 }
 
 /**
