@@ -153,6 +153,31 @@ describe("one table stays one table", () => {
     expect(page.tables, grids(page)).toHaveLength(1);
     expect(grid(page.tables[0]!).map((r) => r.filter(Boolean))).toEqual([["Sales", "Staff"], ...body]);
   });
+
+  it("whose columns are ruled cell by cell and whose body rows are not ruled apart (ICDAR 2013 eu-008's style)", async () => {
+    const head = [["Country"], ["Cohesion Fund", "EURbn"], ["ERDF Convergence", "EURbn"], ["Total", "EURbn"]];
+    const body = [
+      ["Bulgaria", "2.3", "3.2", "5.5"],
+      ["Cyprus", "0.21", "0", "0.21"],
+      ["Czech Republic", "8.8", "13.4", "22.2"],
+      ["Estonia", "1.1", "1.9", "3.0"],
+      ["Technical Assistance", "", "0.87", ""],
+      ["TOTAL", "12.41", "19.37", "30.91"],
+    ];
+    const table: DrawnTable = {
+      style: "columns",
+      x: 60,
+      y: 120,
+      colWidths: [130, 110, 110, 110],
+      // Headings wrapped in step stay one row.
+      rowLines: [2],
+      cells: [...head.map((lines, col) => ({ row: 0, col, lines })), ...gridCells(body, 1)],
+      rules: [{ row: 1 }, { row: 6 }],
+    };
+    const page = await tablesOf("open-body.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: LEFT.slice(0, 3) }], tables: [table] }));
+    expect(page.tables, grids(page)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual([head.map((lines) => lines.join(" ")), ...body]);
+  });
 });
 
 describe("columns", () => {

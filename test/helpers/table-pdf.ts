@@ -11,10 +11,12 @@ export interface DrawnCell {
 
 /**
  * A table drawn on a born-digital page: `ruled` (every cell boxed), `framed` (a rule under the
- * header and one under the last row, the common report style) or `none` (borderless).
+ * header and one under the last row, the common report style), `columns` (boxed, its columns ruled
+ * top to bottom but drawn cell by cell as word processors export them, no rule between rows) or
+ * `none` (borderless).
  */
 export interface DrawnTable {
-  style: "ruled" | "framed" | "none";
+  style: "ruled" | "framed" | "columns" | "none";
   /** Top-left corner in points from the page's top-left. */
   x: number;
   y: number;
@@ -58,6 +60,11 @@ function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
       line(x1, y0, x1, y1);
     }
   }
+  if (t.style === "columns") {
+    for (let r = 0; r + 1 < ys.length; r++) for (const x of xs) line(x, ys[r]!, x, ys[r + 1]!);
+    line(t.x, ys[0]!, xs[xs.length - 1]!, ys[0]!);
+    line(t.x, ys[ys.length - 1]!, xs[xs.length - 1]!, ys[ys.length - 1]!);
+  }
   for (const r of t.rules ?? []) line(xs[r.from ?? 0]!, ys[r.row]!, xs[r.to ?? t.colWidths.length]!, ys[r.row]!);
   if (t.style === "framed") {
     const right = xs[xs.length - 1]!;
@@ -77,7 +84,7 @@ export async function tablePdf(content: { tables?: DrawnTable[]; paragraphs?: { 
   return doc.save();
 }
 
-/** Cells of a grid of single-line texts (row-major), for tables without spans. */
-export function gridCells(rows: string[][]): DrawnCell[] {
-  return rows.flatMap((cells, row) => cells.map((text, col) => ({ row, col, lines: [text] })).filter((c) => c.lines[0] !== ""));
+/** Cells of a grid of single-line texts (row-major, from row `first`), for tables without spans. */
+export function gridCells(rows: string[][], first = 0): DrawnCell[] {
+  return rows.flatMap((cells, r) => cells.map((text, col) => ({ row: first + r, col, lines: [text] })).filter((c) => c.lines[0] !== ""));
 }

@@ -1,6 +1,7 @@
 import type { Box, PageTable, PageText, TableCell, WordText } from "../../shared/engine-contract";
 import { joinWords } from "../ocr/page-text";
 import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
+import { splitOpenRows } from "./open-rows";
 import { ruledGrids, type RuledGrid } from "./ruled-tables";
 
 /** True when the centre of `w` lies in `b`. */
@@ -31,14 +32,17 @@ function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
 
 /**
  * A grid is a table when it has two columns or more and words in at least two cells covering 30 %
- * of it (a chart's axes and gridlines frame mostly empty space), and none of its cells holds
- * columns of its own (rules that frame a table without dividing it: alignment reads it then).
+ * of it (a chart's axes and gridlines frame mostly empty space), and neither do most of its rows
+ * run across it in one cell nor does any cell hold columns of its own (rules that frame a table's
+ * rows or the whole table without dividing its columns: alignment reads it then).
  */
 function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolean {
   const filled = cells.filter((c) => c.text);
-  if (grid.xs.length < 3 || filled.length < 2) return false;
-  const positions = (grid.xs.length - 1) * (grid.ys.length - 1);
-  if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * positions) return false;
+  const cols = grid.xs.length - 1;
+  const rows = grid.ys.length - 1;
+  if (cols < 2 || filled.length < 2) return false;
+  if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * cols * rows) return false;
+  if (2 * filled.filter((c) => c.colSpan === cols).length > rows) return false;
   return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
 }
 
@@ -65,6 +69,7 @@ export function tablesFromWords(
   const textH = heights[heights.length >> 1] ?? 0;
   const grids = ruledGrids(rules, tol, 0.6 * textH)
     .filter((grid) => !figures.some((f) => overlap(f, grid.box) >= FIGURE_SHARE * grid.box.w * grid.box.h))
+    .map((grid) => splitOpenRows(grid, words))
     .map((grid) => ({ grid, cells: fillCells(grid, words) }))
     .filter((g) => isTable(g.grid, g.cells, words));
   const m = FIGURE_LABELS * textH;

@@ -41,6 +41,24 @@ export function splitRules(rules: Box[]): { h: Rule[]; v: Rule[] } {
 }
 
 /**
+ * Rules drawn in pieces along one line (a cell's border drawn cell by cell) joined where one piece
+ * ends within `tol` of the next's start: a column rule drawn row by row crosses the header's and the
+ * foot's rules as one line, so the rows between stay in the grid.
+ */
+function joinSegments(rules: Rule[], tol: number): Rule[] {
+  const sorted = [...rules].sort((a, b) => a.a0 - b.a0);
+  const out: Rule[] = [];
+  for (const r of sorted) {
+    const prev = out.findLast((o) => Math.abs(o.at - r.at) <= Math.max(1, Math.max(o.thick, r.thick) / 2) && r.a0 <= o.a1 + tol);
+    if (prev) {
+      prev.a1 = Math.max(prev.a1, r.a1);
+      prev.thick = Math.max(prev.thick, r.thick);
+    } else out.push({ ...r });
+  }
+  return out;
+}
+
+/**
  * Grids drawn without outer borders on a side (rules across the rows that run on past the first or
  * last column rule, the stub column and the last column left open): `cross` (positions of the rules
  * across `rules`) gains a line where most of `rules`' grid lines end, when that is a cell's width
@@ -67,7 +85,9 @@ function openSides(cross: number[], along: number[], rules: Rule[], near: number
  * than `minCell` (double rules, a cell border drawn twice) are one grid line.
  */
 export function ruledGrids(rules: Box[], tol: number, minCell: number): RuledGrid[] {
-  const { h: hs, v: vs } = splitRules(rules);
+  const split = splitRules(rules);
+  const hs = joinSegments(split.h, tol);
+  const vs = joinSegments(split.v, tol);
   if (hs.length < 2 || vs.length < 2) return [];
   const crosses = (h: Rule, v: Rule) => v.at >= h.a0 - tol && v.at <= h.a1 + tol && h.at >= v.a0 - tol && h.at <= v.a1 + tol;
   const parent = [...hs, ...vs].map((_, i) => i);
