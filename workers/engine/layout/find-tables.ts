@@ -1,6 +1,6 @@
 import type { Box, PageTable, PageText, TableCell, WordText } from "../../shared/engine-contract";
 import { joinWords } from "../ocr/page-text";
-import { findAlignedTables, holdsColumns, type AlignedTable } from "./aligned-tables";
+import { findAlignedTables, holdsColumns, SAYS, type AlignedTable } from "./aligned-tables";
 import { splitOpenRows } from "./open-rows";
 import { ruledGrids, type RuledGrid } from "./ruled-tables";
 
@@ -31,10 +31,11 @@ function fillCells(grid: RuledGrid, words: WordText[]): TableCell[] {
 }
 
 /**
- * A grid is a table when it has two columns or more and words in at least two cells covering 30 %
- * of it (a chart's axes and gridlines frame mostly empty space), and neither do most of its rows
- * run across it in one cell nor does any cell hold columns of its own (rules that frame a table's
- * rows or the whole table without dividing its columns: alignment reads it then).
+ * A grid is a table when it has two columns or more, words in at least two cells covering 30 %
+ * of it and in most of its rows a word or a figure (a chart's axes and gridlines frame mostly
+ * empty space; a diagram's lattice holds marks), and neither do most of its rows run across it in
+ * one cell nor does any cell hold columns of its own (rules that frame a table's rows or the whole
+ * table without dividing its columns: alignment reads it then).
  */
 function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolean {
   const filled = cells.filter((c) => c.text);
@@ -43,6 +44,7 @@ function isTable(grid: RuledGrid, cells: TableCell[], words: WordText[]): boolea
   if (cols < 2 || filled.length < 2) return false;
   if (filled.reduce((n, c) => n + c.rowSpan * c.colSpan, 0) < 0.3 * cols * rows) return false;
   if (2 * filled.filter((c) => c.colSpan === cols).length > rows) return false;
+  if (2 * new Set(filled.filter((c) => SAYS.test(c.text)).map((c) => c.row)).size <= rows) return false;
   return !cells.some((c) => (c.rowSpan > 1 || c.colSpan > 1) && holdsColumns(words.filter((w) => inside(c.box, w))));
 }
 

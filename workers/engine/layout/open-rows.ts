@@ -18,9 +18,10 @@ function lineBands(words: WordText[]): [number, number][] {
  * A ruled grid whose body is left open (rules under the header and above the foot, columns ruled
  * top to bottom, no rule between the body's rows) has one tall row holding every line of the body.
  * Such a row is cut at the gaps between its lines when the lines run in step across the columns:
- * at least three lines, each with words in the first cell and one more. The header row never
- * qualifies (headings wrapped in step), nor does a row of wrapped cells (its continuation lines
- * fill fewer cells) or a row crossed by a cell spanning rows.
+ * at least three lines, each with words in the first cell and one more, three in four of them
+ * with words in every cell the row fills. The header row never qualifies (headings wrapped in
+ * step), nor does a row of wrapped cells (its continuation lines fill fewer cells) or a row
+ * crossed by a cell spanning rows.
  */
 export function splitOpenRows(grid: RuledGrid, words: WordText[]): RuledGrid {
   const ys = [grid.ys[0]!];
@@ -55,5 +56,7 @@ function lineCuts(grid: RuledGrid, r: number, words: WordText[]): number[] {
   const bands = lineBands(inRow);
   const filled = ([t, b]: [number, number]) => new Set(inRow.filter((w) => centreY(w.box) >= t && centreY(w.box) <= b).map(cellOf));
   if (bands.length < 3 || bands.some((b) => filled(b).size < 2 || !filled(b).has(0))) return [];
+  const used = new Set(inRow.map(cellOf)).size;
+  if (bands.filter((b) => filled(b).size === used).length < 0.75 * bands.length) return [];
   return bands.slice(1).map((b, i) => (bands[i]![1] + b[0]) / 2);
 }

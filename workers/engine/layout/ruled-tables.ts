@@ -16,6 +16,8 @@ interface Rule {
   a1: number;
   at: number;
   thick: number;
+  /** Where pieces it was joined from met, along it. */
+  joints?: number[];
 }
 
 function cluster(values: number[], tol: number): number[] {
@@ -43,7 +45,7 @@ export function splitRules(rules: Box[]): { h: Rule[]; v: Rule[] } {
 /**
  * Rules drawn in pieces along one line (a cell's border drawn cell by cell) joined where one piece
  * ends within `tol` of the next's start: a column rule drawn row by row crosses the header's and the
- * foot's rules as one line, so the rows between stay in the grid.
+ * foot's rules as one line, so the rows between stay in the grid. Each keeps where its pieces met.
  */
 function joinSegments(rules: Rule[], tol: number): Rule[] {
   const sorted = [...rules].sort((a, b) => a.a0 - b.a0);
@@ -51,6 +53,7 @@ function joinSegments(rules: Rule[], tol: number): Rule[] {
   for (const r of sorted) {
     const prev = out.findLast((o) => Math.abs(o.at - r.at) <= Math.max(1, Math.max(o.thick, r.thick) / 2) && r.a0 <= o.a1 + tol);
     if (prev) {
+      if (r.a0 >= prev.a1 - tol) (prev.joints ??= []).push((prev.a1 + r.a0) / 2);
       prev.a1 = Math.max(prev.a1, r.a1);
       prev.thick = Math.max(prev.thick, r.thick);
     } else out.push({ ...r });
@@ -75,6 +78,21 @@ function openSides(cross: number[], along: number[], rules: Rule[], near: number
   const end = median(ends.map((e) => e[1]));
   if (start < cross[0]! - Math.max(near, minCell)) cross.unshift(start);
   if (end > cross[cross.length - 1]! + Math.max(near, minCell)) cross.push(end);
+}
+
+/**
+ * Row lines drawn without any rule across: heights where every column rule of a grid (at `xs`) is
+ * broken into pieces that meet there (cell borders drawn cell by cell, the row rules left out or
+ * drawn in a way that leaves no line) and no rule of `hs` runs, as rules across the grid. Where a
+ * rule runs in some columns, the row line is drawn and the columns without it hold spanning cells.
+ */
+function jointRows(vs: Rule[], hs: Rule[], xs: number[], near: number): Rule[] {
+  const lines = xs.map((x) => vs.filter((v) => Math.abs(v.at - x) <= near).flatMap((v) => v.joints ?? []));
+  const thick = Math.min(...vs.map((v) => v.thick));
+  return cluster(lines[0] ?? [], near)
+    .filter((y) => !hs.some((h) => Math.abs(h.at - y) <= near))
+    .filter((y) => lines.every((joints) => joints.some((j) => Math.abs(j - y) <= near)))
+    .map((y) => ({ a0: xs[0]!, a1: xs[xs.length - 1]!, at: y, thick }));
 }
 
 /**
@@ -108,12 +126,13 @@ export function ruledGrids(rules: Box[], tol: number, minCell: number): RuledGri
   for (const g of groups.values()) {
     if (g.h.length < 2 || g.v.length < 2) continue;
     const near = Math.max(1.5 * tol, minCell);
-    const ys = cluster(
-      g.h.map((s) => s.at),
-      near,
-    );
     const xs = cluster(
       g.v.map((s) => s.at),
+      near,
+    );
+    g.h.push(...jointRows(g.v, g.h, xs, near));
+    const ys = cluster(
+      g.h.map((s) => s.at),
       near,
     );
     openSides(xs, ys, g.h, near, minCell);
