@@ -50,13 +50,24 @@ export function splitRules(rules: Box[]): { h: Rule[]; v: Rule[] } {
 function joinSegments(rules: Rule[], tol: number): Rule[] {
   const sorted = [...rules].sort((a, b) => a.a0 - b.a0);
   const out: Rule[] = [];
+  // Joined rules by position across them (2 px buckets): a page of a map draws thousands of strokes.
+  const near = new Map<number, Rule[]>();
+  const key = (at: number) => Math.floor(at / 2);
   for (const r of sorted) {
-    const prev = out.findLast((o) => Math.abs(o.at - r.at) <= Math.max(1, Math.max(o.thick, r.thick) / 2) && r.a0 <= o.a1 + tol);
+    const k = key(r.at);
+    const candidates = [...(near.get(k - 1) ?? []), ...(near.get(k) ?? []), ...(near.get(k + 1) ?? [])];
+    const prev = candidates.findLast((o) => Math.abs(o.at - r.at) <= Math.max(1, Math.max(o.thick, r.thick) / 2) && r.a0 <= o.a1 + tol);
     if (prev) {
       if (r.a0 >= prev.a1 - tol) (prev.joints ??= []).push((prev.a1 + r.a0) / 2);
       prev.a1 = Math.max(prev.a1, r.a1);
       prev.thick = Math.max(prev.thick, r.thick);
-    } else out.push({ ...r });
+    } else {
+      const joined = { ...r };
+      out.push(joined);
+      const bucket = near.get(k);
+      if (bucket) bucket.push(joined);
+      else near.set(k, [joined]);
+    }
   }
   return out;
 }
