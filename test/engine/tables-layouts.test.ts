@@ -276,6 +276,20 @@ describe("columns", () => {
     expect(grid(page.tables[0]!)).toEqual(rows);
   });
 
+  it("a schedule of dates stays a table (dates are no index entries)", async () => {
+    const rows = [
+      ["Round", "Opens", "Closes", "Results"],
+      ["First", "March 1, 2021", "March 31, 2021", "April 30, 2021"],
+      ["Second", "May 3, 2021", "May 28, 2021", "June 30, 2021"],
+      ["Third", "July 1, 2021", "July 30, 2021", "August 31, 2021"],
+      ["Final", "Sept. 1, 2021", "Sept. 30, 2021", "Oct. 29, 2021"],
+    ];
+    const table: DrawnTable = { style: "framed", x: 60, y: 120, colWidths: [70, 120, 120, 120], cells: gridCells(rows) };
+    const page = await tablesOf("dates.pdf", await tablePdf({ paragraphs: [{ y: 60, lines: LEFT.slice(0, 3) }], tables: [table] }));
+    expect(page.tables, grids(page)).toHaveLength(1);
+    expect(grid(page.tables[0]!)).toEqual(rows);
+  });
+
   it("a ruled grid without outer borders keeps its stub and last columns (ICDAR 2013 eu-013 p. 3)", async () => {
     const page = await tablesOf("eu-013-p3.pdf", realFixture("icdar2013_eu-013-p3.pdf"));
     expect(page.tables, grids(page)).toHaveLength(1);

@@ -276,8 +276,12 @@ function flowsAsText(cells: TableCell[], rows: number, cols: number): boolean {
   return false;
 }
 
-/** An index entry: a term and its page numbers ("Homotopie, 44", "Knoten, 17–21, 40"), or a cross-reference. */
-const INDEX_ENTRY = /(?:\p{L}.*,\s*\d{1,4}(?:[–-]\d{1,4})?(?:,\s*\d{1,4}(?:[–-]\d{1,4})?)*|\b(?:see|siehe|voir)\b.*)$/u;
+/**
+ * An index entry: a term and its page numbers ("Homotopie, 44", "Knoten, 17–21, 40"), or a
+ * cross-reference. Page numbers have three digits at most, so that a date ("March 1, 2021") is no
+ * index entry.
+ */
+const INDEX_ENTRY = /(?:\p{L}.*,\s*\d{1,3}(?:[–-]\d{1,3})?(?:,\s*\d{1,3}(?:[–-]\d{1,3})?)*|\b(?:see|siehe|voir)\b.*)$/u;
 
 /** An index set in columns: most cells are index entries. */
 const isIndex = (cells: TableCell[]) => cells.filter((c) => INDEX_ENTRY.test(c.text.trim())).length >= 0.6 * cells.length;
@@ -285,10 +289,10 @@ const isIndex = (cells: TableCell[]) => cells.filter((c) => INDEX_ENTRY.test(c.t
 /**
  * Mathematical notation: relations, operators, arrows and the pieces of large brackets and braces a
  * typeset formula's text layer holds (the private-use glyphs of math fonts). Not the signs a table
- * of figures uses: minus, ≤, ≥, ≈.
+ * of figures uses: minus, ≤, ≥, ≈, and the plain arrows of a trend.
  */
 const MATH =
-  /[=\u2190-\u21ff\u2200-\u2211\u2213-\u2247\u2249-\u2263\u2266-\u22ff\u2308-\u230b\u239b-\u23b3\u27c0-\u27ef\u2980-\u2aff\ue000-\uf8ff\ufe35-\ufe44]/u;
+  /[=\u219a-\u21ff\u2200-\u2211\u2213-\u2247\u2249-\u2263\u2266-\u22ff\u2308-\u230b\u239b-\u23b3\u27c0-\u27ef\u2980-\u2aff\ue000-\uf8ff\ufe35-\ufe44]/u;
 
 /** A cell that says something: a word of two letters or more, or a figure. */
 export const SAYS = /\p{L}{2}|\d/u;
