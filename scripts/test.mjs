@@ -1,5 +1,5 @@
 // The test command (`npm test`): static checks, then the whole suite in the Workers runtime.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { root } from "./models.mjs";
 
@@ -12,7 +12,41 @@ function run(label, cmd, args) {
   }
 }
 
+/**
+ * `run`, with the command's output passed through and watched: a line matching `forbidden` fails
+ * the step even when the command exits 0.
+ */
+async function runWatched(label, cmd, args, forbidden, why) {
+  console.log(`\n== ${label}`);
+  const child = spawn(cmd, args, {
+    cwd: root,
+    stdio: ["inherit", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  let seen = null;
+  const watch = (out) => {
+    let tail = "";
+    return (chunk) => {
+      out.write(chunk);
+      // A line may arrive in two chunks: the end of the last one is read with the next.
+      const text = tail + chunk.toString();
+      seen ??= forbidden.exec(text)?.[0] ?? null;
+      tail = text.slice(-200);
+    };
+  };
+  child.stdout.on("data", watch(process.stdout));
+  child.stderr.on("data", watch(process.stderr));
+  const status = await new Promise((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
+  if (status !== 0 || seen) {
+    console.error(`\n${label} failed (${status !== 0 ? `exit ${status}` : `"${seen}": ${why}`})`);
+    process.exit(typeof status === "number" && status !== 0 ? status : 1);
+  }
+}
+
 const bin = (name) => path.join(root, "node_modules/.bin", name);
+/** What vitest prints when something the tests opened outlives them. */
+const LEFT_OPEN = /something prevents (?:the main process|(?:\d+ )?Vite servers?) from exiting/;
+const LEFT_OPEN_WHY = "something the tests opened (a server, a socket, a child process) outlived them; close it in the test that opens it";
 // What the tests need from Debian: installed when run as root, otherwise a stop naming the command.
 run("Debian packages (scripts/setup.sh)", "bash", ["scripts/setup.sh"]);
 run("set-up script and the CI command", process.execPath, ["--test", "test/setup/setup-script.test.mjs"]);
@@ -60,10 +94,16 @@ if (process.argv.length <= 2)
     "scripts/build-tesseract.mjs",
     "--check",
   ]);
-run("tests", bin("vitest"), ["run", ...process.argv.slice(2)]);
+await runWatched("tests", bin("vitest"), ["run", ...process.argv.slice(2)], LEFT_OPEN, LEFT_OPEN_WHY);
 // The SDK and the CLI against the real service (`npm run dev` in a scratch copy, on a free port).
 if (process.argv.length <= 2) {
-  run("SDK and CLI against the local service", bin("vitest"), ["run", "--config", "sdk/vitest.config.mts"]);
+  await runWatched(
+    "SDK and CLI against the local service",
+    bin("vitest"),
+    ["run", "--config", "sdk/vitest.config.mts"],
+    LEFT_OPEN,
+    LEFT_OPEN_WHY,
+  );
   // The web app in Chromium against `npm run dev`, every page checked with axe-core.
   run("the web app end to end (npm run test:e2e)", process.execPath, ["test/e2e/web-app.e2e.mjs"]);
 }
