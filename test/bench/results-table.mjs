@@ -58,6 +58,19 @@ export const ROWS = {
     rows.push(["A4 300 dpi: preprocessing time ÷ OCR time (detect + recognize)", pct(r.preprocessShare), `target ≤ 15 %`]);
     return rows;
   },
+  "tesseract-cpu"(r) {
+    const rows = [["build read with", r.build, `median of ${r.repeat} readings each way`]];
+    for (const x of r.rows) {
+      const wasm = x.wasmLayoutSeconds + x.wasmRecognitionSeconds;
+      rows.push([
+        `${x.page} (${x.size}): CPU seconds, wasm (layout + recognition) vs native; CER wasm vs native`,
+        `${num(wasm, 2)} s vs ${num(x.nativeSeconds, 2)} s; ${pct(x.wasmCer)} vs ${pct(x.nativeCer)}`,
+        `${ratio(wasm, x.nativeSeconds)} native's CPU`,
+      ]);
+    }
+    rows.push(["all pages: CPU time, wasm ÷ native", ratio(r.wasmCpuOverNative, 1), "target ≤ 1.2×"]);
+    return rows;
+  },
   translate(r) {
     return [
       [`segments/s, Apertium provider alone (${r.segments} sentences en→es)`, num(r.provider), "1.00×"],

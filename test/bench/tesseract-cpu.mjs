@@ -9,6 +9,8 @@
 // SIDES=2500,2100,1800 reads each page scaled to those longest sides (working resolution against
 // CER); HELD=1 adds the held-back real A4 scans (OCRmyPDF's test PDFs rendered at 300 dpi, which
 // ship no reference text: their CER is taken against native tesseract's reading at 300 dpi).
+// REPEAT=n (3 unless set) reads each page n times each way, one after the other, and keeps the median CPU times
+// (one reading's CPU time moves by up to ±15 % between readings on the shared machine).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -126,6 +128,7 @@ console.log(
 );
 console.log("|---|---|---|---|---|---|---|---|---|");
 let warm = false;
+const repeat = Number(process.env.REPEAT ?? 3);
 /** One row a page and working size. */
 const rows = [];
 const sides = (process.env.SIDES ?? "").split(",").filter(Boolean).map(Number);
@@ -158,13 +161,16 @@ async function readPage(p, gray) {
   // V8 tiers the wasm up on first use: the first page is read twice, the second reading kept.
   if (!warm) read();
   warm = true;
-  const w = read();
   const file = path.join(work, `${p.name.replace(/\W+/g, "_")}.png`);
   const { data, width, height } = raster.image;
   writeFileSync(file, await encodeGrayPng({ width, height, data: Uint8Array.from({ length: width * height }, (_, i) => data[i * 4]) }));
-  const n = native(file);
-  const nativeMs = n.ms - startup;
-  const total = w.layout + w.recognition;
+  const readings = [];
+  for (let i = 0; i < repeat; i++) readings.push({ w: read(), n: native(file) });
+  const median = (f) => readings.map(f).sort((a, b) => a - b)[Math.floor((readings.length - 1) / 2)];
+  const w = { text: readings[0].w.text, layout: median((r) => r.w.layout), recognition: median((r) => r.w.recognition) };
+  const n = { text: readings[0].n.text };
+  const nativeMs = median((r) => r.n.ms) - startup;
+  const total = median((r) => r.w.layout + r.w.recognition);
   const cer = (t) => `${(errorRates(p.text, t, false).cer * 100).toFixed(2)} %`;
   rows.push({
     page: p.name,
@@ -181,4 +187,7 @@ async function readPage(p, gray) {
   );
 }
 engine.destroy();
-reportResult("tesseract-cpu", { startupSeconds: startup / 1000, rows });
+const sum = (f) => rows.reduce((n, r) => n + f(r), 0);
+const cpuRatio = sum((r) => r.wasmLayoutSeconds + r.wasmRecognitionSeconds) / sum((r) => r.nativeSeconds);
+console.log(`\nwasm CPU ÷ native CPU over these pages: ${cpuRatio.toFixed(2)}x`);
+reportResult("tesseract-cpu", { build: benchBuild, repeat, startupSeconds: startup / 1000, wasmCpuOverNative: cpuRatio, rows });

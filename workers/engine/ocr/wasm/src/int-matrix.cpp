@@ -19,7 +19,13 @@
 namespace {
 
 constexpr int kOutputsPerRegister = 4;
+// The relaxed kernel keeps two sums a register of outputs (inputs above and below zero), so it
+// works on at most 4 registers at a time: with 8, its 16 sums would not stay in registers.
+#ifdef __wasm_relaxed_simd__
+constexpr int kMaxOutputRegisters = 4;
+#else
 constexpr int kMaxOutputRegisters = 8;
+#endif
 constexpr int kInputsPerRegister = 16;
 constexpr int kInputsPerGroup = 4;
 
@@ -28,23 +34,26 @@ inline void PartialMatrixDotVector(const int8_t *&wi, const float *&scales, cons
                                    int rounded_num_in, float *&v) {
   v128_t acc[R];
 #ifdef __wasm_relaxed_simd__
-  for (int r = 0; r < R; ++r) acc[r] = wasm_i32x4_splat(0);
+  // relaxed_dot wants its second operand in [0, 127]: u = max(u, 0) - max(-u, 0), and each part
+  // is multiplied by the weights. |u|, |w| <= 127, so the pairwise 16-bit sums (<= 2 x 127 x 127)
+  // never saturate: the instruction is exact on every implementation.
+  v128_t acc_neg[R];
+  for (int r = 0; r < R; ++r) acc[r] = acc_neg[r] = wasm_i32x4_splat(0);
+  const v128_t zero = wasm_i32x4_splat(0);
   for (int k = 0; k < rounded_num_in; k += kInputsPerGroup) {
     int32_t word;
     std::memcpy(&word, u + k, sizeof(word));
     const v128_t in = wasm_i32x4_splat(word);
-    // relaxed_dot wants its second operand in [0, 127]: multiply |u| by sign(u) x w instead.
-    // |w| <= 127, so -w fits in int8 and the pairwise 16-bit sums (<= 2 x 127 x 127) never
-    // saturate: the instruction is exact on every implementation.
-    const v128_t in_abs = wasm_i8x16_abs(in);
-    const v128_t in_neg = wasm_i8x16_lt(in, wasm_i8x16_splat(0));
+    const v128_t in_pos = wasm_i8x16_max(in, zero);
+    const v128_t in_neg = wasm_i8x16_max(wasm_i8x16_neg(in), zero);
     for (int r = 0; r < R; ++r) {
       const v128_t w = wasm_v128_load(wi);
       wi += 16;
-      const v128_t ws = wasm_v128_bitselect(wasm_i8x16_neg(w), w, in_neg);
-      acc[r] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(ws, in_abs, acc[r]);
+      acc[r] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(w, in_pos, acc[r]);
+      acc_neg[r] = wasm_i32x4_relaxed_dot_i8x16_i7x16_add(w, in_neg, acc_neg[r]);
     }
   }
+  for (int r = 0; r < R; ++r) acc[r] = wasm_i32x4_sub(acc[r], acc_neg[r]);
 #else
   v128_t acc_hi[R];
   for (int r = 0; r < R; ++r) acc[r] = acc_hi[r] = wasm_i32x4_splat(0);
@@ -87,12 +96,13 @@ void matrixDotVector(int dim1, int dim2, const int8_t *wi, const float *scales, 
   const int rounded_num_out = tesseract::IntSimdMatrix::Roundup(num_out, kOutputsPerRegister);
   // v and scales hold rounded_num_out entries (WeightMatrix rounds them), as for AVX2.
   int output = 0;
-  for (; output + 8 * kOutputsPerRegister <= rounded_num_out; output += 8 * kOutputsPerRegister) {
-    PartialMatrixDotVector<8>(wi, scales, u, rounded_num_in, v);
+  if (kMaxOutputRegisters == 8) {
+    for (; output + 8 * kOutputsPerRegister <= rounded_num_out; output += 8 * kOutputsPerRegister) {
+      PartialMatrixDotVector<8>(wi, scales, u, rounded_num_in, v);
+    }
   }
-  if (output + 4 * kOutputsPerRegister <= rounded_num_out) {
+  for (; output + 4 * kOutputsPerRegister <= rounded_num_out; output += 4 * kOutputsPerRegister) {
     PartialMatrixDotVector<4>(wi, scales, u, rounded_num_in, v);
-    output += 4 * kOutputsPerRegister;
   }
   if (output + 2 * kOutputsPerRegister <= rounded_num_out) {
     PartialMatrixDotVector<2>(wi, scales, u, rounded_num_in, v);
