@@ -9,8 +9,9 @@
 // SIDES=2500,2100,1800 reads each page scaled to those longest sides (working resolution against
 // CER); HELD=1 adds the held-back real A4 scans (OCRmyPDF's test PDFs rendered at 300 dpi, which
 // ship no reference text: their CER is taken against native tesseract's reading at 300 dpi).
-// REPEAT=n (3 unless set) reads each page n times each way, one after the other, and keeps the median CPU times
-// (one reading's CPU time moves by up to ±15 % between readings on the shared machine).
+// REPEAT=n (3 unless set) reads each page n times each way, one after the other, and keeps the
+// median CPU times (one reading's CPU time moves by up to ±15 % between readings on the shared
+// machine, native tesseract's by up to a third between runs).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
