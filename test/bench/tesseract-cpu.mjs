@@ -171,7 +171,7 @@ async function readPage(p, gray) {
   const w = { text: readings[0].w.text, layout: median((r) => r.w.layout), recognition: median((r) => r.w.recognition) };
   const n = { text: readings[0].n.text };
   const nativeMs = median((r) => r.n.ms) - startup;
-  const total = median((r) => r.w.layout + r.w.recognition);
+  const total = w.layout + w.recognition;
   const cer = (t) => `${(errorRates(p.text, t, false).cer * 100).toFixed(2)} %`;
   rows.push({
     page: p.name,
