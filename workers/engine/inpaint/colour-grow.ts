@@ -1,4 +1,5 @@
-import type { Rect, ZoneInk } from "./mask";
+import type { ZoneInk } from "./mask";
+import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 
 /** An RGB colour. */

@@ -1,4 +1,4 @@
-import type { Rect } from "./mask";
+import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 
 const KNOWN = 0,

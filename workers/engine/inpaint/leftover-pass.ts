@@ -1,7 +1,8 @@
 import { growByColour, inkColour, type Rgb } from "./colour-grow";
 import { fillHoles } from "./fill";
 import type { ReadWord } from "./leftover";
-import { dilate, rectOf, zoneInk } from "./mask";
+import { dilate, zoneInk } from "./mask";
+import { rectOf } from "./rect";
 import type { RgbaImage } from "./rgba";
 import { TEXTURED } from "./text-evidence";
 

@@ -1,26 +1,8 @@
 import type { Box, InpaintRegion, TextStyle } from "../../shared/engine-contract";
+import { reachLineEnds } from "./line-ends";
 import { strokeFreeBackground } from "./morph";
+import { rectOf, type Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
-
-/** An integer pixel rectangle [x0, x1) × [y0, y1). */
-export interface Rect {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/** A box grown by `pad`, clipped to the page (empty, never inverted, when it lies outside). */
-export function rectOf(b: Box, pad: number, width: number, height: number): Rect {
-  const x0 = Math.min(width, Math.max(0, Math.floor(b.x - pad))),
-    y0 = Math.min(height, Math.max(0, Math.floor(b.y - pad)));
-  return {
-    x0,
-    y0,
-    x1: Math.max(x0, Math.min(width, Math.ceil(b.x + b.w + pad))),
-    y1: Math.max(y0, Math.min(height, Math.ceil(b.y + b.h + pad))),
-  };
-}
 
 function inRects(rects: Rect[], x: number, y: number): boolean {
   for (const r of rects) if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) return true;
@@ -48,10 +30,12 @@ export function lineHeightOf(r: InpaintRegion): number {
   return Math.max(4, Math.min(r.vertical ? r.box.w : r.box.h, 64));
 }
 
+/** How far around its line boxes a region's glyph pixels are looked for. */
+const zonePad = (r: InpaintRegion) => Math.max(2, Math.round(lineHeightOf(r) * 0.18));
+
 /** The padded line boxes of a region: where its glyph pixels are looked for. */
 export function zonesOf(r: InpaintRegion, width: number, height: number): Rect[] {
-  const pad = Math.max(2, Math.round(lineHeightOf(r) * 0.18));
-  return (r.lines && r.lines.length ? r.lines : [r.box]).map((b) => rectOf(b, pad, width, height));
+  return (r.lines && r.lines.length ? r.lines : [r.box]).map((b) => rectOf(b, zonePad(r), width, height));
 }
 
 /** Stroke thickness over line height between regular and bold faces: measured 0.106 for DejaVu Sans, 0.168 for its bold. */
@@ -386,9 +370,17 @@ export interface RegionInk {
  * receives the luma of the text-free background estimate around them.
  */
 export function regionInk(img: RgbaImage, r: InpaintRegion, blocked: Rect[], guide: Uint8Array): RegionInk {
-  const zones = zonesOf(r, img.width, img.height);
+  const { width, height } = img;
+  const padded = zonesOf(r, width, height);
   // Each line is measured at its own height: a heading merged with body text keeps its wider window.
   const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lineHeightOf(r)];
+  // Letters a reading lost at a line's ends are removed with the line.
+  const bound = rectOf(r.box, zonePad(r), width, height);
+  const lines = r.lines ?? [];
+  const zones =
+    r.vertical || !lines.length
+      ? padded
+      : padded.map((z, k) => reachLineEnds(img, z, rectOf(lines[k]!, 0, width, height), heights[k]!, bound));
   return { zones, inks: zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide)) };
 }
 

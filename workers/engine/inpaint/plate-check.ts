@@ -1,4 +1,4 @@
-import type { Rect } from "./mask";
+import type { Rect } from "./rect";
 import { squareFilter } from "./morph";
 import type { RgbaImage } from "./rgba";
 

@@ -4,7 +4,9 @@ import type { SegmentationMode } from "../ocr/recognize";
 import { chromaAxis, sauvola } from "./binarise";
 import { growByColour, inkColour } from "./colour-grow";
 import { readable, wordsIn, type ReadWord } from "./leftover";
-import { rectOf, zoneInk, type Rect, type RegionInk } from "./mask";
+import { reachLineEnds } from "./line-ends";
+import { zoneInk, type RegionInk } from "./mask";
+import { rectOf, type Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 
 /**
@@ -138,7 +140,7 @@ export async function confirmText(
       const known = readingModeOf(z) === "block" ? textWords(read[i]?.filter((w) => centredIn(w.box, z)) ?? []) : [];
       const text: ReadWord[] = [...known];
       if (known.length) {
-        keep(evidence, i, text);
+        keep(evidence, i, withLineEnds(img, text, z));
         continue;
       }
       evidence.read++;
@@ -157,7 +159,7 @@ export async function confirmText(
         }
       }
       if (!text.length) evidence.rejected++;
-      keep(evidence, i, text);
+      keep(evidence, i, readingModeOf(z) === "block" ? withLineEnds(img, text, z) : text);
     }
   }
   // Word boxes hug the glyphs: grown by a share of their height for strokes they clip.
@@ -169,6 +171,24 @@ export async function confirmText(
     growWords(img, f, evidence.text[i]!, blocked);
   });
   return evidence;
+}
+
+/**
+ * The words of one line, its first word reaching left and its last right over ink that continues
+ * the line within its zone `z` (line-ends.ts): letters the reading lost at the line's ends ("udy"
+ * for "Judy") are removed with their word.
+ */
+function withLineEnds(img: RgbaImage, words: ReadWord[], z: Rect): ReadWord[] {
+  if (!words.length) return words;
+  const first = words.reduce((a, b) => (b.box.x < a.box.x ? b : a));
+  const last = words.reduce((a, b) => (b.box.x + b.box.w > a.box.x + a.box.w ? b : a));
+  return words.map((w) => {
+    if (w !== first && w !== last) return w;
+    const own = rectOf(w.box, 0, img.width, img.height);
+    const bound = { x0: w === first ? z.x0 : own.x0, y0: z.y0, x1: w === last ? z.x1 : own.x1, y1: z.y1 };
+    const reached = reachLineEnds(img, own, own, w.box.h, bound);
+    return { ...w, box: { ...w.box, x: reached.x0, w: reached.x1 - reached.x0 } };
+  });
 }
 
 /** Whether a box's centre lies in a zone. */

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { RgbaImage } from "../../workers/engine/image/gray";
+import { reachLineEnds } from "../../workers/engine/inpaint/line-ends";
+import type { Rect } from "../../workers/engine/inpaint/rect";
+
+const W = 400,
+  H = 60;
+
+/** A light page (paper at 235) with dark strokes (20): letters 5 px wide on rows 20–36, a rule from top to bottom. */
+function page(letters: number[], rule?: number): RgbaImage {
+  const data = new Uint8Array(W * H * 4).fill(235);
+  const ink = (x: number, y: number) => data.fill(20, (y * W + x) * 4, (y * W + x) * 4 + 3);
+  for (const x of letters) for (let y = 20; y < 36; y++) for (let i = 0; i < 5; i++) ink(x + i, y);
+  if (rule !== undefined) for (let y = 0; y < H; y++) ink(rule, y);
+  return { width: W, height: H, data };
+}
+
+/** The line 20–36 read from x = 100 to 200 (letters every 12 px), its zone padded by 3. */
+const line: Rect = { x0: 100, y0: 20, x1: 200, y1: 36 };
+const zone: Rect = { x0: 97, y0: 17, x1: 203, y1: 39 };
+const body = Array.from({ length: 9 }, (_, k) => 100 + 12 * k);
+const bound: Rect = { x0: 0, y0: 0, x1: W, y1: H };
+
+describe("a line's zone reaching its lost ends", () => {
+  it("takes in letters a reading dropped at the start and end of a line, within a word space", () => {
+    const img = page([84, ...body, 212]);
+    const grown = reachLineEnds(img, zone, line, 16, bound);
+    // Padded by the zone's own 3 px beyond the letters reached (84–88 and 212–216).
+    expect(grown.x0).toBe(81);
+    expect(grown.x1).toBe(220);
+    expect([grown.y0, grown.y1]).toEqual([zone.y0, zone.y1]);
+  });
+
+  it("leaves ink further than a word space away, and never reaches past its region's box", () => {
+    // 40 px of blank before the left mark: more than 0.7 of a 16 px line.
+    const far = reachLineEnds(page([50, ...body]), zone, line, 16, bound);
+    expect(far.x0).toBe(zone.x0);
+    const bounded = reachLineEnds(page([84, ...body]), zone, line, 16, { ...bound, x0: 86 });
+    expect(bounded.x0).toBe(86);
+    const outside = reachLineEnds(page([84, ...body]), zone, line, 16, { ...bound, x0: 90 });
+    expect(outside.x0).toBe(zone.x0);
+  });
+
+  it("stops at a rule or drawing that runs through the whole zone", () => {
+    const grown = reachLineEnds(page([84, ...body], 92), zone, line, 16, bound);
+    expect(grown.x0).toBe(zone.x0);
+  });
+
+  it("leaves a line on a ground of too little contrast as it is", () => {
+    const img = page([84, ...body]);
+    for (let i = 0; i < img.data.length; i++) if (img.data[i] === 20) img.data[i] = 210;
+    expect(reachLineEnds(img, zone, line, 16, bound)).toEqual(zone);
+  });
+});
