@@ -157,12 +157,16 @@ async function jobOnce(base, auth, file, options) {
     await new Promise((r) => setTimeout(r, 200));
   }
   const seconds = (performance.now() - t0) / 1000;
+  // Seconds in each state of the pipeline (a state entered twice, on a retry, counts both times).
+  const timeline = await (await fetch(`${base}/api/v1/jobs/${created.id}/timeline`, { headers: auth })).json();
+  const stages = {};
+  for (const s of timeline.stages ?? []) stages[s.status] = (stages[s.status] ?? 0) + s.duration_ms / 1000;
   const exports = {};
   for (const exp of state.output?.exports ?? []) {
     const link = await (await fetch(`${base}${exp.download}`, { headers: auth })).json();
     exports[exp.format] = Buffer.from(await (await fetch(link.url)).arrayBuffer());
   }
-  return { status: state.status, code: state.error?.code, seconds, exports };
+  return { status: state.status, code: state.error?.code, seconds, stages, exports };
 }
 
 /** Native readings of a result image against the source units native read on the input: the share read again. */
@@ -228,7 +232,14 @@ async function measurePage(base, auth, name) {
   // The service's reading.
   const ours = ocr.exports.txt ? score(truth, units(ocr.exports.txt.toString("utf8"), language)) : { recall: null, precision: null };
   if (ocr.exports.txt) writeFileSync(path.join(OUT, `${stem}.ocr.txt`), ocr.exports.txt);
-  row.ocr = { status: ocr.status, code: ocr.code, seconds: ocr.seconds, recall: ours.recall, precision: ours.precision };
+  row.ocr = {
+    status: ocr.status,
+    code: ocr.code,
+    seconds: ocr.seconds,
+    stages: ocr.stages,
+    recall: ours.recall,
+    precision: ours.precision,
+  };
 
   for (const tool of language === "en" ? ["translate", "erase"] : ["erase"]) {
     const options =
@@ -236,7 +247,7 @@ async function measurePage(base, auth, name) {
         ? { tool, source_language: language, target_language: "es", export_formats: ["png", "txt"] }
         : { tool, source_language: language, export_formats: ["png"] };
     const r = await job(base, auth, file, options);
-    const m = { status: r.status, code: r.code, seconds: r.seconds };
+    const m = { status: r.status, code: r.code, seconds: r.seconds, stages: r.stages };
     if (r.exports.png) {
       const out = path.join(OUT, `${stem}.${tool}.png`);
       writeFileSync(out, r.exports.png);
@@ -331,6 +342,15 @@ function summarise(rows) {
   lines.push(
     `| **overall** (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
   );
+  lines.push("", "| page | job | seconds in each state |", "|---|---|---|");
+  for (const r of rows)
+    for (const k of tools)
+      if (r[k]?.stages)
+        lines.push(
+          `| ${r.name} | ${k} | ${Object.entries(r[k].stages)
+            .map(([state, s]) => `${state} ${s.toFixed(1)}`)
+            .join(", ")} |`,
+        );
   return { table: lines.join("\n"), overall };
 }
 

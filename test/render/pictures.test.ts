@@ -102,6 +102,9 @@ describe("a comic page", () => {
     // A caption of heavy italic lettering whose two lines touch, read line by line where tesseract
     // ran them together ("U8 VEER Fine HOVENTURE!", under the confidence floor, before).
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/NEXT ISSUE.*TERROR TWINS/));
+    // A balloon of heavy italic lettering that read as nothing as drawn, read set upright and
+    // thinned ("DID IT!" was "oe m!" before, a scrap dropped).
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^\S+ IT!$/));
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
     // Balloons lettered in capitals keep no lower-case scraps read from their tails and the art at

@@ -5,7 +5,9 @@ import type { GrayImage } from "../image/gray";
 import { unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
+import type { OcrRaster } from "../ocr/page-raster";
 import { blockRaster, lineRaster } from "./block-raster";
+import { unshear, upright } from "./deslant";
 import { lineBands } from "./line-bands";
 import { findTextBlocks, type TextBlock } from "./text-blocks";
 
@@ -94,10 +96,19 @@ function mostlyLetters(region: RegionText): boolean {
 /** A reading of at most this many letters, none a capital, on a page lettered in capitals is art read as text. */
 const SCRAP_LETTERS = 6;
 
-/** The regions without the short lower-case scraps read in the art of a page lettered in capitals ("oe m!"). */
+/** A reading of a few letters, none a capital ("oe m!"): on a page lettered in capitals, art read as text. */
+const scrap = (r: RegionText) => !/\p{Lu}/u.test(r.text) && letterCount(r.text) <= SCRAP_LETTERS;
+
+/**
+ * Whether a block's reading is nothing, or nothing but scraps in a cased script (a short reading
+ * in Japanese or Arabic, which have no capitals, is no scrap): worth reading another way.
+ */
+const scraps = (rs: RegionText[]) => rs.every((r) => scrap(r) && !/\p{Lo}/u.test(r.text));
+
+/** The regions without the short lower-case scraps read in the art of a page lettered in capitals. */
 function withoutScraps(regions: RegionText[]): RegionText[] {
   if (!letteredInCapitals(regions.map((r) => r.text).join(" "))) return regions;
-  return regions.filter((r) => /\p{Lu}/u.test(r.text) || letterCount(r.text) > SCRAP_LETTERS);
+  return regions.filter((r) => !scrap(r));
 }
 
 /**
@@ -119,6 +130,18 @@ function readingOrder(regions: RegionText[]): RegionText[] {
 }
 
 /**
+ * A block's reading set upright (`upright`), its boxes taken back onto the page; none when it stands
+ * upright in light strokes already, or still reads as nothing or as mostly strokes (art).
+ */
+async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
+  const set = upright(raster, block.glyph * raster.scale);
+  if (!set) return [];
+  const reading = await recognizeWith(models, set.raster, readers, "block", { invert: false });
+  const middle = (raster.offset?.y ?? 0) + raster.image.height / 2 / raster.scale;
+  return regionOf(unshear(reading, set.slant, middle), block).filter(mostlyLetters);
+}
+
+/**
  * Reads a picture (comic or manga page, poster, photo): its text blocks (`findTextBlocks`), each
  * read alone on white in its direction, one region a block with the block's interior as its frame.
  */
@@ -133,9 +156,15 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
       invert: false,
     });
     let read = regionOf(reading, block);
-    // Read unsurely as one block, a block of rows is read again line by line, cut where its lines
-    // touch: tesseract had run them together.
-    const bands = read.length || block.vertical || block.glyphs > PROSE ? [] : lineBands(found, i, block);
+    // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
+    // heavy italic); then, still unread, line by line, cut where its lines touch: tesseract had
+    // run them together.
+    const rows = !block.vertical && block.glyphs <= PROSE;
+    if (rows && scraps(read)) {
+      const again = await readUpright(models, raster, block, readers);
+      if (!scraps(again)) read = again;
+    }
+    const bands = read.length || !rows ? [] : lineBands(found, i, block);
     if (bands.length > 1) {
       const lines: PageText[] = [];
       for (const [top, bottom] of bands)
