@@ -19,6 +19,8 @@ const MIN_SEPARATION = 30;
 const MIN_SOLID = 30;
 
 const dist = (r: number, g: number, b: number, c: Rgb) => Math.hypot(r - c[0], g - c[1], b - c[2]);
+/** Squared RGB distance: comparisons need no root (per pixel and cluster, a page of words makes millions). */
+const dist2 = (r: number, g: number, b: number, c: Rgb) => (r - c[0]) ** 2 + (g - c[1]) ** 2 + (b - c[2]) ** 2;
 
 function inRects(rects: Rect[], x: number, y: number): boolean {
   for (const r of rects) if (x >= r.x0 && x < r.x1 && y >= r.y0 && y < r.y1) return true;
@@ -43,11 +45,13 @@ function backgroundColours(img: RgbaImage, z: Rect, blocked: Rect[]): Rgb[] {
   const m = Math.max(4, Math.round((z.y1 - z.y0) * 0.35));
   const R = { x0: Math.max(0, z.x0 - m), y0: Math.max(0, z.y0 - m), x1: Math.min(width, z.x1 + m), y1: Math.min(height, z.y1 + m) };
   const area = (R.x1 - R.x0) * (R.y1 - R.y0) - (z.x1 - z.x0) * (z.y1 - z.y0);
+  // Only the text zones that touch the ring matter (a page of prose has hundreds of words).
+  const near = blocked.filter((b) => b.x0 < R.x1 && b.x1 > R.x0 && b.y0 < R.y1 && b.y1 > R.y0);
   const stride = Math.max(1, Math.floor(Math.sqrt(area / RING_SAMPLES)));
   const px: number[] = [];
   for (let y = R.y0; y < R.y1; y += stride)
     for (let x = R.x0; x < R.x1; x += stride) {
-      if ((x >= z.x0 && x < z.x1 && y >= z.y0 && y < z.y1) || inRects(blocked, x, y)) continue;
+      if ((x >= z.x0 && x < z.x1 && y >= z.y0 && y < z.y1) || inRects(near, x, y)) continue;
       const i = (y * width + x) * 4;
       px.push(img.data[i]!, img.data[i + 1]!, img.data[i + 2]!);
     }
@@ -68,7 +72,11 @@ function backgroundColours(img: RgbaImage, z: Rect, blocked: Rect[]): Rgb[] {
         g = px[k * 3 + 1]!,
         b = px[k * 3 + 2]!;
       let best = 0;
-      for (let c = 1; c < centres.length; c++) if (dist(r, g, b, centres[c]!) < dist(r, g, b, centres[best]!)) best = c;
+      let near = dist2(r, g, b, centres[0]!);
+      for (let c = 1; c < centres.length; c++) {
+        const d = dist2(r, g, b, centres[c]!);
+        if (d < near) [best, near] = [c, d];
+      }
       sums[best]![0]! += r;
       sums[best]![1]! += g;
       sums[best]![2]! += b;
@@ -97,6 +105,8 @@ export function growByColour(img: RgbaImage, z: Rect, ink: ZoneInk, colour: Rgb,
   if (!background.length) return 0;
   const separation = Math.min(...background.map((c) => dist(colour[0], colour[1], colour[2], c)));
   if (separation < MIN_SEPARATION) return 0;
+  // Squared distances from here on: how close to the text colour a pixel of it lies.
+  const reach = (separation * CLOSER) ** 2;
   // 0: not text-coloured, 1: text-coloured, 2: taken (seed or grown).
   const state = new Uint8Array(w * h);
   const queue: number[] = [];
@@ -106,14 +116,14 @@ export function growByColour(img: RgbaImage, z: Rect, ink: ZoneInk, colour: Rgb,
       const r = img.data[i]!,
         g = img.data[i + 1]!,
         b = img.data[i + 2]!;
-      const dt = dist(r, g, b, colour);
-      if (dt >= separation * CLOSER) continue;
+      const dt = dist2(r, g, b, colour);
+      if (dt >= reach) continue;
       let db = Infinity;
-      for (const c of background) db = Math.min(db, dist(r, g, b, c));
-      if (dt >= db * CLOSER) continue;
+      for (const c of background) db = Math.min(db, dist2(r, g, b, c));
+      if (dt >= db * CLOSER * CLOSER) continue;
       state[y * w + x] = 1;
       // The text's very colour seeds on its own (a glyph the threshold missed entirely).
-      if (dt < separation * CLOSER * 0.4) {
+      if (dt < reach * 0.4 * 0.4) {
         state[y * w + x] = 2;
         queue.push(y * w + x);
       }

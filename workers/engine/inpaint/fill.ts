@@ -408,15 +408,16 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
         const ay = y + py,
           by = cy + py;
         if (ay < 0 || by < 0 || ay >= h || by >= h) continue;
+        // Page rows of the two patch rows, their pixels indexed without dividing by the width.
+        const rowA = (rect.y0 + ay) * W + rect.x0,
+          rowB = (rect.y0 + by) * W + rect.x0;
         for (let px = -PATCH; px <= PATCH; px++) {
           const ax = x + px,
             bx = cx + px;
           if (ax < 0 || bx < 0 || ax >= w || bx >= w) continue;
-          const a = ay * w + ax,
-            b = by * w + bx;
-          if (!state[a] || !state[b]) continue;
-          const ja = page(a) * 4,
-            jb = page(b) * 4;
+          if (!state[ay * w + ax] || !state[by * w + bx]) continue;
+          const ja = (rowA + ax) * 4,
+            jb = (rowB + bx) * 4;
           const dr = data[ja]! - data[jb]!,
             dg = data[ja + 1]! - data[jb + 1]!,
             db = data[ja + 2]! - data[jb + 2]!;

@@ -21,6 +21,14 @@ function mergeResults(lettered: (ErasedBlock | null)[], masked: InpaintRegionRes
     .map((r) => r ?? masked[k++]!);
 }
 
+/** Luma below which a region's text colour is dark text (on a lighter ground). */
+const DARK_TEXT = 100;
+const darkText = (color: string | undefined) => {
+  if (!color) return false;
+  const [r, g, b] = rgbOf(color);
+  return (r * 77 + g * 150 + b * 29) >> 8 < DARK_TEXT;
+};
+
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
 
@@ -100,7 +108,14 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   let gray = { width, height, data: lumaOf(img) };
   const read = async (i: number) => {
     const t = Date.now();
-    const words = await leftoverWords(env.MODELS, gray, regions[i]!.box, languages, evidence.checked ? evidence.text[i] : undefined);
+    const words = await leftoverWords(
+      env.MODELS,
+      gray,
+      regions[i]!.box,
+      languages,
+      evidence.checked ? evidence.text[i] : undefined,
+      darkText(found[i]!.style.color),
+    );
     checkMs += Date.now() - t;
     return words;
   };

@@ -3,7 +3,7 @@ import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
 import { seededLanguages } from "../ocr/models";
 import { ocrRasterFromGray } from "../ocr/page-raster";
-import { recognizeWith, type SegmentationMode } from "../ocr/recognize";
+import { recognizeWith, type ReadingOptions, type SegmentationMode } from "../ocr/recognize";
 
 /** Words read with at least this confidence count as source text left behind. */
 const MIN_CONFIDENCE = 0.6;
@@ -37,6 +37,7 @@ export async function wordsIn(
   languages: string[],
   mode: SegmentationMode = "block",
   prepare?: (crop: GrayImage) => GrayImage,
+  options: ReadingOptions = {},
 ): Promise<ReadWord[]> {
   const pad = Math.max(4, Math.round(Math.min(box.w, box.h) * 0.1));
   const rect = { x: Math.max(0, box.x - pad), y: Math.max(0, box.y - pad), w: box.w + 2 * pad, h: box.h + 2 * pad };
@@ -49,7 +50,7 @@ export async function wordsIn(
     offset: { x: Math.floor(rect.x), y: Math.floor(rect.y) },
     scale: 1,
   });
-  const page = await recognizeWith(models, raster, languages, mode);
+  const page = await recognizeWith(models, raster, languages, mode, options);
   return page.regions.flatMap((r) => r.lines.flatMap((l) => l.words.map((w) => ({ text: w.text, confidence: w.confidence, box: w.box }))));
 }
 
@@ -61,7 +62,8 @@ export const readable = (w: ReadWord, minConfidence = MIN_CONFIDENCE) => w.confi
  * found there: anything readable means source glyphs survived the inpainting. `sources`, when
  * given (textured pages, text-evidence.ts), are the boxes of the words taken for text before
  * removal: only a word read on one of them counts, since foliage or grain reads as stray
- * "words" on the true background too.
+ * "words" on the true background too. Dark text (`darkText`) leaves dark strokes: its unsure lines
+ * are not read inverted as well, which doubles a reading of a mostly blank region.
  */
 export async function leftoverWords(
   models: R2Bucket,
@@ -69,11 +71,14 @@ export async function leftoverWords(
   box: Box,
   languages: string[],
   sources?: Box[],
+  darkText = false,
 ): Promise<ReadWord[]> {
   const on = (w: ReadWord) => {
     const cx = w.box.x + w.box.w / 2,
       cy = w.box.y + w.box.h / 2;
     return sources!.some((b) => cx >= b.x && cx <= b.x + b.w && cy >= b.y && cy <= b.y + b.h);
   };
-  return (await wordsIn(models, clean, box, languages)).filter((w) => readable(w) && (!sources || on(w)));
+  return (await wordsIn(models, clean, box, languages, "block", undefined, { invert: !darkText })).filter(
+    (w) => readable(w) && (!sources || on(w)),
+  );
 }
