@@ -5,7 +5,7 @@ import { chromaAxis, sauvola } from "./binarise";
 import { growByColour, inkColour } from "./colour-grow";
 import { readable, wordsIn, type ReadWord } from "./leftover";
 import { reachLineEnds } from "./line-ends";
-import { zoneInk, type RegionInk } from "./mask";
+import { zoneInk, type RegionInk, type ZoneInk } from "./mask";
 import { rectOf, type Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 
@@ -144,9 +144,15 @@ export async function confirmText(
         continue;
       }
       evidence.read++;
-      const readIn = async (source: GrayImage, box: Box, mode: SegmentationMode, prepare?: (crop: GrayImage) => GrayImage) =>
-        text.push(...textWords((await wordsIn(models, source, box, languages, mode, prepare)).filter((w) => w.box.w > 0 && w.box.h > 0)));
-      for (const mode of modes) await readIn(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode);
+      const readIn = async (source: GrayImage, box: Box, mode: SegmentationMode, prepare?: (crop: GrayImage) => GrayImage, invert = true) =>
+        text.push(
+          ...textWords(
+            (await wordsIn(models, source, box, languages, mode, prepare, { invert })).filter((w) => w.box.w > 0 && w.box.h > 0),
+          ),
+        );
+      // A line of dark ink is not also read inverted line by line (which doubles its reading).
+      const dark = readingModeOf(z) === "block" && darkInk(gray, f.inks[k]!, guide);
+      for (const mode of modes) await readIn(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode, undefined, !dark);
       if (readingModeOf(z) === "picture") {
         for (const band of bandsOf(z)) {
           const before = text.length;
@@ -189,6 +195,13 @@ function withLineEnds(img: RgbaImage, words: ReadWord[], z: Rect): ReadWord[] {
     const reached = reachLineEnds(img, own, own, w.box.h, bound);
     return { ...w, box: { ...w.box, x: reached.x0, w: reached.x1 - reached.x0 } };
   });
+}
+
+/** Whether most of a zone's ink is darker than the background estimated under it (`guide`): dark text. */
+function darkInk(gray: GrayImage, ink: ZoneInk, guide: Uint8Array): boolean {
+  let darker = 0;
+  for (const i of ink.at) if (gray.data[i]! < guide[i]!) darker++;
+  return darker * 2 > ink.at.length;
 }
 
 /** Whether a box's centre lies in a zone. */
