@@ -44,7 +44,7 @@ export function slantOf(image: OcrRaster["image"]): number {
   return best;
 }
 
-/** Stroke thickness of the raster's ink (2·area / perimeter) over the height of its tallest marks' rows. */
+/** Stroke thickness of the raster's ink (2·area / perimeter) over its letters' height `letter` (pixels). */
 function heaviness(image: OcrRaster["image"], letter: number): number {
   const { width, height, data } = image;
   let area = 0,
@@ -104,7 +104,7 @@ function thin(data: Uint8ClampedArray, width: number, height: number): void {
 }
 
 /**
- * A reading of a `deslanted` raster with its boxes taken back onto the page: each box moves back
+ * A reading of an `upright` raster with its boxes taken back onto the page: each box moves back
  * by the shear at its middle row (`yc`: the raster's middle row, page pixels).
  */
 export function unshear(reading: PageText, k: number, yc: number): PageText {
