@@ -72,10 +72,10 @@ function backgroundColours(img: RgbaImage, z: Rect, blocked: Rect[]): Rgb[] {
         g = px[k * 3 + 1]!,
         b = px[k * 3 + 2]!;
       let best = 0;
-      let near = dist2(r, g, b, centres[0]!);
+      let closest = dist2(r, g, b, centres[0]!);
       for (let c = 1; c < centres.length; c++) {
         const d = dist2(r, g, b, centres[c]!);
-        if (d < near) [best, near] = [c, d];
+        if (d < closest) [best, closest] = [c, d];
       }
       sums[best]![0]! += r;
       sums[best]![1]! += g;
