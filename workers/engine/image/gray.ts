@@ -12,13 +12,16 @@ export interface RgbaImage {
   data: Uint8Array;
 }
 
+/** Luma (Rec. 601) of one colour, in integer weights that sum to 256. */
+export const luma = (r: number, g: number, b: number) => (r * 77 + g * 150 + b * 29) >> 8;
+
 /** Luma (Rec. 601) of RGBA pixels, composited over white so transparent backgrounds stay light. */
 export function rgbaToGray(rgba: Uint8Array, width: number, height: number): GrayImage {
   const n = width * height;
   const data = new Uint8Array(n);
   for (let i = 0, j = 0; i < n; i++, j += 4) {
     const a = rgba[j + 3]!;
-    const y = (rgba[j]! * 77 + rgba[j + 1]! * 150 + rgba[j + 2]! * 29) >> 8;
+    const y = luma(rgba[j]!, rgba[j + 1]!, rgba[j + 2]!);
     data[i] = a === 255 ? y : (y * a + 255 * (255 - a) + 127) / 255;
   }
   return { width, height, data };

@@ -1,6 +1,6 @@
 import { engineError } from "../errors";
 import { enlargedRgbRows } from "./enlarge";
-import type { GrayImage } from "./gray";
+import { luma, type GrayImage } from "./gray";
 import { concat, pipeThroughStream } from "./streams";
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
@@ -163,11 +163,8 @@ function toGrayRow(line: Uint8Array, out: Uint8Array, channels: number): void {
   // Opaque pixels (all of them in most pages) skip the compositing.
   const over = (g: number, alpha: number) => (alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255);
   if (channels === 2) for (let x = 0, j = 0; x < width; x++, j += 2) out[x] = over(line[j]!, line[j + 1]!);
-  else if (channels === 3)
-    for (let x = 0, j = 0; x < width; x++, j += 3) out[x] = (line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8;
-  else
-    for (let x = 0, j = 0; x < width; x++, j += 4)
-      out[x] = over((line[j]! * 77 + line[j + 1]! * 150 + line[j + 2]! * 29) >> 8, line[j + 3]!);
+  else if (channels === 3) for (let x = 0, j = 0; x < width; x++, j += 3) out[x] = luma(line[j]!, line[j + 1]!, line[j + 2]!);
+  else for (let x = 0, j = 0; x < width; x++, j += 4) out[x] = over(luma(line[j]!, line[j + 1]!, line[j + 2]!), line[j + 3]!);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { engineError } from "../errors";
-import type { GrayImage } from "./gray";
+import { luma, type GrayImage } from "./gray";
 import { assertDimensions } from "./limits";
 
 /**
@@ -100,7 +100,7 @@ export function decodePnm(b: Uint8Array): GrayImage {
       p += wide ? 2 : 1;
       return Math.min(255, Math.round(v * scale));
     };
-    for (let i = 0; i < n; i++) out[i] = channels === 3 ? (sample() * 77 + sample() * 150 + sample() * 29) >> 8 : sample();
+    for (let i = 0; i < n; i++) out[i] = channels === 3 ? luma(sample(), sample(), sample()) : sample();
   } else {
     const t = new Tokens(b, h.dataOffset - 1);
     const next = (what: string) => t.number(what, kind === 1 ? 1 : 10);
@@ -108,7 +108,7 @@ export function decodePnm(b: Uint8Array): GrayImage {
       if (kind === 1) out[i] = next("pixels") ? 0 : 255;
       else {
         const s = () => Math.min(255, Math.round(next("pixels") * scale));
-        out[i] = channels === 3 ? (s() * 77 + s() * 150 + s() * 29) >> 8 : s();
+        out[i] = channels === 3 ? luma(s(), s(), s()) : s();
       }
     }
   }

@@ -1,5 +1,5 @@
 import { engineError } from "../errors";
-import type { GrayImage } from "./gray";
+import { luma, type GrayImage } from "./gray";
 import { decodeCcitt, type CcittMode } from "./ccitt";
 import { MAX_PHOTON_PIXELS } from "../memory";
 import { assertDimensions } from "./limits";
@@ -213,9 +213,9 @@ function rowsToGray(
       let g: number;
       if (photometric === 3 && cm) {
         const i = bits === 8 ? row[x]! : Math.round(sample(x, 0) / (255 / maxSample));
-        g = ((cm[i]! >> 8) * 77 + (cm[third + i]! >> 8) * 150 + (cm[2 * third + i]! >> 8) * 29) >> 8;
+        g = luma(cm[i]! >> 8, cm[third + i]! >> 8, cm[2 * third + i]! >> 8);
       } else if (photometric === 2 && samples >= 3) {
-        g = (sample(x, 0) * 77 + sample(x, 1) * 150 + sample(x, 2) * 29) >> 8;
+        g = luma(sample(x, 0), sample(x, 1), sample(x, 2));
       } else if (photometric === 5 && samples >= 4) {
         const k = 255 - sample(x, 3);
         g =

@@ -1,5 +1,6 @@
 import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
+import { luma } from "../image/gray";
 
 const KNOWN = 0,
   BAND = 1,
@@ -212,12 +213,12 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
   const data = img.data;
   const at = (x: number, y: number) => ((rect.y0 + y) * W + rect.x0 + x) * 4;
   const done = new Uint8Array(w * h);
-  const luma = new Uint8Array(w * h);
+  const lumas = new Uint8Array(w * h);
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
       const j = at(x, y);
       done[y * w + x] = hole[(rect.y0 + y) * W + rect.x0 + x] ? 0 : 1;
-      luma[y * w + x] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
+      lumas[y * w + x] = luma(data[j]!, data[j + 1]!, data[j + 2]!);
     }
   }
   // Gradients of the original pixels (from original neighbours only); filled pixels count as flat.
@@ -281,7 +282,7 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
       if (!done[ko]) continue;
       const cos = (dxs[q]! * gx + dys[q]! * gy) * invD[q]! * ign;
       const dir = gn > 0 ? Math.max(0.05, cos < 0 ? -cos : cos) : 1;
-      const off = Math.abs(luma[ko]! - gq);
+      const off = Math.abs(lumas[ko]! - gq);
       const dt = T[ko]! - t,
         g = off / GUIDE_SCALE;
       nIdx[k] = ko;
@@ -332,7 +333,7 @@ function fillSmooth(img: RgbaImage, hole: Uint8Array, m: March, radius: number, 
     data[j + 2] = Math.round(Math.min(hi2, Math.max(lo2, s2 / ws)));
     data[j + 3] = 255;
     done[o] = 1;
-    luma[o] = (data[j]! * 77 + data[j + 1]! * 150 + data[j + 2]! * 29) >> 8;
+    lumas[o] = luma(data[j]!, data[j + 1]!, data[j + 2]!);
   }
 }
 
@@ -427,7 +428,7 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
       }
       if (!count) continue;
       const jc = page(c) * 4;
-      const off = ((data[jc]! * 77 + data[jc + 1]! * 150 + data[jc + 2]! * 29) >> 8) - gq;
+      const off = luma(data[jc]!, data[jc + 1]!, data[jc + 2]!) - gq;
       // Mean squared difference a pixel, plus how far the source lies beyond the guide's range: a
       // source on the other side of a background edge is far from it whatever its patch (within
       // GUIDE_GATE the guide says nothing: on texture it follows the grain's extremes).

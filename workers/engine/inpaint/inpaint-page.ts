@@ -12,6 +12,7 @@ import type { Rect } from "./rect";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 import { confirmText, TEXTURED } from "./text-evidence";
+import { luma } from "../image/gray";
 
 /** Each region's result in input order: a picture's lettering removed by its blocks, the others by glyph masks. */
 function mergeResults(lettered: (ErasedBlock | null)[], masked: InpaintRegionResult[]): InpaintRegionResult[] {
@@ -26,7 +27,7 @@ const DARK_TEXT = 100;
 const darkText = (color: string | undefined) => {
   if (!color) return false;
   const [r, g, b] = rgbOf(color);
-  return (r * 77 + g * 150 + b * 29) >> 8 < DARK_TEXT;
+  return luma(r, g, b) < DARK_TEXT;
 };
 
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */

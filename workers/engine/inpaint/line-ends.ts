@@ -1,5 +1,6 @@
 import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
+import { luma } from "../image/gray";
 
 /** Blank columns (share of the line height) between a zone's end and ink that still continues its line: a word space. */
 const WORD_GAP = 0.7;
@@ -8,7 +9,7 @@ const INK_SHARE = 0.5;
 /** Lines of less contrast than this (luma levels) are left as they are: their ink cannot be told from grain. */
 const MIN_CONTRAST = 40;
 
-const lumaAt = (d: Uint8Array, i: number) => (d[i * 4]! * 77 + d[i * 4 + 1]! * 150 + d[i * 4 + 2]! * 29) >> 8;
+const lumaAt = (d: Uint8Array, i: number) => luma(d[i * 4]!, d[i * 4 + 1]!, d[i * 4 + 2]!);
 
 /** The luma at quantile `q` of a histogram holding `total` pixels. */
 function quantile(counts: Uint32Array, total: number, q: number): number {

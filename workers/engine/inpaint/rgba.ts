@@ -5,7 +5,7 @@ import { MAX_PHOTON_PIXELS } from "../memory";
 import { rotateQuarter, rotateSmall, unscaledSize } from "../image/geometry";
 import { warpGray } from "../image/perspective";
 import { applyLineWarp } from "../image/dewarp";
-import type { GrayImage, RgbaImage } from "../image/gray";
+import { luma, type GrayImage, type RgbaImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { decodeLargeJpeg } from "../image/jpeg-scaled";
 import { sniffFormat } from "../image/sniff";
@@ -84,7 +84,7 @@ export function lumaOf(img: RgbaImage): Uint8Array {
   const n = img.width * img.height;
   const out = new Uint8Array(n);
   const d = img.data;
-  for (let i = 0, j = 0; i < n; i++, j += 4) out[i] = (d[j]! * 77 + d[j + 1]! * 150 + d[j + 2]! * 29) >> 8;
+  for (let i = 0, j = 0; i < n; i++, j += 4) out[i] = luma(d[j]!, d[j + 1]!, d[j + 2]!);
   return out;
 }
 

@@ -1,5 +1,5 @@
 import { OPS } from "pdfjs-dist";
-import type { GrayImage } from "../image/gray";
+import { luma, type GrayImage } from "../image/gray";
 import { clipMask, clipPath, type ClipPath } from "./clip-mask";
 import type { PDFPageProxy } from "./pdfjs";
 
@@ -75,11 +75,11 @@ function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | nu
       }
     }
   } else if (kind === 2) {
-    for (let o = 0, i = 0; o < n; o++, i += 3) gray[o] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
+    for (let o = 0, i = 0; o < n; o++, i += 3) gray[o] = luma(data[i]!, data[i + 1]!, data[i + 2]!);
   } else {
     opaque = new Uint8Array(n);
     for (let o = 0, i = 0; o < n; o++, i += 4) {
-      gray[o] = (data[i]! * 77 + data[i + 1]! * 150 + data[i + 2]! * 29) >> 8;
+      gray[o] = luma(data[i]!, data[i + 1]!, data[i + 2]!);
       opaque[o] = data[i + 3]! >= 128 ? 1 : 0;
     }
   }
@@ -205,7 +205,7 @@ function parseFill(args: unknown[]): number {
   const c = args[0];
   if (typeof c === "string" && /^#[0-9a-f]{6}$/i.test(c)) {
     const v = parseInt(c.slice(1), 16);
-    return (((v >> 16) & 255) * 77 + ((v >> 8) & 255) * 150 + (v & 255) * 29) >> 8;
+    return luma((v >> 16) & 255, (v >> 8) & 255, v & 255);
   }
   if (args.length === 3 && args.every((x) => typeof x === "number")) {
     const [r, g, b] = args as number[];

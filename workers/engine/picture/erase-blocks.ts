@@ -1,5 +1,5 @@
 import type { Box, TextStyle } from "../../shared/engine-contract";
-import type { GrayImage } from "../image/gray";
+import { luma, type GrayImage } from "../image/gray";
 import { nearMarks } from "./near-marks";
 import { findTextBlocks } from "./text-blocks";
 
@@ -106,7 +106,7 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
     const fill = ground.map(medianOf);
     // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
     // pixel near the marks that is darker than the ground by more than its grain.
-    const groundLevel = (fill[0]! * 77 + fill[1]! * 150 + fill[2]! * 29) >> 8;
+    const groundLevel = luma(fill[0]!, fill[1]!, fill[2]!);
     for (const i of fringe) if (gray.data[i]! < groundLevel - GRAIN) text.push(i);
     for (const i of text) {
       const p = i * 4;
