@@ -105,6 +105,9 @@ describe("a comic page", () => {
     // A balloon of heavy italic lettering that read as nothing as drawn, read set upright and
     // thinned ("DID IT!" was "oe m!" before, a scrap dropped).
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^\S+ IT!$/));
+    // A balloon whose first line reads surely and whose second does not keeps its first ("WHAT" over
+    // "THE~X": the balloon was dropped whole, under the block's confidence floor, before).
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^WHAT\b/));
     // A short balloon of one line and a half, whole.
     expect(regionWith(page, "SURE DOES")?.text).toMatch(/WISH.*LIKE HIM/);
     // Balloons lettered in capitals keep no lower-case scraps read from their tails and the art at

@@ -14,6 +14,12 @@ import { findTextBlocks, type TextBlock } from "./text-blocks";
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
 const MIN_CONFIDENCE = 0.55;
 const MIN_LETTERS = 2;
+/**
+ * A line of a block too unsure as a whole is kept when read at least this surely on its own, with
+ * a word of `WORD_ALONE` letters or more (art read as text gives short words: "ツン", "oy").
+ */
+const LINE_ALONE = 0.8;
+const WORD_ALONE = 3;
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 
@@ -31,6 +37,9 @@ function modelsFor(block: TextBlock, languages: string[], installed: Set<string>
     return installed.has(base) ? base : code;
   });
 }
+
+/** Whether a block is read with a model of vertical text (else its columns, if any, are read as rows). */
+const vertical = (readers: string[]) => readers.some((m) => ocrModel(m)?.vertical);
 
 /** Below these confidences a word of lower case, or of symbols only, at a line's end is no word of capitals lettering. */
 const STRAY_LOWER = 0.75;
@@ -57,15 +66,27 @@ function withoutStrays(line: LineText): LineText | null {
   };
 }
 
+/** Mean confidence of the words of some lines (0 without words). */
+function meanConfidence(lines: LineText[]): number {
+  const words = lines.flatMap((l) => l.words);
+  return words.length ? words.reduce((n, w) => n + w.confidence, 0) / words.length : 0;
+}
+
+/** Whether lines read as text: letters enough, read with at least `confidence` on average. */
+const plausible = (lines: LineText[], confidence: number) =>
+  lines.reduce((n, l) => n + letterCount(l.text), 0) >= MIN_LETTERS && meanConfidence(lines) >= confidence;
+
+const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.words.some((w) => letterCount(w.text) >= WORD_ALONE);
+
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   const read: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
   // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text.
-  const lines = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
-  const words = lines.flatMap((l) => l.words);
-  const letters = lines.reduce((n, l) => n + letterCount(l.text), 0);
-  const confidence = words.length ? words.reduce((n, w) => n + w.confidence, 0) / words.length : 0;
-  if (letters < MIN_LETTERS || confidence < MIN_CONFIDENCE) return [];
+  const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
+  // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread "THE…?").
+  const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter(sureAlone);
+  if (!lines.length) return [];
+  const confidence = meanConfidence(lines);
   const vertical = lines.some((l) => l.vertical);
   const box: Box = lines.slice(1).reduce((u, l) => unionBox(u, l.box), lines[0]!.box);
   // A block of prose keeps tesseract's paragraphs; a balloon or caption is one region.
@@ -151,7 +172,7 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
   const regions: RegionText[] = [];
   for (const [i, block] of found.blocks.entries()) {
     const readers = modelsFor(block, languages, have);
-    const raster = blockRaster(page, found, i, block, !readers.some((m) => ocrModel(m)?.vertical));
+    const raster = blockRaster(page, found, i, block, !vertical(readers));
     const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
       invert: false,
     });
@@ -159,7 +180,7 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
     // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
     // heavy italic); then, still unread, line by line, cut where its lines touch: tesseract had
     // run them together.
-    const rows = !block.vertical && block.glyphs <= PROSE;
+    const rows = !(block.vertical && vertical(readers)) && block.glyphs <= PROSE;
     if (rows && scraps(read)) {
       const again = await readUpright(models, raster, block, readers);
       if (!scraps(again)) read = again;
