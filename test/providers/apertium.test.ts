@@ -248,6 +248,21 @@ describe("ApertiumTranslator with a scripted server", () => {
     expect(qs).toEqual(["one\n\ntwo\n\nthree\n\nfour", "one", "two", "three", "four"]);
   });
 
+  it("drops the marks Apertium sets before words it could not inflect or transfer, not the source's own", async () => {
+    const { impl } = scripted((q) =>
+      Response.json({ responseData: { translatedText: q.includes("tag") ? "Ver #tag y @ana" : "Describió #algo de @la vida" } }),
+    );
+    const t = new ApertiumTranslator("http://apertium.test", impl);
+    const out = await t.translate({
+      source: "en",
+      target: "es",
+      segments: [{ id: "a", text: "Described something of the life" }],
+    });
+    expect(out[0]!.text).toBe("Describió algo de la vida");
+    const own = await t.translate({ source: "en", target: "es", segments: [{ id: "b", text: "See #tag and @ana" }] });
+    expect(own[0]!.text).toBe("Ver #tag y @ana");
+  });
+
   it("maps server errors: pair not installed → unsupported, 5xx → retryable unavailable", async () => {
     const notInstalled = scripted(() =>
       Response.json({ status: "error", code: 400, explanation: "That pair is not installed" }, { status: 400 }),

@@ -79,6 +79,21 @@ describe("translateSegments through Apertium", () => {
     expect(r.segments[1]!.text).toMatch(/hermano tiene dos gatos/);
   });
 
+  it("joins a word hyphenated at a line's end before translating it, and keeps a compound's hyphen", async () => {
+    const r = await translateSegments(env, db, {
+      userId: user.userId,
+      source: "en",
+      target: "es",
+      segments: [
+        { id: "a", text: "The children were play-\ning in the gar-\nden." },
+        { id: "b", text: "THE FLY-\nSWATTER" },
+      ],
+    });
+    expect(r.segments[0]!.text).toMatch(/en el jardín/);
+    expect(r.segments[0]!.text).not.toMatch(/-/);
+    expect(r.segments[1]!.text).toMatch(/-/);
+  });
+
   it("keeps short lines without punctuation apart (headings, labels)", async () => {
     const r = await translateSegments(env, db, {
       userId: user.userId,

@@ -102,11 +102,21 @@ export function languageCode(code: string, field = "language"): string {
   return iso;
 }
 
+/**
+ * The text a provider is given: paragraphs (blank-line apart) on lines of their own, each
+ * paragraph's lines joined into one, and a word hyphenated at a line's end (a lower-case letter,
+ * a hyphen, the line break, a lower-case letter: "find-\ning") joined whole, as it is read.
+ */
 function providerText(text: string): string {
   return text
     .normalize("NFC")
     .split(/\n\s*\n/)
-    .map((p) => p.replace(/\s+/gu, " ").trim())
+    .map((p) =>
+      p
+        .replace(/(\p{Ll})-[ \t]*\r?\n[ \t]*(?=\p{Ll})/gu, "$1")
+        .replace(/\s+/gu, " ")
+        .trim(),
+    )
     .filter(Boolean)
     .join("\n");
 }

@@ -212,7 +212,7 @@ export class ApertiumTranslator implements Translator {
         lines = await mapLimit(sent, this.opts.concurrency, async (u) => (await this.post(step, u)).replace(/\n+/g, " "));
       }
       batch.forEach((unitIndex, k) => {
-        out[unitIndex] = keepOuterWhitespace(sent[k] as string, lines[k] as string);
+        out[unitIndex] = keepOuterWhitespace(sent[k] as string, withoutMarks(sent[k] as string, lines[k] as string));
       });
     });
     return out;
@@ -352,6 +352,17 @@ function pack(parts: string[], maxBytes: number, cut: (part: string) => string[]
 }
 
 /** Apertium moves blanks across line borders; give each unit back its own outer whitespace. */
+/**
+ * Apertium's translation without the marks it sets before words it could not inflect (`#`, the
+ * lemma follows) or transfer (`@`): "#algo" becomes "algo". A mark that the source itself has
+ * before a word ("#tag", "@name") is kept.
+ */
+function withoutMarks(input: string, output: string): string {
+  return output.replace(/(^|[^\p{L}\p{N}#@])([#@])(?=\p{L})/gu, (all, before: string, mark: string) =>
+    input.includes(mark) ? all : before,
+  );
+}
+
 function keepOuterWhitespace(input: string, output: string): string {
   const lead = /^\s*/.exec(input)?.[0] ?? "";
   const trail = /\s*$/.exec(input)?.[0] ?? "";
