@@ -351,7 +351,6 @@ function pack(parts: string[], maxBytes: number, cut: (part: string) => string[]
   return pieces;
 }
 
-/** Apertium moves blanks across line borders; give each unit back its own outer whitespace. */
 /**
  * Apertium's translation without the marks it sets before words it could not inflect (`#`, the
  * lemma follows) or transfer (`@`): "#algo" becomes "algo". A mark that the source itself has
@@ -363,6 +362,7 @@ function withoutMarks(input: string, output: string): string {
   );
 }
 
+/** Apertium moves blanks across line borders; give each unit back its own outer whitespace. */
 function keepOuterWhitespace(input: string, output: string): string {
   const lead = /^\s*/.exec(input)?.[0] ?? "";
   const trail = /\s*$/.exec(input)?.[0] ?? "";
