@@ -39,7 +39,7 @@ function modelsFor(block: TextBlock, languages: string[], installed: Set<string>
 }
 
 /** Whether a block is read with a model of vertical text (else its columns, if any, are read as rows). */
-const vertical = (readers: string[]) => readers.some((m) => ocrModel(m)?.vertical);
+const readsColumns = (readers: string[]) => readers.some((m) => ocrModel(m)?.vertical);
 
 /** Below these confidences a word of lower case, or of symbols only, at a line's end is no word of capitals lettering. */
 const STRAY_LOWER = 0.75;
@@ -172,7 +172,7 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
   const regions: RegionText[] = [];
   for (const [i, block] of found.blocks.entries()) {
     const readers = modelsFor(block, languages, have);
-    const raster = blockRaster(page, found, i, block, !vertical(readers));
+    const raster = blockRaster(page, found, i, block, !readsColumns(readers));
     const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
       invert: false,
     });
@@ -180,7 +180,7 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
     // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
     // heavy italic); then, still unread, line by line, cut where its lines touch: tesseract had
     // run them together.
-    const rows = !(block.vertical && vertical(readers)) && block.glyphs <= PROSE;
+    const rows = !(block.vertical && readsColumns(readers)) && block.glyphs <= PROSE;
     if (rows && scraps(read)) {
       const again = await readUpright(models, raster, block, readers);
       if (!scraps(again)) read = again;
