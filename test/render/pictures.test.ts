@@ -1,5 +1,7 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { decodeToGray } from "../../workers/engine/image/decode";
+import { encodeGrayPng } from "../../workers/engine/image/png";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
 import { letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
@@ -337,5 +339,15 @@ describe("a page of text", () => {
       const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
       expect(pre.path, name).toBe("ocr");
     }
+  });
+
+  it("stays a document beside a large photo: a magazine page's two columns are a body of prose, not balloons", async () => {
+    // A 300 dpi magazine scan saved as PNG, as scans often are: the photo is most of its ink and its
+    // columns are two blocks, neither half of its letters (read as a picture, never deskewed, before).
+    const scan = await decodeToGray(realFixture("tess_8087_054.3B.tif"), "tiff");
+    const sourceKey = "pictures/text/tess_8087_054.3B.png";
+    await env.FILES.put(sourceKey, await encodeGrayPng(scan));
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    expect(pre.path).toBe("ocr");
   });
 });

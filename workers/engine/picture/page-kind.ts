@@ -14,18 +14,25 @@ const ART = 0.6;
 const DRAWN = 0.55;
 /** Letters a picture's text blocks hold at least: enough text to read block by block. */
 const MIN_GLYPHS = 20;
-/** A page whose largest text block holds this share of its letters is a document's body of text. */
+/** A text block of more letters than this is a column or paragraph of prose, never a balloon or caption. */
+const PROSE_BLOCK = 200;
+/**
+ * A page whose largest text block, or whose blocks of prose together, hold this share of its
+ * letters is a document's body of text (a magazine page's two columns beside a large photo).
+ */
 const BODY = 0.5;
 
 /**
  * Whether an image reads as a picture (a comic or manga page, an illustration with lettering)
- * rather than a document: most of its ink is drawing in shapes larger than letters, and its text is in many small blocks on
- * grounds of their own (balloons, captions), not in one body. Photos with a line or two of text on
- * a textured ground find too few letters in blocks and stay documents, as scans and screenshots do.
+ * rather than a document: most of its ink is drawing in shapes larger than letters, and its text is
+ * in many small blocks on grounds of their own (balloons, captions), not in a body of prose (one
+ * block, or columns of it). Photos with a line or two of text on a textured ground find too few
+ * letters in blocks and stay documents, as scans and screenshots do.
  */
 export function looksLikePicture(page: GrayImage): boolean {
   const found = findTextBlocks(page, JUDGE_SIDE);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
-  return found.art >= ART && found.drawn >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs;
+  const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);
+  return found.art >= ART && found.drawn >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs && prose < BODY * glyphs;
 }
