@@ -1,5 +1,5 @@
 import type { GrayImage } from "../image/gray";
-import { findTextBlocks } from "./text-blocks";
+import { findTextBlocks, pageInk } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
@@ -30,7 +30,10 @@ const BODY = 0.5;
  * letters in blocks and stay documents, as scans and screenshots do.
  */
 export function looksLikePicture(page: GrayImage): boolean {
-  const found = findTextBlocks(page, JUDGE_SIDE);
+  // A page of text has its ink in letters: it is a document before its letters are grouped.
+  const inked = pageInk(page, JUDGE_SIDE);
+  if (inked.drawn < DRAWN) return false;
+  const found = findTextBlocks(page, JUDGE_SIDE, inked);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
   const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);

@@ -2,7 +2,7 @@ import type { Box } from "../../shared/engine-contract";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { borderLetters } from "./border-letters";
-import { labelComponents } from "./components";
+import { labelComponents, type Components } from "./components";
 
 /**
  * Text in a picture (a comic or manga page, a poster, a photo of a sign) sits on grounds of its
@@ -131,30 +131,57 @@ function runsVertically(marks: Mark[]): boolean {
   return perLane(columns, rows) > perLane(rows, columns);
 }
 
-/** Finds the text blocks of a picture (see `TextBlock`), from its gray image. */
-export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureText {
+/** A page's ink at the size it is analysed at: its dark components, those no larger than a big letter marked. */
+export interface PageInk {
+  img: GrayImage;
+  /** The analysis raster's pixels per page pixel. */
+  scale: number;
+  /** Per analysis pixel: 1 where it is ink (darker than `INK`). */
+  inkMask: Uint8Array;
+  ink: Components;
+  /** Per ink component: 1 when it is no larger than a big letter (a candidate mark). */
+  candidate: Uint8Array;
+  /** Height (analysis pixels) of the largest and the smallest letter. */
+  maxH: number;
+  minH: number;
+  /** Share of the ink in shapes larger than any letter (panel borders, drawing, large areas). */
+  drawn: number;
+}
+
+/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most. */
+export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   const scale = Math.min(1, fitScale(page.width, page.height, side));
   const img = downscaleGray(page, scale);
   const { width: W, height: H, data } = img;
   const n = W * H;
-  const groundMask = new Uint8Array(n);
   const inkMask = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    if (data[i]! >= GROUND) groundMask[i] = 1;
-    else if (data[i]! < INK) inkMask[i] = 1;
-  }
-  const ground = labelComponents(groundMask, W, H, false);
+  for (let i = 0; i < n; i++) if (data[i]! < INK) inkMask[i] = 1;
   const ink = labelComponents(inkMask, W, H, true);
   const long = Math.max(W, H);
   const maxH = Math.max(12, Math.round(long * 0.07));
   const minH = Math.max(5, Math.round(long * 0.004));
   // Candidates: dark components no larger than a big letter.
   const candidate = new Uint8Array(ink.count + 1);
+  let dark = 0,
+    drawn = 0;
   for (let k = 1; k <= ink.count; k++) {
     const h = ink.y1[k]! - ink.y0[k]!;
     const w = ink.x1[k]! - ink.x0[k]!;
     if (h <= maxH && w <= Math.max(maxH, W * 0.25)) candidate[k] = 1;
+    else drawn += ink.area[k]!;
+    dark += ink.area[k]!;
   }
+  return { img, scale, inkMask, ink, candidate, maxH, minH, drawn: dark ? drawn / dark : 0 };
+}
+
+/** Finds the text blocks of a picture (see `TextBlock`), from its gray image or its ink found already. */
+export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pageInk(page, side)): PictureText {
+  const { img, scale, inkMask, ink, candidate, maxH, minH } = inked;
+  const { width: W, height: H, data } = img;
+  const n = W * H;
+  const groundMask = new Uint8Array(n);
+  for (let i = 0; i < n; i++) if (data[i]! >= GROUND) groundMask[i] = 1;
+  const ground = labelComponents(groundMask, W, H, false);
   // Each candidate's contacts with grounds, holes inside its own box (a letter's counters) aside.
   const contacts = new Map<number, Map<number, number>>();
   for (let i = 0; i < n; i++) {
@@ -272,14 +299,13 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
     });
   }
   let dark = 0,
-    art = 0,
-    drawn = 0;
+    art = 0;
   const shapes = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (!inkMask[i]) continue;
     dark++;
     if (!owner[i]) art++;
-    if (!candidate[ink.labels[i]!]) (drawn++, (shapes[i] = 1));
+    if (!candidate[ink.labels[i]!]) shapes[i] = 1;
   }
   return {
     blocks,
@@ -289,7 +315,7 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE): PictureTe
     owner,
     shapes,
     art: dark ? art / dark : 0,
-    drawn: dark ? drawn / dark : 0,
+    drawn: inked.drawn,
     glyphs: glyphs.length,
   };
 }
