@@ -37,5 +37,5 @@ export function looksLikePicture(page: GrayImage): boolean {
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
   const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);
-  return found.art >= ART && found.drawn >= DRAWN && glyphs >= MIN_GLYPHS && largest < BODY * glyphs && prose < BODY * glyphs;
+  return found.art >= ART && glyphs >= MIN_GLYPHS && largest < BODY * glyphs && prose < BODY * glyphs;
 }
