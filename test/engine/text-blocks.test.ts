@@ -3,6 +3,7 @@ import type { GrayImage } from "../../workers/engine/image/gray";
 import { blockRaster, lineRaster } from "../../workers/engine/picture/block-raster";
 import { erasePictureText } from "../../workers/engine/picture/erase-blocks";
 import { lineBands } from "../../workers/engine/picture/line-bands";
+import { modelsFor } from "../../workers/engine/picture/read-picture";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 
 /** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
@@ -183,5 +184,13 @@ describe("text blocks of a picture", () => {
     for (let i = 0; i < 8; i++) letter(single, 100 + i * 40, 200, 30);
     const one = findTextBlocks(single);
     expect(lineBands(one, 0, one.blocks[0]!)).toEqual([[200, 230]]);
+  });
+
+  it("are read with each model once when a page's languages name a script both ways", () => {
+    const installed = new Set(["jpn", "jpn_vert", "eng"]);
+    // A vertical balloon of a page in `jpn+jpn_vert` was read twice with jpn_vert, the same reading.
+    expect(modelsFor({ vertical: true }, ["jpn", "jpn_vert"], installed)).toEqual(["jpn_vert"]);
+    expect(modelsFor({ vertical: false }, ["jpn", "jpn_vert"], installed)).toEqual(["jpn"]);
+    expect(modelsFor({ vertical: true }, ["jpn", "eng"], installed)).toEqual(["jpn_vert", "eng"]);
   });
 });

@@ -28,14 +28,19 @@ const round3 = (x: number) => Math.round(x * 1000) / 1000;
 /** Letters and digits in a text. */
 const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
-/** The models a block is read with: a vertical block in a language with a vertical model installed reads with it. */
-function modelsFor(block: TextBlock, languages: string[], installed: Set<string>): string[] {
-  return languages.map((code) => {
+/**
+ * The models a block is read with, each once: a vertical block in a language with a vertical model
+ * installed reads with it. A page's languages naming a script both ways (`jpn` and `jpn_vert`) give
+ * one model a block: each is a whole reading of the block.
+ */
+export function modelsFor(block: Pick<TextBlock, "vertical">, languages: string[], installed: Set<string>): string[] {
+  const models = languages.map((code) => {
     const base = code.replace(/_vert$/, "");
     const vertical = `${base}_vert`;
     if (block.vertical && ocrModel(vertical)?.vertical && installed.has(vertical)) return vertical;
     return installed.has(base) ? base : code;
   });
+  return [...new Set(models)];
 }
 
 /** Whether a block is read with a model of vertical text (else its columns, if any, are read as rows). */
