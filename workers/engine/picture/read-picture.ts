@@ -175,8 +175,11 @@ export async function readPicture(models: R2Bucket, page: GrayImage, languages: 
   const found = findTextBlocks(page);
   const have = new Set(installed);
   const regions: RegionText[] = [];
-  for (const [i, block] of found.blocks.entries()) {
-    const readers = modelsFor(block, languages, have);
+  // Blocks read with the same models are read one after another: the isolate keeps few engines
+  // cached, and a manga page's columns and rows read in turn reloaded a model at every switch.
+  const queue = found.blocks.map((block, i) => ({ block, i, readers: modelsFor(block, languages, have) }));
+  queue.sort((a, b) => a.readers.join("+").localeCompare(b.readers.join("+")));
+  for (const { block, i, readers } of queue) {
     const raster = blockRaster(page, found, i, block, !readsColumns(readers));
     const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
       invert: false,
