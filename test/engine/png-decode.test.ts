@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodePngToGray, encodeGrayPng } from "../../workers/engine/image/png";
+import { decodeWithPhoton } from "../../workers/engine/image/photon";
 
 /** PNG colour types and their channels: gray, RGB, gray + alpha, RGBA. */
 const TYPES = [
@@ -40,30 +41,59 @@ async function deflate(data: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await new Response(new Blob([data]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
 }
 
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  new DataView(out.buffer).setUint32(0, data.length);
-  out.set(new TextEncoder().encode(type), 4);
-  out.set(data, 8);
-  return out; // the decoder does not check CRCs
+/** CRC-32 of a chunk's type and data (photon checks it; the engine's decoder does not). */
+function crc32(bytes: Uint8Array): number {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  }
+  return (c ^ 0xffffffff) >>> 0;
 }
 
-/** An 8-bit PNG whose rows use the filters 0, 1, 2, 3, 4, 0, 1, … in turn. */
-async function pngOf(pixels: Uint8Array, width: number, height: number, colorType: number, channels: number): Promise<Uint8Array> {
-  const stride = width * channels;
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const dv = new DataView(out.buffer);
+  dv.setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  dv.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+/**
+ * A PNG of `depth`-bit samples (`pixels`: one sample a byte, packed here) whose rows use the
+ * filters 0, 1, 2, 3, 4, 0, 1, … in turn, with `extra` chunks (PLTE, tRNS) before its data.
+ */
+async function pngOf(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  colorType: number,
+  channels: number,
+  depth = 8,
+  extra: Record<string, Uint8Array> = {},
+): Promise<Uint8Array> {
+  const stride = Math.ceil((width * channels * depth) / 8);
+  const bpp = Math.max(1, (channels * depth) >> 3);
   const raw = new Uint8Array(height * (stride + 1));
   let prev: Uint8Array = new Uint8Array(stride);
   for (let y = 0; y < height; y++) {
-    const row = pixels.subarray(y * stride, (y + 1) * stride);
-    raw.set(filterRow(y % 5, row, prev, channels), y * (stride + 1));
+    const row = new Uint8Array(stride);
+    for (let i = 0; i < width * channels; i++) {
+      const bit = i * depth;
+      row[bit >> 3]! |= pixels[y * width * channels + i]! << (8 - depth - (bit & 7));
+    }
+    raw.set(filterRow(y % 5, row, prev, bpp), y * (stride + 1));
     prev = row;
   }
   const ihdr = new Uint8Array(13);
   new DataView(ihdr.buffer).setUint32(0, width);
   new DataView(ihdr.buffer).setUint32(4, height);
-  ihdr.set([8, colorType, 0, 0, 0], 8);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", await deflate(raw))];
-  parts.push(chunk("IEND", new Uint8Array(0)));
+  ihdr.set([depth, colorType, 0, 0, 0], 8);
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr)];
+  for (const [type, data] of Object.entries(extra)) parts.push(chunk(type, data));
+  parts.push(chunk("IDAT", await deflate(raw)), chunk("IEND", new Uint8Array(0)));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
   return out;
@@ -87,6 +117,55 @@ describe("PNG decoding to gray", () => {
       expectedGray(pixels.subarray(i * channels, (i + 1) * channels), channels),
     );
     expect(Array.from(gray!.data)).toEqual(expected);
+  });
+});
+
+/**
+ * Flavours of PNG scanners and image editors save besides 8-bit colour: packed gray (bilevel
+ * scans), palettes of 2–256 colours, and the transparency chunk of each.
+ */
+const PACKED = [
+  { name: "1-bit gray", colorType: 0, depth: 1 },
+  { name: "2-bit gray", colorType: 0, depth: 2 },
+  { name: "4-bit gray with a transparent value", colorType: 0, depth: 4, trns: [0, 9] },
+  { name: "8-bit gray with a transparent value", colorType: 0, depth: 8, trns: [0, 200] },
+  { name: "1-bit palette", colorType: 3, depth: 1 },
+  { name: "2-bit palette with transparency", colorType: 3, depth: 2, trns: [255, 0, 128] },
+  { name: "4-bit palette", colorType: 3, depth: 4 },
+  { name: "8-bit palette with transparency", colorType: 3, depth: 8, trns: [0, 64, 255, 3] },
+];
+
+describe("PNG decoding of packed and palette images", () => {
+  it.each(PACKED)("reads $name as photon does, without photon", async ({ colorType, depth, trns }) => {
+    const [width, height] = [45, 17]; // rows that end inside a byte at every depth
+    const values = 1 << depth;
+    const pixels = samples(width * height, depth * 7 + colorType).map((v) => v % values);
+    const extra: Record<string, Uint8Array> = {};
+    if (colorType === 3) extra.PLTE = samples(3 * values, 99);
+    if (trns) extra.tRNS = new Uint8Array(trns);
+    const png = await pngOf(pixels, width, height, colorType, 1, depth, extra);
+    const gray = await decodePngToGray(png);
+    expect(gray).not.toBeNull();
+    const photon = decodeWithPhoton(png, "PNG image", width * height);
+    expect([gray!.width, gray!.height]).toEqual([photon.width, photon.height]);
+    expect(Array.from(gray!.data)).toEqual(Array.from(photon.data));
+    // Not one flat gray: the samples span the depth's range.
+    expect(new Set(gray!.data).size).toBeGreaterThan(Math.min(values, 4) - 1);
+  });
+
+  it("reads an RGB image's transparent colour as photon does", async () => {
+    const [width, height] = [31, 9];
+    const pixels = samples(width * height * 3, 5);
+    pixels.set([pixels[0]!, pixels[1]!, pixels[2]!], 30); // the transparent colour occurs twice
+    const png = await pngOf(pixels, width, height, 2, 3, 8, { tRNS: new Uint8Array([0, pixels[0]!, 0, pixels[1]!, 0, pixels[2]!]) });
+    const gray = await decodePngToGray(png);
+    expect(gray!.data[0]).toBe(255);
+    expect(Array.from(gray!.data)).toEqual(Array.from(decodeWithPhoton(png, "PNG image", width * height).data));
+  });
+
+  it("fails a palette image without its palette as corrupt", async () => {
+    const png = await pngOf(new Uint8Array(64), 8, 8, 3, 1, 4);
+    await expect(decodePngToGray(png)).rejects.toThrow(/corrupt.*palette/);
   });
 });
 

@@ -114,7 +114,51 @@ export async function encodeBlankGrayPng(width: number, height: number): Promise
   return png.slice();
 }
 
-const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
+/** Samples a pixel of each colour type holds: gray, RGB, palette index, gray + alpha, RGBA. */
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 3: 1, 4: 2, 6: 4 };
+
+/** Bit depths decoded here: 8 bits a sample, and the packed 1, 2 and 4 of gray and palette images (bilevel scans); 16 is photon's. */
+const readableDepth = (colorType: number, depth: number) =>
+  depth === 8 || ((colorType === 0 || colorType === 3) && (depth === 1 || depth === 2 || depth === 4));
+
+/** Luma `g` with `alpha` composited over white, as photon's pixels are (`rgbaToGray`). */
+const over = (g: number, alpha: number) => (alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255);
+
+/**
+ * The gray of each sample value of a one-sample image (gray of 1–8 bits, palette index), its
+ * transparency (tRNS) composited over white; null for 8-bit gray without one, taken as it is.
+ * Indexes past the palette are black.
+ */
+function sampleGrays(colorType: number, depth: number, plte: Uint8Array | null, trns: Uint8Array | null): Uint8Array | null {
+  const values = 1 << depth;
+  const grays = new Uint8Array(values);
+  if (colorType === 3) {
+    if (!plte) throw engineError("corrupt_file", "The PNG file is corrupt: a palette image without a palette (PLTE).");
+    for (let i = 0; i < Math.min(values, plte.length / 3); i++)
+      grays[i] = over(luma(plte[3 * i]!, plte[3 * i + 1]!, plte[3 * i + 2]!), trns && i < trns.length ? trns[i]! : 255);
+    return grays;
+  }
+  if (depth === 8 && !trns) return null;
+  const step = 255 / (values - 1);
+  for (let v = 0; v < values; v++) grays[v] = v * step;
+  // A gray image's tRNS names one sample value (16 bits) that is fully transparent.
+  if (trns && trns.length >= 2) {
+    const clear = (trns[0]! << 8) | trns[1]!;
+    if (clear < values) grays[clear] = over(grays[clear]!, 0);
+  }
+  return grays;
+}
+
+/** One unfiltered row of packed samples (1, 2, 4 or 8 bits) to gray through `grays`. */
+function sampleRow(line: Uint8Array, out: Uint8Array, depth: number, grays: Uint8Array): void {
+  const width = out.length;
+  if (depth === 8) {
+    for (let x = 0; x < width; x++) out[x] = grays[line[x]!]!;
+    return;
+  }
+  const mask = (1 << depth) - 1;
+  for (let x = 0, bit = 0; x < width; x++, bit += depth) out[x] = grays[(line[bit >> 3]! >> (8 - depth - (bit & 7))) & mask]!;
+}
 
 /**
  * Undoes a PNG row filter in place (`prev`: the previous row, unfiltered; zeros for the first).
@@ -153,24 +197,32 @@ function unfilterRow(filter: number, line: Uint8Array, prev: Uint8Array, bpp: nu
   }
 }
 
-/** One unfiltered row of 1–4 channels to gray (luma; alpha composited over white). */
-function toGrayRow(line: Uint8Array, out: Uint8Array, channels: number): void {
+/**
+ * One unfiltered 8-bit row of 1–4 channels to gray (luma; alpha composited over white); `clear`:
+ * the RGB colour an RGB image's tRNS makes transparent, if any.
+ */
+function toGrayRow(line: Uint8Array, out: Uint8Array, channels: number, clear: number[] | null): void {
   const width = out.length;
   if (channels === 1) {
     out.set(line.subarray(0, width));
     return;
   }
   // Opaque pixels (all of them in most pages) skip the compositing.
-  const over = (g: number, alpha: number) => (alpha === 255 ? g : (g * alpha + 255 * (255 - alpha) + 127) / 255);
-  if (channels === 2) for (let x = 0, j = 0; x < width; x++, j += 2) out[x] = over(line[j]!, line[j + 1]!);
+  if (clear)
+    for (let x = 0, j = 0; x < width; x++, j += 3) {
+      const [r, g, b] = [line[j]!, line[j + 1]!, line[j + 2]!];
+      out[x] = r === clear[0] && g === clear[1] && b === clear[2] ? over(luma(r, g, b), 0) : luma(r, g, b);
+    }
+  else if (channels === 2) for (let x = 0, j = 0; x < width; x++, j += 2) out[x] = over(line[j]!, line[j + 1]!);
   else if (channels === 3) for (let x = 0, j = 0; x < width; x++, j += 3) out[x] = luma(line[j]!, line[j + 1]!, line[j + 2]!);
   else for (let x = 0, j = 0; x < width; x++, j += 4) out[x] = over(luma(line[j]!, line[j + 1]!, line[j + 2]!), line[j + 3]!);
 }
 
 /**
- * Decodes 8-bit, non-interlaced gray / gray+alpha / RGB / RGBA PNGs straight to gray, streaming
- * the inflate so only the gray raster is held. Returns null for other PNG flavours (palette,
- * 16-bit, interlaced), which the caller hands to photon. Dimensions must already be checked.
+ * Decodes non-interlaced PNGs of 8-bit gray / gray+alpha / RGB / RGBA, 1–8-bit gray and 1–8-bit
+ * palette straight to gray, streaming the inflate so only the gray raster is held. Returns null
+ * for the other flavours (16-bit, interlaced), which the caller hands to photon. Dimensions must
+ * already be checked.
  */
 export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | null> {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -178,18 +230,27 @@ export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | nu
   const height = dv.getUint32(20);
   const [depth, colorType, , , interlace] = bytes.subarray(24, 29);
   const channels = CHANNELS[colorType!];
-  if (depth !== 8 || interlace !== 0 || !channels) return null;
+  if (interlace !== 0 || !channels || !readableDepth(colorType!, depth!)) return null;
 
   const idat: Uint8Array[] = [];
+  let plte: Uint8Array | null = null;
+  let trns: Uint8Array | null = null;
   for (let off = 8; off + 12 <= bytes.length;) {
     const len = dv.getUint32(off);
     const type = String.fromCharCode(...bytes.subarray(off + 4, off + 8));
-    if (type === "IDAT") idat.push(bytes.subarray(off + 8, off + 8 + len));
+    const data = bytes.subarray(off + 8, off + 8 + len);
+    if (type === "IDAT") idat.push(data);
+    else if (type === "PLTE") plte = data;
+    else if (type === "tRNS") trns = data;
     if (type === "IEND") break;
     off += 12 + len;
   }
+  // One-sample images go through a table of grays; an RGB image's tRNS names one transparent colour.
+  const grays = channels === 1 ? sampleGrays(colorType!, depth!, plte, trns) : null;
+  const clear = colorType === 2 && trns && trns.length >= 6 && !(trns[0]! | trns[2]! | trns[4]!) ? [trns[1]!, trns[3]!, trns[5]!] : null;
 
-  const stride = width * channels;
+  const stride = Math.ceil((width * channels * depth!) / 8);
+  const bpp = Math.max(1, (channels * depth!) >> 3);
   const out = new Uint8Array(width * height);
   let prev = new Uint8Array(stride + 1);
   let cur = new Uint8Array(stride + 1);
@@ -197,8 +258,10 @@ export async function decodePngToGray(bytes: Uint8Array): Promise<GrayImage | nu
   let y = 0;
   const finishRow = () => {
     const line = cur.subarray(1);
-    unfilterRow(cur[0]!, line, prev.subarray(1), channels);
-    toGrayRow(line, out.subarray(y * width, (y + 1) * width), channels);
+    unfilterRow(cur[0]!, line, prev.subarray(1), bpp);
+    const row = out.subarray(y * width, (y + 1) * width);
+    if (grays) sampleRow(line, row, depth!, grays);
+    else toGrayRow(line, row, channels, clear);
     [prev, cur] = [cur, prev];
     y++;
     filled = 0;
