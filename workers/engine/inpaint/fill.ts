@@ -372,6 +372,10 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
     return (seed >>> 0) / 4294967296;
   };
   const cands = new Int32Array(8 + TRIES);
+  // The known pixels of the patch around the pixel being filled: their x, y in the rectangle and
+  // their index in the page's RGBA data. Each candidate is compared on these alone.
+  const SIDE = 2 * PATCH + 1;
+  const known = { x: new Int32Array(SIDE * SIDE), y: new Int32Array(SIDE * SIDE), j: new Int32Array(SIDE * SIDE) };
   for (const o of order) {
     const x = o % w,
       y = (o - x) / w;
@@ -396,6 +400,16 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
         sy = y + Math.round((random() * 2 - 1) * search);
       if (sx >= 0 && sy >= 0 && sx < w && sy < h && state[sy * w + sx] === 1) cands[n++] = sy * w + sx;
     }
+    let kn = 0;
+    for (let ay = Math.max(0, y - PATCH); ay <= Math.min(h - 1, y + PATCH); ay++) {
+      const row = (rect.y0 + ay) * W + rect.x0;
+      for (let ax = Math.max(0, x - PATCH); ax <= Math.min(w - 1, x + PATCH); ax++) {
+        if (!state[ay * w + ax]) continue;
+        known.x[kn] = ax;
+        known.y[kn] = ay;
+        known.j[kn++] = (row + ax) * 4;
+      }
+    }
     let best = -1,
       bestCost = Infinity;
     for (let k = 0; k < n; k++) {
@@ -403,36 +417,40 @@ function fillTexture(img: RgbaImage, hole: Uint8Array, m: March, search: number,
       if (c === best) continue;
       const cx = c % w,
         cy = (c - cx) / w;
-      let cost = 0,
-        count = 0;
-      for (let py = -PATCH; py <= PATCH; py++) {
-        const ay = y + py,
-          by = cy + py;
-        if (ay < 0 || by < 0 || ay >= h || by >= h) continue;
-        // Page rows of the two patch rows, their pixels indexed without dividing by the width.
-        const rowA = (rect.y0 + ay) * W + rect.x0,
-          rowB = (rect.y0 + by) * W + rect.x0;
-        for (let px = -PATCH; px <= PATCH; px++) {
-          const ax = x + px,
-            bx = cx + px;
-          if (ax < 0 || bx < 0 || ax >= w || bx >= w) continue;
-          if (!state[ay * w + ax] || !state[by * w + bx]) continue;
-          const ja = (rowA + ax) * 4,
-            jb = (rowB + bx) * 4;
-          const dr = data[ja]! - data[jb]!,
-            dg = data[ja + 1]! - data[jb + 1]!,
-            db = data[ja + 2]! - data[jb + 2]!;
-          cost += dr * dr + dg * dg + db * db;
-          count++;
-        }
-      }
-      if (!count) continue;
-      const jc = page(c) * 4;
-      const off = luma(data[jc]!, data[jc + 1]!, data[jc + 2]!) - gq;
+      const dx = cx - x,
+        dy = cy - y;
       // Mean squared difference a pixel, plus how far the source lies beyond the guide's range: a
       // source on the other side of a background edge is far from it whatever its patch (within
       // GUIDE_GATE the guide says nothing: on texture it follows the grain's extremes).
-      const beyond = Math.max(0, Math.abs(off) - GUIDE_GATE);
+      const jc = page(c) * 4;
+      const beyond = Math.max(0, Math.abs(luma(data[jc]!, data[jc + 1]!, data[jc + 2]!) - gq) - GUIDE_GATE);
+      // A candidate whose summed differences already exceed what the best one's mean allows over
+      // every known pixel cannot beat it: its comparison stops there (the choice is the same).
+      const limit = (bestCost - beyond * beyond) * kn * (1 + 1e-9);
+      // The candidate's patch lies inside the rectangle: no pixel of it needs a bounds test.
+      const inside = cx >= PATCH && cy >= PATCH && cx + PATCH < w && cy + PATCH < h;
+      const shift = (dy * W + dx) * 4,
+        step = dy * w + dx;
+      let cost = 0,
+        count = 0,
+        i = 0;
+      for (; i < kn; i++) {
+        if (!inside) {
+          const bx = known.x[i]! + dx,
+            by = known.y[i]! + dy;
+          if (bx < 0 || by < 0 || bx >= w || by >= h) continue;
+        }
+        if (!state[known.y[i]! * w + known.x[i]! + step]) continue;
+        const ja = known.j[i]!,
+          jb = ja + shift;
+        const dr = data[ja]! - data[jb]!,
+          dg = data[ja + 1]! - data[jb + 1]!,
+          db = data[ja + 2]! - data[jb + 2]!;
+        cost += dr * dr + dg * dg + db * db;
+        count++;
+        if ((count & 7) === 0 && cost > limit) break;
+      }
+      if (!count || i < kn) continue;
       cost = cost / count + beyond * beyond;
       if (cost < bestCost) {
         bestCost = cost;
