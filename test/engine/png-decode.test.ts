@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodePngToGray, encodeGrayPng } from "../../workers/engine/image/png";
+import { decodePngToGray, encodeBlankGrayPng, encodeGrayPng } from "../../workers/engine/image/png";
 import { decodeWithPhoton } from "../../workers/engine/image/photon";
 
 /** PNG colour types and their channels: gray, RGB, gray + alpha, RGBA. */
@@ -187,5 +187,27 @@ describe("page PNG encoding", () => {
       expect(raw[y * (width + 1)]).toBe(0);
       expect(raw.subarray(y * (width + 1) + 1, (y + 1) * (width + 1))).toEqual(data.subarray(y * width, (y + 1) * width));
     }
+  });
+
+  it("stores a black-and-white image at 1 bit a pixel, which decodes to the same pixels here and in photon", async () => {
+    const [width, height] = [77, 130]; // rows that end inside a byte, across parts
+    const data = samples(width * height, 11).map((v) => (v & 1 ? 255 : 0));
+    const png = await encodeGrayPng({ width, height, data });
+    expect([png[24], png[25]]).toEqual([1, 0]); // bit depth 1, gray
+    expect(Array.from((await decodePngToGray(png))!.data)).toEqual(Array.from(data));
+    expect(Array.from(decodeWithPhoton(png, "PNG image", width * height).data)).toEqual(Array.from(data));
+    // One gray level more and it is 8 bits again.
+    data[5] = 128;
+    const gray = await encodeGrayPng({ width, height, data });
+    expect(gray[24]).toBe(8);
+    expect(Array.from((await decodePngToGray(gray))!.data)).toEqual(Array.from(data));
+  });
+
+  it("writes a blank canvas as a white image of its size", async () => {
+    const png = await encodeBlankGrayPng(61, 70);
+    const gray = await decodePngToGray(png);
+    expect([gray!.width, gray!.height]).toEqual([61, 70]);
+    expect(gray!.data.every((v) => v === 255)).toBe(true);
+    expect(png).toEqual(await encodeGrayPng({ width: 61, height: 70, data: new Uint8Array(61 * 70).fill(255) }));
   });
 });
