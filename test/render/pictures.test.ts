@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeToGray } from "../../workers/engine/image/decode";
 import { encodeGrayPng } from "../../workers/engine/image/png";
+import { encodeRgba } from "../../workers/engine/inpaint/rgba";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
 import { letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
@@ -74,6 +75,30 @@ describe("a comic page", () => {
     expect([stored.width, stored.height]).toEqual([source.width, source.height]);
     expect(page.path).toBe("picture");
     expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+  });
+
+  it("is stored in gray when it holds no colour (a gray page saved as a colour JPEG)", async () => {
+    const grays = new Uint8Array(source.data);
+    for (let j = 0; j < grays.length; j += 4) grays[j + 1] = grays[j + 2] = grays[j]!;
+    const jpeg = encodeRgba({ width: source.width, height: source.height, data: grays }, "jpg");
+    await env.FILES.put("pictures/006013-gray.jpg", jpeg);
+    const pre = await env.ENGINE.preprocess({
+      sourceKey: "pictures/006013-gray.jpg",
+      page: 0,
+      outKey: "pictures/006013-gray/page.png",
+      languages: ["eng"],
+    });
+    expect(pre.path).toBe("picture");
+    const png = await (await env.FILES.get(pre.key))!.bytes();
+    expect([png[24], png[25]]).toEqual([8, 0]); // 8-bit gray
+    // As the JPEG decodes, within the rounding of its colour planes (a few hundred pixels, by 1 or 2).
+    const [stored, decoded] = [(await decodeKey(pre.key)).data, decode(jpeg).data];
+    expect(stored).toHaveLength(decoded.length);
+    let off = 0;
+    for (let i = 0; i < stored.length; i++) off = Math.max(off, Math.abs(stored[i]! - decoded[i]!));
+    expect(off).toBeLessThanOrEqual(2);
+    // The colour page itself is stored in colour.
+    expect((await (await env.FILES.get(pageKey))!.bytes())[25]).toBe(6); // RGBA
   });
 
   it("is read as a document, turned and gray, only when the job says so", async () => {

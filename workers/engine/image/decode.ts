@@ -1,14 +1,20 @@
 import type { InputFormat } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { MAX_PHOTON_PIXELS } from "../memory";
-import { rgbaToGray, type GrayImage } from "./gray";
+import { isColourless, rgbaToGray, type GrayImage } from "./gray";
 import { probeRaster } from "./headers";
 import { decodedJpegSize, decodeLargeJpeg } from "./jpeg-scaled";
 import { applyOrientation, jpegOrientation } from "./orientation";
-import { decodeWithPhoton } from "./photon";
-import { decodePngToGray } from "./png";
+import { decodeGrayWithPhoton } from "./photon";
+import { decodePngToGray, isOpaqueGrayPng } from "./png";
 import { decodePnm } from "./pnm";
 import { decodeTiffPage } from "./tiff";
+
+/** A decoded page: its gray, and whether the upload holds no colour at all, so that its gray is its own colours. */
+export interface DecodedPage {
+  image: GrayImage;
+  colourless: boolean;
+}
 
 /**
  * Decodes one page of a raster image (TIFF: any page; other formats: page 0) to 8-bit gray.
@@ -18,19 +24,30 @@ import { decodeTiffPage } from "./tiff";
  * result is upright as the camera or scanner meant it. PDF pages are read by pdf/source-page.ts.
  */
 export async function decodeToGray(bytes: Uint8Array, format: Exclude<InputFormat, "pdf">, page = 0): Promise<GrayImage> {
-  if (format === "tiff") return decodeTiffPage(bytes, page);
+  return (await decodePage(bytes, format, page)).image;
+}
+
+/**
+ * `decodeToGray`, also saying whether the upload is colourless: an 8-bit gray PNG, or an image
+ * whose decoded pixels are all opaque grays (a gray JPEG stored in colour). Scanners' formats
+ * (TIFF, PBM/PGM/PPM) are not looked at for it.
+ */
+export async function decodePage(bytes: Uint8Array, format: Exclude<InputFormat, "pdf">, page = 0): Promise<DecodedPage> {
+  if (format === "tiff") return { image: await decodeTiffPage(bytes, page), colourless: false };
   if (page !== 0)
     throw engineError("validation_error", `Page ${page} does not exist: a ${format.toUpperCase()} image has a single page (index 0).`);
-  if (format === "pnm") return decodePnm(bytes);
+  if (format === "pnm") return { image: decodePnm(bytes), colourless: false };
   const probe = probeRaster(bytes, format);
   // A JPEG above photon's limit is decoded at a smaller size (jpeg-scaled.ts).
   const large = format === "jpeg" && probe.width * probe.height > MAX_PHOTON_PIXELS;
-  let gray: GrayImage | null = format === "png" ? await decodePngToGray(bytes) : null;
+  const png = format === "png" ? await decodePngToGray(bytes) : null;
+  let decoded: DecodedPage | null = png && { image: png, colourless: isOpaqueGrayPng(bytes) };
   if (large) {
     const colour = decodeLargeJpeg(bytes, probe.width, probe.height);
-    gray = rgbaToGray(colour.data, colour.width, colour.height);
+    decoded = { image: rgbaToGray(colour.data, colour.width, colour.height), colourless: isColourless(colour.data) };
   }
-  gray ??= decodeWithPhoton(bytes, `${format.toUpperCase()} image`, probe.width * probe.height);
+  decoded ??= decodeGrayWithPhoton(bytes, `${format.toUpperCase()} image`, probe.width * probe.height);
+  const { image: gray, colourless } = decoded;
   const expected = large ? decodedJpegSize(probe.width, probe.height) : probe;
   if (gray.width !== expected.width || gray.height !== expected.height) {
     throw engineError(
@@ -39,5 +56,5 @@ export async function decodeToGray(bytes: Uint8Array, format: Exclude<InputForma
     );
   }
   // Cameras store photos as the sensor saw them and say in EXIF how to turn them upright.
-  return format === "jpeg" ? applyOrientation(gray, jpegOrientation(bytes)) : gray;
+  return { image: format === "jpeg" ? applyOrientation(gray, jpegOrientation(bytes)) : gray, colourless };
 }

@@ -27,6 +27,22 @@ export function rgbaToGray(rgba: Uint8Array, width: number, height: number): Gra
   return { width, height, data };
 }
 
+/**
+ * Levels by which a gray pixel's channels may differ: a gray image saved as a colour JPEG decodes
+ * with its colour planes rounded (photon's own encoder leaves up to 2 on a few hundred pixels of a
+ * comic page).
+ */
+const GRAY_SLACK = 2;
+
+/** Whether every pixel of an RGBA raster is an opaque gray (`GRAY_SLACK`): an upload with no colour in it. */
+export function isColourless(rgba: Uint8Array): boolean {
+  for (let j = 0; j < rgba.length; j += 4) {
+    const r = rgba[j]!;
+    if (Math.abs(r - rgba[j + 1]!) > GRAY_SLACK || Math.abs(r - rgba[j + 2]!) > GRAY_SLACK || rgba[j + 3] !== 255) return false;
+  }
+  return true;
+}
+
 /** RGBA copy of a gray image in a fresh buffer (offset 0), as tesseract's loadImage expects. */
 export function grayToRgba(img: GrayImage): Uint8ClampedArray {
   const n = img.width * img.height;

@@ -1,13 +1,18 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { engineError, isEngineError } from "../errors";
 import { makeRoomFor } from "../memory";
-import { rgbaToGray, type GrayImage } from "./gray";
+import { isColourless, rgbaToGray, type GrayImage } from "./gray";
 
 /**
  * Decodes with photon (image-rs in wasm), copying the pixels out and freeing the wasm image at once.
  * `pixels` is the size its header declares, already checked against MAX_PHOTON_PIXELS.
  */
 export function decodeWithPhoton(bytes: Uint8Array, what: string, pixels: number): GrayImage {
+  return decodeGrayWithPhoton(bytes, what, pixels).image;
+}
+
+/** `decodeWithPhoton`, also saying whether the image holds no colour at all (`isColourless`). */
+export function decodeGrayWithPhoton(bytes: Uint8Array, what: string, pixels: number): { image: GrayImage; colourless: boolean } {
   makeRoomFor(pixels);
   let img: PhotonImage | undefined;
   try {
@@ -18,7 +23,7 @@ export function decodeWithPhoton(bytes: Uint8Array, what: string, pixels: number
     img.free();
     img = undefined;
     if (rgba.length < width * height * 4) throw new Error("short pixel buffer");
-    return rgbaToGray(rgba, width, height);
+    return { image: rgbaToGray(rgba, width, height), colourless: isColourless(rgba) };
   } catch (err) {
     if (isEngineError(err)) throw err;
     throw engineError("corrupt_file", `The ${what} could not be decoded: ${err instanceof Error ? err.message : String(err)}`);

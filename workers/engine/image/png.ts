@@ -287,6 +287,18 @@ function toGrayRow(line: Uint8Array, out: Uint8Array, channels: number, clear: n
   else for (let x = 0, j = 0; x < width; x++, j += 4) out[x] = over(luma(line[j]!, line[j + 1]!, line[j + 2]!), line[j + 3]!);
 }
 
+/** Whether a PNG is 8-bit gray without a transparent value: its gray is all it holds. */
+export function isOpaqueGrayPng(bytes: Uint8Array): boolean {
+  if (bytes[24] !== 8 || bytes[25] !== 0) return false;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let off = 8; off + 12 <= bytes.length; off += 12 + dv.getUint32(off)) {
+    const type = String.fromCharCode(...bytes.subarray(off + 4, off + 8));
+    if (type === "tRNS") return false;
+    if (type === "IDAT" || type === "IEND") return true;
+  }
+  return true;
+}
+
 /**
  * Decodes non-interlaced PNGs of 8-bit gray / gray+alpha / RGB / RGBA, 1–8-bit gray and 1–8-bit
  * palette straight to gray, streaming the inflate so only the gray raster is held. Returns null

@@ -21,6 +21,8 @@ export interface SourcePage {
   drawScale?: number;
   /** `text_layer` pages set sideways: the quarter turn (clockwise) that set `image` and the layer's text upright. */
   turn?: 90 | 180 | 270;
+  /** Raster uploads: the upload holds no colour (`decodePage`), so its gray `image` is its own colours. */
+  colourless?: boolean;
   /** What the page's reading should say without failing (a text layer kept in another script). */
   warnings?: PageWarning[];
 }

@@ -115,7 +115,7 @@ export async function normalisePage(bytes: Uint8Array, format: InputFormat, page
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels; a picture keeps its colours.
   const png =
     out.path === "picture"
-      ? await pictureImagePng(bytes, format, out.image)
+      ? await pictureImagePng(bytes, format, out.image, source.colourless)
       : source.rendered
         ? await encodeGrayPng(out.image)
         : await encodeBlankGrayPng(out.image.width, out.image.height);

@@ -11,11 +11,13 @@ const COLOUR_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"
 
 /**
  * A picture's page image: the upload's own colours (EXIF orientation applied), at the size of its
- * gray reading copy `gray`, as PNG. Formats photon does not decode (TIFF, PBM/PGM/PPM, PDF pages)
- * and images too large to decode in colour keep the gray copy.
+ * gray reading copy `gray`, as PNG. A `colourless` upload (a gray manga page, even stored as a
+ * colour JPEG) is its gray copy, stored as gray: it is not decoded a second time, and its PNG
+ * holds a third of the bytes. Formats photon does not decode (TIFF, PBM/PGM/PPM, PDF pages) and
+ * images too large to decode in colour keep the gray copy too.
  */
-export async function pictureImagePng(bytes: Uint8Array, format: InputFormat, gray: GrayImage): Promise<Uint8Array> {
-  if (COLOUR_FORMATS.has(format)) {
+export async function pictureImagePng(bytes: Uint8Array, format: InputFormat, gray: GrayImage, colourless = false): Promise<Uint8Array> {
+  if (!colourless && COLOUR_FORMATS.has(format)) {
     const probe = probeRaster(bytes, format as Exclude<InputFormat, "pdf">);
     if (format === "jpeg" || probe.width * probe.height <= MAX_PHOTON_PIXELS) {
       let colour = decodeRgba(bytes, "upload");

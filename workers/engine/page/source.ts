@@ -1,7 +1,7 @@
 import type { InputFormat, OcrMode } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
-import { decodeToGray } from "../image/decode";
+import { decodePage } from "../image/decode";
 import { sniffFormat } from "../image/sniff";
 import type { SourcePage } from "../image/source-page";
 import { pdfSourcePage } from "../pdf/source-page";
@@ -28,5 +28,6 @@ export async function loadSourcePage(
 ): Promise<SourcePage> {
   if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
   if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
-  return { image: await decodeToGray(bytes, format, page), path: "ocr", rendered: true };
+  const { image, colourless } = await decodePage(bytes, format, page);
+  return { image, path: "ocr", rendered: true, ...(colourless ? { colourless } : {}) };
 }
