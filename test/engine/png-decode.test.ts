@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodePngToGray, encodeBlankGrayPng, encodeGrayPng } from "../../workers/engine/image/png";
+import { decodeToGray } from "../../workers/engine/image/decode";
 import { decodeWithPhoton } from "../../workers/engine/image/photon";
 
 /** PNG colour types and their channels: gray, RGB, gray + alpha, RGBA. */
@@ -161,6 +162,19 @@ describe("PNG decoding of packed and palette images", () => {
     const gray = await decodePngToGray(png);
     expect(gray!.data[0]).toBe(255);
     expect(Array.from(gray!.data)).toEqual(Array.from(decodeWithPhoton(png, "PNG image", width * height).data));
+  });
+
+  it("refuses a 16-bit PNG above photon's limit as too large, before decoding it", async () => {
+    // 4000 × 3000 pixels of 16-bit gray declared; the data is never read.
+    const ihdr = new Uint8Array(13);
+    new DataView(ihdr.buffer).setUint32(0, 4000);
+    new DataView(ihdr.buffer).setUint32(4, 3000);
+    ihdr.set([16, 0, 0, 0, 0], 8);
+    const signature = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const parts = [signature, chunk("IHDR", ihdr), chunk("IDAT", await deflate(new Uint8Array(64))), chunk("IEND", new Uint8Array(0))];
+    const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    parts.reduce((at, p) => (png.set(p, at), at + p.length), 0);
+    await expect(decodeToGray(png, "png")).rejects.toThrow(/image_too_large.*16-bit or interlaced/);
   });
 
   it("fails a palette image without its palette as corrupt", async () => {

@@ -41,6 +41,12 @@ export async function decodePage(bytes: Uint8Array, format: Exclude<InputFormat,
   // A JPEG above photon's limit is decoded at a smaller size (jpeg-scaled.ts).
   const large = format === "jpeg" && probe.width * probe.height > MAX_PHOTON_PIXELS;
   const png = format === "png" ? await decodePngToGray(bytes) : null;
+  // 16-bit and interlaced PNGs are photon's, which holds them as RGBA: only within its limit.
+  if (format === "png" && !png && probe.width * probe.height > MAX_PHOTON_PIXELS)
+    throw engineError(
+      "image_too_large",
+      `The PNG image (${probe.width}x${probe.height}) is 16-bit or interlaced, which is read up to ${MAX_PHOTON_PIXELS / 1e6} MP; saved as an 8-bit, non-interlaced PNG it is read up to the PNG limit.`,
+    );
   let decoded: DecodedPage | null = png && { image: png, colourless: isOpaqueGrayPng(bytes) };
   if (large) {
     const colour = decodeLargeJpeg(bytes, probe.width, probe.height);
