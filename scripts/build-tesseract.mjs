@@ -3,7 +3,7 @@
 // Sources: Debian bookworm's source packages of tesseract 5.3.0 and leptonica 1.82.0 (the versions
 // of the native `tesseract` the benchmarks compare against), fetched with apt into a private apt
 // state (no change to the machine's apt configuration) and checked against the hashes below,
-// with the changes of PATCHES below (same values, faster code).
+// with the changes of PATCHES below (faster code with the same values; native tesseract's random padding).
 // Toolchain: Debian's clang-19 + lld-19 for wasm32-wasi with Debian's wasi-libc and libc++
 // (`apt-get install clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libclang-rt-19-dev-wasm32`).
 //
@@ -58,6 +58,15 @@ const PATCHES = [
     to: "// Non-linearity (sigmoid) functions and their derivatives.\n",
     sha256: "017ccd964117b5228c65b46f46b8209b0bbe87494ef0037f729c82e9fde638f3",
     with: "functions-sigmoid.h",
+  },
+  {
+    // The random engine that pads line images at their edges: the same numbers as native
+    // tesseract's on 64-bit machines (on wasm32, std::minstd_rand truncates its seed).
+    file: path.join(SOURCES.tesseract.dir, "src/ccutil/helpers.h"),
+    from: "  std::minstd_rand e;\n",
+    to: "};\n\n// Remove newline (if any) at the end of the string.\n",
+    sha256: "de066fc50e17fe0c760161b85a28b90336fba0e067bffdfd1bb564ccfb2ae733",
+    with: "trand-engine.h",
   },
 ];
 
@@ -166,11 +175,12 @@ function applyPatches() {
     const file = path.join(WORK, p.file);
     const text = readFileSync(file, "utf8");
     const replacement = readFileSync(path.join(OWN_SRC, "patches", p.with), "utf8");
+    // Patched already (the build tree is kept between builds).
+    if (text.includes(replacement)) continue;
     const a = text.indexOf(p.from);
     const b = text.indexOf(p.to, a);
     if (a < 0 || b < 0) throw new Error(`${p.file}: the region to patch is not there`);
     const region = text.slice(a, b);
-    if (region === replacement) continue;
     const got = createHash("sha256").update(region).digest("hex");
     if (got !== p.sha256) throw new Error(`${p.file}: the region to patch has sha256 ${got}, pinned ${p.sha256}; delete ${WORK}`);
     writeFileSync(file, text.slice(0, a) + replacement + text.slice(b));
@@ -318,14 +328,19 @@ export async function build({ jobs = 2 } = {}) {
   const binding = own("ocr-lib.cpp");
   const kernelSimd = own("int-matrix.cpp");
   const kernelRelaxed = own("int-matrix.cpp", ["-mrelaxed-simd"]);
-  const stubsObj = path.join(obj, "own", "wasi-stubs.o");
-  units.push({
-    cc: CLANG,
-    src: "wasi-stubs.c",
-    inputs: [path.join(OWN_SRC, "wasi-stubs.c")],
-    obj: stubsObj,
-    args: [...CFLAGS, "-c", path.join(OWN_SRC, "wasi-stubs.c"), "-o", stubsObj],
-  });
+  const ownC = (name) => {
+    const o = path.join(obj, "own", name.replace(/\.c$/, ".o"));
+    units.push({
+      cc: CLANG,
+      src: name,
+      inputs: [path.join(OWN_SRC, name)],
+      obj: o,
+      args: [...CFLAGS, "-c", path.join(OWN_SRC, name), "-o", o],
+    });
+    return o;
+  };
+  const stubsObj = ownC("wasi-stubs.c");
+  const qsortObj = ownC("stable-qsort.c");
   await compileAll(units, jobs);
 
   const common = units
@@ -351,6 +366,7 @@ export async function build({ jobs = 2 } = {}) {
       binding,
       kernel,
       stubsObj,
+      qsortObj,
       ...common,
       "-lwasi-emulated-mman",
       "-lwasi-emulated-process-clocks",

@@ -99,7 +99,8 @@ export const BENCHES = [
     title: "Arabic-script pages",
     command: "node_modules/.bin/tsx test/bench/arabic-script-pages.mjs",
     needs: "Debian tesseract-ocr, poppler-utils",
-    measures: "tesseract-wasm in Node against native tesseract on pages of Arabic-script documents typeset by others.",
+    measures:
+      "The engine's tesseract build in Node against native tesseract on pages of Arabic-script documents typeset by others, given the same resolution and left to estimate it.",
     args: [TSX, "test/bench/arabic-script-pages.mjs"],
     minutes: 30,
   },

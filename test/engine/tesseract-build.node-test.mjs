@@ -13,7 +13,6 @@ import { gunzipSync } from "node:zlib";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { MODULE_FILES, relaxedSimdSupported, TesseractEngine, TESSERACT_VERSION } from "../../workers/engine/ocr/wasm/tesseract-module.ts";
 import { renderRgba, TEXTS, textPageSvg } from "../bench/ocr-render.mjs";
-import { errorRates, referenceLetters as letters } from "../bench/text-metrics.mjs";
 
 const wasmDir = path.join(root, "workers/engine/ocr/wasm");
 const work = path.join(os.tmpdir(), "lingoscan-tesseract-build-test");
@@ -91,7 +90,7 @@ test("both modules read an English page as native tesseract does, word for word"
   }
 });
 
-test("both modules read a real Arabic page alike, within 2 % of native tesseract's errors", async () => {
+test("both modules read a real Arabic page as native tesseract does, letter for letter", async () => {
   const { bytes, tessdata } = model("ara");
   const file = path.join(root, "test/fixtures/real/amiri_documentation-arabic-p2.png");
   // The fixture is an 8-bit gray PNG: decode it with the engine's decoder into the engine's raster;
@@ -99,19 +98,15 @@ test("both modules read a real Arabic page alike, within 2 % of native tesseract
   const { decodeToGray } = await import("../../workers/engine/image/decode.ts");
   const gray = await decodeToGray(new Uint8Array(readFileSync(file)), "png");
   const page = grayPage(gray.width, gray.height, gray.data);
-  const ref = letters(readFileSync(file.replace(/\.png$/, ".txt"), "utf8"));
-  const nativeCer = errorRates(ref, letters(native(page.file, "ara", tessdata)), false).cer;
-  const texts = [];
+  const expected = native(page.file, "ara", tessdata);
+  assert.match(expected, /[\u0600-\u06ff]{4,}/);
   for (const kernel of Object.keys(MODULE_FILES)) {
     const engine = await engineFor(kernel);
     engine.loadModel(bytes);
     engine.loadImage(page.image);
-    texts.push(engine.getText());
+    // Before the build's patches (random padding as on 64-bit machines, a stable qsort) this page
+    // read 0.0967 against native's 0.0960, and other pages of the document up to 5 % worse.
+    assert.equal(engine.getText(), expected, kernel);
     engine.destroy();
   }
-  assert.equal(texts[0], texts[1], "the two kernels read different text");
-  const cer = errorRates(ref, letters(texts[0]), false).cer;
-  // Measured: 0.0967 against native's 0.0960 (a few letters of a 40-line page; the English page
-  // above is read identically, so this is the C library's float functions, not the LSTM's products).
-  assert.ok(cer <= nativeCer * 1.02, `CER ${cer} against native's ${nativeCer}`);
 });
