@@ -1,12 +1,6 @@
 import { downscaleGray, type GrayImage } from "./gray";
+import { grayHistogram } from "./histogram";
 import { fitScale } from "./limits";
-
-function histogram(img: GrayImage): Uint32Array {
-  const h = new Uint32Array(256);
-  const d = img.data;
-  for (let i = 0; i < d.length; i++) h[d[i]!]!++;
-  return h;
-}
 
 /**
  * Contrast normalisation: stretches the 0.5th..99.5th percentile range to 0..255, so gray
@@ -14,7 +8,7 @@ function histogram(img: GrayImage): Uint32Array {
  * range is already wide or the page is blank.
  */
 export function normaliseContrast(img: GrayImage): GrayImage {
-  const hist = histogram(img);
+  const hist = grayHistogram(img.data);
   const n = img.data.length;
   let lo = 0;
   let hi = 255;
@@ -31,7 +25,7 @@ export function normaliseContrast(img: GrayImage): GrayImage {
 
 /** Otsu's threshold of a gray image. */
 export function otsuThreshold(img: GrayImage): number {
-  const hist = histogram(img);
+  const hist = grayHistogram(img.data);
   const n = img.data.length;
   let sum = 0;
   for (let v = 0; v < 256; v++) sum += v * hist[v]!;

@@ -1,6 +1,7 @@
 import type { Box } from "../../shared/engine-contract";
 import { cropGray } from "../image/geometry";
 import type { GrayImage } from "../image/gray";
+import { grayHistogram, medianLevel } from "../image/histogram";
 import { seededLanguages } from "../ocr/models";
 import { ocrRasterFromGray } from "../ocr/page-raster";
 import { recognizeWith, type ReadingOptions, type SegmentationMode } from "../ocr/recognize";
@@ -73,18 +74,12 @@ const MIN_DEVIATION = 2;
  */
 export function groundToWhite(crop: GrayImage): GrayImage {
   const n = crop.data.length;
-  const count = new Uint32Array(256);
-  for (const v of crop.data) count[v]!++;
-  const middle = (hist: Uint32Array) => {
-    let at = 0;
-    for (let seen = hist[0]!; seen * 2 < n;) seen += hist[++at]!;
-    return at;
-  };
-  const ground = middle(count);
+  const count = grayHistogram(crop.data);
+  const ground = medianLevel(count);
   if (ground < 128) return crop;
   const apart = new Uint32Array(256);
   for (let v = 0; v < 256; v++) apart[Math.abs(v - ground)]! += count[v]!;
-  const below = ground - GRAIN_SPREAD * 1.4826 * Math.max(MIN_DEVIATION, middle(apart));
+  const below = ground - GRAIN_SPREAD * 1.4826 * Math.max(MIN_DEVIATION, medianLevel(apart));
   const data = new Uint8Array(n);
   for (let i = 0; i < n; i++) data[i] = crop.data[i]! < below ? crop.data[i]! : 255;
   return { width: crop.width, height: crop.height, data };

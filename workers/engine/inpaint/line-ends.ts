@@ -1,6 +1,7 @@
 import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 import { luma } from "../image/gray";
+import { histogramQuantile } from "../image/histogram";
 
 /** Blank columns (share of the line height) between a zone's end and ink that still continues its line: a word space. */
 const WORD_GAP = 0.7;
@@ -10,13 +11,6 @@ const INK_SHARE = 0.5;
 const MIN_CONTRAST = 40;
 
 const lumaAt = (d: Uint8Array, i: number) => luma(d[i * 4]!, d[i * 4 + 1]!, d[i * 4 + 2]!);
-
-/** The luma at quantile `q` of a histogram holding `total` pixels. */
-function quantile(counts: Uint32Array, total: number, q: number): number {
-  let seen = 0;
-  for (let v = 0; v < counts.length; v++) if ((seen += counts[v]!) > q * total) return v;
-  return counts.length - 1;
-}
 
 /**
  * A horizontal line's zone grown along its line over ink that continues it. A reading that lost a
@@ -33,10 +27,9 @@ export function reachLineEnds(img: RgbaImage, z: Rect, line: Rect, lh: number, b
   if (z.x1 <= z.x0 || z.y1 <= z.y0) return z;
   const counts = new Uint32Array(256);
   for (let y = z.y0; y < z.y1; y++) for (let x = z.x0; x < z.x1; x++) counts[lumaAt(data, y * width + x)]!++;
-  const total = (z.x1 - z.x0) * (z.y1 - z.y0);
-  const ground = quantile(counts, total, 0.5);
-  const darkest = quantile(counts, total, 0.02);
-  const lightest = quantile(counts, total, 0.98);
+  const ground = histogramQuantile(counts, 0.5);
+  const darkest = histogramQuantile(counts, 0.02);
+  const lightest = histogramQuantile(counts, 0.98);
   const dark = ground - darkest >= lightest - ground;
   const contrast = dark ? ground - darkest : lightest - ground;
   if (contrast < MIN_CONTRAST) return z;

@@ -1,4 +1,5 @@
 import { downscaleGray, grayToRgba, upscaleGray, type GrayImage } from "../image/gray";
+import { medianLevel } from "../image/histogram";
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import type { OcrRaster } from "../ocr/page-raster";
@@ -17,15 +18,6 @@ const GROUND = 140;
 const LIGHT = 230;
 /** Levels above its ground's median that are stretched to white: the ground comes out near white, its grain never as ink. */
 const HEADROOM = 20;
-
-/** The median level of a histogram (LIGHT when empty). */
-function medianLevel(counts: Uint32Array): number {
-  let total = 0;
-  for (const c of counts) total += c;
-  let seen = 0;
-  for (let v = 0; v < counts.length; v++) if ((seen += counts[v]!) * 2 > total) return v;
-  return LIGHT;
-}
 
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
@@ -82,7 +74,8 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
     }
   // The ground's own shade (a yellow caption's too) becomes near white, the ink black: a caption's
   // ground left gray was taken for ink by tesseract's threshold and the block read as nothing.
-  const light = Math.min(LIGHT, medianLevel(grounds) + HEADROOM);
+  const ground = medianLevel(grounds);
+  const light = ground < 0 ? LIGHT : Math.min(LIGHT, ground + HEADROOM);
   const span = Math.max(1, light - dark);
   for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
   const factor = enlarge ? Math.min(4, READ_GLYPH / block.glyph) : 1;
