@@ -143,6 +143,11 @@ export interface PageTransform {
   shading?: boolean;
   /** Bent text lines (a curled or unevenly slanted page) were straightened, after every step above. */
   dewarp?: LineWarp;
+  /**
+   * The source raster's pixels per inch, where known: a PDF page's drawing, or what an image file
+   * states and is believed (`credibleResolution`). Absent for pictures and photographed pages.
+   */
+  resolution?: number;
 }
 
 export interface PreprocessResult {

@@ -3,6 +3,8 @@ export interface GrayImage {
   width: number;
   height: number;
   data: Uint8Array;
+  /** Pixels per inch, where known (a page image read for OCR, `loadPageForReading`); copies and crops leave it out. */
+  dpi?: number;
 }
 
 /** An 8-bit RGBA raster, rows top to bottom, 4 bytes a pixel. */

@@ -23,6 +23,8 @@ export interface SourcePage {
   turn?: 90 | 180 | 270;
   /** Raster uploads: the upload holds no colour (`decodePage`), so its gray `image` is its own colours. */
   colourless?: boolean;
+  /** Pixels per inch of `image`, where known (`SourcePage` of a PDF page, or stated by the file and believed). */
+  resolution?: number;
   /** What the page's reading should say without failing (a text layer kept in another script). */
   warnings?: PageWarning[];
 }

@@ -244,6 +244,15 @@ function normalise16(data: Uint8Array, le: boolean): void {
   }
 }
 
+/** Page `page`'s X and Y resolution in pixels per inch (ResolutionUnit 2, the default, or 3: centimetres), or null. */
+export function tiffPageResolution(bytes: Uint8Array, page: number): [number, number] | null {
+  const t = pageDirectories(bytes).ifds[page]?.tags;
+  const unit = t?.get(296)?.[0] ?? 2;
+  const per = unit === 2 ? 1 : unit === 3 ? 2.54 : 0;
+  const [x, y] = [t?.get(282)?.[0], t?.get(283)?.[0]];
+  return per && x && y ? [x * per, y * per] : null;
+}
+
 /** Decodes page `page` (zero-based) of a TIFF to gray. Other pages are not touched. */
 export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<GrayImage> {
   const { le, ifds } = pageDirectories(bytes);

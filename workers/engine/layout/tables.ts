@@ -166,7 +166,7 @@ export async function extractPageTables(
     return { tables: { width: page.width, height: page.height, languages: languages_, path, tables }, text: textLayer };
   }
   const rules = pageRules(page);
-  const clean = rules.length ? eraseRules(page, rules) : page;
+  const clean = rules.length ? { ...eraseRules(page, rules), ...(page.dpi ? { dpi: page.dpi } : {}) } : page;
   const text: PageText = { ...(await recognizeWith(models, ocrRasterFromGray(clean), languages)), path };
   const found = tablesFromWords(pageWords(text), rules, ruleTolerance(page.width, page.height));
   const tables: PageTable[] = [];

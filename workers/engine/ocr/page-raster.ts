@@ -5,6 +5,7 @@ import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { sniffFormat } from "../image/sniff";
+import type { PageMeta } from "../storage/page-meta";
 
 /** A page (or a crop of one) ready for tesseract: RGBA at working resolution, plus the page's own size. */
 export interface OcrRaster {
@@ -16,7 +17,12 @@ export interface OcrRaster {
   /** Where the working image's origin lies on the page (crops); absent for whole pages. */
   offset?: { x: number; y: number };
   image: { data: Uint8ClampedArray; width: number; height: number };
+  /** Pixels per inch of `image`, where the page's are known: given to tesseract, which otherwise estimates them. */
+  dpi?: number;
 }
+
+/** `dpi` of a raster `scale` times the size of `img`, when `img`'s is known. */
+const scaledDpi = (img: GrayImage, scale: number) => (img.dpi ? { dpi: img.dpi * scale } : {});
 
 /**
  * Prepares a gray image for OCR, downscaled to the working resolution. `page` describes where it
@@ -37,6 +43,7 @@ export function ocrRasterFromGray(
     scale: applied * (page?.scale ?? 1),
     ...(page ? { offset: page.offset } : {}),
     image: { data: grayToRgba(work), width: work.width, height: work.height },
+    ...scaledDpi(img, applied),
   };
 }
 
@@ -67,6 +74,7 @@ export function ocrRasterOfBand(img: GrayImage, band: Band): OcrRaster {
     scale,
     offset: { x: left / scale, y: top / scale },
     image: { data: grayToRgba({ width, height, data }), width, height },
+    ...scaledDpi(img, scale),
   };
 }
 
@@ -94,4 +102,11 @@ export async function loadPageGray(files: R2Bucket, pageKey: string, etag?: stri
   const gray = await decodeToGray(bytes, format);
   lastPage = { key: pageKey, etag: obj.etag, gray };
   return gray;
+}
+
+/** `loadPageGray` for reading the page: with its pixels per inch (`GrayImage.dpi`) where its source's are known. */
+export async function loadPageForReading(files: R2Bucket, pageKey: string, meta: PageMeta): Promise<GrayImage> {
+  const gray = await loadPageGray(files, pageKey, meta.etag);
+  const t = meta.transform;
+  return t?.resolution ? { ...gray, dpi: t.resolution * t.scale } : gray;
 }

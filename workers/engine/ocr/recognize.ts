@@ -1,5 +1,6 @@
 import type { Box, PageText } from "../../shared/engine-contract";
 import { asEngineError } from "../errors";
+import { MAX_CREDIBLE_PPI, MIN_CREDIBLE_PPI } from "../image/resolution";
 import { parseHocr } from "./hocr";
 import { readColumns } from "./vertical";
 import { mergeReadings } from "./merge-readings";
@@ -20,6 +21,8 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
     loadRaster(engine, raster.image);
     // Loading an image resets the segmentation mode: set the model's own for every reading.
     engine.setVariable("tessedit_pageseg_mode", pageSegmentation(cached.language));
+    // The engine is shared: every reading gives its resolution, or 0 for tesseract to estimate it.
+    engine.setVariable("user_defined_dpi", String(credibleDpi(raster.dpi)));
     return read(engine);
   } finally {
     try {
@@ -28,6 +31,11 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
       // ignored: a failure here surfaces through the main error
     }
   }
+}
+
+/** A raster's pixels per inch as tesseract takes them: rounded, and 0 (estimate them) where unknown or not credible. */
+export function credibleDpi(dpi: number | undefined): number {
+  return dpi && dpi >= MIN_CREDIBLE_PPI && dpi <= MAX_CREDIBLE_PPI ? Math.round(dpi) : 0;
 }
 
 /** Runs `read` against the isolate's engine for `language`, discarding the engine if it traps. */

@@ -97,6 +97,7 @@ export function columnRaster(raster: OcrRaster, language: string): OcrRaster {
     ...raster,
     scale: raster.scale * (scaled.width / width),
     image: { data: grayToRgba(scaled), width: scaled.width, height: scaled.height },
+    ...(raster.dpi ? { dpi: raster.dpi * (scaled.width / width) } : {}),
   };
 }
 

@@ -195,6 +195,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
       ...(photo ? { flat: photo.flat } : {}),
       ...(shading ? { shading: true } : {}),
       ...(dewarp ? { dewarp } : {}),
+      // A photographed page cut out of its photo has its own scale, which no file states.
+      ...(source.resolution && !photo ? { resolution: source.resolution } : {}),
     },
     ...(textLayer ? { textLayer } : {}),
     ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}),

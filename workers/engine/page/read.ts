@@ -8,7 +8,7 @@ import type { GrayImage } from "../image/gray";
 import { readLayoutGaps, readWithGaps } from "../ocr/layout-gaps";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
-import { loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-raster";
+import { loadPageForReading, loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-raster";
 import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
@@ -19,7 +19,7 @@ import { joinBands, readOrSplit } from "./split";
 
 /** The page image as gray, and the languages to read it in (`auto` resolved on the page). */
 async function grayIn(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]) {
-  const gray = await loadPageGray(env.FILES, pageKey, meta.etag);
+  const gray = await loadPageForReading(env.FILES, pageKey, meta);
   return { gray, langs: await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage) };
 }
 
@@ -140,7 +140,7 @@ export async function detectPage(
   } else {
     const seeded = await seededLanguages(env.MODELS);
     if (seeded.length === 0) throw engineError("unsupported_language", "No OCR model is installed.");
-    const raster = ocrRasterFromGray(await loadPageGray(env.FILES, pageKey, meta.etag));
+    const raster = ocrRasterFromGray(await loadPageForReading(env.FILES, pageKey, meta));
     layout = { ...(await detectLayout(env.MODELS, raster, trialLanguage(undefined, seeded))), path: meta.path };
   }
   await writeJson(env.FILES, outKey, layout);

@@ -2,6 +2,9 @@ import type { InputFormat, OcrMode } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { decodePage } from "../image/decode";
+import type { GrayImage } from "../image/gray";
+import { probeRaster } from "../image/headers";
+import { credibleResolution, declaredResolution } from "../image/resolution";
 import { sniffFormat } from "../image/sniff";
 import type { SourcePage } from "../image/source-page";
 import { pdfSourcePage } from "../pdf/source-page";
@@ -29,5 +32,15 @@ export async function loadSourcePage(
   if (!Number.isInteger(page) || page < 0) throw engineError("validation_error", "page must be a zero-based page index.");
   if (format === "pdf") return pdfSourcePage(bytes, page, { browser, ...pdf });
   const { image, colourless } = await decodePage(bytes, format, page);
-  return { image, path: "ocr", rendered: true, ...(colourless ? { colourless } : {}) };
+  const resolution = imageResolution(bytes, format, page, image);
+  return { image, path: "ocr", rendered: true, ...(colourless ? { colourless } : {}), ...(resolution ? { resolution } : {}) };
+}
+
+/** The decoded image's pixels per inch, from what the file states (a large JPEG is decoded smaller than its pixels). */
+function imageResolution(bytes: Uint8Array, format: Exclude<InputFormat, "pdf">, page: number, image: GrayImage): number | null {
+  const stated = declaredResolution(bytes, format, page);
+  if (!stated) return null;
+  const file = format === "tiff" ? image : probeRaster(bytes, format);
+  const ppi = stated * Math.sqrt((image.width * image.height) / (file.width * file.height));
+  return credibleResolution(ppi, image.width, image.height);
 }

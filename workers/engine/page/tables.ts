@@ -2,7 +2,7 @@ import type { ExtractTablesResult } from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { extractPageTables } from "../layout/tables";
 import { resolveLanguages } from "../ocr/languages";
-import { loadPageGray } from "../ocr/page-raster";
+import { loadPageForReading } from "../ocr/page-raster";
 import { readTextLayer, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
 
@@ -18,7 +18,7 @@ export async function extractTables(
   textOutKey: string | undefined,
   languages: string[],
 ): Promise<ExtractTablesResult> {
-  const gray = await loadPageGray(env.FILES, pageKey, meta.etag);
+  const gray = await loadPageForReading(env.FILES, pageKey, meta);
   const textLayer = meta.path === "text_layer" ? { ...(await readTextLayer(env.FILES, meta)), languages } : null;
   const langs = textLayer ? languages : await resolveLanguages(env.MODELS, languages, gray);
   const { tables, text } = await extractPageTables(env.MODELS, gray, meta.path, textLayer, langs);

@@ -171,7 +171,10 @@ export interface PdfPageOptions {
  */
 export async function pdfSourcePage(bytes: Uint8Array, page: number, opts: PdfPageOptions): Promise<SourcePage> {
   // The document stays open for the job's next pages in this isolate; the page is freed after.
-  return withPdf(bytes, (doc) => withPage(doc, page, (p) => readPdfPage(bytes, page, p, opts)));
+  // Pages are drawn at `pdfScale` pixels per point: 72 points to the inch.
+  return withPdf(bytes, (doc) =>
+    withPage(doc, page, async (p) => ({ ...(await readPdfPage(bytes, page, p, opts)), resolution: 72 * pdfScale(pageSize(p)) })),
+  );
 }
 
 /** `pdfSourcePage` on a page already opened. */
