@@ -314,33 +314,25 @@ export async function build({ jobs = 2 } = {}) {
       args: [...CXXFLAGS, ...tessIncludes, "-c", path.join(tess, "src", rel + ".cpp"), "-o", o],
     });
   }
+  // The module's own sources: C++ (the binding, the int8 kernels) against tesseract's headers, C alone.
   const own = (name, extra = []) => {
-    const o = path.join(obj, "own", name.replace(/\.cpp$/, "") + (extra.length ? "-relaxed" : "") + ".o");
+    const cpp = name.endsWith(".cpp");
+    const o = path.join(obj, "own", name.replace(/\.c(pp)?$/, "") + (extra.length ? "-relaxed" : "") + ".o");
+    const src = path.join(OWN_SRC, name);
     units.push({
-      cc: "clang++-19",
+      cc: cpp ? "clang++-19" : CLANG,
       src: name,
-      inputs: [path.join(OWN_SRC, name), path.join(OWN_SRC, "wasi-compat.h")],
+      inputs: cpp ? [src, path.join(OWN_SRC, "wasi-compat.h")] : [src],
       obj: o,
-      args: [...CXXFLAGS, ...extra, ...tessIncludes, "-c", path.join(OWN_SRC, name), "-o", o],
+      args: [...(cpp ? [...CXXFLAGS, ...extra, ...tessIncludes] : CFLAGS), "-c", src, "-o", o],
     });
     return o;
   };
   const binding = own("ocr-lib.cpp");
   const kernelSimd = own("int-matrix.cpp");
   const kernelRelaxed = own("int-matrix.cpp", ["-mrelaxed-simd"]);
-  const ownC = (name) => {
-    const o = path.join(obj, "own", name.replace(/\.c$/, ".o"));
-    units.push({
-      cc: CLANG,
-      src: name,
-      inputs: [path.join(OWN_SRC, name)],
-      obj: o,
-      args: [...CFLAGS, "-c", path.join(OWN_SRC, name), "-o", o],
-    });
-    return o;
-  };
-  const stubsObj = ownC("wasi-stubs.c");
-  const qsortObj = ownC("stable-qsort.c");
+  const stubsObj = own("wasi-stubs.c");
+  const qsortObj = own("stable-qsort.c");
   await compileAll(units, jobs);
 
   const common = units
