@@ -3,9 +3,11 @@
 // tesseract-wasm 0.11 package the engine used before, test/bench/tesseract-build.mjs) and by
 // native tesseract on the same PNG, same model: whether the one Arabic page of `bench:ocr` says
 // how the two builds compare on Arabic in general. Native tesseract takes the page's resolution
-// (200 dpi) from the PNG; the build is read twice: given the same resolution (the same input as
-// native's) and without it (tesseract estimates it from the letters, as for the pages the engine
-// hands over, which carry no resolution).
+// (200 dpi) from the PNG; the build is read twice: given the resolution the engine gives it (the
+// one the PNG states, by the engine's own `declaredResolution` and `credibleResolution`: the same
+// input as native's), and without one (tesseract estimates it from the letters, as it does for
+// pages whose files state none). Last, the same PNG goes through the service's engine as an
+// upload does (preprocess → recognize, under wrangler dev): the figure a user gets.
 // The documents come from Debian packages (`apt-get download`, unpacked in a scratch directory):
 // Khaled Hosny's Arabic documentation of Amiri (`fonts-hosny-amiri`, ara) and the Persian
 // translation of "The Not So Short Introduction to LaTeX" (`texlive-lang-arabic`, fas), each page
@@ -18,11 +20,13 @@ import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { decodeToGray } from "../../workers/engine/image/decode.ts";
+import { credibleDpi, credibleResolution, declaredResolution } from "../../workers/engine/image/resolution.ts";
 import { sniffFormat } from "../../workers/engine/image/sniff.ts";
 import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster.ts";
 import { modelFiles, root } from "../../scripts/models.mjs";
 import { reportResult } from "./bench-result.mjs";
 import { nativeTessdata, runNative } from "./native-ocr.mjs";
+import { startEngine } from "./ocr-harness.mjs";
 import { benchBuild, createBenchEngine } from "./tesseract-build.mjs";
 import { errorRates, referenceLetters as letters } from "./text-metrics.mjs";
 
@@ -54,11 +58,20 @@ function pdfOf({ deb, pdf }) {
 }
 
 console.log(`wasm: ${benchBuild}\n`);
+
+/** The page's text as the service reads an upload of it in `lang`. */
+async function serviceText(key, bytes, lang) {
+  await service.files.put(key, bytes);
+  const pre = await service.call("preprocess", { sourceKey: key, page: 0, outKey: `${key}.page.png`, languages: [lang] });
+  const rec = await service.call("recognize", { pageKey: pre.key, languages: [lang], outKey: `${key}.json` });
+  return (await (await service.files.get(rec.key)).json()).text;
+}
 const RESOLUTION = 200;
 console.log(
-  `| page | lang | native CER | wasm CER (${RESOLUTION} dpi given) | wasm ÷ native | wasm CER (resolution estimated) | wasm ÷ native |`,
+  `| page | lang | native CER | wasm CER (resolution the PNG states, ${RESOLUTION} dpi) | wasm ÷ native | wasm CER (resolution estimated) | wasm ÷ native | service CER | service ÷ native |`,
 );
-console.log("|---|---|---|---|---|---|---|");
+console.log("|---|---|---|---|---|---|---|---|---|");
+const service = await startEngine({ browser: false, languages: docs.map((name) => DOCS[name].lang) });
 /** Per document: pages read and wasm errors ÷ native errors over all its pages. */
 const figures = {};
 for (const name of docs) {
@@ -68,7 +81,7 @@ for (const name of docs) {
   // One engine per model: loading a second model into an engine gives wrong text.
   const engine = await createBenchEngine();
   engine.loadModel(gunzipSync(readFileSync(modelFiles([d.lang]).find((m) => m.key.startsWith("tessdata/")).file)));
-  const errors = { native: 0, wasm: 0, estimated: 0 };
+  const errors = { native: 0, wasm: 0, estimated: 0, service: 0 };
   for (const p of d.pages) {
     const base = path.join(work, `${name}-${p}`);
     run("pdftoppm", ["-r", String(RESOLUTION), "-gray", "-png", "-singlefile", "-f", String(p), "-l", String(p), pdf, base]);
@@ -77,21 +90,36 @@ for (const name of docs) {
     const n = errorRates(ref, letters(runNative(`${base}.png`, d.lang, tessdata).text), false).cer;
     errors.native += n * ref.length;
     const bytes = readFileSync(`${base}.png`);
-    const gray = await decodeToGray(new Uint8Array(bytes), sniffFormat(bytes));
-    const [c, e] = [String(RESOLUTION), "0"].map((dpi) => {
-      engine.loadImage(ocrRasterFromGray(gray).image);
-      engine.setVariable("user_defined_dpi", dpi);
+    const format = sniffFormat(bytes);
+    const gray = await decodeToGray(new Uint8Array(bytes), format);
+    const stated = credibleResolution(declaredResolution(new Uint8Array(bytes), format), gray.width, gray.height);
+    const [c, e] = [stated ?? 0, 0].map((dpi) => {
+      const raster = ocrRasterFromGray(dpi ? { ...gray, dpi } : gray);
+      engine.loadImage(raster.image);
+      engine.setVariable("user_defined_dpi", String(credibleDpi(raster.dpi)));
       const cer = errorRates(ref, letters(engine.getText()), false).cer;
       engine.clearImage();
       return cer;
     });
+    const s = errorRates(ref, letters(await serviceText(`arabic/${name}-${p}.png`, bytes, d.lang)), false).cer;
     errors.wasm += c * ref.length;
     errors.estimated += e * ref.length;
-    console.log(`| ${name} p. ${p} | ${d.lang} | ${pct(n)} | ${pct(c)} | ${(c / n).toFixed(3)} | ${pct(e)} | ${(e / n).toFixed(3)} |`);
+    errors.service += s * ref.length;
+    const ratio = (x) => (x / n).toFixed(3);
+    console.log(
+      `| ${name} p. ${p} | ${d.lang} | ${pct(n)} | ${pct(c)} | ${ratio(c)} | ${pct(e)} | ${ratio(e)} | ${pct(s)} | ${ratio(s)} |`,
+    );
   }
-  const [wasm, estimated] = [errors.wasm / errors.native, errors.estimated / errors.native];
-  console.log(`| ${name}: all its pages, errors | ${d.lang} | | | ${wasm.toFixed(3)} | | ${estimated.toFixed(3)} |`);
-  figures[name] = { language: d.lang, pages: d.pages.length, wasmOverNativeErrors: wasm, resolutionEstimatedOverNativeErrors: estimated };
+  const [wasm, estimated, read] = [errors.wasm, errors.estimated, errors.service].map((x) => x / errors.native);
+  console.log(`| ${name}: all its pages, errors | ${d.lang} | | | ${wasm.toFixed(3)} | | ${estimated.toFixed(3)} | | ${read.toFixed(3)} |`);
+  figures[name] = {
+    language: d.lang,
+    pages: d.pages.length,
+    wasmOverNativeErrors: wasm,
+    resolutionEstimatedOverNativeErrors: estimated,
+    serviceOverNativeErrors: read,
+  };
   engine.destroy();
 }
+service.dispose();
 reportResult("arabic-script", figures);

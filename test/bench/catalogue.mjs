@@ -100,7 +100,7 @@ export const BENCHES = [
     command: "node_modules/.bin/tsx test/bench/arabic-script-pages.mjs",
     needs: "Debian tesseract-ocr, poppler-utils",
     measures:
-      "The engine's tesseract build in Node against native tesseract on pages of Arabic-script documents typeset by others, given the same resolution and left to estimate it.",
+      "The engine's tesseract build in Node against native tesseract on pages of Arabic-script documents typeset by others, given the same resolution and left to estimate it, and each page uploaded to the service's engine.",
     args: [TSX, "test/bench/arabic-script-pages.mjs"],
     minutes: 30,
   },

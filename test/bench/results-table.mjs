@@ -73,6 +73,15 @@ export const ROWS = {
       ...(x.resolutionEstimatedOverNativeErrors === undefined
         ? []
         : [[`${doc}: the same, the wasm build left to estimate the resolution`, ratio(x.resolutionEstimatedOverNativeErrors, 1, 3), ""]]),
+      ...(x.serviceOverNativeErrors === undefined
+        ? []
+        : [
+            [
+              `${doc}: each PNG uploaded to the service (preprocess → recognize), errors ÷ native's`,
+              ratio(x.serviceOverNativeErrors, 1, 3),
+              "",
+            ],
+          ]),
     ]);
   },
   "tesseract-cpu"(r) {

@@ -2,9 +2,9 @@ import { env } from "cloudflare:workers";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { decodeToGray } from "../../workers/engine/image/decode";
-import { credibleResolution, declaredResolution } from "../../workers/engine/image/resolution";
+import { credibleDpi, credibleResolution, declaredResolution } from "../../workers/engine/image/resolution";
 import { ocrRasterFromGray } from "../../workers/engine/ocr/page-raster";
-import { credibleDpi, withEngine } from "../../workers/engine/ocr/recognize";
+import { withEngine } from "../../workers/engine/ocr/recognize";
 import { put, realFixture } from "./helpers";
 
 /** The resolution tesseract read the raster at, from its hOCR page (`scan_res`). */

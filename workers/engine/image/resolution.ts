@@ -29,12 +29,12 @@ export function declaredResolution(bytes: Uint8Array, format: InputFormat, page 
   }
 }
 
-/** Longest side (inches) a page may measure at its stated resolution: A2 and the large engineering formats. */
+/** Longest side (inches) a page may measure at its stated resolution: up to A2 (23.4 in). */
 const MAX_PAGE_INCHES = 24;
 
 /** Resolutions tesseract takes as given; outside them it estimates its own (its kMin/MaxCredibleResolution). */
-export const MIN_CREDIBLE_PPI = 70;
-export const MAX_CREDIBLE_PPI = 2400;
+const MIN_CREDIBLE_PPI = 70;
+const MAX_CREDIBLE_PPI = 2400;
 
 /**
  * A stated resolution believed for an image of `width` × `height` pixels, or null. Cameras and
@@ -45,6 +45,11 @@ export const MAX_CREDIBLE_PPI = 2400;
 export function credibleResolution(ppi: number | null, width: number, height: number): number | null {
   if (!ppi || ppi < MIN_CREDIBLE_PPI || ppi > MAX_CREDIBLE_PPI) return null;
   return Math.max(width, height) / ppi <= MAX_PAGE_INCHES ? ppi : null;
+}
+
+/** A raster's pixels per inch as tesseract takes them: rounded, and 0 (estimate them) where unknown or not credible. */
+export function credibleDpi(dpi: number | undefined): number {
+  return dpi && dpi >= MIN_CREDIBLE_PPI && dpi <= MAX_CREDIBLE_PPI ? Math.round(dpi) : 0;
 }
 
 const view = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength);

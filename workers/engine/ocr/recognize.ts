@@ -1,6 +1,6 @@
 import type { Box, PageText } from "../../shared/engine-contract";
 import { asEngineError } from "../errors";
-import { MAX_CREDIBLE_PPI, MIN_CREDIBLE_PPI } from "../image/resolution";
+import { credibleDpi } from "../image/resolution";
 import { parseHocr } from "./hocr";
 import { readColumns } from "./vertical";
 import { mergeReadings } from "./merge-readings";
@@ -31,11 +31,6 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
       // ignored: a failure here surfaces through the main error
     }
   }
-}
-
-/** A raster's pixels per inch as tesseract takes them: rounded, and 0 (estimate them) where unknown or not credible. */
-export function credibleDpi(dpi: number | undefined): number {
-  return dpi && dpi >= MIN_CREDIBLE_PPI && dpi <= MAX_CREDIBLE_PPI ? Math.round(dpi) : 0;
 }
 
 /** Runs `read` against the isolate's engine for `language`, discarding the engine if it traps. */
