@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { ExportDocument } from "../../workers/shared/engine-contract";
 import { put, readPage, realFixture } from "../engine/helpers";
@@ -37,39 +38,57 @@ function offsetsFrom(words: { text: string; box: { x: number; y: number } }[], l
   };
 }
 
+/** The searchable PDF of one read page (`readPage`), with its regions' text or none. */
+async function searchablePdf(name: string, page: Awaited<ReturnType<typeof readPage>>, withText: boolean): Promise<Uint8Array> {
+  const regions = withText ? page.text.regions.map((r) => ({ box: r.box, text: r.text, kind: "text" as const, lines: r.lines })) : [];
+  const doc: ExportDocument = {
+    title: name,
+    pages: [{ index: 0, width: page.pre.width, height: page.pre.height, imageKey: page.pre.key, regions }],
+  };
+  await env.FILES.put(`work/${name}/document.json`, JSON.stringify(doc));
+  const [built] = await env.ENGINE.buildExports({
+    documentKey: `work/${name}/document.json`,
+    formats: ["searchable_pdf"],
+    outPrefix: `exports/${name}/`,
+    baseName: name,
+  });
+  return stored(built!.key);
+}
+
+/** Size (points) of a PDF's first page. */
+const firstPageSize = async (pdf: Uint8Array) => (await PDFDocument.load(pdf)).getPage(0).getSize();
+
 describe("searchable PDF: each word's invisible text on its own box", () => {
   it("words land on their boxes (py-pdf multicolumn.pdf, justified columns)", async () => {
     const bytes = realFixture("pypdf_multicolumn.pdf");
     const key = await put("uploads/words/multicolumn.pdf", bytes);
     const page = await readPage("words", key, 0, ["eng"]);
-    const doc: ExportDocument = {
-      title: "multicolumn",
-      pages: [
-        {
-          index: 0,
-          width: page.pre.width,
-          height: page.pre.height,
-          imageKey: page.pre.key,
-          regions: page.text.regions.map((r) => ({ box: r.box, text: r.text, kind: "text", lines: r.lines })),
-        },
-      ],
-    };
-    await env.FILES.put("work/words/document.json", JSON.stringify(doc));
-    const [built] = await env.ENGINE.buildExports({
-      documentKey: "work/words/document.json",
-      formats: ["searchable_pdf"],
-      outPrefix: "exports/words/",
-      baseName: "words",
-    });
-    const layer = await wordsOf(await stored(built!.key));
-    // Page pixels → PDF points, as the export sizes its pages (A4 at 300 dpi: 72/300).
-    const k = 72 / Math.max(72, Math.max(page.pre.width, page.pre.height) / 11.69);
+    const exported = await searchablePdf("words", page, true);
+    const layer = await wordsOf(exported);
+    // The exported page has the original's size (A4), to the page image's whole pixels: the image
+    // was drawn at 300 dpi, 72/300 points a pixel.
+    const [out, original] = [await firstPageSize(exported), await firstPageSize(bytes)];
+    expect(out.width).toBeCloseTo(original.width, 0);
+    expect(out.height).toBeCloseTo(original.height, 0);
+    const k = 72 / 300;
     const words = page.text.regions.flatMap((r) => r.lines.flatMap((l) => l.words));
     const { matched, median, p95 } = offsetsFrom(words, layer, k);
     expect(matched).toBeGreaterThan(0.95);
     // Lines spread evenly by characters (the earlier layer) put one word in 20 more than 4.9 pt off its box here.
     expect(median, `median ${median}, p95 ${p95}`).toBeLessThan(0.5);
     expect(p95, `median ${median}, p95 ${p95}`).toBeLessThan(1);
+  });
+});
+
+describe("searchable PDF: pages the size of the original's", () => {
+  it("a Letter scan (camelot's image.pdf) exports as a Letter page", async () => {
+    const bytes = realFixture("camelot_image.pdf");
+    const key = await put("uploads/words/camelot_image.pdf", bytes);
+    const page = await readPage("letter", key, 0, ["eng"]);
+    const size = await firstPageSize(await searchablePdf("letter", page, false));
+    // Taken for A4 by its longer side, it came out 650 × 842 pt.
+    expect(size.width).toBeCloseTo(612, 0);
+    expect(size.height).toBeCloseTo(792, 0);
   });
 });
 

@@ -17,8 +17,9 @@ import {
   setTextRenderingMode,
   showText,
 } from "pdf-lib";
-import type { ExportDocument, LineText } from "../../shared/engine-contract";
+import type { ExportDocument, ExportPage, LineText } from "../../shared/engine-contract";
 import { sniffFormat } from "../image/sniff";
+import { pageResolution, readPageMeta } from "../storage/page-meta";
 import { readBytes } from "../storage/r2";
 import { type ExportContent, linesOf } from "./document";
 import { transcode } from "../inpaint/rgba";
@@ -98,9 +99,14 @@ function utf16Hex(s: string): string {
   return hex;
 }
 
-/** Pixels per inch assumed for a page image: A4's long side at 300 dpi, never below 72. */
-function dpiOf(width: number, height: number): number {
-  return Math.max(72, Math.max(width, height) / 11.69);
+/**
+ * Pixels per inch of a page image: its source's, where the engine knows it (a PDF page's drawing, a
+ * scan's stated resolution), so the exported page has the original's size; else A4's long side
+ * at 300 dpi is assumed, never below 72.
+ */
+async function dpiOf(files: R2Bucket, p: ExportPage): Promise<number> {
+  const meta = p.imageKey ? await readPageMeta(files, p.imageKey).catch(() => null) : null;
+  return pageResolution(meta?.transform ?? null) ?? Math.max(72, Math.max(p.width, p.height) / 11.69);
 }
 
 const fixed = (v: number) => Number(v.toFixed(2));
@@ -170,7 +176,7 @@ export async function renderPdf(files: R2Bucket, doc: ExportDocument, kind: "sea
   const font = glyphlessFont(pdf);
   const content: ExportContent = kind === "pdf" ? "translation" : "source";
   for (const p of doc.pages) {
-    const k = 72 / dpiOf(p.width, p.height);
+    const k = 72 / (await dpiOf(files, p));
     const W = p.width * k,
       H = p.height * k;
     const page = pdf.addPage([W, H]);

@@ -5,7 +5,7 @@ import { downscaleGray, grayToRgba, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { sniffFormat } from "../image/sniff";
-import type { PageMeta } from "../storage/page-meta";
+import { pageResolution, type PageMeta } from "../storage/page-meta";
 
 /** A page (or a crop of one) ready for tesseract: RGBA at working resolution, plus the page's own size. */
 export interface OcrRaster {
@@ -107,6 +107,6 @@ export async function loadPageGray(files: R2Bucket, pageKey: string, etag?: stri
 /** `loadPageGray` for reading the page: with its pixels per inch (`GrayImage.dpi`) where its source's are known. */
 export async function loadPageForReading(files: R2Bucket, pageKey: string, meta: PageMeta): Promise<GrayImage> {
   const gray = await loadPageGray(files, pageKey, meta.etag);
-  const t = meta.transform;
-  return t?.resolution ? { ...gray, dpi: t.resolution * t.scale } : gray;
+  const dpi = pageResolution(meta.transform);
+  return dpi ? { ...gray, dpi } : gray;
 }

@@ -56,6 +56,11 @@ export function pageMetadata(
   };
 }
 
+/** Pixels per inch of the normalised page image, where its source's resolution is known (`PageTransform.resolution`). */
+export function pageResolution(transform: PageTransform | null): number | undefined {
+  return transform?.resolution ? transform.resolution * transform.scale : undefined;
+}
+
 /** The page's metadata; images not written by preprocess are plain `ocr` pages. */
 export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<PageMeta> {
   const head = await files.head(pageKey);
