@@ -10,16 +10,7 @@ import { tiffPageResolution } from "./tiff";
  */
 export function declaredResolution(bytes: Uint8Array, format: InputFormat, page = 0): number | null {
   try {
-    const xy =
-      format === "png"
-        ? pngResolution(bytes)
-        : format === "jpeg"
-          ? jfifResolution(bytes)
-          : format === "bmp"
-            ? bmpResolution(bytes)
-            : format === "tiff"
-              ? tiffPageResolution(bytes, page)
-              : null;
+    const xy = STATED[format]?.(bytes, page);
     if (!xy) return null;
     const [x, y] = xy;
     return x > 0 && y > 0 && Math.abs(x - y) <= 0.05 * y ? y : null;
@@ -85,3 +76,11 @@ function bmpResolution(b: Uint8Array): [number, number] | null {
   if (b.length < 46 || dv.getUint32(14, true) < 40) return null;
   return [dv.getInt32(38, true) * PER_METRE, dv.getInt32(42, true) * PER_METRE];
 }
+
+/** The X and Y resolution each format's header states. */
+const STATED: Partial<Record<InputFormat, (bytes: Uint8Array, page: number) => [number, number] | null>> = {
+  png: pngResolution,
+  jpeg: jfifResolution,
+  bmp: bmpResolution,
+  tiff: tiffPageResolution,
+};
