@@ -333,6 +333,38 @@ describe("a comic page", () => {
   });
 });
 
+// Panels of that page, cut out as a user shares one: a balloon may hold most of a panel's letters,
+// or a short one all of them. Read as documents, they came back as scraps or as nothing.
+describe("a single comic panel", () => {
+  async function read(name: string) {
+    await seedModels(["eng"], []);
+    const sourceKey = `pictures/${name}`;
+    await env.FILES.put(sourceKey, await picture(name));
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `${sourceKey}.json` });
+    return { pre, page: await pageText(rec.key) };
+  }
+
+  it("is read as a picture, each of its two balloons as one region", async () => {
+    const { pre, page } = await read("ctd_006013-panel.jpg");
+    expect(pre.path).toBe("picture");
+    expect(pre.rotation).toBe(0);
+    const hold = regionWith(page, "HOLD STILL");
+    const golly = regionWith(page, "GOLLY");
+    expect(hold, JSON.stringify(page.regions.map((r) => r.text))).toBeDefined();
+    expect(golly).toBeDefined();
+    expect(hold).not.toBe(golly);
+    expect(hold!.text).toMatch(/I'LL HAVE YOU FREE IN A SECOND/);
+    expect(golly!.text).toMatch(/GONERS THAT TIME/);
+  });
+
+  it("is a picture with one short balloon, and its balloon is read", async () => {
+    const { pre, page } = await read("ctd_006013-panel-short.jpg");
+    expect(pre.path).toBe("picture");
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^\S+ IT!$/));
+  });
+});
+
 // Two columns of vertical Japanese (upTeX's Aozora sample) in a balloon over a drawn ground.
 describe("a vertical Japanese balloon", () => {
   it("is read in columns with the vertical model, as one vertical region", async () => {

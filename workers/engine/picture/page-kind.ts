@@ -1,5 +1,5 @@
 import type { GrayImage } from "../image/gray";
-import { findTextBlocks, pageInk } from "./text-blocks";
+import { findTextBlocks, GROUND, pageInk } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
@@ -14,6 +14,14 @@ const ART = 0.6;
 const DRAWN = 0.55;
 /** Letters a picture's text blocks hold at least: enough text to read block by block. */
 const MIN_GLYPHS = 20;
+/** Letters a single panel's text blocks hold at least: a two-word balloon ("DID IT!"). */
+const FEW_GLYPHS = 4;
+/**
+ * A page of which less than this share is paper (as light as text blocks' grounds) is covered by
+ * drawing, tone or colour. Documents at hand, maps, charts and table pages among them, are 0.87–1.0
+ * paper; single comic panels 0.31–0.49, manga panels 0.64–0.80.
+ */
+const PAPER = 0.85;
 /** A text block of more letters than this is a column or paragraph of prose, never a balloon or caption. */
 const PROSE_BLOCK = 200;
 /**
@@ -24,18 +32,32 @@ const BODY = 0.5;
 
 /**
  * Whether an image reads as a picture (a comic or manga page, an illustration with lettering)
- * rather than a document: most of its ink is drawing in shapes larger than letters, and its text is
- * in many small blocks on grounds of their own (balloons, captions), not in a body of prose (one
- * block, or columns of it). Photos with a line or two of text on a textured ground find too few
- * letters in blocks and stay documents, as scans and screenshots do.
+ * rather than a document: most of its ink is drawing in shapes larger than letters (or most of it is
+ * not paper), and its text is in many small blocks on grounds of their own (balloons, captions), not
+ * in a body of prose (one block, or columns of it). A single panel is judged by how little of it is
+ * paper instead, since its one balloon may hold most of its letters. Photos with a line or two of
+ * text on a textured ground find too few letters in blocks and stay documents, as scans and
+ * screenshots do.
  */
 export function looksLikePicture(page: GrayImage): boolean {
-  // A page of text has its ink in letters: it is a document before its letters are grouped.
+  // A page of text on paper has its ink in letters: it is a document before its letters are grouped.
   const inked = pageInk(page, JUDGE_SIDE);
-  if (inked.drawn < DRAWN) return false;
+  const paper = paperShare(inked.img);
+  if (inked.drawn < DRAWN && paper >= PAPER) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
   const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);
-  return found.art >= ART && glyphs >= MIN_GLYPHS && largest < BODY * glyphs && prose < BODY * glyphs;
+  if (found.art < ART || prose >= BODY * glyphs) return false;
+  if (glyphs >= MIN_GLYPHS && largest < BODY * glyphs) return true;
+  // A single panel, or a few, may hold one balloon (its largest block is most of its letters) or a
+  // two-word one: it is still a picture when most of it is drawn rather than paper, as a map's,
+  // a chart's or a poster's page is not.
+  return glyphs >= FEW_GLYPHS && paper < PAPER;
+}
+
+function paperShare({ data }: GrayImage): number {
+  let paper = 0;
+  for (let i = 0; i < data.length; i++) if (data[i]! >= GROUND) paper++;
+  return data.length ? paper / data.length : 1;
 }

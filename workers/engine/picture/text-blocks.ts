@@ -49,7 +49,7 @@ export interface PictureText {
 /** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
 const ANALYSIS_SIDE = 1600;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
-const GROUND = 140;
+export const GROUND = 140;
 /** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
 const INK = 120;
 /** Pixels between a mark and its ground that may be neither (an anti-aliased or noisy edge). */
