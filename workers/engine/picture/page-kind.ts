@@ -1,5 +1,5 @@
 import type { GrayImage } from "../image/gray";
-import { findTextBlocks, GROUND, pageInk } from "./text-blocks";
+import { findTextBlocks, GROUND, pageInk, type PageInk } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
@@ -34,8 +34,8 @@ const BODY = 0.5;
  * Whether an image reads as a picture (a comic or manga page, an illustration with lettering)
  * rather than a document: most of its ink is drawing in shapes larger than letters (or most of it is
  * not paper), and its text is in many small blocks on grounds of their own (balloons, captions), not
- * in a body of prose (one block, or columns of it). A single panel is judged by how little of it is
- * paper instead, since its one balloon may hold most of its letters. Photos with a line or two of
+ * in a body of prose (one block, or columns of it). A single panel is judged by its text being set
+ * over a drawing instead, since its one balloon may hold most of its letters. Photos with a line or two of
  * text on a textured ground find too few letters in blocks and stay documents, as scans and
  * screenshots do.
  */
@@ -49,11 +49,23 @@ export function looksLikePicture(page: GrayImage): boolean {
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
   const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);
   if (found.art < ART || prose >= BODY * glyphs) return false;
+  // Text over a drawing: most of the page is not paper, and the art holds more letter-sized detail
+  // (strokes, hatching, tone dots) than the text has letters. A flat or graded fill (a poster's
+  // coloured half) holds none.
+  const drawnOver = paper < PAPER && letterSized(inked) - glyphs >= glyphs;
+  if (inked.drawn < DRAWN && !drawnOver) return false;
   if (glyphs >= MIN_GLYPHS && largest < BODY * glyphs) return true;
   // A single panel, or a few, may hold one balloon (its largest block is most of its letters) or a
-  // two-word one: it is still a picture when most of it is drawn rather than paper, as a map's,
-  // a chart's or a poster's page is not.
-  return glyphs >= FEW_GLYPHS && paper < PAPER;
+  // two-word one: it is still a picture when its text is set over a drawing, as a map's, a chart's
+  // or a poster's is not.
+  return glyphs >= FEW_GLYPHS && drawnOver;
+}
+
+/** Ink components no larger than a big letter, anywhere on the page. */
+function letterSized({ candidate }: PageInk): number {
+  let n = 0;
+  for (let k = 1; k < candidate.length; k++) n += candidate[k]!;
+  return n;
 }
 
 function paperShare({ data }: GrayImage): number {
