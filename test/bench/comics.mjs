@@ -1,4 +1,5 @@
-// Comics and manga pages (../shared/corpus/comics): what a reader of the service's results sees, in one run:
+// Comics and manga pages (../shared/corpus/comics), and single panels cut out of them (summed apart):
+// what a reader of the service's results sees, in one run:
 //   npm run bench:comics        (needs Debian's tesseract-ocr with eng, jpn and jpn_vert, and ImageMagick)
 // Per page, through the service (`npm run dev` in a scratch copy, scripts/local-service.mjs; or a running
 // one given by BASE, with KEY or .wrangler/dev-api-key), one job at a time, timed from submission to the
@@ -199,12 +200,21 @@ function scaledToLimit(file, message, stem) {
   return out;
 }
 
+/** A page of the corpus, or a panel cut out of one (`of`, `crop`) as a PNG in the work folder. */
+function pageFile(name) {
+  const { of, crop } = transcriptions[name];
+  if (!of) return path.join(corpus, name);
+  const out = path.join(work, name);
+  run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
+  return out;
+}
+
 async function measurePage(base, auth, name) {
   const { language, text } = transcriptions[name];
-  let file = path.join(corpus, name);
+  let file = pageFile(name);
   const stem = name.replace(/\.[^.]+$/, "");
   const truth = units(text, language);
-  const row = { name, language, units: truth.length };
+  const row = { name, language, units: truth.length, ...(transcriptions[name].of ? { panel: true } : {}) };
 
   // A page the service refuses for its pixel size is measured again scaled to the limit; native reads the same copy.
   const first = await job(base, auth, file, { tool: "ocr", source_language: language, export_formats: ["txt"] });
@@ -271,8 +281,8 @@ const mean = (xs) => {
   return v.length ? v.reduce((a, b) => a + b, 0) / v.length : null;
 };
 
-function summarise(rows) {
-  const tools = ["ocr", "translate", "erase"];
+/** Pooled and mean figures over a set of rows (the whole pages, or the panels). */
+function overallOf(rows) {
   const sumOf = (f) => rows.reduce((n, r) => n + f(r), 0);
   const pooled = (key) => {
     // Recall over every unit of every page (pages weighted by their text), and the mean of the pages.
@@ -315,6 +325,14 @@ function summarise(rows) {
     meanSeconds: mean(rows.map((r) => r.ocr.seconds)),
     nativeMeanSeconds: mean(rows.map((r) => r.native.seconds)),
   };
+  return overall;
+}
+
+function summarise(rows) {
+  const tools = ["ocr", "translate", "erase"];
+  const overall = overallOf(rows.filter((r) => !r.panel));
+  const panelRows = rows.filter((r) => r.panel);
+  const panels = panelRows.length ? overallOf(panelRows) : null;
 
   const lines = [
     "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
@@ -338,10 +356,13 @@ function summarise(rows) {
     if (r.refused) bad.unshift(`the page as it is: ${r.refused.code} (${r.refused.message}); native on it ${pct(r.nativeOriginalRecall)}`);
     if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | | |`);
   }
-  const o = overall;
-  lines.push(
-    `| **overall** (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
-  );
+  for (const [label, o] of [
+    ["**overall**, whole pages", overall],
+    ["**panels**", panels],
+  ].filter(([, o]) => o))
+    lines.push(
+      `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
+    );
   lines.push("", "| page | job | seconds in each state |", "|---|---|---|");
   for (const r of rows)
     for (const k of tools)
@@ -351,7 +372,7 @@ function summarise(rows) {
             .map(([state, s]) => `${state} ${s.toFixed(1)}`)
             .join(", ")} |`,
         );
-  return { table: lines.join("\n"), overall };
+  return { table: lines.join("\n"), overall, panels };
 }
 
 async function main() {
@@ -385,7 +406,7 @@ async function main() {
     // English and one Japanese page are read once, untimed.
     const warm = [pages.find((p) => transcriptions[p].language === "en"), pages.find((p) => transcriptions[p].language === "ja")];
     for (const p of warm.filter(Boolean))
-      await job(svc.base, auth, path.join(corpus, p), {
+      await job(svc.base, auth, pageFile(p), {
         tool: "ocr",
         source_language: transcriptions[p].language,
         export_formats: ["txt"],
@@ -400,7 +421,7 @@ async function main() {
     if (dir) rmSync(dir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   }
-  const { table, overall } = summarise(rows);
+  const { table, overall, panels } = summarise(rows);
   console.log(
     `\nComics and manga pages: the service against native tesseract (Debian's models, one thread). Units: words (en), characters (ja).` +
       `\nLeft = share of the source units native tesseract reads on the input that it reads again on the result. Chroma = mean max−min of RGB, result ÷ input.\n`,
@@ -408,7 +429,7 @@ async function main() {
   console.log(table);
   console.log(`\nresult images: ${OUT}`);
   if (!existsSync(OUT)) console.log("(none written)");
-  reportResult("comics", { overall, pages: rows });
+  reportResult("comics", { overall, ...(panels ? { panels } : {}), pages: rows });
 }
 
 main().catch((err) => {

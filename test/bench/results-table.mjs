@@ -135,6 +135,20 @@ export const ROWS = {
         ratio(o.oursPrecision, o.nativePrecision),
       ],
     ];
+    const panels = r.panels;
+    if (panels)
+      rows.push(
+        [
+          `recall, ${panels.pages} single panels cut out of those pages (${panels.units} pooled): service ocr vs native tesseract`,
+          `${pct(panels.oursRecall)} vs ${pct(panels.nativeRecall)}`,
+          `${ratio(panels.oursRecall, panels.nativeRecall)} native`,
+        ],
+        [
+          "panels: source words/characters still read after translate / erase",
+          `${pct(panels.translate.left ?? 0)} / ${pct(panels.erase.left ?? 0)}`,
+          `${pct(panels.translate.leftNotInTranslation ?? 0)} of translate's not in the translation itself`,
+        ],
+      );
     for (const p of r.pages)
       rows.push([
         `${p.name}${p.scaledTo ? ` (refused as too large; sent scaled to ${p.scaledTo})` : ""} (${p.language}, ${p.units} ${p.language === "ja" ? "characters" : "words"}): recall service vs native (${p.native.lang})`,
