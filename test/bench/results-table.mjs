@@ -144,9 +144,9 @@ export const ROWS = {
           `${ratio(panels.oursRecall, panels.nativeRecall)} native`,
         ],
         [
-          "panels: source words/characters still read after translate / erase",
-          `${pct(panels.translate.left ?? 0)} / ${pct(panels.erase.left ?? 0)}`,
-          `${pct(panels.translate.leftNotInTranslation ?? 0)} of translate's not in the translation itself`,
+          "panels: source words/characters native reads on the panel still read after translate / erase",
+          [panels.translate.left, panels.erase.left].map((x) => (x === null ? "none read on the input" : pct(x))).join(" / "),
+          "target 0",
         ],
       );
     for (const p of r.pages)
