@@ -54,6 +54,19 @@ describe("text blocks of a picture", () => {
     expect(raster.image.height).toBeLessThan(found.blocks[0]!.box.h);
   });
 
+  it("keep a tall strip's lettering (a webtoon episode): its letters are not shrunk away with its length", () => {
+    // 800 × 8 000, three words of 24 px letters down its length. Fitted by its long side (0.2), they
+    // came out under 5 px and were never found.
+    const img: GrayImage = { width: 800, height: 8000, data: new Uint8Array(800 * 8000).fill(255) };
+    for (const y of [500, 4000, 7500]) for (let i = 0; i < 5; i++) letter(img, 300 + i * 30, y, 24);
+    const found = findTextBlocks(img);
+    expect(found.blocks).toHaveLength(3);
+    // Analysed at 0.79 (the strip within 4 MP): its boxes come back within a pixel or two.
+    found.blocks.forEach((b, i) => expect(Math.abs(b.box.y - [500, 4000, 7500][i]!)).toBeLessThanOrEqual(2));
+    for (const b of found.blocks) expect(b.glyph).toBeCloseTo(24, -1);
+    expect(found.width * found.height).toBeLessThanOrEqual(4_000_000);
+  });
+
   it("enlarge small lettering, at most fourfold", () => {
     const img = page();
     for (let i = 0; i < 6; i++) letter(img, 100 + i * 20, 300, 16);

@@ -1,8 +1,11 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeToGray } from "../../workers/engine/image/decode";
+import type { GrayImage } from "../../workers/engine/image/gray";
 import { encodeGrayPng } from "../../workers/engine/image/png";
 import { encodeRgba } from "../../workers/engine/inpaint/rgba";
+import { looksLikePicture } from "../../workers/engine/picture/page-kind";
+import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
 import { letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
@@ -330,6 +333,21 @@ describe("a comic page", () => {
     const hold = project.regions.find((r: { text: string }) => r.text.includes("HOLD STILL"));
     expect(hold?.style, JSON.stringify(project.regions)).toMatchObject({ font_family: "lettering", lettering: "caps" });
     expect(hold.style.frame.w).toBeGreaterThanOrEqual(hold.box.w);
+  });
+});
+
+// A webtoon-like strip: the comic page four times in one column (845 × 5 120).
+describe("a tall strip of panels", () => {
+  it("is a picture whose every balloon is found, as on the page alone", async () => {
+    const one = await decodeToGray(await picture("ctd_006013.jpg"), "jpeg");
+    const strip: GrayImage = { width: one.width, height: one.height * 4, data: new Uint8Array(one.data.length * 4) };
+    for (let k = 0; k < 4; k++) strip.data.set(one.data, k * one.data.length);
+    expect(looksLikePicture(strip)).toBe(true);
+    // Fitted by its length, its letters shrank to a third and most balloons were lost (28 letters
+    // found in blocks when judged, against 357 on the page alone).
+    const alone = findTextBlocks(one).blocks.length;
+    const blocks = findTextBlocks(strip).blocks;
+    expect(blocks.length, `${blocks.length} blocks on the strip, ${alone} on the page`).toBeGreaterThanOrEqual(4 * alone - 4);
   });
 });
 

@@ -48,6 +48,14 @@ export interface PictureText {
 
 /** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
 const ANALYSIS_SIDE = 1600;
+/**
+ * A tall strip (a webtoon's episode, panels stacked in one column) keeps at least this share of the
+ * analysis side across: fitted by its long side, its letters would shrink away. Pages of 1:2 or
+ * squarer are analysed as before.
+ */
+const STRIP_ACROSS = 0.5;
+/** Pixels an analysis raster holds at most (a page's fitted raster holds 2.6 MP at most). */
+const MAX_ANALYSIS_PIXELS = 4_000_000;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
 export const GROUND = 140;
 /** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
@@ -148,16 +156,18 @@ export interface PageInk {
   drawn: number;
 }
 
-/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most. */
+/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most (a tall strip: at half of `side` across). */
 export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
-  const scale = Math.min(1, fitScale(page.width, page.height, side));
+  const scale = analysisScale(page.width, page.height, side);
   const img = downscaleGray(page, scale);
   const { width: W, height: H, data } = img;
   const n = W * H;
   const inkMask = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (data[i]! < INK) inkMask[i] = 1;
   const ink = labelComponents(inkMask, W, H, true);
-  const long = Math.max(W, H);
+  // Letters are sized against the page's long side, a strip's against twice its width (a page's
+  // long side at 1:2): a webtoon's length says nothing of its lettering.
+  const long = Math.min(Math.max(W, H), (1 / STRIP_ACROSS) * Math.min(W, H));
   const maxH = Math.max(12, Math.round(long * 0.07));
   const minH = Math.max(5, Math.round(long * 0.004));
   // Candidates: dark components no larger than a big letter.
@@ -172,6 +182,12 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
     dark += ink.area[k]!;
   }
   return { img, scale, inkMask, ink, candidate, maxH, minH, drawn: dark ? drawn / dark : 0 };
+}
+
+/** The scale a page is analysed at: its long side fitted to `side`, or a strip's short side kept to `STRIP_ACROSS` of it. */
+function analysisScale(width: number, height: number, side: number): number {
+  const across = Math.min((STRIP_ACROSS * side) / Math.min(width, height), Math.sqrt(MAX_ANALYSIS_PIXELS / (width * height)));
+  return Math.min(1, Math.max(fitScale(width, height, side), across));
 }
 
 /** Finds the text blocks of a picture (see `TextBlock`), from its gray image or its ink found already. */
