@@ -54,8 +54,8 @@ const ANALYSIS_SIDE = 1600;
  * squarer are analysed as before.
  */
 const STRIP_ACROSS = 0.5;
-/** Pixels an analysis raster holds at most (a page's fitted raster holds 2.6 MP at most). */
-const MAX_ANALYSIS_PIXELS = 4_000_000;
+/** Pixels an analysis raster holds at most: no more than a square page's (2.6 MP, within the isolate's memory). */
+const MAX_ANALYSIS_PIXELS = ANALYSIS_SIDE * ANALYSIS_SIDE;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
 export const GROUND = 140;
 /** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
