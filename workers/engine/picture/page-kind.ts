@@ -19,7 +19,7 @@ const FEW_GLYPHS = 4;
 /**
  * A page of which less than this share is paper (as light as text blocks' grounds) is covered by
  * drawing, tone or colour. Documents at hand, maps, charts and table pages among them, are 0.87–1.0
- * paper; single comic panels 0.31–0.49, manga panels 0.64–0.80.
+ * paper; single comic panels 0.31–0.49, manga panels 0.68–0.82.
  */
 const PAPER = 0.85;
 /** A text block of more letters than this is a column or paragraph of prose, never a balloon or caption. */
@@ -35,8 +35,8 @@ const BODY = 0.5;
  * rather than a document: most of its ink is drawing in shapes larger than letters (or most of it is
  * not paper), and its text is in many small blocks on grounds of their own (balloons, captions), not
  * in a body of prose (one block, or columns of it). A single panel is judged by its text being set
- * over a drawing instead, since its one balloon may hold most of its letters. Photos with a line or two of
- * text on a textured ground find too few letters in blocks and stay documents, as scans and
+ * over a drawing instead, since its one balloon may hold most of its letters. Photos with a line or
+ * two of text on a textured ground find too few letters in blocks and stay documents, as scans and
  * screenshots do.
  */
 export function looksLikePicture(page: GrayImage): boolean {
