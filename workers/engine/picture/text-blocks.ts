@@ -156,11 +156,13 @@ export interface PageInk {
   drawn: number;
 }
 
-/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most (a tall strip: at half of `side` across). */
+/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most (a tall strip: half of `side` across). */
 export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
-  // A page larger than `side` is fitted by its long side, a tall strip by its width.
+  // A page larger than `side` is fitted by its long side, a tall strip by its width (a wide one, a
+  // row of panels, keeps its long side: it reads as before).
   const fit = fitScale(page.width, page.height, side);
-  const scale = fit < 1 ? Math.min(1, Math.max(fit, stripScale(page.width, page.height, side))) : 1;
+  const strip = fit < 1 && page.height * STRIP_ACROSS > page.width;
+  const scale = strip ? Math.min(1, Math.max(fit, stripScale(page.width, page.height, side))) : fit;
   const img = downscaleGray(page, scale);
   const { width: W, height: H, data } = img;
   const n = W * H;
@@ -169,7 +171,7 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   const ink = labelComponents(inkMask, W, H, true);
   // Letters are sized against the page's long side, a strip's against twice its width (a page's
   // long side at 1:2): a webtoon's length says nothing of its lettering.
-  const long = fit < 1 ? Math.min(Math.max(W, H), Math.min(W, H) / STRIP_ACROSS) : Math.max(W, H);
+  const long = strip ? W / STRIP_ACROSS : Math.max(W, H);
   const maxH = Math.max(12, Math.round(long * 0.07));
   const minH = Math.max(5, Math.round(long * 0.004));
   // Candidates: dark components no larger than a big letter.
@@ -186,9 +188,9 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   return { img, scale, inkMask, ink, candidate, maxH, minH, drawn: dark ? drawn / dark : 0 };
 }
 
-/** The scale that keeps a strip's short side to `STRIP_ACROSS` of `side`, within `MAX_ANALYSIS_PIXELS`. */
+/** The scale that keeps a tall strip's width to `STRIP_ACROSS` of `side`, within `MAX_ANALYSIS_PIXELS`. */
 function stripScale(width: number, height: number, side: number): number {
-  return Math.min((STRIP_ACROSS * side) / Math.min(width, height), Math.sqrt(MAX_ANALYSIS_PIXELS / (width * height)));
+  return Math.min((STRIP_ACROSS * side) / width, Math.sqrt(MAX_ANALYSIS_PIXELS / (width * height)));
 }
 
 /** Finds the text blocks of a picture (see `TextBlock`), from its gray image or its ink found already. */
