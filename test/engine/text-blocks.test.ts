@@ -4,6 +4,7 @@ import { blockRaster, lineRaster } from "../../workers/engine/picture/block-rast
 import { erasePictureText } from "../../workers/engine/picture/erase-blocks";
 import { lineBands } from "../../workers/engine/picture/line-bands";
 import { modelsFor } from "../../workers/engine/picture/read-picture";
+import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 
 /** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
@@ -65,6 +66,20 @@ describe("text blocks of a picture", () => {
     found.blocks.forEach((b, i) => expect(Math.abs(b.box.y - [500, 4000, 7500][i]!)).toBeLessThanOrEqual(2));
     for (const b of found.blocks) expect(b.glyph).toBeCloseTo(24, -1);
     expect(found.width * found.height).toBeLessThanOrEqual(1601 * 1601);
+  });
+
+  it("of a tall strip are found window by window, each once where two windows share rows", () => {
+    // 800 × 8 000: windows of 800 × 1 600 every 1 200 rows, analysed at full size. A word at row
+    // 1 390 lies in the rows the first two windows share (1 200–1 600): it is found once.
+    const img: GrayImage = { width: 800, height: 8000, data: new Uint8Array(800 * 8000).fill(255) };
+    const rows = [500, 1390, 4000, 7500];
+    for (const y of rows) for (let i = 0; i < 5; i++) letter(img, 300 + i * 30, y, 24);
+    const found = findPictureText(img);
+    expect(found.blocks.map((b) => b.box.y)).toEqual(rows);
+    for (const b of found.blocks) expect(b.glyph).toBe(24);
+    expect([found.width, found.height, found.scale]).toEqual([800, 8000, 1]);
+    // Each block's marks are its own in the strip's owner map, at their place.
+    found.blocks.forEach((b, i) => expect(found.owner[(b.box.y + 1) * 800 + b.box.x + 1]).toBe(i + 1));
   });
 
   it("enlarge small lettering, at most fourfold", () => {

@@ -1,7 +1,7 @@
 import type { Box, TextStyle } from "../../shared/engine-contract";
 import { luma, type GrayImage } from "../image/gray";
 import { nearMarks } from "./near-marks";
-import { findTextBlocks } from "./text-blocks";
+import { findPictureText } from "./strip-windows";
 
 /** An RGBA raster (4 bytes a pixel), as the clean plate is made on. */
 interface Rgba {
@@ -43,7 +43,7 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
   holds(block.frame, region.x + region.w / 2, region.y + region.h / 2);
 
 /**
- * Removes the text of a picture's regions where it lies in text blocks (`findTextBlocks`): each
+ * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each
  * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
  * the ground around the text): a balloon or caption becomes a clean flat fill and no stroke of the
  * lettering is left. Returns, per region, what was removed (null where no block lies under it:
@@ -51,7 +51,7 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
  * pixels were removed.
  */
 export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box }[], mask: Uint8Array): (ErasedBlock | null)[] {
-  const found = findTextBlocks(gray);
+  const found = findPictureText(gray);
   const { owner, shapes, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
   return regions.map((region) => {

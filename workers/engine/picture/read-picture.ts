@@ -9,7 +9,8 @@ import type { OcrRaster } from "../ocr/page-raster";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
 import { lineBands } from "./line-bands";
-import { findTextBlocks, type TextBlock } from "./text-blocks";
+import { findPictureText } from "./strip-windows";
+import type { TextBlock } from "./text-blocks";
 
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
 const MIN_CONFIDENCE = 0.55;
@@ -168,11 +169,11 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
 }
 
 /**
- * Reads a picture (comic or manga page, poster, photo): its text blocks (`findTextBlocks`), each
+ * Reads a picture (comic or manga page, poster, photo): its text blocks (`findPictureText`), each
  * read alone on white in its direction, one region a block with the block's interior as its frame.
  */
 export async function readPicture(models: R2Bucket, page: GrayImage, languages: string[], installed: string[]): Promise<PageText> {
-  const found = findTextBlocks(page);
+  const found = findPictureText(page);
   const have = new Set(installed);
   const regions: RegionText[] = [];
   // Blocks read with the same models are read one after another: the isolate keeps few engines

@@ -47,7 +47,7 @@ export interface PictureText {
 }
 
 /** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
-const ANALYSIS_SIDE = 1600;
+export const ANALYSIS_SIDE = 1600;
 /**
  * A tall strip (a webtoon's episode, panels stacked in one column) keeps at least this share of the
  * analysis side across: fitted by its long side, its letters would shrink away. Pages of 1:2 or
