@@ -1,9 +1,6 @@
 import type { GrayImage } from "../image/gray";
-import { fitScale } from "../image/limits";
-import { ANALYSIS_SIDE, findTextBlocks, type PictureText, type TextBlock } from "./text-blocks";
+import { findTextBlocks, isTallStrip, STRIP_ACROSS, type PictureText, type TextBlock } from "./text-blocks";
 
-/** A window of a tall strip spans this many of its widths: a page of 1:2, analysed as pages are. */
-const WINDOW = 2;
 /** Rows two windows share, in widths: more than a balloon is tall, so each balloon is whole in one. */
 const OVERLAP = 0.5;
 
@@ -17,8 +14,9 @@ const OVERLAP = 0.5;
  */
 export function findPictureText(page: GrayImage): PictureText {
   const { width: W, height: H } = page;
-  const span = Math.round(WINDOW * W);
-  if (H <= span || fitScale(W, H, ANALYSIS_SIDE) >= 1) return findTextBlocks(page);
+  if (!isTallStrip(W, H)) return findTextBlocks(page);
+  // Windows of 1:2, as the longest pages analysed whole.
+  const span = Math.round(W / STRIP_ACROSS);
   const step = span - Math.round(OVERLAP * W);
   const starts: number[] = [];
   for (let y = 0; y + span < H; y += step) starts.push(y);

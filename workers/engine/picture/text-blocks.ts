@@ -47,13 +47,13 @@ export interface PictureText {
 }
 
 /** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
-export const ANALYSIS_SIDE = 1600;
+const ANALYSIS_SIDE = 1600;
 /**
  * A tall strip (a webtoon's episode, panels stacked in one column) keeps at least this share of the
  * analysis side across: fitted by its long side, its letters would shrink away. Pages of 1:2 or
  * squarer are analysed as before.
  */
-const STRIP_ACROSS = 0.5;
+export const STRIP_ACROSS = 0.5;
 /** Pixels an analysis raster holds at most: no more than a square page's (2.6 MP, within the isolate's memory). */
 const MAX_ANALYSIS_PIXELS = ANALYSIS_SIDE * ANALYSIS_SIDE;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
@@ -161,7 +161,7 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   // A page larger than `side` is fitted by its long side, a tall strip by its width (a wide one, a
   // row of panels, keeps its long side: it reads as before).
   const fit = fitScale(page.width, page.height, side);
-  const strip = fit < 1 && page.height * STRIP_ACROSS > page.width;
+  const strip = isTallStrip(page.width, page.height, side);
   const scale = strip ? Math.min(1, Math.max(fit, stripScale(page.width, page.height, side))) : fit;
   const img = downscaleGray(page, scale);
   const { width: W, height: H, data } = img;
@@ -186,6 +186,11 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
     dark += ink.area[k]!;
   }
   return { img, scale, inkMask, ink, candidate, maxH, minH, drawn: dark ? drawn / dark : 0 };
+}
+
+/** Whether a page is a tall strip: larger than `side` and taller than 1:2 (`STRIP_ACROSS`). */
+export function isTallStrip(width: number, height: number, side = ANALYSIS_SIDE): boolean {
+  return fitScale(width, height, side) < 1 && height * STRIP_ACROSS > width;
 }
 
 /** The scale that keeps a tall strip's width to `STRIP_ACROSS` of `side`, within `MAX_ANALYSIS_PIXELS`. */
