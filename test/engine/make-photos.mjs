@@ -16,6 +16,8 @@
 //                       from 1.0 at the page's top-left corner to 0.45 at its bottom-right one);
 //  - photo-curl.jpg:    the "curl" recipe (lines bending up near the right edge, by up to 2.5 % of
 //                       the page's height; mild perspective on a table).
+// and from the colour comic page test/fixtures/pictures/ctd_006013.jpg, its long side 1 400 px:
+//  - photo-comic.jpg:   the "mild" recipe (corners moved 1–3 %, on a table), in colour.
 // Prints each capture's size and page corners (photo-angled's are the test's true corners).
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -27,6 +29,7 @@ import { makeCapture } from "../bench/camera-captures.mjs";
 const here = path.dirname(fileURLToPath(import.meta.url));
 const pictures = path.join(here, "../fixtures/pictures");
 const LONG_SIDE = 1700;
+const COMIC_LONG_SIDE = 1400;
 const ANGLED = { tilt: 12, turn: 10, roll: 3, focal: 0.96 };
 
 /**
@@ -92,6 +95,17 @@ try {
     const kb = Math.round(statSync(out).size / 1024);
     console.log(`${p.name}: ${cap.width}x${cap.height}, ${kb} KB, corners ${JSON.stringify(cap.corners)}`);
   }
+  // A photographed comic page: the "mild" recipe on the colour page, its long side 1 400 px.
+  const comic = path.join(pictures, "photo-comic.jpg");
+  const cap = makeCapture(path.join(pictures, "ctd_006013.jpg"), "mild", comic, {
+    work,
+    seedName: "006013",
+    longSide: COMIC_LONG_SIDE,
+    tweaks: common,
+  });
+  console.log(
+    `photo-comic.jpg: ${cap.width}x${cap.height}, ${Math.round(statSync(comic).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`,
+  );
   console.log(`angled moves (% of w, h): ${JSON.stringify(moves.map((m) => m.map((v) => +(100 * v).toFixed(1))))}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -384,6 +384,32 @@ describe("a single comic panel", () => {
   });
 });
 
+// That page photographed lying on a table. Cut out of the photo and read as a document, it came
+// back gray with one word ("VEXT") read.
+describe("a photographed comic page", () => {
+  it("is a picture: the whole photo kept as taken, in its colours, its balloons read", async () => {
+    await seedModels(["eng"], []);
+    const sourceKey = "pictures/photo-comic.jpg";
+    const bytes = await picture("photo-comic.jpg");
+    const source = decode(bytes);
+    await env.FILES.put(sourceKey, bytes);
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    expect(pre.path).toBe("picture");
+    expect(pre.rotation).toBe(0);
+    const stored = await decodeKey(pre.key);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `${sourceKey}.json` });
+    const page = await pageText(rec.key);
+    const hold = regionWith(page, "HOLD STILL");
+    const golly = regionWith(page, "GOLLY");
+    expect(hold, JSON.stringify(page.regions.map((r) => r.text))).toBeDefined();
+    expect(golly).toBeDefined();
+    expect(hold).not.toBe(golly);
+    expect(hold!.text).toMatch(/I'LL HAVE YOU FREE/);
+  });
+});
+
 // Two columns of vertical Japanese (upTeX's Aozora sample) in a balloon over a drawn ground.
 describe("a vertical Japanese balloon", () => {
   it("is read in columns with the vertical model, as one vertical region", async () => {

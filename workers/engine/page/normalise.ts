@@ -141,15 +141,17 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let chosen: string | undefined;
   let dewarp: LineWarp | null = null;
   const readable = !source.textLayer && source.path === "ocr";
-  // A photographed page is cut out of its photo and made flat before anything else looks at it; a
-  // page found lying in a photo is a document (a comic page is uploaded as itself). A scanner's
-  // file is not looked at for it (94 ms of a 300 dpi TIFF page's preprocessing).
+  // A photographed page is cut out of its photo and made flat before anything else looks at it. A
+  // scanner's file is not looked at for it (94 ms of a 300 dpi TIFF page's preprocessing).
   const photo = readable && ctx.kind !== "picture" && !ctx.scanner ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
-  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && !photo && looksLikePicture(image)))) {
+  // A page found lying in a photo is judged flat: a photographed comic or manga page is a picture,
+  // and the whole photo is read and kept as it was taken, in its colours.
+  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(photo?.image ?? image)))) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
-    const picture = downscaleGray(source.image, kept);
+    const taken = downscaleGray(source.image, kept);
+    const picture = (photo && evenOutShading(taken)) || taken;
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
     return { image: picture, path: "picture", transform: { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight } };
   }
