@@ -1,5 +1,5 @@
-// Comics and manga pages (../shared/corpus/comics), and single panels cut out of them (summed apart):
-// what a reader of the service's results sees, in one run:
+// Comics and manga pages (../shared/corpus/comics), single panels cut out of them and phone photos
+// of them (each summed apart): what a reader of the service's results sees, in one run:
 //   npm run bench:comics        (needs Debian's tesseract-ocr with eng, jpn and jpn_vert, and ImageMagick)
 // Per page, through the service (`npm run dev` in a scratch copy, scripts/local-service.mjs; or a running
 // one given by BASE, with KEY or .wrangler/dev-api-key), one job at a time, timed from submission to the
@@ -14,6 +14,9 @@
 //    result, and the share of the source words (characters) native tesseract read on the input that it
 //    reads again on the result (left); the mean chroma (max − min of R, G, B) of the result over the
 //    input's; whether width and height are kept; seconds.
+// Photos (entries with `of` and `capture`): the page set on a table and photographed by
+// camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong"
+// or "shading"), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
 // Result images are kept in OUT (default /tmp/comics-results). CORPUS (default ../shared/corpus/comics),
 // ONLY (comma-separated file name parts), JOB_TIMEOUT_S (default 600), PAGE_KIND (auto|document|picture;
 // unset: the service's default, auto).
@@ -25,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { jobDone } from "./job-done.mjs";
+import { makeCapture } from "./camera-captures.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const corpus = path.resolve(root, process.env.CORPUS ?? "../shared/corpus/comics");
@@ -34,6 +38,14 @@ const JOB_TIMEOUT_S = Number(process.env.JOB_TIMEOUT_S ?? 600);
 const PAGE_KIND = process.env.PAGE_KIND;
 const transcriptions = JSON.parse(readFileSync(path.join(root, "test/bench/comics/transcriptions.json"), "utf8"));
 const PAGES = Object.keys(transcriptions).filter((k) => !k.startsWith("_"));
+/** A page's long side in a photo of it: a comic page photographed to fill most of a phone's frame, at 1:1 or more of its pixels. */
+const PHOTO_LONG_SIDE = 2000;
+
+/** A page's entry: a photo's language and text are its page's. */
+const entry = (name) => {
+  const e = transcriptions[name];
+  return e.capture ? { ...transcriptions[e.of], ...e } : e;
+};
 
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-comics-bench-"));
 const pct = (x) => (x === null || x === undefined ? "–" : `${(100 * x).toFixed(1)} %`);
@@ -200,21 +212,27 @@ function scaledToLimit(file, message, stem) {
   return out;
 }
 
-/** A page of the corpus, or a panel cut out of one (`of`, `crop`) as a PNG in the work folder. */
+/**
+ * A page of the corpus; a panel cut out of one (`of`, `crop`) as a PNG, or a photo of one (`of`,
+ * `capture`) as a JPEG, in the work folder.
+ */
 function pageFile(name) {
-  const { of, crop } = transcriptions[name];
+  const { of, crop, capture } = entry(name);
   if (!of) return path.join(corpus, name);
   const out = path.join(work, name);
-  run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
+  if (capture) {
+    const seedName = of.replace(/\.[^.]+$/, "");
+    makeCapture(path.join(corpus, of), capture, out, { work, seedName, longSide: PHOTO_LONG_SIDE });
+  } else run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
   return out;
 }
 
 async function measurePage(base, auth, name) {
-  const { language, text } = transcriptions[name];
+  const { language, text, crop, capture } = entry(name);
   let file = pageFile(name);
   const stem = name.replace(/\.[^.]+$/, "");
   const truth = units(text, language);
-  const row = { name, language, units: truth.length, ...(transcriptions[name].of ? { panel: true } : {}) };
+  const row = { name, language, units: truth.length, ...(crop ? { panel: true } : {}), ...(capture ? { photo: true } : {}) };
 
   // A page the service refuses for its pixel size is measured again scaled to the limit; native reads the same copy.
   const first = await job(base, auth, file, { tool: "ocr", source_language: language, export_formats: ["txt"] });
@@ -330,9 +348,11 @@ function overallOf(rows) {
 
 function summarise(rows) {
   const tools = ["ocr", "translate", "erase"];
-  const overall = overallOf(rows.filter((r) => !r.panel));
+  const overall = overallOf(rows.filter((r) => !r.panel && !r.photo));
   const panelRows = rows.filter((r) => r.panel);
   const panels = panelRows.length ? overallOf(panelRows) : null;
+  const photoRows = rows.filter((r) => r.photo);
+  const photos = photoRows.length ? overallOf(photoRows) : null;
 
   const lines = [
     "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
@@ -359,6 +379,7 @@ function summarise(rows) {
   for (const [label, o] of [
     ["**overall**, whole pages", overall],
     ["**panels**", panels],
+    ["**photos**", photos],
   ].filter(([, o]) => o))
     lines.push(
       `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
@@ -372,7 +393,7 @@ function summarise(rows) {
             .map(([state, s]) => `${state} ${s.toFixed(1)}`)
             .join(", ")} |`,
         );
-  return { table: lines.join("\n"), overall, panels };
+  return { table: lines.join("\n"), overall, panels, photos };
 }
 
 async function main() {
@@ -404,11 +425,11 @@ async function main() {
     console.log(`bench: service at ${svc.base}`);
     // First use in each engine process (models, wasm) is not what a running service pays: one
     // English and one Japanese page are read once, untimed.
-    const warm = [pages.find((p) => transcriptions[p].language === "en"), pages.find((p) => transcriptions[p].language === "ja")];
+    const warm = [pages.find((p) => entry(p).language === "en"), pages.find((p) => entry(p).language === "ja")];
     for (const p of warm.filter(Boolean))
       await job(svc.base, auth, pageFile(p), {
         tool: "ocr",
-        source_language: transcriptions[p].language,
+        source_language: entry(p).language,
         export_formats: ["txt"],
       }).catch(() => null);
     for (const name of pages) {
@@ -421,7 +442,7 @@ async function main() {
     if (dir) rmSync(dir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   }
-  const { table, overall, panels } = summarise(rows);
+  const { table, overall, panels, photos } = summarise(rows);
   console.log(
     `\nComics and manga pages: the service against native tesseract (Debian's models, one thread). Units: words (en), characters (ja).` +
       `\nLeft = share of the source units native tesseract reads on the input that it reads again on the result. Chroma = mean max−min of RGB, result ÷ input.\n`,
@@ -429,7 +450,7 @@ async function main() {
   console.log(table);
   console.log(`\nresult images: ${OUT}`);
   if (!existsSync(OUT)) console.log("(none written)");
-  reportResult("comics", { overall, ...(panels ? { panels } : {}), pages: rows });
+  reportResult("comics", { overall, ...(panels ? { panels } : {}), ...(photos ? { photos } : {}), pages: rows });
 }
 
 main().catch((err) => {

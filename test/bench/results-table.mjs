@@ -135,20 +135,23 @@ export const ROWS = {
         ratio(o.oursPrecision, o.nativePrecision),
       ],
     ];
-    const panels = r.panels;
-    if (panels)
-      rows.push(
-        [
-          `recall, ${panels.pages} single panels cut out of those pages (${panels.units} pooled): service ocr vs native tesseract`,
-          `${pct(panels.oursRecall)} vs ${pct(panels.nativeRecall)}`,
-          `${ratio(panels.oursRecall, panels.nativeRecall)} native`,
-        ],
-        [
-          "panels: source words/characters native reads on the panel still read after translate / erase",
-          [panels.translate.left, panels.erase.left].map((x) => (x === null ? "none read on the input" : pct(x))).join(" / "),
-          "target 0",
-        ],
-      );
+    for (const [what, short, g] of [
+      ["single panels cut out of those pages", "panels", r.panels],
+      ["phone photos of those pages", "photos", r.photos],
+    ])
+      if (g)
+        rows.push(
+          [
+            `recall, ${g.pages} ${what} (${g.units} pooled): service ocr vs native tesseract`,
+            `${pct(g.oursRecall)} vs ${pct(g.nativeRecall)}`,
+            `${ratio(g.oursRecall, g.nativeRecall)} native`,
+          ],
+          [
+            `${short}: source words/characters native reads on the ${short.slice(0, -1)} still read after translate / erase`,
+            [g.translate.left, g.erase.left].map((x) => (x === null ? "none read on the input" : pct(x))).join(" / "),
+            "target 0",
+          ],
+        );
     for (const p of r.pages)
       rows.push([
         `${p.name}${p.scaledTo ? ` (refused as too large; sent scaled to ${p.scaledTo})` : ""} (${p.language}, ${p.units} ${p.language === "ja" ? "characters" : "words"}): recall service vs native (${p.native.lang})`,
