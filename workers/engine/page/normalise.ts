@@ -141,25 +141,25 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   let chosen: string | undefined;
   let dewarp: LineWarp | null = null;
   const readable = !source.textLayer && source.path === "ocr";
-  // A photographed page is cut out of its photo and made flat before anything else looks at it. A
-  // scanner's file is not looked at for it (94 ms of a 300 dpi TIFF page's preprocessing).
+  // A photographed page is cut out of its photo and made flat before anything else looks at it, and
+  // its uneven light (a lamp's falloff, a shadow) is evened out for reading. A scanner's file is not
+  // looked at for it (94 ms of a 300 dpi TIFF page's preprocessing).
   const photo = readable && ctx.kind !== "picture" && !ctx.scanner ? flattenPhoto(source.image, MAX_PAGE_SIDE) : null;
+  const evened = photo && evenOutShading(photo.image);
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
-  // A page found lying in a photo is judged flat: a photographed comic or manga page is a picture,
-  // and the whole photo is read and kept as it was taken, in its colours.
-  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(photo?.image ?? image)))) {
+  // A page found lying in a photo is judged as that page, flat and evenly lit: a photographed comic
+  // or manga page is a picture, and the whole photo is read and kept as it was taken, in its colours.
+  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(evened || photo?.image || image, !!photo)))) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
-    const taken = downscaleGray(source.image, kept);
-    const picture = (photo && evenOutShading(taken)) || taken;
+    const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
     return { image: picture, path: "picture", transform: { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight } };
   }
   if (photo) ({ image, scale } = { image: photo.image, scale: 1 });
-  // Uneven light (a lamp's falloff, a shadow) on a photographed page is evened out for reading; a
-  // scan's or a rendering's own tones (a tinted box, a figure) are left as they are.
+  // A scan's or a rendering's own tones (a tinted box, a figure) are left as they are.
   const photographed = readable && (!!photo || !!ctx.camera);
-  const shading = photographed && evenOutShading(image);
+  const shading = photo ? evened : photographed && evenOutShading(image);
   if (shading) image = shading;
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {

@@ -37,13 +37,15 @@ const BODY = 0.5;
  * in a body of prose (one block, or columns of it). A single panel is judged by its text being set
  * over a drawing instead, since its one balloon may hold most of its letters. Photos with a line or
  * two of text on a textured ground find too few letters in blocks and stay documents, as scans and
- * screenshots do.
+ * screenshots do. `photographed`: the page was found lying in a photo (see above).
  */
-export function looksLikePicture(page: GrayImage): boolean {
+export function looksLikePicture(page: GrayImage, photographed = false): boolean {
   // A page of text on paper has its ink in letters: it is a document before its letters are grouped.
+  // A photographed one (a page cut out of a photo, its light evened out) is judged by its paper
+  // alone: the photo's blur joins its small letters into shapes larger than letters, as drawing's.
   const inked = pageInk(page, JUDGE_SIDE);
   const paper = paperShare(inked.img);
-  if (inked.drawn < DRAWN && paper >= PAPER) return false;
+  if ((photographed || inked.drawn < DRAWN) && paper >= PAPER) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
