@@ -17,7 +17,8 @@
 //  - photo-curl.jpg:    the "curl" recipe (lines bending up near the right edge, by up to 2.5 % of
 //                       the page's height; mild perspective on a table).
 // and from the colour comic page test/fixtures/pictures/ctd_006013.jpg, its long side 1 400 px:
-//  - photo-comic.jpg:   the "mild" recipe (corners moved 1–3 %, on a table), in colour.
+//  - photo-comic.jpg:   the "mild" recipe (corners moved 1–3 %, on a table), in colour;
+//  - photo-comic-shading.jpg: the "shading" recipe (mild perspective, light 1.0 → 0.45 across the page).
 // Prints each capture's size and page corners (photo-angled's are the test's true corners).
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -95,17 +96,20 @@ try {
     const kb = Math.round(statSync(out).size / 1024);
     console.log(`${p.name}: ${cap.width}x${cap.height}, ${kb} KB, corners ${JSON.stringify(cap.corners)}`);
   }
-  // A photographed comic page: the "mild" recipe on the colour page, its long side 1 400 px.
-  const comic = path.join(pictures, "photo-comic.jpg");
-  const cap = makeCapture(path.join(pictures, "ctd_006013.jpg"), "mild", comic, {
-    work,
-    seedName: "006013",
-    longSide: COMIC_LONG_SIDE,
-    tweaks: common,
-  });
-  console.log(
-    `photo-comic.jpg: ${cap.width}x${cap.height}, ${Math.round(statSync(comic).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`,
-  );
+  // A photographed comic page: the "mild" and the "shading" recipes on the colour page, its long side 1 400 px.
+  for (const [name, kind] of [
+    ["photo-comic.jpg", "mild"],
+    ["photo-comic-shading.jpg", "shading"],
+  ]) {
+    const out = path.join(pictures, name);
+    const cap = makeCapture(path.join(pictures, "ctd_006013.jpg"), kind, out, {
+      work,
+      seedName: "006013",
+      longSide: COMIC_LONG_SIDE,
+      tweaks: common,
+    });
+    console.log(`${name}: ${cap.width}x${cap.height}, ${Math.round(statSync(out).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`);
+  }
   console.log(`angled moves (% of w, h): ${JSON.stringify(moves.map((m) => m.map((v) => +(100 * v).toFixed(1))))}`);
 } finally {
   rmSync(work, { recursive: true, force: true });

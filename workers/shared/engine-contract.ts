@@ -139,7 +139,10 @@ export interface PageTransform {
   sourceRotation?: 0 | 90 | 180 | 270;
   /** A photographed page: its outline in the source raster and the flat page it was resampled to, before the steps above. */
   flat?: FlatPage;
-  /** The page's uneven lighting was evened out (the reading copy only; geometry unchanged). */
+  /**
+   * The page's uneven lighting was evened out (the reading copy only; geometry unchanged). A
+   * picture keeps its pixels: its light is evened out where its text is found, read and erased.
+   */
   shading?: boolean;
   /** Bent text lines (a curled or unevenly slanted page) were straightened, after every step above. */
   dewarp?: LineWarp;

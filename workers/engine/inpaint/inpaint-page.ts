@@ -1,6 +1,7 @@
 import type { InpaintInput, InpaintRegionResult, InpaintResult } from "../../shared/engine-contract";
 import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
 import { readPageMeta } from "../storage/page-meta";
+import { pictureGray } from "../picture/reading-light";
 import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
@@ -60,7 +61,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const meta = await readPageMeta(env.FILES, input.pageKey);
   const lettered =
     meta.path === "picture"
-      ? erasePictureText(img, { width, height, data: lumaOf(img) }, input.regions, mask)
+      ? erasePictureText(img, pictureGray({ width, height, data: lumaOf(img) }, meta.transform), input.regions, mask)
       : input.regions.map(() => null);
   const regions = input.regions.filter((_, i) => !lettered[i]);
   stage("lettering");

@@ -22,7 +22,7 @@ import { fitScale } from "../image/limits";
 import { jpegOrientation } from "../image/orientation";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
-import { looksLikePicture } from "../picture/page-kind";
+import { looksLikePicture, photographedPicture } from "../picture/page-kind";
 import { flattenPhoto } from "./photo";
 import { pictureImagePng } from "./picture-image";
 import { loadSourcePage } from "./source";
@@ -150,11 +150,16 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
   // A page found lying in a photo is judged as that page, flat and evenly lit: a photographed comic
   // or manga page is a picture, and the whole photo is read and kept as it was taken, in its colours.
-  if (readable && (ctx.kind === "picture" || (ctx.kind === "auto" && looksLikePicture(evened || photo?.image || image, !!photo)))) {
+  if (
+    readable &&
+    (ctx.kind === "picture" || (ctx.kind === "auto" && (photo ? photographedPicture(photo.image, evened) : looksLikePicture(image))))
+  ) {
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
-    return { image: picture, path: "picture", transform: { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight } };
+    // A photographed one whose page lay in uneven light is read with that light evened out (`pictureGray`).
+    const transform: PageTransform = { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight, ...(evened ? { shading: true } : {}) };
+    return { image: picture, path: "picture", transform };
   }
   if (photo) ({ image, scale } = { image: photo.image, scale: 1 });
   // A scan's or a rendering's own tones (a tinted box, a figure) are left as they are.

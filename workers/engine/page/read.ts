@@ -13,6 +13,7 @@ import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
 import { readPicture } from "../picture/read-picture";
+import { pictureGray } from "../picture/reading-light";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
 import { joinBands, readOrSplit } from "./split";
@@ -44,7 +45,10 @@ async function readPicturePage(env: EngineEnv, gray: GrayImage, langs: string[])
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
   const { gray, langs } = await grayIn(env, pageKey, meta, languages);
-  const page = meta.path === "picture" ? await readPicturePage(env, gray, langs) : await readWithGaps(env.MODELS, gray, langs);
+  const page =
+    meta.path === "picture"
+      ? await readPicturePage(env, pictureGray(gray, meta.transform), langs)
+      : await readWithGaps(env.MODELS, gray, langs);
   return keep(meta, languages, page);
 }
 

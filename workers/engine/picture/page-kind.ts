@@ -1,4 +1,5 @@
-import type { GrayImage } from "../image/gray";
+import { downscaleGray, type GrayImage } from "../image/gray";
+import { fitScale } from "../image/limits";
 import { findTextBlocks, GROUND, pageInk, type PageInk } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
@@ -37,15 +38,13 @@ const BODY = 0.5;
  * in a body of prose (one block, or columns of it). A single panel is judged by its text being set
  * over a drawing instead, since its one balloon may hold most of its letters. Photos with a line or
  * two of text on a textured ground find too few letters in blocks and stay documents, as scans and
- * screenshots do. `photographed`: the page was found lying in a photo (see above).
+ * screenshots do.
  */
-export function looksLikePicture(page: GrayImage, photographed = false): boolean {
+export function looksLikePicture(page: GrayImage): boolean {
   // A page of text on paper has its ink in letters: it is a document before its letters are grouped.
-  // A photographed one (a page cut out of a photo, its light evened out) is judged by its paper
-  // alone: the photo's blur joins its small letters into shapes larger than letters, as drawing's.
   const inked = pageInk(page, JUDGE_SIDE);
   const paper = paperShare(inked.img);
-  if ((photographed || inked.drawn < DRAWN) && paper >= PAPER) return false;
+  if (inked.drawn < DRAWN && paper >= PAPER) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
   const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
   const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
@@ -61,6 +60,18 @@ export function looksLikePicture(page: GrayImage, photographed = false): boolean
   // two-word one: it is still a picture when its text is set over a drawing, as a map's, a chart's
   // or a poster's is not.
   return glyphs >= FEW_GLYPHS && drawnOver;
+}
+
+/**
+ * Whether a page found lying in a photo is a picture: `flat` is the page cut out and made flat,
+ * `evened` the same with its uneven light evened out (null when its light is even). It is judged
+ * as `looksLikePicture` judges the evened page, and only when less than `PAPER` of it is paper as
+ * taken: a photo's blur joins a document's small letters into shapes as large as drawing's, while
+ * its paper stays paper (a shadow's is judged on the evened page).
+ */
+export function photographedPicture(flat: GrayImage, evened: GrayImage | null): boolean {
+  const judged = downscaleGray(flat, fitScale(flat.width, flat.height, JUDGE_SIDE));
+  return paperShare(judged) < PAPER && looksLikePicture(evened ?? flat);
 }
 
 /** Ink components no larger than a big letter, anywhere on the page. */
