@@ -32,6 +32,10 @@ const pictures = path.join(here, "../fixtures/pictures");
 const LONG_SIDE = 1700;
 const COMIC_LONG_SIDE = 1400;
 const ANGLED = { tilt: 12, turn: 10, roll: 3, focal: 0.96 };
+/** The angled comic photo's camera: the page tilted 20°, turned 15° and rolled 6°, seen from closer than the report page. */
+const COMIC_ANGLED = { tilt: 20, turn: 15, roll: 6, focal: 0.9 };
+/** `node test/engine/make-photos.mjs photo-comic-angled.jpg` makes that one capture only. */
+const only = process.argv[2];
 
 /**
  * The corner moves (shares of the page's width and height, TL, TR, BR, BL) of a `w` x `h` page seen by
@@ -91,22 +95,28 @@ try {
     { name: "photo-curl.jpg", kind: "curl", tweaks: { ...common, curl: 0.025 } },
   ];
   for (const p of photos) {
+    if (only && p.name !== only) continue;
     const out = path.join(pictures, p.name);
     const cap = makeCapture(page, p.kind, out, { work, seedName: "linn", longSide: LONG_SIDE, tweaks: p.tweaks });
     const kb = Math.round(statSync(out).size / 1024);
     console.log(`${p.name}: ${cap.width}x${cap.height}, ${kb} KB, corners ${JSON.stringify(cap.corners)}`);
   }
-  // A photographed comic page: the "mild" and the "shading" recipes on the colour page, its long side 1 400 px.
-  for (const [name, kind] of [
-    ["photo-comic.jpg", "mild"],
-    ["photo-comic-shading.jpg", "shading"],
+  // A photographed comic page: the "mild" and the "shading" recipes on the colour page, its long side
+  // 1 400 px, and the "strong" one with a camera's corners (COMIC_ANGLED).
+  const [CW, CH] = [845, 1280].map((v) => Math.round((v * COMIC_LONG_SIDE) / 1280));
+  const comicMoves = cameraMoves(CW, CH, COMIC_ANGLED);
+  for (const [name, kind, tweaks] of [
+    ["photo-comic.jpg", "mild", common],
+    ["photo-comic-shading.jpg", "shading", common],
+    ["photo-comic-angled.jpg", "strong", { ...common, moves: comicMoves, margin: 0.1 }],
   ]) {
+    if (only && name !== only) continue;
     const out = path.join(pictures, name);
     const cap = makeCapture(path.join(pictures, "ctd_006013.jpg"), kind, out, {
       work,
       seedName: "006013",
       longSide: COMIC_LONG_SIDE,
-      tweaks: common,
+      tweaks,
     });
     console.log(`${name}: ${cap.width}x${cap.height}, ${Math.round(statSync(out).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`);
   }

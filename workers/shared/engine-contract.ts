@@ -140,6 +140,11 @@ export interface PageTransform {
   /** A photographed page: its outline in the source raster and the flat page it was resampled to, before the steps above. */
   flat?: FlatPage;
   /**
+   * A photographed picture: the page found lying in it (outline in the source raster, flat size).
+   * The picture is kept as taken; its text is read on that page made flat and put back on the photo.
+   */
+  lying?: FlatPage;
+  /**
    * The page's uneven lighting was evened out (the reading copy only; geometry unchanged). A
    * picture keeps its pixels: its light is evened out where its text is found, read and erased.
    */

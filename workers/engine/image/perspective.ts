@@ -41,6 +41,17 @@ export function flatToQuad(m: Homography, width: number, height: number, x: numb
   return { x: (m.a * u + m.b * v + m.c) / w - 0.5, y: (m.d * u + m.e * v + m.f) / w - 0.5 };
 }
 
+/** Where a point of the quadrilateral `m` maps the flat page (`width` x `height`) onto lies on that page: `flatToQuad`'s inverse. */
+export function quadToFlat(m: Homography, width: number, height: number, x: number, y: number): { x: number; y: number } {
+  // The inverse of [[a b c] [d e f] [g h 1]] by its adjugate (its determinant cancels).
+  const px = x + 0.5;
+  const py = y + 0.5;
+  const u = (m.e - m.f * m.h) * px + (m.c * m.h - m.b) * py + (m.b * m.f - m.c * m.e);
+  const v = (m.f * m.g - m.d) * px + (m.a - m.c * m.g) * py + (m.c * m.d - m.a * m.f);
+  const w = (m.d * m.h - m.e * m.g) * px + (m.b * m.g - m.a * m.h) * py + (m.a * m.e - m.b * m.d);
+  return { x: (u / w) * width - 0.5, y: (v / w) * height - 0.5 };
+}
+
 type Vec3 = [number, number, number];
 const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];

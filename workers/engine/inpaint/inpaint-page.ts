@@ -1,10 +1,11 @@
-import type { InpaintInput, InpaintRegionResult, InpaintResult } from "../../shared/engine-contract";
+import type { InpaintInput, InpaintRegionResult, InpaintResult, PageTransform } from "../../shared/engine-contract";
 import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
 import { readPageMeta } from "../storage/page-meta";
 import { pictureGray } from "../picture/reading-light";
 import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
+import { eraseLyingText } from "./erase-lying";
 import { fillHoles } from "./fill";
 import { checkLanguages, leftoverWords } from "./leftover";
 import { removeLeftover, rgbOf } from "./leftover-pass";
@@ -13,7 +14,7 @@ import type { Rect } from "./rect";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 import { confirmText, TEXTURED } from "./text-evidence";
-import { luma } from "../image/gray";
+import { luma, type RgbaImage } from "../image/gray";
 
 /** Each region's result in input order: a picture's lettering removed by its blocks, the others by glyph masks. */
 function mergeResults(lettered: (ErasedBlock | null)[], masked: InpaintRegionResult[]): InpaintRegionResult[] {
@@ -33,6 +34,14 @@ const darkText = (color: string | undefined) => {
 
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
+
+/** A picture's lettering erased by its text blocks: on the page lying in it made flat, for a photographed one. */
+function erasePicture(img: RgbaImage, transform: PageTransform | null, regions: InpaintInput["regions"], mask: Uint8Array) {
+  const gray = { width: img.width, height: img.height, data: lumaOf(img) };
+  return transform?.lying
+    ? eraseLyingText(img, gray, { ...transform, lying: transform.lying }, regions, mask)
+    : erasePictureText(img, pictureGray(gray, transform), regions, mask);
+}
 
 /**
  * Removes the text of the given regions from a page: glyph masks (not whole boxes, see mask.ts)
@@ -59,10 +68,7 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // A picture's lettering is removed by its text blocks' marks; regions outside any block, and
   // documents' regions, by the glyph masks below.
   const meta = await readPageMeta(env.FILES, input.pageKey);
-  const lettered =
-    meta.path === "picture"
-      ? erasePictureText(img, pictureGray({ width, height, data: lumaOf(img) }, meta.transform), input.regions, mask)
-      : input.regions.map(() => null);
+  const lettered = meta.path === "picture" ? erasePicture(img, meta.transform, input.regions, mask) : input.regions.map(() => null);
   const regions = input.regions.filter((_, i) => !lettered[i]);
   stage("lettering");
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.

@@ -149,7 +149,7 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // A picture is never turned, deskewed or restretched: it is read as it is and kept as it is.
   // Its size is kept up to the pixels a colour page may hold, not only within a document's longest side.
   // A page found lying in a photo is judged as that page, flat and evenly lit: a photographed comic
-  // or manga page is a picture, and the whole photo is read and kept as it was taken, in its colours.
+  // or manga page is a picture, kept as it was taken, in its colours.
   if (
     readable &&
     (ctx.kind === "picture" || (ctx.kind === "auto" && (photo ? photographedPicture(photo.image, evened) : looksLikePicture(image))))
@@ -157,8 +157,17 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
-    // A photographed one whose page lay in uneven light is read with that light evened out (`pictureGray`).
-    const transform: PageTransform = { rotation: 0, skew: 0, scale: s, sourceWidth, sourceHeight, ...(evened ? { shading: true } : {}) };
+    // A photographed one is read on its page made flat (`PageTransform.lying`), with the light
+    // evened out where the page lay in uneven light (`pictureGray`).
+    const transform: PageTransform = {
+      rotation: 0,
+      skew: 0,
+      scale: s,
+      sourceWidth,
+      sourceHeight,
+      ...(photo ? { lying: photo.flat } : {}),
+      ...(evened ? { shading: true } : {}),
+    };
     return { image: picture, path: "picture", transform };
   }
   if (photo) ({ image, scale } = { image: photo.image, scale: 1 });

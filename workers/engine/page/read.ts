@@ -13,6 +13,7 @@ import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
 import { readPicture } from "../picture/read-picture";
+import { flattenLying, textOnPhoto } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
@@ -33,22 +34,28 @@ const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading 
 });
 
 /**
- * A picture's text: its blocks read one by one (`readPicture`). Should none read as text, the
- * page is read as a document is, as it stands (not turned), so that nothing is lost to the choice.
+ * A picture's text: its blocks read one by one (`readPicture`) on its reading gray (`pictureGray`).
+ * Should none read as text, the page is read as a document is, as it stands (not turned), so that
+ * nothing is lost to the choice. A photographed picture is read on the page lying in it made flat,
+ * and what is read there is put back on the photo (`textOnPhoto`).
  */
-async function readPicturePage(env: EngineEnv, gray: GrayImage, langs: string[]): Promise<PageText> {
-  const page = await readPicture(env.MODELS, gray, langs, await seededLanguages(env.MODELS));
-  if (countChars(page) > 0) return page;
-  return { ...(await readWithGaps(env.MODELS, gray, langs)), path: "picture" };
+async function readPicturePage(env: EngineEnv, gray: GrayImage, transform: PageTransform | null, langs: string[]): Promise<PageText> {
+  const read = async (image: GrayImage): Promise<PageText> => {
+    const reading = pictureGray(image, transform);
+    const page = await readPicture(env.MODELS, reading, langs, await seededLanguages(env.MODELS));
+    if (countChars(page) > 0) return page;
+    return { ...(await readWithGaps(env.MODELS, reading, langs)), path: "picture" };
+  };
+  if (!transform?.lying) return read(gray);
+  const lying = flattenLying(gray, transform.lying, transform.scale);
+  return textOnPhoto(await read(lying.image), lying, gray.width, gray.height);
 }
 
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */
 async function readPage(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]): Promise<KeptReading> {
   const { gray, langs } = await grayIn(env, pageKey, meta, languages);
   const page =
-    meta.path === "picture"
-      ? await readPicturePage(env, pictureGray(gray, meta.transform), langs)
-      : await readWithGaps(env.MODELS, gray, langs);
+    meta.path === "picture" ? await readPicturePage(env, gray, meta.transform, langs) : await readWithGaps(env.MODELS, gray, langs);
   return keep(meta, languages, page);
 }
 

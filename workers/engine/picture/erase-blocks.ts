@@ -33,14 +33,18 @@ function medianOf(values: number[]): number {
 
 const holds = (a: Box, x: number, y: number) => x >= a.x && y >= a.y && x < a.x + a.w && y < a.y + a.h;
 
+const meet = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
 /**
  * Whether a text block is the region's: its centre lies in the region's box, or the region's centre
- * in the block's frame (a region read from part of its block). A block that only touches the region's
- * box (art beside a balloon, taken for marks) is not.
+ * in the block's frame (a region read from part of its block) while the block's marks reach into the
+ * region's box. A block that only touches the region's box (art beside a balloon, taken for marks) is
+ * not; nor is art elsewhere in the panel that frames the region (its frame, the panel, holds the
+ * region's centre: a photographed page's drawings were erased for a balloon's text).
  */
 const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
   holds(region, block.box.x + block.box.w / 2, block.box.y + block.box.h / 2) ||
-  holds(block.frame, region.x + region.w / 2, region.y + region.h / 2);
+  (meet(block.box, region) && holds(block.frame, region.x + region.w / 2, region.y + region.h / 2));
 
 /**
  * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each

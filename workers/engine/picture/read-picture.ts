@@ -120,11 +120,18 @@ function mostlyLetters(region: RegionText): boolean {
   return others * 2 <= letters;
 }
 
-/** A reading of at most this many letters, none a capital, on a page lettered in capitals is art read as text. */
+/**
+ * A reading of at most this many letters, none a capital, on a page lettered in capitals is art read
+ * as text; so is one of at most `MIXED_SCRAP_LETTERS` letters in mixed case ("Vr", "Ws").
+ */
 const SCRAP_LETTERS = 6;
+const MIXED_SCRAP_LETTERS = 3;
 
-/** A reading of a few letters, none a capital ("oe m!"): on a page lettered in capitals, art read as text. */
-const scrap = (r: RegionText) => !/\p{Lu}/u.test(r.text) && letterCount(r.text) <= SCRAP_LETTERS;
+/** A reading of a few letters, none a capital ("oe m!") or some in lower case: on a page lettered in capitals, art read as text. */
+const scrap = (r: RegionText) => {
+  const n = letterCount(r.text);
+  return (!/\p{Lu}/u.test(r.text) && n <= SCRAP_LETTERS) || (/\p{Ll}/u.test(r.text) && n <= MIXED_SCRAP_LETTERS);
+};
 
 /**
  * Whether a block's reading is nothing, or nothing but scraps in a cased script (a short reading

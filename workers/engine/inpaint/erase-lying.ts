@@ -1,0 +1,63 @@
+import type { Box, PageTransform } from "../../shared/engine-contract";
+import type { GrayImage, RgbaImage } from "../image/gray";
+import { quadToFlat, squareToQuad } from "../image/perspective";
+import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
+import { flattenLying } from "../picture/lying-page";
+import { pictureGray } from "../picture/reading-light";
+import { warpRgba } from "./rgba";
+
+/**
+ * `erasePictureText` on a photographed picture (`PageTransform.lying`): its text blocks are found on
+ * the page lying in it made flat, as they were when it was read, and erased there; the pixels erased
+ * are painted back on the photo, which keeps its own pixels everywhere else. Found on the photo as
+ * taken, a slanted balloon's column merged with the drawing beside it into one block, and the
+ * drawing was erased with the text. `gray` is the photo's gray, `regions` are on the photo.
+ */
+export function eraseLyingText(
+  img: RgbaImage,
+  gray: GrayImage,
+  transform: PageTransform & { lying: NonNullable<PageTransform["lying"]> },
+  regions: { box: Box }[],
+  mask: Uint8Array,
+): (ErasedBlock | null)[] {
+  const page = flattenLying(gray, transform.lying, transform.scale);
+  const { width: fw, height: fh } = page.image;
+  const flat = warpRgba(img, page.quad, fw, fh);
+  const m = squareToQuad(page.quad);
+  const onFlat = (b: Box): Box => {
+    const c = [
+      [b.x, b.y],
+      [b.x + b.w, b.y],
+      [b.x + b.w, b.y + b.h],
+      [b.x, b.y + b.h],
+    ].map(([x, y]) => quadToFlat(m, fw, fh, x!, y!));
+    const x0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.x))));
+    const y0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.y))));
+    const x1 = Math.min(fw, Math.ceil(Math.max(...c.map((p) => p.x))));
+    const y1 = Math.min(fh, Math.ceil(Math.max(...c.map((p) => p.y))));
+    return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
+  };
+  const flatMask = new Uint8Array(fw * fh);
+  const erased = erasePictureText(
+    flat,
+    pictureGray(page.image, transform),
+    regions.map((r) => ({ box: onFlat(r.box) })),
+    flatMask,
+  );
+  // Each photo pixel within the page's outline takes the erased colour of the flat pixel it shows.
+  const xs = page.quad.map(([x]) => x);
+  const ys = page.quad.map(([, y]) => y);
+  const { width, data } = img;
+  for (let y = Math.max(0, Math.floor(Math.min(...ys))); y < Math.min(img.height, Math.ceil(Math.max(...ys))); y++)
+    for (let x = Math.max(0, Math.floor(Math.min(...xs))); x < Math.min(width, Math.ceil(Math.max(...xs))); x++) {
+      const p = quadToFlat(m, fw, fh, x, y);
+      const fx = Math.round(p.x);
+      const fy = Math.round(p.y);
+      if (fx < 0 || fy < 0 || fx >= fw || fy >= fh || !flatMask[fy * fw + fx]) continue;
+      const i = y * width + x;
+      const f = (fy * fw + fx) * 4;
+      for (let c = 0; c < 3; c++) data[i * 4 + c] = flat.data[f + c]!;
+      mask[i] = 1;
+    }
+  return erased;
+}
