@@ -25,14 +25,13 @@ export function flattenLying(gray: GrayImage, lying: FlatPage, scale: number): L
 
 /**
  * Text read on a lying page, put back on the photo (`width` x `height`). Every box keeps its size,
- * upright and centred where the photo shows it: the box around a slanted title reached into the
- * panel below, and erasing took the drawing there for its letters; a translation's size follows
- * its lines' height, which the box around a slanted line overstates. The text's blocks on the photo
- * are erased whole (`erasePictureText`), found by their centres. A balloon's interior (`frame`,
- * where a translation is set) becomes the upright box within its corners, widened to the text's own
- * box: on a page seen at a slant the box within a frame is far smaller than the frame, and a
- * translation set in it was cut off. The shape it is set to follows the balloon's outline row by
- * row (`balloon-shape.ts`).
+ * upright and centred where the photo shows it: the box around a slanted title reaches into the
+ * panel below it, and a translation's size follows its lines' height, which the box around a
+ * slanted line overstates. (Text removal finds the blocks on the flat page again,
+ * `inpaint/erase-lying.ts`.) A balloon's interior (`frame`, where a translation is set) becomes the
+ * upright box within its corners, widened to the text's own box: on a page seen at a slant the box
+ * within a frame is far smaller than the frame, and a translation set in it was cut off. The shape
+ * it is set to follows the balloon's outline row by row (`balloon-shape.ts`).
  */
 export function textOnPhoto(text: PageText, page: LyingPage, width: number, height: number): PageText {
   const m = squareToQuad(page.quad);
