@@ -18,7 +18,9 @@
 //                       the page's height; mild perspective on a table).
 // and from the colour comic page test/fixtures/pictures/ctd_006013.jpg, its long side 1 400 px:
 //  - photo-comic.jpg:   the "mild" recipe (corners moved 1–3 %, on a table), in colour;
-//  - photo-comic-shading.jpg: the "shading" recipe (mild perspective, light 1.0 → 0.45 across the page).
+//  - photo-comic-shading.jpg: the "shading" recipe (mild perspective, light 1.0 → 0.45 across the page);
+//  - photo-comic-angled.jpg: the "strong" recipe with a camera's corners (COMIC_ANGLED below: tilted
+//                       20°, turned 15°, rolled 6°, focal length 0.9 × the page's height), in colour.
 // Prints each capture's size and page corners (photo-angled's are the test's true corners).
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
