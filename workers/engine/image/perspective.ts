@@ -1,5 +1,5 @@
 import type { Quad } from "../../shared/engine-contract";
-import type { GrayImage } from "./gray";
+import type { GrayImage, RgbaImage } from "./gray";
 
 /** Coefficients of a projective map from the unit square onto a quadrilateral. */
 export interface Homography {
@@ -102,9 +102,28 @@ export function flatSize(quad: Quad, photoWidth: number, photoHeight: number): {
  * sampling keeps text legible.
  */
 export function warpGray(img: GrayImage, quad: Quad, width: number, height: number): GrayImage {
+  return { width, height, data: warp(img.data, img.width, img.height, 1, 1, quad, width, height) };
+}
+
+/** `warpGray` on a colour raster: its three colour channels resampled at once (alpha opaque), with no copy of them apart. */
+export function warpRgba(img: RgbaImage, quad: Quad, width: number, height: number): RgbaImage {
+  return { width, height, data: warp(img.data, img.width, img.height, 4, 3, quad, width, height) };
+}
+
+/** Resamples `channels` of every `stride` bytes of a `w` x `h` raster's quadrilateral `quad` (see `warpGray`). */
+function warp(
+  data: Uint8Array,
+  w: number,
+  h: number,
+  stride: number,
+  channels: number,
+  quad: Quad,
+  width: number,
+  height: number,
+): Uint8Array {
   const m = squareToQuad(quad);
-  const { width: w, height: h, data } = img;
-  const out = new Uint8Array(width * height);
+  const out = new Uint8Array(width * height * stride).fill(255);
+  const across = w * stride;
   // Along a row the numerators and the denominator grow linearly: one add each and one division a pixel.
   const du = 1 / width;
   for (let y = 0; y < height; y++) {
@@ -120,17 +139,17 @@ export function warpGray(img: GrayImage, quad: Quad, width: number, height: numb
       const sy = ny * r - 0.5;
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
-      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) {
-        out[row + x] = 255;
-        continue;
-      }
+      // Outside the image stays white.
+      if (x0 < 0 || y0 < 0 || x0 + 1 >= w || y0 + 1 >= h) continue;
       const fx = sx - x0;
       const fy = sy - y0;
-      const i = y0 * w + x0;
-      const top = data[i]! + (data[i + 1]! - data[i]!) * fx;
-      const bottom = data[i + w]! + (data[i + w + 1]! - data[i + w]!) * fx;
-      out[row + x] = top + (bottom - top) * fy;
+      for (let c = 0; c < channels; c++) {
+        const i = (y0 * w + x0) * stride + c;
+        const top = data[i]! + (data[i + stride]! - data[i]!) * fx;
+        const bottom = data[i + across]! + (data[i + across + stride]! - data[i + across]!) * fx;
+        out[(row + x) * stride + c] = top + (bottom - top) * fy;
+      }
     }
   }
-  return { width, height, data: out };
+  return out;
 }

@@ -1,10 +1,9 @@
 import type { Box, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage, RgbaImage } from "../image/gray";
-import { quadToFlat, squareToQuad } from "../image/perspective";
+import { quadToFlat, squareToQuad, warpRgba } from "../image/perspective";
 import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
 import { flattenLying } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
-import { warpRgba } from "./rgba";
 
 /**
  * `erasePictureText` on a photographed picture (`PageTransform.lying`): its text blocks are found on

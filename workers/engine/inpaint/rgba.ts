@@ -1,5 +1,4 @@
 import { PhotonImage, SamplingFilter, resize } from "@cf-wasm/photon";
-import type { Quad } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { probeRaster } from "../image/headers";
 import { MAX_PHOTON_PIXELS } from "../memory";
@@ -105,11 +104,6 @@ function merged(planes: GrayImage[]): RgbaImage {
     for (let i = 0, j = c; i < p.data.length; i++, j += 4) data[j] = p.data[i]!;
   });
   return { width, height, data };
-}
-
-/** `warpGray` channel by channel: the quadrilateral `quad` of a colour raster resampled onto a flat `width` x `height` one. */
-export function warpRgba(img: RgbaImage, quad: Quad, width: number, height: number): RgbaImage {
-  return merged(channels(img).map((p) => warpGray(p, quad, width, height)));
 }
 
 /**
