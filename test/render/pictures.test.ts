@@ -8,7 +8,7 @@ import { looksLikePicture } from "../../workers/engine/picture/page-kind";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
-import { letteredInCapitals, setVertically } from "../../workers/shared/lettering";
+import { balloonsInCapitals, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { chroma, decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
@@ -334,6 +334,24 @@ describe("a comic page", () => {
     const hold = project.regions.find((r: { text: string }) => r.text.includes("HOLD STILL"));
     expect(hold?.style, JSON.stringify(project.regions)).toMatchObject({ font_family: "lettering", lettering: "caps" });
     expect(hold.style.frame.w).toBeGreaterThanOrEqual(hold.box.w);
+    // "DID IT!" is lettered in capitals like the rest of the page, however its few letters are read.
+    const didIt = project.regions.find((r: { text: string }) => /\bIT!/.test(r.text));
+    expect(didIt?.style, JSON.stringify(project.regions)).toMatchObject({ lettering: "caps" });
+  });
+
+  it("sets in capitals the balloons of a page lettered in capitals, short and misread ones too, but not a caption in script", () => {
+    const page = ["HOLD STILL, TIM! I'LL HAVE YOU FREE IN A SECOND!", "I ALWAYS SAID CRIME DOESN'T PAY!", "THE NEXT DAY:"];
+    expect(balloonsInCapitals([...page, "NO!", "Die IT!", "A mighty heave upward!", ""])).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+    // On a page lettered in lower case, a short balloon keeps the case it was read in.
+    expect(balloonsInCapitals(["Hold still, Tim!", "NO!", "Die IT!"])).toEqual([false, false, false]);
   });
 });
 

@@ -3,9 +3,25 @@
  * of them upper case. Its translation is then set in capitals too.
  */
 export function letteredInCapitals(text: string): boolean {
-  const upper = text.match(/\p{Lu}/gu)?.length ?? 0;
-  const lower = text.match(/\p{Ll}/gu)?.length ?? 0;
+  const { upper, lower } = casedLetters(text);
   return upper + lower >= 4 && upper >= 0.85 * (upper + lower);
+}
+
+function casedLetters(text: string): { upper: number; lower: number } {
+  return { upper: text.match(/\p{Lu}/gu)?.length ?? 0, lower: text.match(/\p{Ll}/gu)?.length ?? 0 };
+}
+
+/**
+ * Which of a page's balloons are lettered in capitals: each one whose own text is, and, on a page
+ * lettered in capitals (most of its balloons of four letters or more are), also a short one ("NO!")
+ * or one misread in part ("Die IT!") whose cased letters are at least half upper case. A caption
+ * in script ("A mighty heave upward!") is not.
+ */
+export function balloonsInCapitals(texts: string[]): boolean[] {
+  const own = texts.map(letteredInCapitals);
+  const cased = texts.map(casedLetters);
+  const page = 2 * own.filter(Boolean).length > cased.filter((c) => c.upper + c.lower >= 4).length;
+  return cased.map(({ upper, lower }, i) => own[i]! || (page && upper > 0 && upper >= lower));
 }
 
 /** Languages whose text is set in columns where the original's was (Chinese and Japanese). */

@@ -1,5 +1,5 @@
 import type { PageTables, PageText, RecognizeResult } from "../../../workers/shared/engine-contract";
-import { letteredInCapitals } from "../../../workers/shared/lettering";
+import { balloonsInCapitals } from "../../../workers/shared/lettering";
 import { newId, pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
 import * as repo from "../../modules/jobs/jobs.repo";
@@ -22,6 +22,7 @@ async function savePage(
 ) {
   const { db, plan, page } = ctx;
   if (!plan.projectId) return;
+  const inCapitals = balloonsInCapitals(text.regions.map((reg) => (reg.frame ? reg.text : "")));
   await savePageOutput(
     db,
     plan.jobId,
@@ -49,9 +50,7 @@ async function savePage(
       confidence: reg.confidence,
       vertical: reg.vertical ?? false,
       // A picture's region keeps its balloon's interior, where its translation is set in the lettering face.
-      ...(reg.frame
-        ? { style: { frame: reg.frame, font_family: "lettering", ...(letteredInCapitals(reg.text) ? { lettering: "caps" } : {}) } }
-        : {}),
+      ...(reg.frame ? { style: { frame: reg.frame, font_family: "lettering", ...(inCapitals[i] ? { lettering: "caps" } : {}) } } : {}),
       lines: reg.lines.map((l) => ({
         ...l.box,
         text: l.text,
