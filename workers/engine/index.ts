@@ -203,8 +203,9 @@ export default class Engine extends WorkerEntrypoint<EngineEnv> {
     const sourceKey = requireKey(input?.sourceKey, "sourceKey");
     const page = requirePage(input?.page);
     const languages = await requireLanguages(this.env.MODELS, input?.languages);
-    const meta = input?.pageKey ? await this.meta(requireKey(input.pageKey, "pageKey")) : null;
-    return guarded("ocr_failed", "Re-recognition failed", () => reocrPage(this.env, sourceKey, page, meta, input.box, languages));
+    const pageKey = input?.pageKey ? requireKey(input.pageKey, "pageKey") : undefined;
+    const meta = pageKey ? await this.meta(pageKey) : null;
+    return guarded("ocr_failed", "Re-recognition failed", () => reocrPage(this.env, sourceKey, page, meta, pageKey, input.box, languages));
   }
 
   /**

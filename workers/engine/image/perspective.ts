@@ -1,4 +1,4 @@
-import type { Quad } from "../../shared/engine-contract";
+import type { Box, Quad } from "../../shared/engine-contract";
 import type { GrayImage, RgbaImage } from "./gray";
 
 /** Coefficients of a projective map from the unit square onto a quadrilateral. */
@@ -50,6 +50,59 @@ export function quadToFlat(m: Homography, width: number, height: number, x: numb
   const v = (m.f * m.g - m.d) * px + (m.a - m.c * m.g) * py + (m.c * m.d - m.a * m.f);
   const w = (m.d * m.h - m.e * m.g) * px + (m.b * m.g - m.a * m.h) * py + (m.a * m.e - m.b * m.d);
   return { x: (u / w) * width - 0.5, y: (v / w) * height - 0.5 };
+}
+
+type Point = { x: number; y: number };
+type Corners = [Point, Point, Point, Point];
+
+/** A box's corners, clockwise from its top left, taken through `map`. */
+function cornersThrough(b: Box, map: (x: number, y: number) => Point): Corners {
+  return [map(b.x, b.y), map(b.x + b.w, b.y), map(b.x + b.w, b.y + b.h), map(b.x, b.y + b.h)];
+}
+
+/** A box of the flat page (`width` x `height`, outlined by `quad`) taken to the photo: its corners there. */
+export function cornersOnPhoto(quad: Quad, width: number, height: number, b: Box): Corners {
+  const m = squareToQuad(quad);
+  return cornersThrough(b, (x, y) => flatToQuad(m, width, height, x, y));
+}
+
+/**
+ * The upright box of the flat page (`width` x `height`, outlined by `quad` in the photo) around
+ * where the photo shows `b`, within the page.
+ */
+export function boxOnFlat(quad: Quad, width: number, height: number, b: Box): Box {
+  const m = squareToQuad(quad);
+  const c = cornersThrough(b, (x, y) => quadToFlat(m, width, height, x, y));
+  const x0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.x))));
+  const y0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.y))));
+  const x1 = Math.min(width, Math.ceil(Math.max(...c.map((p) => p.x))));
+  const y1 = Math.min(height, Math.ceil(Math.max(...c.map((p) => p.y))));
+  return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
+}
+
+/** The outline in the photo of a part (`b`) of the flat page: `warpGray` over it samples that part alone. */
+export function partOutline(quad: Quad, width: number, height: number, b: Box): Quad {
+  return cornersOnPhoto(quad, width, height, b).map((p) => [p.x, p.y]) as Quad;
+}
+
+/**
+ * A box of the flat page on the photo, the same size, upright and centred where the photo shows it
+ * (unclamped, in the photo's pixels).
+ */
+export function boxOnPhoto(quad: Quad, width: number, height: number, b: Box): Box {
+  const [tl, tr, br, bl] = cornersOnPhoto(quad, width, height, b);
+  const w = (Math.hypot(tr.x - tl.x, tr.y - tl.y) + Math.hypot(br.x - bl.x, br.y - bl.y)) / 2;
+  const h = (Math.hypot(bl.x - tl.x, bl.y - tl.y) + Math.hypot(br.x - tr.x, br.y - tr.y)) / 2;
+  const cx = (tl.x + tr.x + br.x + bl.x) / 4;
+  const cy = (tl.y + tr.y + br.y + bl.y) / 4;
+  return { x: cx - w / 2, y: cy - h / 2, w, h };
+}
+
+/** `b` rounded to whole pixels within `width` x `height`. */
+export function clampToPage(b: Box, width: number, height: number): Box {
+  const x = Math.max(0, Math.min(width, Math.round(b.x)));
+  const y = Math.max(0, Math.min(height, Math.round(b.y)));
+  return { x, y, w: Math.max(0, Math.min(width, Math.round(b.x + b.w)) - x), h: Math.max(0, Math.min(height, Math.round(b.y + b.h)) - y) };
 }
 
 type Vec3 = [number, number, number];

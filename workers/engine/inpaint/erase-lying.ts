@@ -1,6 +1,6 @@
 import type { Box, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage, RgbaImage } from "../image/gray";
-import { quadToFlat, squareToQuad, warpRgba } from "../image/perspective";
+import { boxOnFlat, quadToFlat, squareToQuad, warpRgba } from "../image/perspective";
 import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
 import { flattenLying } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
@@ -23,24 +23,11 @@ export function eraseLyingText(
   const { width: fw, height: fh } = page.image;
   const flat = warpRgba(img, page.quad, fw, fh);
   const m = squareToQuad(page.quad);
-  const onFlat = (b: Box): Box => {
-    const c = [
-      [b.x, b.y],
-      [b.x + b.w, b.y],
-      [b.x + b.w, b.y + b.h],
-      [b.x, b.y + b.h],
-    ].map(([x, y]) => quadToFlat(m, fw, fh, x!, y!));
-    const x0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.x))));
-    const y0 = Math.max(0, Math.floor(Math.min(...c.map((p) => p.y))));
-    const x1 = Math.min(fw, Math.ceil(Math.max(...c.map((p) => p.x))));
-    const y1 = Math.min(fh, Math.ceil(Math.max(...c.map((p) => p.y))));
-    return { x: x0, y: y0, w: Math.max(0, x1 - x0), h: Math.max(0, y1 - y0) };
-  };
   const flatMask = new Uint8Array(fw * fh);
   const erased = erasePictureText(
     flat,
     pictureGray(page.image, transform),
-    regions.map((r) => ({ box: onFlat(r.box) })),
+    regions.map((r) => ({ box: boxOnFlat(page.quad, fw, fh, r.box) })),
     flatMask,
   );
   // Each photo pixel within the page's outline takes the erased colour of the flat pixel it shows.

@@ -1,7 +1,9 @@
-import type { Box, LineText, PageText, PageTransform, ReocrResult } from "../../shared/engine-contract";
+import type { Box, LineText, PagePath, PageText, PageTransform, ReocrResult } from "../../shared/engine-contract";
 import { engineError } from "../errors";
 import { normaliseContrast } from "../image/enhance";
 import { cropFromSource, unscaledSize } from "../image/geometry";
+import type { GrayImage } from "../image/gray";
+import { clampToPage } from "../image/perspective";
 import { MAX_OCR_PIXELS } from "../memory";
 import type { SourcePage } from "../image/source-page";
 import { ocrRasterFromGray } from "./page-raster";
@@ -11,7 +13,9 @@ import { resolveLanguages } from "./languages";
 
 const cx = (b: Box) => b.x + b.w / 2;
 const cy = (b: Box) => b.y + b.h / 2;
-const within = (outer: Box, b: Box) => cx(b) >= outer.x && cx(b) <= outer.x + outer.w && cy(b) >= outer.y && cy(b) <= outer.y + outer.h;
+/** Whether `b`'s centre lies in `outer`. */
+const centreWithin = (outer: Box, b: Box) =>
+  cx(b) >= outer.x && cx(b) <= outer.x + outer.w && cy(b) >= outer.y && cy(b) <= outer.y + outer.h;
 
 /** Size of the normalised page a transform produces. */
 export function normalisedSize(t: PageTransform): { width: number; height: number } {
@@ -36,22 +40,57 @@ export function clampBox(box: unknown, width: number, height: number): Box {
   return { x, y, w, h };
 }
 
+/** Of some lines, those with words whose centres fall in `box`, keeping only those words. */
+export function linesIn(lines: LineText[], box: Box): LineText[] {
+  const kept: LineText[] = [];
+  for (const l of lines) {
+    const words = l.words.filter((w) => centreWithin(box, w.box));
+    if (words.length) kept.push({ ...l, words, text: joinWords(words.map((w) => w.text)) });
+  }
+  return kept;
+}
+
+/** The answer of a re-reading of `lines`: their text, and the mean confidence of their words. */
+export function reocrAnswer(lines: LineText[], languages: string[], path: PagePath): ReocrResult {
+  const words = lines.flatMap((l) => l.words);
+  const confidence = words.length ? Math.round((words.reduce((n, w) => n + w.confidence, 0) / words.length) * 1000) / 1000 : 0;
+  return { text: lines.map((l) => l.text).join("\n"), confidence, lines, languages, path };
+}
+
 /** The lines of a text layer whose words fall in `box`, keeping only those words. */
 export function textLayerIn(page: PageText, box: Box): ReocrResult {
-  const lines: LineText[] = [];
-  for (const r of page.regions) {
-    for (const l of r.lines) {
-      const words = l.words.filter((w) => within(box, w.box));
-      if (words.length) lines.push({ ...l, words, text: joinWords(words.map((w) => w.text)) });
-    }
-  }
-  return { text: lines.map((l) => l.text).join("\n"), confidence: 1, lines, languages: page.languages, path: "text_layer" };
+  const lines = linesIn(
+    page.regions.flatMap((r) => r.lines),
+    box,
+  );
+  return { ...reocrAnswer(lines, page.languages, "text_layer"), confidence: 1 };
+}
+
+/**
+ * A crop read as one block of text, contrast-normalised. Its lines come back on the page
+ * (`toPage` takes a box of the crop there), with the words whose centres lie in `box`.
+ */
+export async function readCropAsBlock(
+  models: R2Bucket,
+  crop: GrayImage,
+  toPage: (b: Box) => Box,
+  box: Box,
+  languages: string[],
+  path: PagePath,
+): Promise<ReocrResult> {
+  const image = normaliseContrast(crop);
+  const langs = await resolveLanguages(models, languages, image);
+  const read = await recognizeWith(models, ocrRasterFromGray(image), langs, "block");
+  const lines = read.regions
+    .flatMap((r) => r.lines)
+    .map((l) => ({ ...l, box: toPage(l.box), words: l.words.map((w) => ({ ...w, box: toPage(w.box) })) }));
+  return reocrAnswer(linesIn(lines, box), langs, path);
 }
 
 /**
  * Re-reads one rectangle of a page from the original upload at its own resolution: the crop is
- * sampled through the page's transform (upright, deskewed), contrast-normalised and read as one
- * block of text. Boxes come back in normalised page coordinates.
+ * sampled through the page's transform (upright, deskewed) and read as one block of text. Boxes
+ * come back in normalised page coordinates.
  */
 export async function reocrRect(
   models: R2Bucket,
@@ -62,10 +101,7 @@ export async function reocrRect(
 ): Promise<ReocrResult> {
   const { width, height } = normalisedSize(transform);
   const crop = cropFromSource(source.image, transform, box, MAX_OCR_PIXELS);
-  const image = normaliseContrast(crop.image);
-  const langs = await resolveLanguages(models, languages, image);
-  const raster = ocrRasterFromGray(image, { width, height, offset: { x: box.x, y: box.y }, scale: crop.scale });
-  const page = await recognizeWith(models, raster, langs, "block");
-  const lines = page.regions.flatMap((r) => r.lines);
-  return { text: lines.map((l) => l.text).join("\n"), confidence: page.confidence, lines, languages: langs, path: source.path };
+  const k = crop.scale;
+  const toPage = (b: Box) => clampToPage({ x: box.x + b.x / k, y: box.y + b.y / k, w: b.w / k, h: b.h / k }, width, height);
+  return readCropAsBlock(models, crop.image, toPage, box, languages, source.path);
 }

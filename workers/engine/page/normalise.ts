@@ -106,8 +106,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
  */
 export async function normalisePage(bytes: Uint8Array, format: InputFormat, page: number, ctx: PreprocessContext): Promise<NormalisedPage> {
   const source = await loadSourcePage(bytes, format, page, ctx.browser, ctx.pdf);
-  const kind = ctx.kind === "auto" && !PICTURE_FORMATS.has(format) ? "document" : ctx.kind;
-  const out = await normaliseSource(source, { ...ctx, kind, camera: CAMERA_FORMATS.has(format), scanner: SCANNER_FORMATS.has(format) });
+  const out = await normaliseUploaded(source, format, ctx);
   const original = uploadSize(bytes, format);
   if (original && (original.width !== out.transform.sourceWidth || original.height !== out.transform.sourceHeight))
     out.transform = { ...out.transform, original };
@@ -127,6 +126,12 @@ function uploadSize(bytes: Uint8Array, format: InputFormat): { width: number; he
   if (format === "pdf" || format === "tiff") return null;
   const { width, height } = probeRaster(bytes, format);
   return format === "jpeg" && jpegOrientation(bytes) >= 5 ? { width: height, height: width } : { width, height };
+}
+
+/** `normaliseSource` of a page of an upload in `format`: what its format says of it (`auto`, camera, scanner) taken into account. */
+export function normaliseUploaded(source: SourcePage, format: InputFormat, ctx: PreprocessContext): Promise<Omit<NormalisedPage, "png">> {
+  const kind = ctx.kind === "auto" && !PICTURE_FORMATS.has(format) ? "document" : ctx.kind;
+  return normaliseSource(source, { ...ctx, kind, camera: CAMERA_FORMATS.has(format), scanner: SCANNER_FORMATS.has(format) });
 }
 
 /** The normalisation of `normalisePage` on a page already read, without encoding it. */

@@ -1,4 +1,13 @@
-import type { Band, DetectResult, PageLayout, PageText, PageTransform, RecognizeResult } from "../../shared/engine-contract";
+import type {
+  Band,
+  Box,
+  DetectResult,
+  PageLayout,
+  PageText,
+  PageTransform,
+  RecognizeResult,
+  ReocrResult,
+} from "../../shared/engine-contract";
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
@@ -6,6 +15,7 @@ import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
 import type { GrayImage } from "../image/gray";
 import { readLayoutGaps, readWithGaps } from "../ocr/layout-gaps";
+import { linesIn, reocrAnswer } from "../ocr/reocr";
 import { mergeTextLayer } from "../ocr/merge-layer";
 import { seededLanguages } from "../ocr/models";
 import { loadPageForReading, loadPageGray, ocrRasterFromGray, ocrRasterOfBand } from "../ocr/page-raster";
@@ -13,6 +23,7 @@ import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
 import { readPicture } from "../picture/read-picture";
+import { boxOnFlat } from "../image/perspective";
 import { flattenLying, textOnPhoto } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
@@ -39,16 +50,44 @@ const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading 
  * nothing is lost to the choice. A photographed picture is read on the page lying in it made flat,
  * and what is read there is put back on the photo (`textOnPhoto`).
  */
-async function readPicturePage(env: EngineEnv, gray: GrayImage, transform: PageTransform | null, langs: string[]): Promise<PageText> {
-  const read = async (image: GrayImage): Promise<PageText> => {
+async function readPicturePage(
+  env: EngineEnv,
+  gray: GrayImage,
+  transform: PageTransform | null,
+  langs: string[],
+  within?: Box,
+): Promise<PageText> {
+  const read = async (image: GrayImage, part?: Box): Promise<PageText> => {
     const reading = pictureGray(image, transform);
-    const page = await readPicture(env.MODELS, reading, langs, await seededLanguages(env.MODELS));
-    if (countChars(page) > 0) return page;
+    const page = await readPicture(env.MODELS, reading, langs, await seededLanguages(env.MODELS), part);
+    if (countChars(page) > 0 || part) return page;
     return { ...(await readWithGaps(env.MODELS, reading, langs)), path: "picture" };
   };
-  if (!transform?.lying) return read(gray);
+  if (!transform?.lying) return read(gray, within);
   const lying = flattenLying(gray, transform.lying, transform.scale);
-  return textOnPhoto(await read(lying.image), lying, gray.width, gray.height);
+  const { width, height } = lying.image;
+  return textOnPhoto(await read(lying.image, within && boxOnFlat(lying.quad, width, height, within)), lying, gray.width, gray.height);
+}
+
+/**
+ * The blocks of a picture page that reach into `box` (page image coordinates), read as the page
+ * was read: found on the whole page, so a balloon's outline and the art around it tell its
+ * lettering apart as they did. Only the words whose centre lies in `box` are kept.
+ */
+export async function readPictureBlocksIn(
+  env: EngineEnv,
+  pageKey: string,
+  meta: PageMeta,
+  box: Box,
+  languages: string[],
+): Promise<ReocrResult> {
+  const { gray, langs } = await grayIn(env, pageKey, meta, languages);
+  const page = await readPicturePage(env, gray, meta.transform, langs, box);
+  const lines = linesIn(
+    page.regions.flatMap((r) => r.lines),
+    box,
+  );
+  return reocrAnswer(lines, langs, "picture");
 }
 
 /** OCR of a normalised page image in `languages` (`auto` resolved on the page). */

@@ -1,6 +1,7 @@
 import type { Box, FlatPage, PageText, Quad } from "../../shared/engine-contract";
 import type { GrayImage } from "../image/gray";
-import { flatToQuad, squareToQuad, warpGray } from "../image/perspective";
+import { boxOnPhoto, clampToPage, cornersOnPhoto, warpGray } from "../image/perspective";
+import { unionBox } from "../ocr/group-lines";
 
 /**
  * A photographed picture's page as it is read: the page found lying in the photo
@@ -13,8 +14,6 @@ export interface LyingPage {
   quad: Quad;
 }
 
-type Point = { x: number; y: number };
-
 /** The flat page of `lying` out of the picture's gray `gray` (the source raster at `scale`). */
 export function flattenLying(gray: GrayImage, lying: FlatPage, scale: number): LyingPage {
   const quad = lying.quad.map(([x, y]) => [x * scale, y * scale]) as Quad;
@@ -25,42 +24,24 @@ export function flattenLying(gray: GrayImage, lying: FlatPage, scale: number): L
 
 /**
  * Text read on a lying page, put back on the photo (`width` x `height`). Every box keeps its size,
- * upright and centred where the photo shows it: the box around a slanted title reaches into the
- * panel below it, and a translation's size follows its lines' height, which the box around a
- * slanted line overstates. (Text removal finds the blocks on the flat page again,
+ * upright and centred where the photo shows it (`boxOnPhoto`): the box around a slanted title
+ * reaches into the panel below it, and a translation's size follows its lines' height, which the
+ * box around a slanted line overstates. (Text removal finds the blocks on the flat page again,
  * `inpaint/erase-lying.ts`.) A balloon's interior (`frame`, where a translation is set) becomes the
  * upright box within its corners, widened to the text's own box: on a page seen at a slant the box
  * within a frame is far smaller than the frame, and a translation set in it was cut off. The shape
  * it is set to follows the balloon's outline row by row (`balloon-shape.ts`).
  */
 export function textOnPhoto(text: PageText, page: LyingPage, width: number, height: number): PageText {
-  const m = squareToQuad(page.quad);
-  const corners = (b: Box) =>
-    [
-      [b.x, b.y],
-      [b.x + b.w, b.y],
-      [b.x + b.w, b.y + b.h],
-      [b.x, b.y + b.h],
-    ].map(([x, y]) => flatToQuad(m, page.image.width, page.image.height, x!, y!)) as [Point, Point, Point, Point];
-  const clamp = (x0: number, y0: number, x1: number, y1: number): Box => {
-    const x = Math.max(0, Math.min(width, Math.round(x0)));
-    const y = Math.max(0, Math.min(height, Math.round(y0)));
-    return { x, y, w: Math.max(0, Math.min(width, Math.round(x1)) - x), h: Math.max(0, Math.min(height, Math.round(y1)) - y) };
-  };
-  const alike = (b: Box): Box => {
-    const [tl, tr, br, bl] = corners(b);
-    const w = (Math.hypot(tr.x - tl.x, tr.y - tl.y) + Math.hypot(br.x - bl.x, br.y - bl.y)) / 2;
-    const h = (Math.hypot(bl.x - tl.x, bl.y - tl.y) + Math.hypot(br.x - tr.x, br.y - tr.y)) / 2;
-    const cx = (tl.x + tr.x + br.x + bl.x) / 4;
-    const cy = (tl.y + tr.y + br.y + bl.y) / 4;
-    return clamp(cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2);
-  };
+  const { quad, image } = page;
+  const alike = (b: Box): Box => clampToPage(boxOnPhoto(quad, image.width, image.height, b), width, height);
   const within = (b: Box): Box => {
-    const [tl, tr, br, bl] = corners(b);
-    return clamp(Math.max(tl.x, bl.x), Math.max(tl.y, tr.y), Math.min(tr.x, br.x), Math.min(bl.y, br.y));
+    const [tl, tr, br, bl] = cornersOnPhoto(quad, image.width, image.height, b);
+    const x = Math.max(tl.x, bl.x);
+    const y = Math.max(tl.y, tr.y);
+    return clampToPage({ x, y, w: Math.min(tr.x, br.x) - x, h: Math.min(bl.y, br.y) - y }, width, height);
   };
-  const union = (a: Box, b: Box): Box =>
-    clamp(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x + a.w, b.x + b.w), Math.max(a.y + a.h, b.y + b.h));
+  const union = (a: Box, b: Box): Box => clampToPage(unionBox(a, b), width, height);
   return {
     ...text,
     width,

@@ -175,17 +175,28 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
   return regionOf(unshear(reading, set.slant, middle), block).filter(mostlyLetters);
 }
 
+const meet = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+
 /**
  * Reads a picture (comic or manga page, poster, photo): its text blocks (`findPictureText`), each
  * read alone on white in its direction, one region a block with the block's interior as its frame.
+ * With `within`, only the blocks that reach into that rectangle are read.
  */
-export async function readPicture(models: R2Bucket, page: GrayImage, languages: string[], installed: string[]): Promise<PageText> {
+export async function readPicture(
+  models: R2Bucket,
+  page: GrayImage,
+  languages: string[],
+  installed: string[],
+  within?: Box,
+): Promise<PageText> {
   const found = findPictureText(page);
   const have = new Set(installed);
   const regions: RegionText[] = [];
   // Blocks read with the same models are read one after another: the isolate keeps few engines
   // cached, and a manga page's columns and rows read in turn reloaded a model at every switch.
-  const queue = found.blocks.map((block, i) => ({ block, i, readers: modelsFor(block, languages, have) }));
+  const queue = found.blocks
+    .map((block, i) => ({ block, i, readers: modelsFor(block, languages, have) }))
+    .filter(({ block }) => !within || meet(block.box, within));
   queue.sort((a, b) => a.readers.join("+").localeCompare(b.readers.join("+")));
   for (const { block, i, readers } of queue) {
     const raster = blockRaster(page, found, i, block, !readsColumns(readers));
