@@ -11,6 +11,7 @@ import type {
 import type { EngineEnv } from "../env";
 import { engineError } from "../errors";
 import { canHoldText, inkFraction, TEXT_INK_FROM } from "../image/ink";
+import { boxOnFlat } from "../image/perspective";
 import { detectLayout, layoutOfText } from "../layout/detect";
 import { resolveLanguages, trialLanguage } from "../ocr/languages";
 import type { GrayImage } from "../image/gray";
@@ -23,7 +24,6 @@ import { countChars, countWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import { largestHeap } from "../ocr/tesseract";
 import { readPicture } from "../picture/read-picture";
-import { boxOnFlat } from "../image/perspective";
 import { flattenLying, textOnPhoto } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
