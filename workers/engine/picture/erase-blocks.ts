@@ -1,5 +1,6 @@
 import type { Box, TextStyle } from "../../shared/engine-contract";
 import { luma, type GrayImage } from "../image/gray";
+import { boxesMeet } from "../ocr/group-lines";
 import { nearMarks } from "./near-marks";
 import { findPictureText } from "./strip-windows";
 
@@ -33,8 +34,6 @@ function medianOf(values: number[]): number {
 
 const holds = (a: Box, x: number, y: number) => x >= a.x && y >= a.y && x < a.x + a.w && y < a.y + a.h;
 
-const meet = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
 /**
  * Whether a text block is the region's: its centre lies in the region's box, or the region's centre
  * in the block's frame (a region read from part of its block) while the block's marks reach into the
@@ -44,7 +43,7 @@ const meet = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y
  */
 const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
   holds(region, block.box.x + block.box.w / 2, block.box.y + block.box.h / 2) ||
-  (meet(block.box, region) && holds(block.frame, region.x + region.w / 2, region.y + region.h / 2));
+  (boxesMeet(block.box, region) && holds(block.frame, region.x + region.w / 2, region.y + region.h / 2));
 
 /**
  * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each

@@ -2,7 +2,7 @@ import type { Box, LineText, PageText, RegionText, WordText } from "../../shared
 import { letteredInCapitals } from "../../shared/lettering";
 import { ocrModel } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
-import { unionBox } from "../ocr/group-lines";
+import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
@@ -175,8 +175,6 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
   return regionOf(unshear(reading, set.slant, middle), block).filter(mostlyLetters);
 }
 
-const meet = (a: Box, b: Box) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-
 /**
  * Reads a picture (comic or manga page, poster, photo): its text blocks (`findPictureText`), each
  * read alone on white in its direction, one region a block with the block's interior as its frame.
@@ -196,7 +194,7 @@ export async function readPicture(
   // cached, and a manga page's columns and rows read in turn reloaded a model at every switch.
   const queue = found.blocks
     .map((block, i) => ({ block, i, readers: modelsFor(block, languages, have) }))
-    .filter(({ block }) => !within || meet(block.box, within));
+    .filter(({ block }) => !within || boxesMeet(block.box, within));
   queue.sort((a, b) => a.readers.join("+").localeCompare(b.readers.join("+")));
   for (const { block, i, readers } of queue) {
     const raster = blockRaster(page, found, i, block, !readsColumns(readers));
