@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LIMITS } from "../../src/lib/limits";
-import { api, body, seedAccount } from "../helpers/api";
+import { api, body, seedAccount, startOfWindow } from "../helpers/api";
 
 /**
  * The API's per-credential limit runs on the real `RL_API` binding (wrangler.toml: 600 per 60 s).
@@ -8,11 +8,8 @@ import { api, body, seedAccount } from "../helpers/api";
  * to spend the whole allowance inside one.
  */
 
-async function startOfWindow() {
-  const periodMs = LIMITS.api_rate_period_seconds * 1000;
-  const into = Date.now() % periodMs;
-  if (into > periodMs / 3) await new Promise((r) => setTimeout(r, periodMs - into + 50));
-}
+/** Early in a window: two thirds of it left. */
+const startOfApiWindow = () => startOfWindow(LIMITS.api_rate_period_seconds, (LIMITS.api_rate_period_seconds * 1000 * 2) / 3);
 
 /** Sends `n` requests, `parallel` at a time, and returns their statuses in order. */
 async function burst(n: number, send: () => Promise<Response>, parallel = 25): Promise<number[]> {
@@ -39,7 +36,7 @@ describe("API rate limit per credential", () => {
   it("answers 429 rate_limited with Retry-After once a key spends its allowance, and only for that key", async () => {
     const a = await seedAccount();
     const b = await seedAccount();
-    await startOfWindow();
+    await startOfApiWindow();
     const limit = LIMITS.api_requests_per_period;
     const statuses = await burst(limit, () => api("/api/v1/account/wallet", { headers: a.auth }));
     expect(
@@ -58,7 +55,7 @@ describe("API rate limit per credential", () => {
   }, 120_000);
 
   it("counts a bogus key before any lookup, so floods with made-up keys are braked too", async () => {
-    await startOfWindow();
+    await startOfApiWindow();
     const bogus = { Authorization: `Bearer lik_live_${"z".repeat(43)}` };
     const limit = LIMITS.api_requests_per_period;
     const statuses = await burst(limit, () => api("/api/v1/projects", { headers: bogus }));

@@ -53,3 +53,14 @@ export async function waitForJob(jobId: string, auth: Record<string, string>, ti
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+/**
+ * Waits, if need be, for the next window of a rate limit of `periodSeconds`: local counters live in
+ * windows aligned to the wall clock, and a test that spends an allowance must do so inside one.
+ * Returns at once when at least `needMs` of the current window are left.
+ */
+export async function startOfWindow(periodSeconds: number, needMs: number): Promise<void> {
+  const periodMs = periodSeconds * 1000;
+  const left = periodMs - (Date.now() % periodMs);
+  if (left < needMs) await new Promise((r) => setTimeout(r, left + 50));
+}

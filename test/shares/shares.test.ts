@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { api, body, seedAccount } from "../helpers/api";
+import { api, body, seedAccount, startOfWindow } from "../helpers/api";
 import { fetchSigned, json, seedProject } from "../projects/seed";
 
 async function share(projectId: string, auth: Record<string, string>, payload: unknown = {}) {
@@ -179,6 +179,8 @@ describe("share links: public side", () => {
     expect((await api(`/api/v1/share/${s.token}/download?password=correct%20horse`)).status).toBe(200);
 
     // RL_SHARE allows 30 password attempts a minute per link; the next are refused with Retry-After.
+    // The attempts below take about a second: they are made inside one window of the limit.
+    await startOfWindow(60, 10_000);
     let limited: Response | null = null;
     for (let i = 0; i < 40 && !limited; i++) {
       const res = await view(s.token, `?password=guess${i}`);
