@@ -4,7 +4,7 @@ import { decodeToGray } from "../../workers/engine/image/decode";
 import type { GrayImage } from "../../workers/engine/image/gray";
 import { encodeGrayPng } from "../../workers/engine/image/png";
 import { encodeRgba } from "../../workers/engine/inpaint/rgba";
-import { looksLikePicture } from "../../workers/engine/picture/page-kind";
+import { looksLikePicture, pictureByMeasure } from "../../workers/engine/picture/page-kind";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
@@ -569,5 +569,33 @@ describe("a page of text", () => {
     await env.FILES.put(sourceKey, await encodeGrayPng(scan));
     const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
     expect(pre.path).toBe("ocr");
+  });
+});
+
+// What `looksLikePicture` measured of two real pages (`../shared/corpus/comics`, not shipped here).
+describe("the picture rule", () => {
+  it("takes text over a drawing for a picture even where the text holds much of the ink, and prose for a document", () => {
+    // A 4-koma manga page photographed in uneven light, its light evened out: its screen tone
+    // whitened, 0.56 of its ink is art (0.64 in even light), and it was read as a document.
+    const manga = {
+      paper: 0.823,
+      drawn: 0.552,
+      art: 0.561,
+      glyphs: [35, 71, 42, 13, 19, 3, 12, 3, 4, 2, 34, 7, 23, 50, 19, 2, 3, 2, 5, 3, 29, 2, 32, 10, 2, 45, 50, 3, 38],
+      letterSized: 2356,
+    };
+    expect(pictureByMeasure(manga)).toBe(true);
+    // Text over a drawing is what makes it one: on paper, the same text is a document.
+    expect(pictureByMeasure({ ...manga, paper: 0.9 })).toBe(false);
+    // A comic page of three columns of prose on halftone paper (Golden Age, 006014) is over a
+    // drawing too, and stays a document: most of its letters are in blocks of prose.
+    const prose = {
+      paper: 0.806,
+      drawn: 0.289,
+      art: 0.352,
+      glyphs: [2, 2, 5, 6, 6, 22, 2, 15, 4, 28, 3, 6, 2, 2, 4, 4, 2, 945, 935, 907, 3, 8, 3, 3],
+      letterSized: 5907,
+    };
+    expect(pictureByMeasure(prose)).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { findTextBlocks, GROUND, pageInk, type PageInk } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
-/** A picture's ink is mostly drawing: at least this share is no mark of a text block… */
+/** A picture's ink is mostly drawing (or its text is set over a drawing): at least this share is no mark of a text block… */
 const ART = 0.6;
 /**
  * …and lies in shapes larger than any letter (panel borders, figures, filled areas). A page of
@@ -46,15 +46,44 @@ export function looksLikePicture(page: GrayImage): boolean {
   const paper = paperShare(inked.img);
   if (inked.drawn < DRAWN && paper >= PAPER) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
-  const glyphs = found.blocks.reduce((n, b) => n + b.glyphs, 0);
-  const largest = Math.max(0, ...found.blocks.map((b) => b.glyphs));
-  const prose = found.blocks.reduce((n, b) => n + (b.glyphs > PROSE_BLOCK ? b.glyphs : 0), 0);
-  if (found.art < ART || prose >= BODY * glyphs) return false;
+  return pictureByMeasure({
+    paper,
+    drawn: inked.drawn,
+    art: found.art,
+    glyphs: found.blocks.map((b) => b.glyphs),
+    letterSized: letterSized(inked),
+  });
+}
+
+/** What `looksLikePicture` measures of a page (shares of its analysis raster, counts of marks). */
+export interface PageMeasure {
+  /** Share of the page as light as text blocks' grounds. */
+  paper: number;
+  /** Share of its ink in shapes larger than any letter. */
+  drawn: number;
+  /** Share of its ink that is no mark of a text block. */
+  art: number;
+  /** Letters each text block holds. */
+  glyphs: number[];
+  /** Ink components no larger than a big letter, anywhere on the page. */
+  letterSized: number;
+}
+
+/** `looksLikePicture`'s judgement of a page from its measure. */
+export function pictureByMeasure(m: PageMeasure): boolean {
+  if (m.drawn < DRAWN && m.paper >= PAPER) return false;
+  const glyphs = m.glyphs.reduce((n, g) => n + g, 0);
+  const largest = Math.max(0, ...m.glyphs);
+  const prose = m.glyphs.reduce((n, g) => n + (g > PROSE_BLOCK ? g : 0), 0);
+  if (prose >= BODY * glyphs) return false;
   // Text over a drawing: most of the page is not paper, and the art holds more letter-sized detail
   // (strokes, hatching, tone dots) than the text has letters. A flat or graded fill (a poster's
   // coloured half) holds none.
-  const drawnOver = paper < PAPER && letterSized(inked) - glyphs >= glyphs;
-  if (inked.drawn < DRAWN && !drawnOver) return false;
+  const drawnOver = m.paper < PAPER && m.letterSized - glyphs >= glyphs;
+  // Such a page is a picture even where its text holds much of its ink: a manga page of many
+  // balloons whose screen tone was whitened as a photo's uneven light was evened out.
+  if (m.art < ART && !drawnOver) return false;
+  if (m.drawn < DRAWN && !drawnOver) return false;
   if (glyphs >= MIN_GLYPHS && largest < BODY * glyphs) return true;
   // A single panel, or a few, may hold one balloon (its largest block is most of its letters) or a
   // two-word one: it is still a picture when its text is set over a drawing, as a map's, a chart's
