@@ -2955,6 +2955,10 @@ export interface components {
             /** @enum {string} */
             align?: "left" | "center" | "right" | "justify";
             line_height?: number;
+            /**
+             * @description Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant; under half a degree is upright.
+             * @example -6
+             */
             angle?: number;
         } & {
             [key: string]: unknown;
@@ -7943,7 +7947,7 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": 1
+                     *         "angle": -6
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9026,7 +9030,7 @@ export interface operations {
                  *         "background": "string",
                  *         "align": "left",
                  *         "line_height": 1,
-                 *         "angle": 1
+                 *         "angle": -6
                  *       },
                  *       "vertical": false
                  *     }
@@ -9069,7 +9073,7 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": 1
+                     *         "angle": -6
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9178,7 +9182,7 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": 1
+                     *         "angle": -6
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9317,7 +9321,7 @@ export interface operations {
                  *         "background": "string",
                  *         "align": "left",
                  *         "line_height": 1,
-                 *         "angle": 1
+                 *         "angle": -6
                  *       },
                  *       "order": 1,
                  *       "kind": "text",
@@ -9362,7 +9366,7 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": 1
+                     *         "angle": -6
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9469,7 +9473,7 @@ export interface operations {
                      *           "background": "string",
                      *           "align": "left",
                      *           "line_height": 1,
-                     *           "angle": 1
+                     *           "angle": -6
                      *         },
                      *         "vertical": true,
                      *         "overflow": "fitted",
@@ -9578,7 +9582,7 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": 1
+                     *         "angle": -6
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",

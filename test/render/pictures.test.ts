@@ -458,6 +458,17 @@ describe("a photographed comic page", () => {
     const [cx, cy] = [hold.x + hold.w / 2, hold.y + hold.h / 2];
     expect(cx > 753 && cx < 942 && cy > 274 && cy < 346, JSON.stringify(hold)).toBe(true);
     for (const r of page.regions) expect(r.frame!.w * r.frame!.h).toBeGreaterThanOrEqual(r.box.w * r.box.h);
+    // Its balloons are seen turned as the page's lines are there, between its top edge's turn (−3.9°,
+    // rising to the right) and its bottom edge's (12.7°): more near the bottom. Their translations are set so.
+    const turnOf = (words: string) => regionWith(page, words)!.angle ?? 0;
+    for (const words of ["HOLD STILL", "MOUNT KALAMAR", "SURE DOES"]) {
+      expect(turnOf(words), words).toBeGreaterThan(-3.9);
+      expect(turnOf(words), words).toBeLessThan(12.7);
+    }
+    expect(
+      turnOf("MOUNT KALAMAR") - turnOf("HOLD STILL"),
+      JSON.stringify(page.regions.map((r) => [r.text.slice(0, 12), r.angle])),
+    ).toBeGreaterThan(3);
     // A rectangle drawn around a slanted balloon's text is read again on the page made flat too,
     // nearly as the page read it (read as taken, "MOUNT KALAMAR" came back as "8 i or ING / Pp A…").
     for (const words of ["MOUNT KALAMAR", "WHAT A MAN"]) {

@@ -4,6 +4,7 @@ import type { TypesetRegion } from "../../workers/shared/engine-contract";
 import { fontChain } from "../../workers/engine/typeset/fonts";
 import { regionSvg } from "../../workers/engine/typeset/draw";
 import { atomsOf, fitText } from "../../workers/engine/typeset/layout";
+import { turnedWithin } from "../../workers/engine/typeset/typeset-page";
 import { characterErrorRate } from "../helpers/text-image";
 import { decode, decodeKey, inkBox, pageText, readBack, regionsOf, scene, seedModels } from "./helpers";
 
@@ -100,6 +101,49 @@ describe("typesetting", () => {
     expect(l!.x0 - 100).toBeLessThan(10);
     expect(Math.abs((c!.x0 + c!.x1) / 2 - 500)).toBeLessThan(10);
     expect(900 - r!.x1).toBeLessThan(10);
+  });
+
+  it("sets text turned by its style's angle, inside the turned rectangle its frame is the box around", async () => {
+    // A 420 x 170 balloon interior turned 8° clockwise about (600, 350), as a photo at a slant shows it.
+    const [cx, cy, w, h, angle] = [600, 350, 420, 170, 8];
+    const t = (angle * Math.PI) / 180;
+    const [c, s] = [Math.cos(t), Math.sin(t)];
+    const [W, H] = [w * c + h * s, w * s + h * c];
+    const frame = { x: Math.round(cx - W / 2), y: Math.round(cy - H / 2), w: Math.round(W), h: Math.round(H) };
+    expect(turnedWithin(frame, angle).w).toBeCloseTo(w, -1);
+    expect(turnedWithin(frame, angle).h).toBeCloseTo(h, -1);
+    const region = (a: number) => ({
+      box: { x: 450, y: 320, w: 300, h: 60 },
+      lines: [{ x: 450, y: 320, w: 300, h: 28 }],
+      text: "Una línea que se gira con el globo entero",
+      style: { frame, angle: a, lettering: "caps" as const, font_family: "lettering" },
+    });
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    /** Ink of a typeset page: its pixels' slope (least squares of y on x) and how many fall outside the turned interior. */
+    async function inkOf(a: number, key: string) {
+      const out = await typeset([region(a)], key);
+      expect(out.regions[0]!.overflow).not.toBe("overflowing");
+      const img = await decodeKey(out.key);
+      let [n, sx, sy, sxx, sxy, outside] = [0, 0, 0, 0, 0, 0];
+      for (let y = 0; y < img.height; y++)
+        for (let x = 0; x < img.width; x++) {
+          const i = (y * img.width + x) * 4;
+          if (bg.data[i]! - img.data[i]! < 80) continue;
+          [n, sx, sy, sxx, sxy] = [n + 1, sx + x, sy + y, sxx + x * x, sxy + x * y];
+          // In the interior's own axes: turned back by the angle about its centre.
+          const [u, v] = [(x - cx) * c + (y - cy) * s, -(x - cx) * s + (y - cy) * c];
+          if (Math.abs(u) > w / 2 || Math.abs(v) > h / 2) outside++;
+        }
+      return { n, slope: (n * sxy - sx * sy) / (n * sxx - sx * sx), outside };
+    }
+    const turned = await inkOf(angle, "work/typeset/turned.png");
+    expect(turned.n).toBeGreaterThan(500);
+    expect(turned.outside).toBe(0);
+    expect(turned.slope, JSON.stringify(turned)).toBeGreaterThan(Math.tan(t) * 0.6);
+    expect(turned.slope).toBeLessThan(Math.tan(t) * 1.4);
+    // Without the angle, the same text is set upright in the frame.
+    const upright = await inkOf(0, "work/typeset/upright.png");
+    expect(Math.abs(upright.slope), JSON.stringify(upright)).toBeLessThan(0.03);
   });
 
   it("sets a paragraph as wide as most of its lines, not out to one line that sticks out", async () => {

@@ -306,6 +306,11 @@ export interface RegionText {
   vertical?: boolean;
   /** Pictures: the interior of the balloon or caption box that holds the text, where its translation may be set. */
   frame?: Box;
+  /**
+   * Pictures photographed at a slant: how far (degrees clockwise) the page's lines are turned at
+   * the region. `frame` is then the upright box around the turned interior.
+   */
+  angle?: number;
 }
 
 /** Recognised text of one page, regions in reading order. */
@@ -545,6 +550,11 @@ export interface TextStyle {
   frame?: Box;
   /** `caps`: the original is lettered in capitals (comics), and so is its translation. */
   lettering?: "caps";
+  /**
+   * Degrees clockwise the text is set turned by, about the centre of its frame (or box): laid out
+   * in the largest rectangle so turned that the frame holds. A balloon seen at a slant in a photo.
+   */
+  angle?: number;
   /** The face the text is set in first (`FONT_FAMILIES`); characters it lacks fall back along the chain. */
   font_family?: string;
 }

@@ -32,7 +32,11 @@ export const RegionStyle = z
     background: z.string().max(32).nullable().optional(),
     align: z.enum(["left", "center", "right", "justify"]).optional(),
     line_height: z.number().positive().max(10).optional(),
-    angle: z.number().min(-360).max(360).optional(),
+    angle: z.number().min(-360).max(360).optional().openapi({
+      description:
+        "Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant; under half a degree is upright.",
+      example: -6,
+    }),
   })
   .catchall(z.unknown())
   .openapi("RegionStyle");

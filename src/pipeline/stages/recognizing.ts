@@ -50,7 +50,16 @@ async function savePage(
       confidence: reg.confidence,
       vertical: reg.vertical ?? false,
       // A picture's region keeps its balloon's interior, where its translation is set in the lettering face.
-      ...(reg.frame ? { style: { frame: reg.frame, font_family: "lettering", ...(inCapitals[i] ? { lettering: "caps" } : {}) } } : {}),
+      ...(reg.frame
+        ? {
+            style: {
+              frame: reg.frame,
+              font_family: "lettering",
+              ...(inCapitals[i] ? { lettering: "caps" } : {}),
+              ...(reg.angle ? { angle: reg.angle } : {}),
+            },
+          }
+        : {}),
       lines: reg.lines.map((l) => ({
         ...l.box,
         text: l.text,

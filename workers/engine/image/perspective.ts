@@ -52,8 +52,8 @@ export function quadToFlat(m: Homography, width: number, height: number, x: numb
   return { x: (u / w) * width - 0.5, y: (v / w) * height - 0.5 };
 }
 
-type Point = { x: number; y: number };
-type Corners = [Point, Point, Point, Point];
+export type Point = { x: number; y: number };
+export type Corners = [Point, Point, Point, Point];
 
 /** A box's corners, clockwise from its top left, taken through `map`. */
 function cornersThrough(b: Box, map: (x: number, y: number) => Point): Corners {

@@ -1,6 +1,6 @@
-import type { Box, FlatPage, PageText, Quad } from "../../shared/engine-contract";
+import type { Box, FlatPage, PageText, Quad, RegionText } from "../../shared/engine-contract";
 import type { GrayImage } from "../image/gray";
-import { boxOnPhoto, clampToPage, cornersOnPhoto, warpGray } from "../image/perspective";
+import { boxOnPhoto, clampToPage, cornersOnPhoto, warpGray, type Corners, type Point } from "../image/perspective";
 import { unionBox } from "../ocr/group-lines";
 
 /**
@@ -42,6 +42,13 @@ export function textOnPhoto(text: PageText, page: LyingPage, width: number, heig
     return clampToPage({ x, y, w: Math.min(tr.x, br.x) - x, h: Math.min(bl.y, br.y) - y }, width, height);
   };
   const union = (a: Box, b: Box): Box => clampToPage(unionBox(a, b), width, height);
+  // A frame the photo shows turned is set turned: the box around its corners, and its turn.
+  const frameOf = (frame: Box, box: Box): Pick<RegionText, "frame" | "angle"> => {
+    const corners = cornersOnPhoto(quad, image.width, image.height, frame);
+    const angle = slantOf(corners);
+    if (Math.abs(angle) < LEAST_SLANT) return { frame: union(within(frame), alike(box)) };
+    return { frame: union(around(corners), alike(box)), angle };
+  };
   return {
     ...text,
     width,
@@ -49,8 +56,25 @@ export function textOnPhoto(text: PageText, page: LyingPage, width: number, heig
     regions: text.regions.map((r) => ({
       ...r,
       box: alike(r.box),
-      ...(r.frame ? { frame: union(within(r.frame), alike(r.box)) } : {}),
+      ...(r.frame ? frameOf(r.frame, r.box) : {}),
       lines: r.lines.map((l) => ({ ...l, box: alike(l.box), words: l.words.map((w) => ({ ...w, box: alike(w.box) })) })),
     })),
   };
+}
+
+/** Slants (degrees) below this are set upright: the frame's margin takes them. */
+const LEAST_SLANT = 1;
+
+/** How far (degrees clockwise, to a tenth) a frame's top and bottom edges run turned in the photo, on average. */
+function slantOf([tl, tr, br, bl]: Corners): number {
+  const top = Math.atan2(tr.y - tl.y, tr.x - tl.x);
+  const bottom = Math.atan2(br.y - bl.y, br.x - bl.x);
+  return Math.round(((top + bottom) / 2) * (1800 / Math.PI)) / 10;
+}
+
+/** The upright box around points. */
+function around(points: Point[]): Box {
+  const x = Math.min(...points.map((p) => p.x));
+  const y = Math.min(...points.map((p) => p.y));
+  return { x, y, w: Math.max(...points.map((p) => p.x)) - x, h: Math.max(...points.map((p) => p.y)) - y };
 }

@@ -121,8 +121,31 @@ export function regionSvg(
       );
     });
   }
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><g fill="${style.color}" font-size="${s}">${parts.join("")}</g></svg>`;
-  return { svg, width, height };
+  const group = `<g fill="${style.color}" font-size="${s}">${parts.join("")}</g>`;
+  return {
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">${group}</svg>`,
+    width,
+    height,
+  };
+}
+
+/**
+ * A region's SVG (`regionSvg`, `width` x `height`) turned by `angle` degrees clockwise about its
+ * centre, on a canvas as large as the turned box; `x`, `y`: where that canvas's corner lies from
+ * the box's.
+ */
+export function turnedSvg(svg: string, width: number, height: number, angle: number): { svg: string; x: number; y: number } {
+  const t = (angle * Math.PI) / 180;
+  const [c, s] = [Math.abs(Math.cos(t)), Math.abs(Math.sin(t))];
+  const W = Math.ceil(width * c + height * s);
+  const H = Math.ceil(width * s + height * c);
+  const inner = svg.slice(svg.indexOf(">") + 1, svg.lastIndexOf("</svg>"));
+  const turn = `translate(${W / 2} ${H / 2}) rotate(${angle}) translate(${-width / 2} ${-height / 2})`;
+  return {
+    svg: `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}"><g transform="${turn}">${inner}</g></svg>`,
+    x: (width - W) / 2,
+    y: (height - H) / 2,
+  };
 }
 
 /** Renders an SVG with resvg (only the faces it uses are loaded) and composites it onto the page at (x, y). */

@@ -3,7 +3,7 @@ import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
 import { balloonShape } from "./balloon-shape";
-import { drawSvg, regionSvg } from "./draw";
+import { drawSvg, regionSvg, turnedSvg } from "./draw";
 import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
 import { engineError } from "../errors";
@@ -21,6 +21,40 @@ function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
   const { x, y, w, h } = f;
   if (![x, y, w, h].every((v) => Number.isFinite(v)) || w < 1 || h < 1) return null;
   return { frame: { x, y, w, h }, margin: Math.floor(Math.min(w, h) * FRAME_MARGIN) };
+}
+
+/** Turns (degrees) below this are set upright: a line turned by it rises less than a pixel in 100. */
+const LEAST_TURN = 0.5;
+
+/** The turn a region's style asks its text to be set at (degrees clockwise), 0 for upright. */
+function turnOf(r: TypesetRegion): number {
+  const a = Number(r.style?.angle ?? 0);
+  if (!Number.isFinite(a)) return 0;
+  const turn = (((a % 360) + 540) % 360) - 180;
+  return Math.abs(turn) < LEAST_TURN ? 0 : turn;
+}
+
+/**
+ * The largest rectangle turned by `angle` that `box` holds, centred in it, as the box it is
+ * laid out in before it is turned. In the box around a turned rectangle (a slanted balloon's
+ * interior seen in a photo), that is the rectangle itself.
+ */
+export function turnedWithin(box: Box, angle: number): Box {
+  const t = (angle * Math.PI) / 180;
+  const [c, s] = [Math.abs(Math.cos(t)), Math.abs(Math.sin(t))];
+  const long = Math.max(box.w, box.h);
+  const short = Math.min(box.w, box.h);
+  let w: number;
+  let h: number;
+  if (short <= 2 * s * c * long || Math.abs(s - c) < 1e-9) {
+    // A thin box (or a turn of 45°): the rectangle's corners touch both long sides.
+    const x = short / 2;
+    [w, h] = box.w >= box.h ? [x / s, x / c] : [x / c, x / s];
+  } else {
+    const c2 = c * c - s * s;
+    [w, h] = [(box.w * c - box.h * s) / c2, (box.h * c - box.w * s) / c2];
+  }
+  return { x: box.x + (box.w - w) / 2, y: box.y + (box.h - h) / 2, w, h };
 }
 
 /** Lines a region needs before its width is set by most of them rather than by all. */
@@ -93,7 +127,10 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const framed = frameOf(r);
     const m = framed?.margin ?? 0;
     const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
-    const box = frame ?? bodyBox(r);
+    // Text set at a turn (a balloon seen at a slant in a photo) is laid out upright in the largest
+    // rectangle so turned that the frame or box holds, then turned about its centre.
+    const turn = turnOf(r);
+    const box = turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r));
     const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
@@ -103,19 +140,20 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const weight = w === "bold" || Number(w) >= 600 ? 700 : 400;
     const family = typeof r.style?.font_family === "string" ? r.style.font_family : undefined;
     const chain = await fontChain(env.MODELS, weight >= 600, family);
-    const first = !frame && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
+    const first = !frame && !turn && r.lines?.length ? Math.min(...r.lines.map((l) => l.y)) - r.box.y : null;
     // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
-    const edges = r.vertical || frame ? [] : rowEdges(page, box);
+    const edges = r.vertical || frame || turn ? [] : rowEdges(page, box);
     // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom),
-    // its columns as long.
-    const shape = framed ? balloonShape(page, framed.frame, m) : undefined;
+    // its columns as long. (A turned balloon's rows are not the page's: its rectangle is kept.)
+    const shape = framed && !turn ? balloonShape(page, framed.frame, m) : undefined;
     const { size, least } = targetSize(r, chain[0]!);
     const { layout, overflow } = fitText(chain, text, box, size, !!r.vertical, { edges, start: first ?? 0, shape, least });
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
     const align = frame ? "center" : r.style?.align === "center" || r.style?.align === "right" ? r.style.align : "left";
-    const { svg } = regionSvg(chain, layout, box, { color, align, weight }, first);
+    const upright = regionSvg(chain, layout, box, { color, align, weight }, first);
+    const { svg, x, y } = turn ? turnedSvg(upright.svg, upright.width, upright.height, turn) : { ...upright, x: 0, y: 0 };
     const used = chain.filter((f) => svg.includes(`font-family="${f.metrics.family}"`));
-    await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), box.x, box.y);
+    await drawSvg(page, svg, used.length ? used : chain.slice(0, 1), box.x + x, box.y + y);
     results.push({ overflow, fontSize: layout.size, lines: layout.lines.length, fonts: used.map((f) => f.metrics.family) });
   }
   await writeObject(env.FILES, input.outKey, encodeRgba(page, "png"), "image/png");
