@@ -348,6 +348,17 @@ describe("a comic page", () => {
     // "DID IT!" is lettered in capitals like the rest of the page, however its few letters are read.
     const didIt = project.regions.find((r: { text: string }) => /\bIT!/.test(r.text));
     expect(didIt?.style, JSON.stringify(project.regions)).toMatchObject({ lettering: "caps" });
+    expect(hold.style.angle).toBeUndefined();
+    // Photographed at a slant, its balloons' regions carry the turn their translations are set at.
+    const angled = new FormData();
+    angled.append("file", new File([await picture("photo-comic-angled.jpg")], "angled.jpg", { type: "image/jpeg" }));
+    angled.append("options", JSON.stringify({ tool: "ocr", source_language: "en" }));
+    const photoJob = await waitForJob((await body(await api("/api/v1/process", { method: "POST", headers: auth, body: angled }))).id, auth);
+    expect(photoJob.status, JSON.stringify(photoJob)).toBe("completed");
+    const photo = await body(await api(`/api/v1/projects/${photoJob.project_id}`, { headers: auth }));
+    const kalamar = photo.regions.find((r: { text: string }) => r.text.includes("KALAMAR"));
+    expect(kalamar?.style?.angle, JSON.stringify(photo.regions.map((r: { style: unknown }) => r.style))).toBeGreaterThan(3);
+    expect(kalamar.style.angle).toBeLessThan(12.7);
   });
 
   it("sets in capitals the balloons of a page lettered in capitals, short and misread ones too, but not a caption in script", () => {
