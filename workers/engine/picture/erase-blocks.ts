@@ -1,6 +1,7 @@
 import type { Box, TextStyle } from "../../shared/engine-contract";
 import { luma, type GrayImage } from "../image/gray";
 import { boxesMeet } from "../ocr/group-lines";
+import { GRAIN, groundColour, medianOf } from "./ground-plane";
 import { nearMarks } from "./near-marks";
 import { findPictureText } from "./strip-windows";
 
@@ -21,16 +22,8 @@ export interface ErasedBlock {
 const HALO = 2;
 /** Pixels around the marks where, inside a balloon, what is darker than the ground is the lettering's fringe. */
 const FRINGE = 6;
-/** Gray levels a flat ground's own grain (JPEG noise, paper) varies by. */
-const GRAIN = 6;
 
 const hex = (v: number) => Math.round(v).toString(16).padStart(2, "0");
-
-function medianOf(values: number[]): number {
-  if (!values.length) return 0;
-  values.sort((a, b) => a - b);
-  return values[values.length >> 1]!;
-}
 
 const holds = (a: Box, x: number, y: number) => x >= a.x && y >= a.y && x < a.x + a.w && y < a.y + a.h;
 
@@ -48,8 +41,8 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
 /**
  * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each
  * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
- * the ground around the text): a balloon or caption becomes a clean flat fill and no stroke of the
- * lettering is left. Returns, per region, what was removed (null where no block lies under it:
+ * the ground around the text; where the light falls unevenly across it, that colour as it varies,
+ * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is left. Returns, per region, what was removed (null where no block lies under it:
  * such a region is left to the document eraser) and the lettering's colour. `mask` gets 1 where
  * pixels were removed.
  */
@@ -91,6 +84,7 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
     const text: number[] = [];
     const fringe: number[] = [];
     const ground: [number[], number[], number[]] = [[], [], []];
+    const [gx, gy]: [number[], number[]] = [[], []];
     const ink: [number[], number[], number[]] = [[], [], []];
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
@@ -104,18 +98,20 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
           continue;
         }
         if (l === 1 && framed(x, y)) fringe.push(i);
-        if (gray.data[i]! >= 140) for (let c = 0; c < 3; c++) ground[c]!.push(data[p + c]!);
+        if (gray.data[i]! >= 140) {
+          for (let c = 0; c < 3; c++) ground[c]!.push(data[p + c]!);
+          gx.push(x);
+          gy.push(y);
+        }
       }
-    const fill = ground.map(medianOf);
+    const fill = groundColour(gx, gy, ground, box);
+    const at = (i: number) => fill(i % width, Math.floor(i / width));
     // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
     // pixel near the marks that is darker than the ground by more than its grain.
-    const groundLevel = luma(fill[0]!, fill[1]!, fill[2]!);
-    for (const i of fringe) if (gray.data[i]! < groundLevel - GRAIN) text.push(i);
+    for (const i of fringe) if (gray.data[i]! < luma(...at(i)) - GRAIN) text.push(i);
     for (const i of text) {
       const p = i * 4;
-      data[p] = fill[0]!;
-      data[p + 1] = fill[1]!;
-      data[p + 2] = fill[2]!;
+      [data[p], data[p + 1], data[p + 2]] = at(i);
       mask[i] = 1;
     }
     const colour = ink[0]!.length ? `#${ink.map((c) => hex(medianOf(c))).join("")}` : "#000000";
