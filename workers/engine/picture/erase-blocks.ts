@@ -83,28 +83,22 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
     const framed = (x: number, y: number) => frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);
     const text: number[] = [];
     const fringe: number[] = [];
-    const ground: [number[], number[], number[]] = [[], [], []];
-    const [gx, gy]: [number[], number[]] = [[], []];
-    const ink: [number[], number[], number[]] = [[], [], []];
+    const ground: number[] = [];
+    const ink: number[] = [];
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
         const i = y * width + x;
-        const p = i * 4;
         const l = level(x, y);
         if (l === 2) {
           text.push(i);
           // The lettering's colour: its darkest third.
-          if (gray.data[i]! < 100) for (let c = 0; c < 3; c++) ink[c]!.push(data[p + c]!);
+          if (gray.data[i]! < 100) ink.push(i);
           continue;
         }
         if (l === 1 && framed(x, y)) fringe.push(i);
-        if (gray.data[i]! >= 140) {
-          for (let c = 0; c < 3; c++) ground[c]!.push(data[p + c]!);
-          gx.push(x);
-          gy.push(y);
-        }
+        if (gray.data[i]! >= 140) ground.push(i);
       }
-    const fill = groundColour(gx, gy, ground, box);
+    const fill = groundColour(img, ground, box);
     const at = (i: number) => fill(i % width, Math.floor(i / width));
     // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
     // pixel near the marks that is darker than the ground by more than its grain.
@@ -114,7 +108,7 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
       [data[p], data[p + 1], data[p + 2]] = at(i);
       mask[i] = 1;
     }
-    const colour = ink[0]!.length ? `#${ink.map((c) => hex(medianOf(c))).join("")}` : "#000000";
+    const colour = ink.length ? `#${[0, 1, 2].map((c) => hex(medianOf(ink, data, c))).join("")}` : "#000000";
     return { masked: text.length, style: { color: colour, align: "center" } };
   });
 }
