@@ -186,6 +186,11 @@ describe("a comic page", () => {
       expect(after, after).not.toContain(words);
     }
     expect(out.regions.every((r) => r.masked > 0)).toBe(true);
+    // The lettering's colour, which its translation is set in, is its ink's: dark, not the fill's.
+    for (const r of out.regions) {
+      const [red, green, blue] = [1, 3, 5].map((k) => parseInt(String(r.style?.color).slice(k, k + 2), 16));
+      expect((red! * 77 + green! * 150 + blue! * 29) >> 8, JSON.stringify(r.style)).toBeLessThan(100);
+    }
     // Inside the balloons (the regions' frames) the fill is flat: few pixels stand off the
     // ground's level, the lettering's faint fringe included (4.5 % here, 4.8 % when only the
     // marks and a 2-pixel halo were painted over; what remains is art and balloon outlines inside

@@ -98,6 +98,8 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
         if (l === 1 && framed(x, y)) fringe.push(i);
         if (gray.data[i]! >= 140) ground.push(i);
       }
+    // The lettering's colour, taken before its pixels are painted over.
+    const colour = ink.length ? `#${[0, 1, 2].map((c) => hex(medianOf(ink, data, c))).join("")}` : "#000000";
     const fill = groundColour(img, ground, box);
     const at = (i: number) => fill(i % width, Math.floor(i / width));
     // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
@@ -108,7 +110,6 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
       [data[p], data[p + 1], data[p + 2]] = at(i);
       mask[i] = 1;
     }
-    const colour = ink.length ? `#${[0, 1, 2].map((c) => hex(medianOf(ink, data, c))).join("")}` : "#000000";
     return { masked: text.length, style: { color: colour, align: "center" } };
   });
 }
