@@ -42,9 +42,9 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
  * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each
  * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
  * the ground around the text; where the light falls unevenly across it, that colour as it varies,
- * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is left. Returns, per region, what was removed (null where no block lies under it:
- * such a region is left to the document eraser) and the lettering's colour. `mask` gets 1 where
- * pixels were removed.
+ * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is
+ * left. Returns, per region, what was removed (null where no block lies under it: such a region is
+ * left to the document eraser) and the lettering's colour. `mask` gets 1 where pixels were removed.
  */
 export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box }[], mask: Uint8Array): (ErasedBlock | null)[] {
   const found = findPictureText(gray);
