@@ -2956,7 +2956,7 @@ export interface components {
             align?: "left" | "center" | "right" | "justify";
             line_height?: number;
             /**
-             * @description Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant; under half a degree is upright.
+             * @description Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant and on lettering drawn turned; under half a degree is upright.
              * @example -6
              */
             angle?: number;

@@ -195,10 +195,11 @@ describe("a comic page", () => {
     // ground's level, the lettering's faint fringe included (4.5 % here, 4.8 % when only the
     // marks and a 2-pixel halo were painted over; what remains is art and balloon outlines inside
     // the frames, which the halo no longer paints over, and the border and decorated initial of the
-    // bottom caption, now read).
+    // bottom caption, now read). The newspaper held up in a panel, its headline read turned level,
+    // is no balloon: its frame holds the art around it.
     let off = 0;
     let all = 0;
-    for (const r of page.regions) {
+    for (const r of page.regions.filter((r) => r.angle === undefined)) {
       const f = r.frame!;
       const levels: number[] = [];
       for (let y = Math.round(f.y); y < Math.round(f.y + f.h); y++)
@@ -409,8 +410,9 @@ describe("a single comic panel", () => {
     return { pre, page: await pageText(rec.key) };
   }
 
-  it("is read as a picture, each of its two balloons as one region", async () => {
-    const { pre, page } = await read("ctd_006013-panel.jpg");
+  /** The panel's two balloons, each read whole as a region of its own. */
+  async function twoBalloons(name: string): Promise<RegionText[]> {
+    const { pre, page } = await read(name);
     expect(pre.path).toBe("picture");
     expect(pre.rotation).toBe(0);
     const hold = regionWith(page, "HOLD STILL");
@@ -420,12 +422,25 @@ describe("a single comic panel", () => {
     expect(hold).not.toBe(golly);
     expect(hold!.text).toMatch(/I'LL HAVE YOU FREE IN A SECOND/);
     expect(golly!.text).toMatch(/GONERS THAT TIME/);
+    return [hold!, golly!];
+  }
+
+  it("is read as a picture, each of its two balloons as one region", async () => {
+    for (const r of await twoBalloons("ctd_006013-panel.jpg")) expect(r.angle).toBeUndefined();
   });
 
   it("is a picture with one short balloon, and its balloon is read", async () => {
     const { pre, page } = await read("ctd_006013-panel-short.jpg");
     expect(pre.path).toBe("picture");
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^\S+ IT!$/));
+  });
+
+  it("drawn turned has its balloons read turned level, each region carrying the turn", async () => {
+    // The two-balloon panel turned 12° clockwise: read as drawn, it gave nothing but scraps.
+    for (const r of await twoBalloons("ctd_006013-panel-turned.jpg")) {
+      expect(r.angle).toBeGreaterThanOrEqual(6);
+      expect(r.angle).toBeLessThanOrEqual(16);
+    }
   });
 });
 

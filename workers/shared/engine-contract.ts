@@ -307,8 +307,8 @@ export interface RegionText {
   /** Pictures: the interior of the balloon or caption box that holds the text, where its translation may be set. */
   frame?: Box;
   /**
-   * Pictures photographed at a slant: how far (degrees clockwise) the page's lines are turned at
-   * the region. `frame` is then the upright box around the turned interior.
+   * Pictures: how far (degrees clockwise) the region's lines are turned — by a photo taken at a
+   * slant (`frame` is then the upright box around the turned interior), or as the lettering was drawn.
    */
   angle?: number;
 }

@@ -34,7 +34,7 @@ export const RegionStyle = z
     line_height: z.number().positive().max(10).optional(),
     angle: z.number().min(-360).max(360).optional().openapi({
       description:
-        "Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant; under half a degree is upright.",
+        "Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant and on lettering drawn turned; under half a degree is upright.",
       example: -6,
     }),
   })

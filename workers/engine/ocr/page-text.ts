@@ -157,6 +157,15 @@ export function pageOfLines(lines: LineText[], opts: { width: number; height: nu
   };
 }
 
+/** Regions with every box — theirs, their lines' and their words' — taken through `f`. */
+export function mapRegionBoxes(regions: RegionText[], f: (b: Box) => Box): RegionText[] {
+  return regions.map((r) => ({
+    ...r,
+    box: f(r.box),
+    lines: r.lines.map((l) => ({ ...l, box: f(l.box), words: l.words.map((w) => ({ ...w, box: f(w.box) })) })),
+  }));
+}
+
 export function countWords(page: PageText): number {
   return page.regions.reduce((n, r) => n + r.lines.reduce((m, l) => m + l.words.length, 0), 0);
 }

@@ -11,6 +11,7 @@ import type {
 import { chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
+import { mapRegionBoxes } from "../ocr/page-text";
 import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
 import { rotateQuarter, rotateSmall } from "../image/geometry";
 import { evenOutShading } from "../image/shading";
@@ -89,11 +90,7 @@ function scaleText(page: PageText, s: number, width: number, height: number): Pa
     height,
     ...(page.rules ? { rules: page.rules.map(box) } : {}),
     ...(page.figures ? { figures: page.figures.map(box) } : {}),
-    regions: page.regions.map((r) => ({
-      ...r,
-      box: box(r.box),
-      lines: r.lines.map((l) => ({ ...l, box: box(l.box), words: l.words.map((w) => ({ ...w, box: box(w.box) })) })),
-    })),
+    regions: mapRegionBoxes(page.regions, box),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Box, PageText } from "../../shared/engine-contract";
 import type { OcrRaster } from "../ocr/page-raster";
+import { mapRegionBoxes } from "../ocr/page-text";
 
 /**
  * Comic lettering is often a heavy italic ("DID IT!", "OOOF!"): letters leaning a quarter of their
@@ -109,12 +110,5 @@ function thin(data: Uint8ClampedArray, width: number, height: number): void {
  */
 export function unshear(reading: PageText, k: number, yc: number): PageText {
   const back = (b: Box): Box => ({ ...b, x: Math.max(0, Math.round(b.x - k * (b.y + b.h / 2 - yc))) });
-  return {
-    ...reading,
-    regions: reading.regions.map((r) => ({
-      ...r,
-      box: back(r.box),
-      lines: r.lines.map((l) => ({ ...l, box: back(l.box), words: l.words.map((w) => ({ ...w, box: back(w.box) })) })),
-    })),
-  };
+  return { ...reading, regions: mapRegionBoxes(reading.regions, back) };
 }

@@ -8,6 +8,7 @@ import { recognizeWith } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
+import { levelled, unturn } from "./level-block";
 import { lineBands } from "./line-bands";
 import { findPictureText } from "./strip-windows";
 import type { TextBlock } from "./text-blocks";
@@ -164,15 +165,43 @@ function readingOrder(regions: RegionText[]): RegionText[] {
 }
 
 /**
- * A block's reading set upright (`upright`), its boxes taken back onto the page; none when it stands
- * upright in light strokes already, or still reads as nothing or as mostly strokes (art).
+ * A raster's reading set upright (`upright`), its boxes taken back to the raster's own frame; null
+ * when it stands upright in light strokes already.
  */
-async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
+async function readingUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<PageText | null> {
   const set = upright(raster, block.glyph * raster.scale);
-  if (!set) return [];
+  if (!set) return null;
   const reading = await recognizeWith(models, set.raster, readers, "block", { invert: false });
   const middle = (raster.offset?.y ?? 0) + raster.image.height / 2 / raster.scale;
-  return regionOf(unshear(reading, set.slant, middle), block).filter(mostlyLetters);
+  return unshear(reading, set.slant, middle);
+}
+
+/** A block read set upright; none when that changes nothing or it still reads as mostly strokes (art). */
+async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
+  const reading = await readingUpright(models, raster, block, readers);
+  return reading ? regionOf(reading, block).filter(mostlyLetters) : [];
+}
+
+/** Letters read, weighed by how surely: of two readings of a block, the better one. */
+const weight = (rs: RegionText[]) => rs.reduce((n, r) => n + letterCount(r.text) * r.confidence, 0);
+
+/**
+ * A block read turned level (`levelled`), and also set upright (a newspaper's heavy italic
+ * headline held at an angle), the better reading kept; its boxes taken back onto the page and its
+ * regions carrying the turn, so their translation is set turned as the lettering was. None when
+ * its lines run level already, or it still reads as mostly strokes.
+ */
+async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
+  const set = levelled(raster, block.glyph * raster.scale);
+  if (!set) return [];
+  const regions = (reading: PageText) =>
+    regionOf(unturn(reading, set.angle, set.centre), block)
+      .filter(mostlyLetters)
+      .map((r) => ({ ...r, angle: set.angle }));
+  const read = regions(await recognizeWith(models, set.raster, readers, "block", { invert: false }));
+  const again = await readingUpright(models, set.raster, block, readers);
+  const other = again ? regions(again) : [];
+  return weight(other) > weight(read) ? other : read;
 }
 
 /**
@@ -203,11 +232,15 @@ export async function readPicture(
     });
     let read = regionOf(reading, block);
     // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
-    // heavy italic); then, still unread, line by line, cut where its lines touch: tesseract had
-    // run them together.
+    // heavy italic), then turned level (drawn turned); then, still unread, line by line, cut where
+    // its lines touch: tesseract had run them together.
     const rows = !(block.vertical && readsColumns(readers)) && block.glyphs <= PROSE;
     if (rows && scraps(read)) {
       const again = await readUpright(models, raster, block, readers);
+      if (!scraps(again)) read = again;
+    }
+    if (rows && scraps(read)) {
+      const again = await readLevelled(models, raster, block, readers);
       if (!scraps(again)) read = again;
     }
     const bands = read.length || !rows ? [] : lineBands(found, i, block);
