@@ -195,11 +195,10 @@ describe("a comic page", () => {
     // ground's level, the lettering's faint fringe included (4.5 % here, 4.8 % when only the
     // marks and a 2-pixel halo were painted over; what remains is art and balloon outlines inside
     // the frames, which the halo no longer paints over, and the border and decorated initial of the
-    // bottom caption, now read). The newspaper held up in a panel, its headline read turned level,
-    // is no balloon: its frame holds the art around it.
+    // bottom caption, now read).
     let off = 0;
     let all = 0;
-    for (const r of page.regions.filter((r) => r.angle === undefined)) {
+    for (const r of page.regions) {
       const f = r.frame!;
       const levels: number[] = [];
       for (let y = Math.round(f.y); y < Math.round(f.y + f.h); y++)
@@ -436,11 +435,16 @@ describe("a single comic panel", () => {
   });
 
   it("drawn turned has its balloons read turned level, each region carrying the turn", async () => {
-    // The two-balloon panel turned 12° clockwise: read as drawn, it gave nothing but scraps.
-    for (const r of await twoBalloons("ctd_006013-panel-turned.jpg")) {
-      expect(r.angle).toBeGreaterThanOrEqual(6);
-      expect(r.angle).toBeLessThanOrEqual(16);
-    }
+    // The two-balloon panel turned 10° either way: read as drawn, it gave "Na SECOND)" and "We WERE"
+    // turned clockwise, and "GOLLY! 1-1 THOUOHT We WERE GONERS THAT Tneerror" the other way.
+    for (const [name, turn] of [
+      ["ctd_006013-panel-turned.jpg", 10],
+      ["ctd_006013-panel-turned-back.jpg", -10],
+    ] as const)
+      for (const r of await twoBalloons(name)) {
+        expect(r.text).not.toMatch(/\p{Ll}/u);
+        expect(Math.abs(r.angle! - turn), `${name}: ${r.text} ${r.angle}`).toBeLessThanOrEqual(4);
+      }
   });
 });
 

@@ -10,7 +10,7 @@ import { mapRegionBoxes } from "../ocr/page-text";
  * photo — is read by tesseract as nothing beyond a few degrees. Turned level first, it reads.
  */
 
-/** Turns searched for (degrees either way): beyond, lettering is set on end, and read as columns if at all. */
+/** Turns searched for (degrees either way): beyond, lettering stands on end, and is read as columns if at all. */
 const MOST_TURN = 30;
 /** Turns below this tesseract reads through. */
 const LEAST_TURN = 4;
@@ -60,7 +60,8 @@ export function lineTurn(gray: GrayImage, letter: number): number {
     const s = score(d);
     if (s > bestScore) [best, bestScore] = [d, s];
   }
-  return best;
+  // Best at the end of the search: lettering on end, or marks in no rows at all (art).
+  return Math.abs(best) >= MOST_TURN ? 0 : best;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Box, FlatPage, PageText, Quad, RegionText } from "../../shared/eng
 import type { GrayImage } from "../image/gray";
 import { boxOnPhoto, clampToPage, cornersOnPhoto, warpGray, type Corners, type Point } from "../image/perspective";
 import { unionBox } from "../ocr/group-lines";
+import { mapRegionBoxes } from "../ocr/page-text";
 
 /**
  * A photographed picture's page as it is read: the page found lying in the photo
@@ -42,23 +43,24 @@ export function textOnPhoto(text: PageText, page: LyingPage, width: number, heig
     return clampToPage({ x, y, w: Math.min(tr.x, br.x) - x, h: Math.min(bl.y, br.y) - y }, width, height);
   };
   const union = (a: Box, b: Box): Box => clampToPage(unionBox(a, b), width, height);
-  // A frame the photo shows turned is set turned: the box around its corners, and its turn.
-  const frameOf = (frame: Box, box: Box): Pick<RegionText, "frame" | "angle"> => {
+  // A frame the photo shows turned is set turned: the box around its corners, and its turn (with
+  // the turn its lettering was drawn at on the page, `drawn`).
+  const frameOf = (frame: Box, box: Box, drawn = 0): Pick<RegionText, "frame" | "angle"> => {
     const corners = cornersOnPhoto(quad, image.width, image.height, frame);
-    const angle = slantOf(corners);
-    if (Math.abs(angle) < LEAST_SLANT) return { frame: union(within(frame), alike(box)) };
-    return { frame: union(around(corners), alike(box)), angle };
+    const slant = slantOf(corners);
+    const angle = Math.round((slant + drawn) * 10) / 10;
+    const upright = Math.abs(slant) < LEAST_SLANT;
+    return { frame: union(upright ? within(frame) : around(corners), alike(box)), ...(Math.abs(angle) >= LEAST_SLANT ? { angle } : {}) };
   };
   return {
     ...text,
     width,
     height,
-    regions: text.regions.map((r) => ({
-      ...r,
-      box: alike(r.box),
-      ...(r.frame ? frameOf(r.frame, r.box) : {}),
-      lines: r.lines.map((l) => ({ ...l, box: alike(l.box), words: l.words.map((w) => ({ ...w, box: alike(w.box) })) })),
-    })),
+    regions: mapRegionBoxes(text.regions, alike).map(({ angle, ...r }, i) => {
+      const { frame, box } = text.regions[i]!;
+      if (frame) return { ...r, ...frameOf(frame, box, angle) };
+      return angle === undefined ? r : { ...r, angle };
+    }),
   };
 }
 

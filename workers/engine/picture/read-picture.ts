@@ -186,10 +186,20 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
 const weight = (rs: RegionText[]) => rs.reduce((n, r) => n + letterCount(r.text) * r.confidence, 0);
 
 /**
- * A block read turned level (`levelled`), and also set upright (a newspaper's heavy italic
- * headline held at an angle), the better reading kept; its boxes taken back onto the page and its
- * regions carrying the turn, so their translation is set turned as the lettering was. None when
- * its lines run level already, or it still reads as mostly strokes.
+ * A block turned level is kept only when read at least this surely: the turn is a guess, and a
+ * halftone newspaper in a panel, turned level, read as "LACK TER RQUGHT To USTICE" at 0.72
+ * (balloons turned by 5–25° read at 0.79–0.88).
+ */
+const LEVELLED_CONFIDENCE = 0.75;
+/** A reading turned level replaces one as drawn that passed when it weighs this much more (`weight`). */
+const BETTER = 1.2;
+
+/**
+ * A block read turned level (`levelled`); when that reads unsurely, also set upright (a
+ * newspaper's heavy italic headline held at an angle) and the better reading kept. Its boxes are
+ * taken back onto the page and its regions carry the turn, so their translation is set turned as
+ * the lettering was. None when its lines run level already, or it reads unsurely
+ * (`LEVELLED_CONFIDENCE`) or as mostly strokes.
  */
 async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
   const set = levelled(raster, block.glyph * raster.scale);
@@ -198,10 +208,12 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
     regionOf(unturn(reading, set.angle, set.centre), block)
       .filter(mostlyLetters)
       .map((r) => ({ ...r, angle: set.angle }));
+  const sure = (rs: RegionText[]) => rs.filter((r) => r.confidence >= LEVELLED_CONFIDENCE);
   const read = regions(await recognizeWith(models, set.raster, readers, "block", { invert: false }));
+  if (!scraps(sure(read))) return sure(read);
   const again = await readingUpright(models, set.raster, block, readers);
   const other = again ? regions(again) : [];
-  return weight(other) > weight(read) ? other : read;
+  return sure(weight(other) > weight(read) ? other : read);
 }
 
 /**
@@ -232,16 +244,17 @@ export async function readPicture(
     });
     let read = regionOf(reading, block);
     // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
-    // heavy italic), then turned level (drawn turned); then, still unread, line by line, cut where
-    // its lines touch: tesseract had run them together.
+    // heavy italic). Lettering whose lines run turned is read turned level too, kept when it reads
+    // better than as drawn (tesseract reads a balloon turned by 10° as "NSawy... fou STILL, TIM !").
+    // Still unread, it is read line by line, cut where its lines touch: tesseract had run them together.
     const rows = !(block.vertical && readsColumns(readers)) && block.glyphs <= PROSE;
     if (rows && scraps(read)) {
       const again = await readUpright(models, raster, block, readers);
       if (!scraps(again)) read = again;
     }
-    if (rows && scraps(read)) {
+    if (rows) {
       const again = await readLevelled(models, raster, block, readers);
-      if (!scraps(again)) read = again;
+      if (!scraps(again) && (scraps(read) || weight(again) > BETTER * weight(read))) read = again;
     }
     const bands = read.length || !rows ? [] : lineBands(found, i, block);
     if (bands.length > 1) {
