@@ -158,6 +158,32 @@ describe("text blocks of a picture", () => {
     for (let x = 100; x < 800; x++) expect(rgba.data[(102 * img.width + x) * 4]).toBe(0);
   });
 
+  it("erase a region's block only near what was read: marks of a drawing read as text erase no more of it", () => {
+    // Ten rows of ten 30 px marks on one ground (one block, as a face's features may be); the region
+    // read covers two of them. Erased, the marks more than two letters from its box stay.
+    const img = page();
+    for (let r = 0; r < 10; r++) for (let c = 0; c < 10; c++) letter(img, 100 + c * 40, 100 + r * 40, 30);
+    const { blocks } = findTextBlocks(img);
+    expect(blocks).toHaveLength(1);
+    const rgba = { width: img.width, height: img.height, data: new Uint8Array(img.width * img.height * 4) };
+    for (let i = 0; i < img.data.length; i++) rgba.data.fill(img.data[i]!, i * 4, i * 4 + 3);
+    const mask = new Uint8Array(img.width * img.height);
+    const region = { x: 100, y: 100, w: 70, h: 30 };
+    const [erased] = erasePictureText(rgba, img, [{ box: region }], mask);
+    expect(erased!.masked).toBeGreaterThan(0);
+    const black = (x: number, y: number) => rgba.data[(y * img.width + x) * 4] === 0;
+    // The two marks read are gone; the mark in the far corner of the block stays whole.
+    expect(black(100, 110)).toBe(false);
+    expect(black(140, 110)).toBe(false);
+    expect(black(460, 470)).toBe(true);
+    for (let y = 0; y < img.height; y++)
+      for (let x = 0; x < img.width; x++)
+        if (mask[y * img.width + x]) {
+          expect(x).toBeLessThan(region.x + region.w + 2 * 30 + 1);
+          expect(y).toBeLessThan(region.y + region.h + 2 * 30 + 1);
+        }
+  });
+
   it("keep a word whose letters run together in a caption box drawn snug around the text", () => {
     // Its box is half the caption's ground: a word of joined letters is no blob in a light patch of the art.
     const img = page();

@@ -20,6 +20,11 @@ export interface ErasedBlock {
 
 /** Pixels the marks' mask grows by around each mark: their anti-aliased and printed edges. */
 const HALO = 2;
+/**
+ * Letter heights around a region's box its blocks' marks are erased within: the rest of a balloon's
+ * lettering that was not read (the "THE…?" of "WHAT THE…?") lies a line or two from what was.
+ */
+const REACH = 2;
 /** Pixels around the marks where, inside a balloon, what is darker than the ground is the lettering's fringe. */
 const FRINGE = 6;
 
@@ -61,10 +66,14 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
           y = Math.min(u.y, f.y);
         return { x, y, w: Math.max(u.x + u.w, f.x + f.w) - x, h: Math.max(u.y + u.h, f.y + f.h) - y };
       });
-    const x0 = Math.max(0, box.x - HALO),
-      y0 = Math.max(0, box.y - HALO);
-    const x1 = Math.min(width, box.x + box.w + HALO),
-      y1 = Math.min(height, box.y + box.h + HALO);
+    // Only near what was read: within REACH letters of the region's box. A few marks in a drawing
+    // read as text ("けり上 1 し" in a face) are no licence to erase the whole block around them:
+    // the 4-koma's two faces were wiped.
+    const grow = REACH * Math.max(...ids.map((id) => found.blocks[id - 1]!.glyph));
+    const x0 = Math.max(0, box.x - HALO, Math.floor(region.box.x - grow)),
+      y0 = Math.max(0, box.y - HALO, Math.floor(region.box.y - grow));
+    const x1 = Math.min(width, box.x + box.w + HALO, Math.ceil(region.box.x + region.box.w + grow)),
+      y1 = Math.min(height, box.y + box.h + HALO, Math.ceil(region.box.y + region.box.h + grow));
     // A page pixel is text when an analysis pixel within the halo of it is a mark of one of the
     // blocks; it is near text within the wider reach of the marks' faint fringe.
     const reach = Math.max(1, Math.ceil(HALO * scale));
