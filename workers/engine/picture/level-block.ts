@@ -1,9 +1,8 @@
-import type { Box, PageText } from "../../shared/engine-contract";
+import type { Box } from "../../shared/engine-contract";
 import { rotateSmall } from "../image/geometry";
 import { grayToRgba, type GrayImage } from "../image/gray";
 import type { OcrRaster } from "../ocr/page-raster";
 import { labelComponents } from "./components";
-import { mapRegionBoxes } from "../ocr/page-text";
 
 /**
  * Lettering drawn turned — a newspaper held up in a panel, a caption set at an angle, a sign in a
@@ -73,7 +72,7 @@ export function lineTurn(gray: GrayImage, letter: number): number {
 /**
  * The block's raster turned so its lines run level, on a canvas grown to hold all of it (white
  * corners), its letters `letter` pixels tall, with `angle` (degrees clockwise its lines were turned) and `centre` (page pixels) to
- * take boxes read on it back (`unturn`). None when its lines are level already, or nearly.
+ * take boxes read on it back (`turnedBack`). None when its lines are level already, or nearly.
  */
 export function levelled(raster: OcrRaster, letter: number): { raster: OcrRaster; angle: number; centre: { x: number; y: number } } | null {
   const { width: w, height: h, data } = raster.image;
@@ -99,14 +98,14 @@ export function levelled(raster: OcrRaster, letter: number): { raster: OcrRaster
 }
 
 /**
- * A reading of a `levelled` raster with its boxes taken back onto the page: each box's corners
- * turned back about `centre` by `angle`, and the upright box around them (within the page).
+ * Takes a box read on a `levelled` raster back onto the page (`width` x `height`): its corners
+ * turned back about `centre` by `angle`, and the upright box around them, within the page.
  */
-export function unturn(reading: PageText, angle: number, centre: { x: number; y: number }): PageText {
+export function turnedBack(angle: number, centre: { x: number; y: number }, width: number, height: number): (b: Box) => Box {
   const a = (angle * Math.PI) / 180;
   const cos = Math.cos(a);
   const sin = Math.sin(a);
-  const back = (b: Box): Box => {
+  return (b) => {
     const xs: number[] = [];
     const ys: number[] = [];
     for (const [x, y] of [
@@ -122,9 +121,8 @@ export function unturn(reading: PageText, angle: number, centre: { x: number; y:
     }
     const x0 = Math.max(0, Math.floor(Math.min(...xs)));
     const y0 = Math.max(0, Math.floor(Math.min(...ys)));
-    const x1 = Math.min(reading.width, Math.ceil(Math.max(...xs)));
-    const y1 = Math.min(reading.height, Math.ceil(Math.max(...ys)));
+    const x1 = Math.min(width, Math.ceil(Math.max(...xs)));
+    const y1 = Math.min(height, Math.ceil(Math.max(...ys)));
     return { x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
   };
-  return { ...reading, regions: mapRegionBoxes(reading.regions, back) };
 }

@@ -3,12 +3,12 @@ import { letteredInCapitals } from "../../shared/lettering";
 import { ocrModel } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
-import { joinWords } from "../ocr/page-text";
+import { joinWords, mapRegionBoxes } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
-import { levelled, unturn } from "./level-block";
+import { levelled, turnedBack } from "./level-block";
 import { lineBands } from "./line-bands";
 import { findPictureText } from "./strip-windows";
 import type { TextBlock } from "./text-blocks";
@@ -191,6 +191,8 @@ const weight = (rs: RegionText[]) => rs.reduce((n, r) => n + letterCount(r.text)
  * (balloons turned by 5–25° read at 0.79–0.88).
  */
 const LEVELLED_CONFIDENCE = 0.75;
+/** Letter heights of margin around a levelled region's text, in the frame its translation is set in. */
+const LEVELLED_MARGIN = 0.5;
 /** A reading turned level replaces one as drawn that passed when it weighs this much more (`weight`). */
 const BETTER = 1.2;
 
@@ -204,10 +206,18 @@ const BETTER = 1.2;
 async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<RegionText[]> {
   const set = levelled(raster, block.glyph * raster.scale);
   if (!set) return [];
+  const back = turnedBack(set.angle, set.centre, raster.width, raster.height);
+  const grow = LEVELLED_MARGIN * block.glyph;
+  // Read level, each region is set where its lettering was: its frame is the box around its text's
+  // rectangle (grown by a margin) turned back, in which the typesetter finds that rectangle again.
   const regions = (reading: PageText) =>
-    regionOf(unturn(reading, set.angle, set.centre), block)
+    regionOf(reading, block)
       .filter(mostlyLetters)
-      .map((r) => ({ ...r, angle: set.angle }));
+      .map(({ box, ...r }) => ({
+        ...mapRegionBoxes([{ ...r, box }], back)[0]!,
+        frame: back({ x: box.x - grow, y: box.y - grow, w: box.w + 2 * grow, h: box.h + 2 * grow }),
+        angle: set.angle,
+      }));
   const sure = (rs: RegionText[]) => rs.filter((r) => r.confidence >= LEVELLED_CONFIDENCE);
   const read = regions(await recognizeWith(models, set.raster, readers, "block", { invert: false }));
   if (!scraps(sure(read))) return sure(read);
