@@ -70,9 +70,10 @@ export function lineTurn(gray: GrayImage, letter: number): number {
 }
 
 /**
- * The block's raster turned so its lines run level, on a canvas grown to hold all of it (white
- * corners), its letters `letter` pixels tall, with `angle` (degrees clockwise its lines were turned) and `centre` (page pixels) to
- * take boxes read on it back (`turnedBack`). None when its lines are level already, or nearly.
+ * The block's raster (its letters `letter` pixels tall) turned so its lines run level, on a canvas
+ * grown to hold all of it (white corners), with `angle` (degrees clockwise its lines were turned)
+ * and `centre` (page pixels) to take boxes read on it back (`turnedBack`). None when its lines are
+ * level already, or nearly.
  */
 export function levelled(raster: OcrRaster, letter: number): { raster: OcrRaster; angle: number; centre: { x: number; y: number } } | null {
   const { width: w, height: h, data } = raster.image;

@@ -213,9 +213,9 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
   const regions = (reading: PageText) =>
     regionOf(reading, block)
       .filter(mostlyLetters)
-      .map(({ box, ...r }) => ({
-        ...mapRegionBoxes([{ ...r, box }], back)[0]!,
-        frame: back({ x: box.x - grow, y: box.y - grow, w: box.w + 2 * grow, h: box.h + 2 * grow }),
+      .map((r) => ({
+        ...mapRegionBoxes([r], back)[0]!,
+        frame: back({ x: r.box.x - grow, y: r.box.y - grow, w: r.box.w + 2 * grow, h: r.box.h + 2 * grow }),
         angle: set.angle,
       }));
   const sure = (rs: RegionText[]) => rs.filter((r) => r.confidence >= LEVELLED_CONFIDENCE);
