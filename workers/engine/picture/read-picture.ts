@@ -6,6 +6,7 @@ import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { joinWords, mapRegionBoxes } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
+import { LINE_ALONE, WORD_ALONE, latinScrap, letterCount, mostlyLetters, scraps, withoutScraps } from "./art-readings";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
 import { levelled, turnedBack } from "./level-block";
@@ -16,19 +17,10 @@ import type { TextBlock } from "./text-blocks";
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
 const MIN_CONFIDENCE = 0.55;
 const MIN_LETTERS = 2;
-/**
- * A line of a block too unsure as a whole is kept when read at least this surely on its own, with
- * a word of `WORD_ALONE` letters or more (art read as text gives short words: "ツン", "oy").
- */
-const LINE_ALONE = 0.8;
-const WORD_ALONE = 3;
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-
-/** Letters and digits in a text. */
-const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
 
 /**
  * The models a block is read with, each once: a vertical block in a language with a vertical model
@@ -109,41 +101,6 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
       ...(vertical ? { vertical: true } : {}),
     },
   ];
-}
-
-/**
- * A reading of lines cut apart is kept only when letters outnumber its other marks twice over:
- * art cut into strips reads as strokes and symbols ("\ て\ て\_ にと").
- */
-function mostlyLetters(region: RegionText): boolean {
-  const letters = letterCount(region.text);
-  const others = region.text.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0;
-  return others * 2 <= letters;
-}
-
-/**
- * A reading of at most this many letters, none a capital, on a page lettered in capitals is art read
- * as text; so is one of at most `MIXED_SCRAP_LETTERS` letters in mixed case ("Vr", "Ws").
- */
-const SCRAP_LETTERS = 6;
-const MIXED_SCRAP_LETTERS = 3;
-
-/** A reading of a few letters, none a capital ("oe m!") or some in lower case: on a page lettered in capitals, art read as text. */
-const scrap = (r: RegionText) => {
-  const n = letterCount(r.text);
-  return (!/\p{Lu}/u.test(r.text) && n <= SCRAP_LETTERS) || (/\p{Ll}/u.test(r.text) && n <= MIXED_SCRAP_LETTERS);
-};
-
-/**
- * Whether a block's reading is nothing, or nothing but scraps in a cased script (a short reading
- * in Japanese or Arabic, which have no capitals, is no scrap): worth reading another way.
- */
-const scraps = (rs: RegionText[]) => rs.every((r) => scrap(r) && !/\p{Lo}/u.test(r.text));
-
-/** The regions without the short lower-case scraps read in the art of a page lettered in capitals. */
-function withoutScraps(regions: RegionText[]): RegionText[] {
-  if (!letteredInCapitals(regions.map((r) => r.text).join(" "))) return regions;
-  return regions.filter((r) => !scrap(r));
 }
 
 /**
@@ -273,7 +230,7 @@ export async function readPicture(
         lines.push(await recognizeWith(models, lineRaster(raster, top, bottom), readers, "line", { invert: false }));
       read = regionOf({ ...reading, regions: lines.flatMap((l) => l.regions) }, block).filter(mostlyLetters);
     }
-    regions.push(...read);
+    regions.push(...read.filter((r) => !latinScrap(r, readers)));
   }
   const ordered = readingOrder(withoutScraps(regions));
   const words = ordered.flatMap((r) => r.lines.flatMap((l) => l.words));
