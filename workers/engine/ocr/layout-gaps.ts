@@ -7,6 +7,7 @@ import { unionBox } from "./group-lines";
 import { ocrRasterFromGray } from "./page-raster";
 import { joinWords, pageOfLines } from "./page-text";
 import { recognizeWith } from "./recognize";
+import { readSmallTextEnlarged } from "./small-text";
 import { pageSegmentation } from "./tesseract";
 
 /**
@@ -239,9 +240,13 @@ export async function readLayoutGaps(models: R2Bucket, gray: GrayImage, page: Pa
   return added.length ? withRegions(page, added) : page;
 }
 
-/** The page read in `languages`, with the text its layout leaves out read again (`readLayoutGaps`). */
+/**
+ * The page read in `languages` (small text enlarged, `readSmallTextEnlarged`), with the text its
+ * layout leaves out read again (`readLayoutGaps`).
+ */
 export async function readWithGaps(models: R2Bucket, gray: GrayImage, languages: string[]): Promise<PageText> {
   // A blank page holds nothing to read (not a glyph's worth of ink): no reading at all.
   if (isBlank(gray)) return { ...pageOfLines([], { width: gray.width, height: gray.height, languages }), path: "ocr" };
-  return readLayoutGaps(models, gray, await recognizeWith(models, ocrRasterFromGray(gray), languages), languages);
+  const first = await recognizeWith(models, ocrRasterFromGray(gray), languages);
+  return readLayoutGaps(models, gray, await readSmallTextEnlarged(models, gray, languages, first), languages);
 }
