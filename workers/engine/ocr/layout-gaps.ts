@@ -5,7 +5,7 @@ import type { GrayImage } from "../image/gray";
 import { isBlank } from "../image/ink";
 import { unionBox } from "./group-lines";
 import { ocrRasterFromGray } from "./page-raster";
-import { joinWords, pageOfLines } from "./page-text";
+import { joinWords, letterCount, pageOfLines } from "./page-text";
 import { recognizeWith } from "./recognize";
 import { readSmallTextEnlarged } from "./small-text";
 import { pageSegmentation } from "./tesseract";
@@ -168,8 +168,6 @@ function withRegions(page: PageText, added: RegionText[]): PageText {
   };
 }
 
-const alnum = (s: string) => s.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-
 /**
  * A region read in a gap, kept to its confident words of text size that no recognised word
  * already covers, nor holds again within a recognised line's box (tesseract may give a word of a
@@ -184,7 +182,7 @@ function keptRegion(region: RegionText, known: Box[], read: LineText[], lineHeig
       const words = l.words.filter(
         (w) => w.confidence >= WORD_MIN_CONFIDENCE && textSized(w) && !known.some((k) => centreIn(w.box, k)) && !again(w),
       );
-      if (!words.some((w) => alnum(w.text) >= 2)) return null;
+      if (!words.some((w) => letterCount(w.text) >= 2)) return null;
       const box = words.slice(1).reduce((u, w) => unionBox(u, w.box), words[0]!.box);
       return { ...l, box, words, text: joinWords(words.map((w) => w.text)), confidence: round3(mean(words.map((w) => w.confidence))) };
     })

@@ -166,6 +166,9 @@ export function mapRegionBoxes(regions: RegionText[], f: (b: Box) => Box): Regio
   }));
 }
 
+/** Letters and digits in a text. */
+export const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
+
 export function countWords(page: PageText): number {
   return page.regions.reduce((n, r) => n + r.lines.reduce((m, l) => m + l.words.length, 0), 0);
 }

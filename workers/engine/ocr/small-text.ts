@@ -3,6 +3,7 @@ import { upscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { ocrRasterFromGray } from "./page-raster";
+import { letterCount } from "./page-text";
 import { recognizeWith } from "./recognize";
 
 /**
@@ -35,9 +36,7 @@ function lineHeight(page: PageText): number | null {
 
 /** Letters read, each weighed by its word's confidence. */
 const weight = (page: PageText) =>
-  page.regions
-    .flatMap((r) => r.lines.flatMap((l) => l.words))
-    .reduce((n, w) => n + (w.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) * w.confidence, 0);
+  page.regions.flatMap((r) => r.lines.flatMap((l) => l.words)).reduce((n, w) => n + letterCount(w.text) * w.confidence, 0);
 
 /** `first` (the page read as it is), or the page read enlarged when its lines are small and that reads better. */
 export async function readSmallTextEnlarged(models: R2Bucket, gray: GrayImage, languages: string[], first: PageText): Promise<PageText> {
