@@ -2,10 +2,11 @@ import { describe, expect, it } from "vitest";
 import type { GrayImage } from "../../workers/engine/image/gray";
 import { blockRaster, lineRaster } from "../../workers/engine/picture/block-raster";
 import { erasePictureText } from "../../workers/engine/picture/erase-blocks";
-import { lineBands } from "../../workers/engine/picture/line-bands";
+import { lineBands, readByBands } from "../../workers/engine/picture/line-bands";
 import { modelsFor } from "../../workers/engine/picture/read-picture";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
+import { readsLatin } from "../../workers/shared/ocr-models";
 
 /** A white page (one light ground: a balloon) of the analysis side's size, so sizes stay as drawn. */
 function page(): GrayImage {
@@ -238,6 +239,21 @@ describe("text blocks of a picture", () => {
     for (let i = 0; i < 8; i++) letter(single, 100 + i * 40, 200, 30);
     const one = findTextBlocks(single);
     expect(lineBands(one, 0, one.blocks[0]!)).toEqual([[200, 230]]);
+  });
+
+  it("are read band by band when read in part, in Latin letters only", () => {
+    // Unread or read as fewer lines than its bands (a two-line caption of which only "ANOTHER" was
+    // kept), lettering is read again band by band; read whole, or one band, it is not.
+    expect(readByBands(2, 0)).toBe(true);
+    expect(readByBands(2, 1)).toBe(true);
+    expect(readByBands(3, 2)).toBe(true);
+    expect(readByBands(2, 2)).toBe(false);
+    expect(readByBands(1, 0)).toBe(false);
+    // Models of other scripts read a manga's hatching cut in bands as text: only blocks a Latin
+    // model reads are cut.
+    expect(readsLatin(["jpn", "eng"])).toBe(true);
+    expect(readsLatin(["jpn"])).toBe(false);
+    expect(readsLatin(["chi_sim", "jpn_vert"])).toBe(false);
   });
 
   it("are read with each model once when a page's languages name a script both ways", () => {

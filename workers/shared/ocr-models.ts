@@ -168,6 +168,11 @@ export function ocrModel(code: string): OcrModel | undefined {
   return BY_CODE.get(code) ?? BY_ISO.get(code);
 }
 
+/** Whether any of these models reads Latin letters. */
+export function readsLatin(codes: string[]): boolean {
+  return codes.some((c) => ocrModel(c)?.script === "Latin");
+}
+
 /** Scripts written right to left. */
 export function isRtlLanguage(code: string): boolean {
   return ocrModel(code)?.direction === "rtl";

@@ -1,11 +1,10 @@
 import type { RegionText } from "../../shared/engine-contract";
 import { letteredInCapitals } from "../../shared/lettering";
-import { ocrModel } from "../../shared/ocr-models";
+import { readsLatin } from "../../shared/ocr-models";
+import { letterCount } from "../ocr/page-text";
 
-/**
- * Art read as text: what tesseract makes of a drawing's strokes taken for lettering, told apart from
- * lettering by what it reads (scraps, strokes, letters of another script) and how surely.
- */
+// Art read as text: what tesseract makes of a drawing's strokes taken for lettering, told apart from
+// lettering by what it reads (scraps, strokes, letters of another script) and how surely.
 
 /**
  * A line of a block too unsure as a whole is kept when read at least this surely on its own, with
@@ -14,9 +13,6 @@ import { ocrModel } from "../../shared/ocr-models";
 export const LINE_ALONE = 0.8;
 export const WORD_ALONE = 3;
 
-/** Letters and digits in a text. */
-export const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.length ?? 0;
-
 /**
  * A reading by models of other scripts (Japanese, Chinese, Korean) that is mostly Latin letters,
  * read less surely than a line alone must be: hatching and strands of hair read as letters ("NN",
@@ -24,7 +20,7 @@ export const letterCount = (text: string) => text.match(/[\p{L}\p{N}]/gu)?.lengt
  * read by a Latin model the page's languages name too.
  */
 export function latinScrap(region: RegionText, readers: string[]): boolean {
-  if (readers.some((m) => ocrModel(m)?.script === "Latin")) return false;
+  if (readsLatin(readers)) return false;
   const latin = region.text.match(/\p{Script=Latin}/gu)?.length ?? 0;
   const letters = region.text.match(/\p{L}/gu)?.length ?? 0;
   return latin > 0 && 2 * latin >= letters && region.confidence < LINE_ALONE;

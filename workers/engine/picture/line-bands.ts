@@ -47,3 +47,15 @@ export function lineBands(found: PictureText, index: number, block: TextBlock): 
   const edges = [0, ...cuts, rows];
   return edges.slice(1).map((e, k) => [(y0 + edges[k]!) / scale, (y0 + e) / scale]);
 }
+
+/**
+ * Whether a block of rows read as `linesRead` lines is read again band by band (its `bands` lines):
+ * lettering whose lines tesseract ran together reads as fewer lines, or only in part (a block unsure
+ * as a whole keeps the lines read surely alone: "ANOTHER" of a photographed two-line caption). Only
+ * blocks read in Latin letters are cut in bands (`readsLatin`): on manga pages, models of other
+ * scripts read the bands of hatching as text ("けり上 1 し", "/ リガリ 7 ガリブッ/ . ガイ/ゼリー")
+ * and never a line of lettering.
+ */
+export function readByBands(bands: number, linesRead: number): boolean {
+  return bands > 1 && linesRead < bands;
+}

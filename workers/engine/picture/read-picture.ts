@@ -1,16 +1,16 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
 import { letteredInCapitals } from "../../shared/lettering";
-import { ocrModel } from "../../shared/ocr-models";
+import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
-import { joinWords, mapRegionBoxes } from "../ocr/page-text";
+import { joinWords, letterCount, mapRegionBoxes } from "../ocr/page-text";
 import { recognizeWith } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
-import { LINE_ALONE, WORD_ALONE, latinScrap, letterCount, mostlyLetters, scraps, withoutScraps } from "./art-readings";
+import { LINE_ALONE, WORD_ALONE, latinScrap, mostlyLetters, scraps, withoutScraps } from "./art-readings";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
 import { levelled, turnedBack } from "./level-block";
-import { lineBands } from "./line-bands";
+import { lineBands, readByBands } from "./line-bands";
 import { findPictureText } from "./strip-windows";
 import type { TextBlock } from "./text-blocks";
 
@@ -213,7 +213,8 @@ export async function readPicture(
     // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
     // heavy italic). Lettering whose lines run turned is read turned level too, kept when it reads
     // better than as drawn (tesseract reads a balloon turned by 10° as "NSawy... fou STILL, TIM !").
-    // Still unread, it is read line by line, cut where its lines touch: tesseract had run them together.
+    // Still unread, or read in part, it is read line by line, cut where its lines touch: tesseract had
+    // run them together (`readByBands`).
     const rows = !(block.vertical && readsColumns(readers)) && block.glyphs <= PROSE;
     if (rows && scraps(read)) {
       const again = await readUpright(models, raster, block, readers);
@@ -223,12 +224,14 @@ export async function readPicture(
       const again = await readLevelled(models, raster, block, readers);
       if (!scraps(again) && (scraps(read) || weight(again) > BETTER * weight(read))) read = again;
     }
-    const bands = read.length || !rows ? [] : lineBands(found, i, block);
-    if (bands.length > 1) {
+    const bands = rows && readsLatin(readers) ? lineBands(found, i, block) : [];
+    const linesRead = read.reduce((n, r) => n + r.lines.length, 0);
+    if (readByBands(bands.length, linesRead)) {
       const lines: PageText[] = [];
       for (const [top, bottom] of bands)
         lines.push(await recognizeWith(models, lineRaster(raster, top, bottom), readers, "line", { invert: false }));
-      read = regionOf({ ...reading, regions: lines.flatMap((l) => l.regions) }, block).filter(mostlyLetters);
+      const again = regionOf({ ...reading, regions: lines.flatMap((l) => l.regions) }, block).filter(mostlyLetters);
+      if (!read.length || weight(again) > weight(read)) read = again;
     }
     regions.push(...read.filter((r) => !latinScrap(r, readers)));
   }
