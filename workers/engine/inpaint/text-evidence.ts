@@ -17,6 +17,12 @@ import type { RgbaImage } from "./rgba";
 export const TEXTURED = 14;
 /** Words read at least this sure are text worth removing (a little below the leftover check's 0.6: text on a photograph reads less surely). */
 const WORD_CONFIDENCE = 0.5;
+/**
+ * In a zone the size of a picture, a word is taken for text when read this surely: its drawing reads
+ * as words at 0.5–0.65 ("22%", "DMN", "WHEE" in a comic prose page's illustration, which were wiped
+ * with their neighbours), lettering set on photographs at 0.88 and above.
+ */
+const PICTURE_WORD_CONFIDENCE = 0.8;
 /** Letters or digits: a word of any length qualifies once its line holds one readable word. */
 const ALNUM = /[\p{L}\p{N}]/u;
 
@@ -65,17 +71,22 @@ function rowOverlap(a: Box, b: Box): number {
  * The words of a zone taken for text: those read surely (WORD_CONFIDENCE, letters or digits),
  * once one of them is a readable word; then, by text-line shape, their unsure neighbours — words
  * on the same row (overlapping it by half), of a like height, at most a word space or two away —
- * chained outwards: text on a busy picture reads unevenly, and a line is removed whole.
+ * chained outwards: text on a busy picture reads unevenly, and a line is removed whole. In a zone
+ * the size of a picture (`picture`), words are taken surely at PICTURE_WORD_CONFIDENCE, and only
+ * the sure words' own neighbours with them: chained on, unsure words ran along a row of its drawing.
  */
-function textWords(words: ReadWord[]): ReadWord[] {
-  if (!words.some((w) => readable(w, WORD_CONFIDENCE))) return [];
-  const taken = words.map((w) => w.confidence >= WORD_CONFIDENCE && ALNUM.test(w.text));
+function textWords(words: ReadWord[], picture = false): ReadWord[] {
+  const sure = picture ? PICTURE_WORD_CONFIDENCE : WORD_CONFIDENCE;
+  if (!words.some((w) => readable(w, sure))) return [];
+  const direct = words.map((w) => w.confidence >= sure && ALNUM.test(w.text));
+  const taken = direct.slice();
   for (let grew = true; grew;) {
     grew = false;
     words.forEach((w, i) => {
       if (taken[i]) return;
       const near = words.some((t, k) => {
-        if (!taken[k] || rowOverlap(w.box, t.box) < 0.5 || w.box.h > t.box.h * 1.6 || w.box.h < t.box.h * 0.4) return false;
+        if (!(picture ? direct : taken)[k] || rowOverlap(w.box, t.box) < 0.5 || w.box.h > t.box.h * 1.6 || w.box.h < t.box.h * 0.4)
+          return false;
         const gap = Math.max(t.box.x - (w.box.x + w.box.w), w.box.x - (t.box.x + t.box.w));
         return gap <= t.box.h * 1.5;
       });
@@ -101,14 +112,14 @@ export interface TextEvidence {
  * On a page where any text zone lies on texture (a photograph, patterned paper), layout analysis
  * also takes foliage, bricks or stripes for lines of text, and their "ink" is the picture itself.
  * There every zone is read (tesseract, one block) and only words read as text are removed: at
- * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE, and
- * then the words beside it that textWords takes; a picture-sized zone also in bands (bandsOf),
- * each locally binarised, and on its hue axis where lightness reads nothing (binarise.ts). A
- * line-shaped zone whose words recognition already read as text (`read`, per region) is taken on
- * that reading. Those words become the region's zones (`found` is rewritten): their ink is found
- * again against the background around each word (a "line" as tall as the picture measured its
- * texture over the whole picture), and a zone with no such word keeps none, so the picture under
- * it is not touched. Pages on flat colour, gradients or
+ * least one word of two letters or digits (or one CJK character) read with WORD_CONFIDENCE (in a
+ * picture-sized zone, PICTURE_WORD_CONFIDENCE), and then the words beside it that textWords takes;
+ * a picture-sized zone also in bands (bandsOf), each locally binarised, and on its hue axis where
+ * lightness reads nothing (binarise.ts). A line-shaped zone whose words recognition already read
+ * as text (`read`, per region) is taken on that reading. Those words become the region's zones
+ * (`found` is rewritten): their ink is found again against the background around each word (a
+ * "line" as tall as the picture measured its texture over the whole picture), and a zone with no
+ * such word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
  * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
 export async function confirmText(
@@ -148,6 +159,7 @@ export async function confirmText(
         text.push(
           ...textWords(
             (await wordsIn(models, source, box, languages, mode, prepare, { invert })).filter((w) => w.box.w > 0 && w.box.h > 0),
+            readingModeOf(z) === "picture",
           ),
         );
       // A line of dark ink is not also read inverted line by line (which doubles its reading).
