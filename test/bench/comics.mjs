@@ -13,7 +13,10 @@
 //  - `translate` (English pages, en → es, png) and `erase` (every page, png): native tesseract on the
 //    result, and the share of the source words (characters) native tesseract read on the input that it
 //    reads again on the result (left); the mean chroma (max − min of R, G, B) of the result over the
-//    input's; whether width and height are kept; seconds.
+//    input's; whether width and height are kept; seconds;
+//  - where the translation is set (pages with a text mask of comic-text-detector beside them in the
+//    corpus, `ctd-mask-<page>.png`): the share of its lettering's pixels outside the balloons that
+//    mask lies in (balloon-placement.mjs), with a picture of it in OUT (`<page>.placement.png`).
 // Photos (entries with `of` and `capture`): the page set on a table and photographed by
 // camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong"
 // or "shading"), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
@@ -25,6 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { balloonPlacement, pixels } from "./balloon-placement.mjs";
 import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { jobDone } from "./job-done.mjs";
@@ -120,20 +124,10 @@ function nativeReadings(file, language) {
 
 /** Width, height and mean chroma (max − min of R, G, B over every pixel, 0..255) of an image. */
 function imageStats(file) {
-  const [w, h] = run("identify", ["-format", "%w %h\n", `${file}[0]`], { encoding: "utf8" })
-    .trim()
-    .split("\n")[0]
-    .split(" ")
-    .map(Number);
-  const rgb = run("convert", [`${file}[0]`, "-auto-orient", "-colorspace", "sRGB", "-depth", "8", "rgb:-"]);
+  const { width, height, data: rgb } = pixels(file, "rgb");
   let sum = 0;
-  for (let i = 0; i + 2 < rgb.length; i += 3) {
-    const r = rgb[i];
-    const g = rgb[i + 1];
-    const b = rgb[i + 2];
-    sum += Math.max(r, g, b) - Math.min(r, g, b);
-  }
-  return { width: w, height: h, chroma: sum / Math.max(1, rgb.length / 3) };
+  for (let i = 0; i + 2 < rgb.length; i += 3) sum += Math.max(rgb[i], rgb[i + 1], rgb[i + 2]) - Math.min(rgb[i], rgb[i + 1], rgb[i + 2]);
+  return { width, height, chroma: sum / Math.max(1, rgb.length / 3) };
 }
 
 /**
@@ -291,6 +285,13 @@ async function measurePage(base, auth, name) {
     }
     row[tool] = m;
   }
+  // Where the translation's lettering lands: inside the balloons the detector's text mask lies in.
+  const mask = path.join(corpus, `ctd-mask-${stem}.png`);
+  const drawnOn = (tool) => path.join(OUT, `${stem}.${tool}.png`);
+  if (!row.refused && existsSync(mask) && row.translate?.status === "completed" && row.erase?.status === "completed") {
+    const placed = balloonPlacement(file, mask, drawnOn("translate"), drawnOn("erase"), path.join(OUT, `${stem}.placement.png`));
+    if (placed) row.translate.placement = placed;
+  }
   return row;
 }
 
@@ -338,6 +339,11 @@ function overallOf(rows) {
       meanSeconds: mean(rs.map((r) => r[tool].seconds)),
     };
   }
+  const placed = rows.map((r) => r.translate?.placement).filter(Boolean);
+  if (placed.length) {
+    const drawn = placed.reduce((n, p) => n + p.drawn, 0);
+    overall.translate.placement = { pages: placed.length, drawn, outside: placed.reduce((n, p) => n + p.outside, 0) / Math.max(1, drawn) };
+  }
   overall.ocr = {
     completed: rows.filter((r) => r.ocr.status === "completed").length,
     meanSeconds: mean(rows.map((r) => r.ocr.seconds)),
@@ -355,14 +361,14 @@ function summarise(rows) {
   const photos = photoRows.length ? overallOf(photoRows) : null;
 
   const lines = [
-    "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | translation outside balloons | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of rows) {
     const t = r.translate;
     const e = r.erase;
     lines.push(
-      `| ${r.name}${r.scaledTo ? ` (refused; sent scaled to ${r.scaledTo})` : ""} | ${r.language} (${r.native.lang}) | ${r.units} | ${pct(r.ocr.recall)} | ${pct(r.native.recall)} | ${ratio(r.ocr.recall, r.native.recall)} | ${pct(r.ocr.precision)} / ${pct(r.native.precision)} | ${t ? `${pct(t.left)} (${t.leftUnits ?? "–"}/${r.nativeReadable}; ${pct(t.leftNotInTranslation)} not in the translation)` : "n/a"} | ${e ? `${pct(e.left)} (${e.leftUnits ?? "–"}/${r.nativeReadable})` : "–"} | ${t ? ratio(t.chromaRatio, 1) : "n/a"} / ${ratio(e?.chromaRatio, 1)} | ${[
+      `| ${r.name}${r.scaledTo ? ` (refused; sent scaled to ${r.scaledTo})` : ""} | ${r.language} (${r.native.lang}) | ${r.units} | ${pct(r.ocr.recall)} | ${pct(r.native.recall)} | ${ratio(r.ocr.recall, r.native.recall)} | ${pct(r.ocr.precision)} / ${pct(r.native.precision)} | ${t ? `${pct(t.left)} (${t.leftUnits ?? "–"}/${r.nativeReadable}; ${pct(t.leftNotInTranslation)} not in the translation)` : "n/a"} | ${e ? `${pct(e.left)} (${e.leftUnits ?? "–"}/${r.nativeReadable})` : "–"} | ${t?.placement ? `${pct(t.placement.outside / Math.max(1, t.placement.drawn))} of ${t.placement.drawn} px` : "–"} | ${t ? ratio(t.chromaRatio, 1) : "n/a"} / ${ratio(e?.chromaRatio, 1)} | ${[
         t,
         e,
       ]
@@ -374,7 +380,7 @@ function summarise(rows) {
       .filter((k) => r[k] && r[k].status !== "completed")
       .map((k) => `${k} ${r[k].status}${r[k].code ? ` ${r[k].code}` : ""}`);
     if (r.refused) bad.unshift(`the page as it is: ${r.refused.code} (${r.refused.message}); native on it ${pct(r.nativeOriginalRecall)}`);
-    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | | |`);
+    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | | | |`);
   }
   for (const [label, o] of [
     ["**overall**, whole pages", overall],
@@ -382,7 +388,7 @@ function summarise(rows) {
     ["**photos**", photos],
   ].filter(([, o]) => o))
     lines.push(
-      `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
+      `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${o.translate.placement ? `${pct(o.translate.placement.outside)} of ${o.translate.placement.drawn} px` : "–"} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
     );
   lines.push("", "| page | job | seconds in each state |", "|---|---|---|");
   for (const r of rows)

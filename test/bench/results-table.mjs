@@ -166,6 +166,12 @@ export const ROWS = {
         pct(t.left ?? 0),
         tool === "translate" ? `${pct(t.leftNotInTranslation ?? 0)} of those not in the translation itself` : "target 0",
       ]);
+      if (t.placement)
+        rows.push([
+          `${tool}: lettering set outside the balloons (${t.placement.pages} pages with a detector's text mask, ${t.placement.drawn} pixels drawn)`,
+          pct(t.placement.outside),
+          "target 0",
+        ]);
       rows.push([`${tool}: mean chroma, result ÷ page`, ratio(t.chromaRatio ?? 0, 1), "1.00× keeps the colour"]);
       rows.push([`${tool}: pages with width and height kept`, `${t.sizeKept}/${t.pages}`, ratio(t.sizeKept, t.pages)]);
       rows.push([
