@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RgbaImage } from "../../workers/engine/image/gray";
-import { reachLineEnds } from "../../workers/engine/inpaint/line-ends";
+import { lineWordSpace, reachLineEnds } from "../../workers/engine/inpaint/line-ends";
 import type { Rect } from "../../workers/engine/inpaint/rect";
 
 const W = 400,
@@ -39,6 +39,32 @@ describe("a line's zone reaching its lost ends", () => {
     expect(bounded.x0).toBe(86);
     const outside = reachLineEnds(page([84, ...body]), zone, line, 16, { ...bound, x0: 90 });
     expect(outside.x0).toBe(zone.x0);
+  });
+
+  it("steps over the line's own word space where it is wider than the height's share (letter-spaced type)", () => {
+    // A mark 16 px of blank before the line: beyond 0.7 of a 16 px line, within a word space of 20.
+    const img = page([79, ...body]);
+    expect(reachLineEnds(img, zone, line, 16, bound).x0).toBe(zone.x0);
+    expect(reachLineEnds(img, zone, line, 16, bound, 20).x0).toBe(76);
+    // A narrower word space than the height's share changes nothing.
+    expect(reachLineEnds(page([84, ...body]), zone, line, 16, bound, 4).x0).toBe(81);
+  });
+
+  it("measures a line's word space between its words, the median with slack, from two blanks on", () => {
+    // The footer of a comic prose page in letter-spaced type, as read: "of" "the" "Jungle" "Combats" "a".
+    const words = [
+      { x: 131, w: 31 },
+      { x: 177, w: 53 },
+      { x: 246, w: 118 },
+      { x: 380, w: 139 },
+      { x: 535, w: 13 },
+    ].map(({ x, w }) => ({ x, y: 8, w, h: 19 }));
+    // Blanks 15, 16, 16, 16: their median 16, with a quarter's slack 20 (the unread "J u d y" stood 17 px before "of").
+    expect(lineWordSpace(words)).toBe(20);
+    expect(lineWordSpace([...words].reverse())).toBe(20);
+    // One blank, or words that overlap, tell nothing.
+    expect(lineWordSpace(words.slice(0, 2))).toBe(0);
+    expect(lineWordSpace([words[0]!, { ...words[0]!, x: 140 }, { ...words[0]!, x: 150 }])).toBe(0);
   });
 
   it("stops at a rule or drawing that runs through the whole zone", () => {

@@ -1,3 +1,4 @@
+import type { Box } from "../../shared/engine-contract";
 import type { Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
 import { luma } from "../image/gray";
@@ -19,9 +20,11 @@ const lumaAt = (d: Uint8Array, i: number) => luma(d[i * 4]!, d[i * 4 + 1]!, d[i 
  * where they spoil the background measured around the zone: the whole line start is then missed).
  * The zone reaches over such ink on the line's own rows (`line`) column by column, never past `bound`
  * (its region's box, padded), and stops at ink that runs through the whole zone from top to
- * bottom (a rule, a frame, drawing).
+ * bottom (a rule, a frame, drawing). It steps over blanks up to a word space: WORD_GAP of the line
+ * height, or `wordSpace` (the line's own, measured between its words) where that is wider, as in
+ * letter-spaced type.
  */
-export function reachLineEnds(img: RgbaImage, z: Rect, line: Rect, lh: number, bound: Rect): Rect {
+export function reachLineEnds(img: RgbaImage, z: Rect, line: Rect, lh: number, bound: Rect, wordSpace = 0): Rect {
   const pad = line.x0 - z.x0;
   const { width, data } = img;
   if (z.x1 <= z.x0 || z.y1 <= z.y0) return z;
@@ -48,7 +51,7 @@ export function reachLineEnds(img: RgbaImage, z: Rect, line: Rect, lh: number, b
       }
     return inked === z.y1 - z.y0 ? -1 : onLine ? 1 : 0;
   };
-  const gap = Math.max(2, Math.round(WORD_GAP * lh));
+  const gap = Math.max(2, Math.round(WORD_GAP * lh), Math.round(wordSpace));
   const reach = (from: number, step: 1 | -1, limit: number): number => {
     let end = from,
       blank = 0;
@@ -69,4 +72,18 @@ export function reachLineEnds(img: RgbaImage, z: Rect, line: Rect, lh: number, b
     x0: start < z.x0 ? Math.max(bound.x0, start - pad) : z.x0,
     x1: end >= z.x1 ? Math.min(bound.x1, end + 1 + pad) : z.x1,
   };
+}
+
+/** Share of a line's median word space a lost word at its end may stand away (spaces vary a little along a line). */
+const SPACE_SLACK = 1.25;
+
+/** A line's word space: the median blank between its words' boxes side by side (two blanks at least), with slack; 0 when unknown. */
+export function lineWordSpace(boxes: Box[]): number {
+  const xs = boxes.slice().sort((a, b) => a.x - b.x);
+  const gaps = xs
+    .slice(1)
+    .map((b, k) => b.x - (xs[k]!.x + xs[k]!.w))
+    .filter((g) => g > 0)
+    .sort((a, b) => a - b);
+  return gaps.length < 2 ? 0 : gaps[Math.floor(gaps.length / 2)]! * SPACE_SLACK;
 }

@@ -4,7 +4,7 @@ import type { SegmentationMode } from "../ocr/recognize";
 import { chromaAxis, sauvola } from "./binarise";
 import { growByColour, inkColour } from "./colour-grow";
 import { readable, wordsIn, type ReadWord } from "./leftover";
-import { reachLineEnds } from "./line-ends";
+import { lineWordSpace, reachLineEnds } from "./line-ends";
 import { zoneInk, type RegionInk, type ZoneInk } from "./mask";
 import { rectOf, type Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
@@ -194,17 +194,20 @@ export async function confirmText(
 /**
  * The words of one line, its first word reaching left and its last right over ink that continues
  * the line within its zone `z` (line-ends.ts): letters the reading lost at the line's ends ("udy"
- * for "Judy") are removed with their word.
+ * for "Judy") are removed with their word. A word lost whole stands a word space of the line's
+ * own away (`lineWordSpace`): in a letter-spaced footer the unread "J u d y" stood 17 px from
+ * "of", beyond the 13 px a word space is taken for in a 19 px line, and stayed on the page.
  */
 function withLineEnds(img: RgbaImage, words: ReadWord[], z: Rect): ReadWord[] {
   if (!words.length) return words;
   const first = words.reduce((a, b) => (b.box.x < a.box.x ? b : a));
   const last = words.reduce((a, b) => (b.box.x + b.box.w > a.box.x + a.box.w ? b : a));
+  const space = lineWordSpace(words.map((w) => w.box));
   return words.map((w) => {
     if (w !== first && w !== last) return w;
     const own = rectOf(w.box, 0, img.width, img.height);
     const bound = { x0: w === first ? z.x0 : own.x0, y0: z.y0, x1: w === last ? z.x1 : own.x1, y1: z.y1 };
-    const reached = reachLineEnds(img, own, own, w.box.h, bound);
+    const reached = reachLineEnds(img, own, own, w.box.h, bound, space);
     return { ...w, box: { ...w.box, x: reached.x0, w: reached.x1 - reached.x0 } };
   });
 }
