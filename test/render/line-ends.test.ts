@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { RgbaImage } from "../../workers/engine/image/gray";
 import { lineWordSpace, reachLineEnds } from "../../workers/engine/inpaint/line-ends";
+import { regionInk } from "../../workers/engine/inpaint/mask";
 import type { Rect } from "../../workers/engine/inpaint/rect";
 
 const W = 400,
@@ -65,6 +66,22 @@ describe("a line's zone reaching its lost ends", () => {
     // One blank, or words that overlap, tell nothing.
     expect(lineWordSpace(words.slice(0, 2))).toBe(0);
     expect(lineWordSpace([words[0]!, { ...words[0]!, x: 140 }, { ...words[0]!, x: 150 }])).toBe(0);
+  });
+
+  it("takes a word the reading lost a line's own word space before it, on a flat page with the line's words given", () => {
+    // Words of three letters every 12 px, 17 px apart (100–129, 146–175, 192–221); a lost word of
+    // two letters (62–79) 20 px before the first: beyond 0.7 of the 16 px line, within 1.25 × 17.
+    const read = [100, 146, 192];
+    const img = page([62, 74, ...read.flatMap((x) => [x, x + 12, x + 24])]);
+    const region = {
+      box: { x: 60, y: 20, w: 162, h: 16 },
+      lines: [{ x: 100, y: 20, w: 122, h: 16 }],
+      words: read.map((x) => ({ box: { x, y: 20, w: 29, h: 16 }, text: "abc", confidence: 0.9 })),
+    };
+    const zoneStart = (r: typeof region | Omit<typeof region, "words">) => regionInk(img, r, [], new Uint8Array(W * H)).zones[0]!.x0;
+    expect(zoneStart(region)).toBeLessThanOrEqual(62);
+    const { words: _, ...unread } = region;
+    expect(zoneStart(unread)).toBeGreaterThan(79);
   });
 
   it("stops at a rule or drawing that runs through the whole zone", () => {

@@ -1,5 +1,5 @@
 import type { Box, InpaintRegion, TextStyle } from "../../shared/engine-contract";
-import { reachLineEnds } from "./line-ends";
+import { lineWordSpace, reachLineEnds } from "./line-ends";
 import { strokeFreeBackground } from "./morph";
 import { rectOf, type Rect } from "./rect";
 import type { RgbaImage } from "./rgba";
@@ -374,13 +374,16 @@ export function regionInk(img: RgbaImage, r: InpaintRegion, blocked: Rect[], gui
   const padded = zonesOf(r, width, height);
   // Each line is measured at its own height: a heading merged with body text keeps its wider window.
   const heights = r.lines && r.lines.length ? r.lines.map((b) => Math.max(4, r.vertical ? b.w : b.h)) : [lineHeightOf(r)];
-  // Letters a reading lost at a line's ends are removed with the line.
+  // Letters a reading lost at a line's ends are removed with the line, within a word space of its
+  // own where the words read on it stand wider apart (letter-spaced type).
   const bound = rectOf(r.box, zonePad(r), width, height);
   const lines = r.lines ?? [];
+  const spaceOf = (line: Box) =>
+    lineWordSpace((r.words ?? []).map((w) => w.box).filter((b) => b.y + b.h / 2 >= line.y && b.y + b.h / 2 < line.y + line.h));
   const zones =
     r.vertical || !lines.length
       ? padded
-      : padded.map((z, k) => reachLineEnds(img, z, rectOf(lines[k]!, 0, width, height), heights[k]!, bound));
+      : padded.map((z, k) => reachLineEnds(img, z, rectOf(lines[k]!, 0, width, height), heights[k]!, bound, spaceOf(lines[k]!)));
   return { zones, inks: zones.map((z, k) => zoneInk(img, z, heights[k]!, blocked, guide)) };
 }
 
