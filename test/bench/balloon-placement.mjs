@@ -13,6 +13,7 @@
 // Figures: drawn pixels, and the share of them outside every balloon; with `picture`, the translated
 // page with the lettering outside painted magenta and the balloons' ground tinted, to look at.
 import { spawnSync } from "node:child_process";
+import { pixels } from "./image-pixels.mjs";
 
 /** Luma (0–255) from which a pixel of the source page is balloon or caption ground (white, cream, yellow). */
 const LIGHT = 150;
@@ -22,18 +23,6 @@ const SEAL = 1;
 const SEED = 2;
 /** A channel step (0–255) between the translated and the erased result that is lettering drawn. */
 const DRAWN = 64;
-
-/** The raw 8-bit pixels of an image, set upright by its EXIF orientation: `gray` (1 byte a pixel) or `rgb` (3), and its size. */
-export function pixels(file, format) {
-  const size = spawnSync("convert", [`${file}[0]`, "-auto-orient", "-format", "%w %h", "info:"], { encoding: "utf8" });
-  if (size.status !== 0) throw new Error(`convert ${file}: ${size.stderr}`);
-  const [width, height] = size.stdout.trim().split(" ").map(Number);
-  const r = spawnSync("convert", [`${file}[0]`, "-auto-orient", "-colorspace", "sRGB", "-depth", "8", `${format}:-`], {
-    maxBuffer: 512 * 2 ** 20,
-  });
-  if (r.status !== 0) throw new Error(`convert ${file}: ${r.stderr}`);
-  return { width, height, data: r.stdout };
-}
 
 /** `on` grown by `by` pixels (a square window), as a new mask. */
 function grown(on, width, height, by) {

@@ -28,10 +28,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { balloonPlacement, pixels } from "./balloon-placement.mjs";
+import { balloonPlacement } from "./balloon-placement.mjs";
 import { reportResult } from "./bench-result.mjs";
 import { scratchCopy, startService } from "../../scripts/local-service.mjs";
 import { jobDone } from "./job-done.mjs";
+import { pixels } from "./image-pixels.mjs";
 import { makeCapture } from "./camera-captures.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
