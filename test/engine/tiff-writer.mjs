@@ -1,4 +1,4 @@
-// Writes baseline TIFFs (Node) for the engine's tests: 8-bit gray or RGB pages, uncompressed, LZW,
+// Writes baseline TIFFs (Node) for the engine's tests: 8-bit gray, RGB, palette or CMYK pages, uncompressed, LZW,
 // PackBits or Deflate. Encoders follow the TIFF 6.0 specification.
 import { deflateSync } from "node:zlib";
 
@@ -80,8 +80,9 @@ export function packBitsEncode(data, rowBytes) {
 const COMPRESSION = { none: 1, lzw: 5, deflate: 8, packbits: 32773 };
 
 /**
- * A multi-page TIFF. Each page: `{ width, height, samples: 1 | 3, pixels, compression, rowsPerStrip?, raw? }`
- * (`raw` replaces the encoded strip data, to build damaged pages; `compressionCode` forces a code).
+ * A multi-page TIFF. Each page: `{ width, height, samples, pixels, compression, rowsPerStrip?, raw? }`
+ * (`raw` replaces the encoded strip data, to build damaged pages; `compressionCode` forces a code;
+ * `photometric` another interpretation than gray or RGB, with `colorMap`, 3 × 256 values, a palette's).
  */
 export function writeTiff(pages) {
   const parts = [];
@@ -117,28 +118,18 @@ export function writeTiff(pages) {
         offset++;
       }
     }
-    // Arrays (strip offsets/counts, bits per sample) after the strips.
-    const arr = (values) => {
-      const b = new Uint8Array(values.length * 4);
+    // Arrays of 16- or 32-bit values (bits per sample, a palette's colour map, strip offsets and counts) after the strips.
+    const arr = (values, size = 4) => {
+      const b = new Uint8Array(values.length * size);
       const dv = new DataView(b.buffer);
-      values.forEach((v, i) => dv.setUint32(i * 4, v, true));
+      values.forEach((v, i) => (size === 2 ? dv.setUint16(i * 2, v, true) : dv.setUint32(i * 4, v, true)));
       const at = offset;
       parts.push(b);
       offset += b.length;
       return at;
     };
-    const bps =
-      p.samples === 3
-        ? (() => {
-            const b = new Uint8Array(6);
-            const dv = new DataView(b.buffer);
-            [0, 1, 2].forEach((i) => dv.setUint16(i * 2, 8, true));
-            const at = offset;
-            parts.push(b);
-            offset += 6;
-            return at;
-          })()
-        : null;
+    const bps = p.samples > 1 ? arr(Array(p.samples).fill(8), 2) : null;
+    const colorMapAt = p.colorMap ? arr(p.colorMap, 2) : null;
     const offsAt = strips.length > 1 ? arr(stripOffsets) : null;
     const countsAt = strips.length > 1 ? arr(strips.map((s) => s.length)) : null;
     const tags = [
@@ -146,11 +137,12 @@ export function writeTiff(pages) {
       [257, 4, 1, p.height],
       [258, 3, p.samples, bps ?? 8],
       [259, 3, 1, p.compressionCode ?? COMPRESSION[p.compression]],
-      [262, 3, 1, p.samples === 3 ? 2 : 1],
+      [262, 3, 1, p.photometric ?? (p.samples === 3 ? 2 : 1)],
       [273, 4, strips.length, offsAt ?? stripOffsets[0]],
       [277, 3, 1, p.samples],
       [278, 4, 1, rps],
       [279, 4, strips.length, countsAt ?? strips[0].length],
+      ...(colorMapAt === null ? [] : [[320, 3, p.colorMap.length, colorMapAt]]),
     ];
     const ifd = new Uint8Array(2 + tags.length * 12 + 4);
     const dv = new DataView(ifd.buffer);

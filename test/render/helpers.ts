@@ -3,8 +3,16 @@ import { env } from "cloudflare:workers";
 import { inject } from "vitest";
 import { type InpaintRegion, type PageText, parseEngineError } from "../../workers/shared/engine-contract";
 import { seedOcrModels } from "../engine/helpers";
+import { writeTiff } from "../engine/tiff-writer.mjs";
 
 const fromB64 = (b64: string) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+
+/** An image as a one-page RGB TIFF, LZW-compressed, as a scanner saves a colour page. */
+export function rgbTiff(img: Rgba): Uint8Array {
+  const rgb = new Uint8Array(img.width * img.height * 3);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) rgb.set(img.data.subarray(j, j + 3), i);
+  return writeTiff([{ width: img.width, height: img.height, samples: 3, pixels: rgb, compression: "lzw", rowsPerStrip: 64 }]);
+}
 
 /** A scene of fixtures-global-setup.ts: the page with text and its background alone. */
 export function scene(name: string): { page: Uint8Array; background: Uint8Array } {

@@ -2,15 +2,16 @@ import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { characterErrorRate } from "../helpers/text-image";
 import { TEXT } from "./scenes.mjs";
-import { decode, decodeKey, difference, ocr, pageText, regionsOf, scene } from "./helpers";
+import { decode, decodeKey, difference, ocr, pageText, regionsOf, rgbTiff, scene } from "./helpers";
 
-/** Upload a scene, normalise and recognise it as the pipeline does. */
-async function prepared(name: string) {
-  const s = scene(name);
-  await env.FILES.put(`uploads/r/${name}`, s.page);
+/** Upload a scene (a PNG, or as a scanner's colour TIFF), normalise and recognise it as the pipeline does. */
+async function prepared(scenery: string, format: "PNG" | "TIFF" = "PNG") {
+  const s = scene(scenery);
+  const name = format === "PNG" ? scenery : `${scenery}.tif`;
+  await env.FILES.put(`uploads/r/${name}`, format === "PNG" ? s.page : rgbTiff(decode(s.page)));
   const pre = await env.ENGINE.preprocess({ sourceKey: `uploads/r/${name}`, page: 0, outKey: `work/${name}/page.png`, languages: ["eng"] });
   const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `work/${name}/text.json` });
-  return { s, pre, text: await pageText(rec.key) };
+  return { s, name, pre, text: await pageText(rec.key) };
 }
 
 describe("text removal (inpainting)", () => {
@@ -21,42 +22,46 @@ describe("text removal (inpainting)", () => {
   // Limits (mean absolute difference / share of pixels off by > 60) a little above what these scenes
   // measure: flat and gradient backgrounds come back exactly, striped paper within its grain.
   it.each([
-    ["flat", 1, 0.001],
-    ["gradient", 1, 0.001],
-    ["textured", 5, 0.01],
-  ])("clears the %s background to the true background, with no readable text left", async (name, maxMean, maxBad) => {
-    const { s, pre, text } = await prepared(name);
-    const truth = TEXT[name as keyof typeof TEXT].lines.join(" ");
-    expect(characterErrorRate(truth, text.text), text.text).toBeLessThanOrEqual(0.05);
-    const out = await env.ENGINE.inpaint({
-      pageKey: pre.key,
-      sourceKey: `uploads/r/${name}`,
-      page: 0,
-      regions: regionsOf(text),
-      maskKey: `work/${name}/mask.png`,
-      cleanKey: `work/${name}/clean.png`,
-      languages: ["eng"],
-    });
-    expect(
-      out.regions.map((r) => r.leftover),
-      JSON.stringify(out.regions),
-    ).toEqual(text.regions.map(() => false));
-    const clean = await decodeKey(out.cleanKey);
-    const diff = difference(
-      clean,
-      decode(s.background),
-      text.regions.map((r) => r.box),
-    );
-    expect(diff.mean, JSON.stringify(diff)).toBeLessThanOrEqual(maxMean);
-    expect(diff.bad, JSON.stringify(diff)).toBeLessThanOrEqual(maxBad);
-    // The colour base is the original's: the clean plate is not the gray page image.
-    const i = (Math.round(text.regions[0]!.box.y) * clean.width + 20) * 4;
-    expect([clean.data[i], clean.data[i + 1], clean.data[i + 2]]).toEqual([...decode(s.background).data.subarray(i, i + 3)]);
-    // Re-OCR of the whole clean plate reads nothing at all, not even a stray character (striped
-    // paper is filled by patch matching, which carries the stripes through).
-    const again = await ocr(await (await env.FILES.get(out.cleanKey))!.bytes(), `work/${name}/clean-again.png`, ["eng"]);
-    expect(again.replace(/\s+/g, ""), again).toBe("");
-  });
+    ["flat", "PNG", 1, 0.001],
+    ["gradient", "PNG", 1, 0.001],
+    ["textured", "PNG", 5, 0.01],
+    ["gradient", "TIFF", 1, 0.001],
+  ] as const)(
+    "clears the %s background of a %s to the true background, with no readable text left",
+    async (scenery, format, maxMean, maxBad) => {
+      const { s, name, pre, text } = await prepared(scenery, format);
+      const truth = TEXT[scenery as keyof typeof TEXT].lines.join(" ");
+      expect(characterErrorRate(truth, text.text), text.text).toBeLessThanOrEqual(0.05);
+      const out = await env.ENGINE.inpaint({
+        pageKey: pre.key,
+        sourceKey: `uploads/r/${name}`,
+        page: 0,
+        regions: regionsOf(text),
+        maskKey: `work/${name}/mask.png`,
+        cleanKey: `work/${name}/clean.png`,
+        languages: ["eng"],
+      });
+      expect(
+        out.regions.map((r) => r.leftover),
+        JSON.stringify(out.regions),
+      ).toEqual(text.regions.map(() => false));
+      const clean = await decodeKey(out.cleanKey);
+      const diff = difference(
+        clean,
+        decode(s.background),
+        text.regions.map((r) => r.box),
+      );
+      expect(diff.mean, JSON.stringify(diff)).toBeLessThanOrEqual(maxMean);
+      expect(diff.bad, JSON.stringify(diff)).toBeLessThanOrEqual(maxBad);
+      // The colour base is the original's: the clean plate is not the gray page image.
+      const i = (Math.round(text.regions[0]!.box.y) * clean.width + 20) * 4;
+      expect([clean.data[i], clean.data[i + 1], clean.data[i + 2]]).toEqual([...decode(s.background).data.subarray(i, i + 3)]);
+      // Re-OCR of the whole clean plate reads nothing at all, not even a stray character (striped
+      // paper is filled by patch matching, which carries the stripes through).
+      const again = await ocr(await (await env.FILES.get(out.cleanKey))!.bytes(), `work/${name}/clean-again.png`, ["eng"]);
+      expect(again.replace(/\s+/g, ""), again).toBe("");
+    },
+  );
 
   it("removes letters a reading lost at a line's start with the rest of the line", async () => {
     // The textured scene's words as recognition read them, but the first line and its first word

@@ -11,7 +11,7 @@ import type { PageText, RegionText } from "../../workers/shared/engine-contract"
 import { balloonsInCapitals, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
-import { chroma, decode, decodeKey, pageText, readBack, regionsOf, seedModels, type Rgba } from "./helpers";
+import { chroma, decode, decodeKey, pageText, readBack, regionsOf, rgbTiff, seedModels, type Rgba } from "./helpers";
 
 const regionWith = (page: PageText, words: string) => page.regions.find((r) => r.text.toUpperCase().includes(words));
 const letters = (s: string) => [...s.normalize("NFKC")].filter((c) => /[\p{L}\p{N}]/u.test(c));
@@ -50,6 +50,12 @@ describe("a comic page", () => {
     page = await pageText(rec.key);
   });
 
+  /** Stores another upload of the page and preprocesses it as a job with default options would. */
+  async function preprocessUpload(name: string, bytes: Uint8Array) {
+    await env.FILES.put(`pictures/${name}`, bytes);
+    return env.ENGINE.preprocess({ sourceKey: `pictures/${name}`, page: 0, outKey: `pictures/${name}/page.png`, languages: ["eng"] });
+  }
+
   /** Sets a translation in a region's balloon on the erased page (as the rendering stage does) and tells where it drew. */
   async function setInBalloon(region: RegionText, text: string, name: string, vertical = false) {
     const out = await env.ENGINE.typeset({
@@ -85,13 +91,7 @@ describe("a comic page", () => {
     const grays = new Uint8Array(source.data);
     for (let j = 0; j < grays.length; j += 4) grays[j + 1] = grays[j + 2] = grays[j]!;
     const jpeg = encodeRgba({ width: source.width, height: source.height, data: grays }, "jpg");
-    await env.FILES.put("pictures/006013-gray.jpg", jpeg);
-    const pre = await env.ENGINE.preprocess({
-      sourceKey: "pictures/006013-gray.jpg",
-      page: 0,
-      outKey: "pictures/006013-gray/page.png",
-      languages: ["eng"],
-    });
+    const pre = await preprocessUpload("006013-gray.jpg", jpeg);
     expect(pre.path).toBe("picture");
     const png = await (await env.FILES.get(pre.key))!.bytes();
     expect([png[24], png[25]]).toEqual([8, 0]); // 8-bit gray
@@ -103,6 +103,14 @@ describe("a comic page", () => {
     expect(off).toBeLessThanOrEqual(2);
     // The colour page itself is stored in colour.
     expect((await (await env.FILES.get(pageKey))!.bytes())[25]).toBe(6); // RGBA
+  });
+
+  it("scanned to a colour TIFF is a picture too, at its size, in its colours", async () => {
+    const pre = await preprocessUpload("006013.tif", rgbTiff(source));
+    expect(pre.path).toBe("picture");
+    const stored = await decodeKey(pre.key);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
   });
 
   it("is read as a document, turned and gray, only when the job says so", async () => {

@@ -1,14 +1,14 @@
 import { engineError } from "../errors";
-import { luma, type GrayImage } from "./gray";
+import { luma, type GrayImage, type RgbaImage } from "./gray";
 import { decodeCcitt, type CcittMode } from "./ccitt";
 import { MAX_PHOTON_PIXELS } from "../memory";
 import { assertDimensions } from "./limits";
-import { applyOrientation, asOrientation } from "./orientation";
-import { decodeWithPhoton } from "./photon";
+import { applyOrientation, applyOrientationRgba, asOrientation } from "./orientation";
+import { decodeRgbaWithPhoton, decodeWithPhoton } from "./photon";
 import { concat, pipeThroughStream } from "./streams";
 
 /**
- * Baseline TIFF decoder, page by page, straight to 8-bit gray.
+ * Baseline TIFF decoder, page by page, straight to 8-bit gray (a colour page also to RGBA).
  * Compression: none (1), LZW (5, with horizontal predictor), PackBits (32773), Deflate (8, 32946),
  * CCITT fax (2 RLE, 3 Group 3 1D/2D, 4 Group 4) and JPEG (7, with shared JPEGTables).
  * Pixels: bilevel, 4/8/16-bit gray, palette, RGB(A), CMYK, YCbCr in JPEG; strips or tiles; chunky
@@ -22,6 +22,8 @@ const CCITT: Record<number, CcittMode> = { 2: "mh", 3: "g3", 4: "g4" };
 
 const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8 };
 
+const missingPage = (page: number, pages: number) =>
+  engineError("validation_error", `Page ${page} does not exist: the TIFF has ${pages} page(s).`);
 const corrupt = (why: string) => engineError("corrupt_file", `The TIFF file is truncated or corrupt: ${why}.`);
 
 interface Ifd {
@@ -180,17 +182,19 @@ interface PageFormat {
   extraAlpha: boolean;
 }
 
+/** `rows` decoded rows of `rowBytes` bytes (chunky samples), `blockW` pixels wide, to be placed at (x0, y0). */
+interface RowBlock {
+  src: Uint8Array;
+  rowBytes: number;
+  blockW: number;
+  rows: number;
+  x0: number;
+  y0: number;
+}
+
 /** Converts `rows` decoded rows (chunky samples) to gray into `out` at (x0, y0), clipped to the page. */
-function rowsToGray(
-  f: PageFormat,
-  src: Uint8Array,
-  rowBytes: number,
-  blockW: number,
-  rows: number,
-  out: Uint8Array,
-  x0: number,
-  y0: number,
-): void {
+function rowsToGray(f: PageFormat, block: RowBlock, out: Uint8Array): void {
+  const { src, rowBytes, blockW, rows, x0, y0 } = block;
   const { width, height, bits, samples, photometric } = f;
   const maxSample = (1 << bits) - 1;
   const cm = f.colorMap;
@@ -198,21 +202,13 @@ function rowsToGray(
   for (let r = 0; r < rows; r++) {
     const y = y0 + r;
     if (y >= height) break;
-    const row = src.subarray(r * rowBytes, (r + 1) * rowBytes);
-    if (f.predictor === 2 && bits === 8) for (let i = samples; i < rowBytes; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
-    const sample = (px: number, s: number): number => {
-      const idx = px * samples + s;
-      if (bits === 8) return row[idx]!;
-      if (bits === 16) return row[idx * 2]!; // high byte: samples were put in big-endian order
-      const bitPos = idx * bits;
-      return ((row[bitPos >> 3]! >> (8 - bits - (bitPos & 7))) & maxSample) * (255 / maxSample);
-    };
+    const sample = rowSampler(f, src.subarray(r * rowBytes, (r + 1) * rowBytes));
     const w = Math.min(blockW, width - x0);
     const dst = y * width + x0;
     for (let x = 0; x < w; x++) {
       let g: number;
       if (photometric === 3 && cm) {
-        const i = bits === 8 ? row[x]! : Math.round(sample(x, 0) / (255 / maxSample));
+        const i = Math.round(sample(x, 0) / (255 / maxSample));
         g = luma(cm[i]! >> 8, cm[third + i]! >> 8, cm[2 * third + i]! >> 8);
       } else if (photometric === 2 && samples >= 3) {
         g = luma(sample(x, 0), sample(x, 1), sample(x, 2));
@@ -230,6 +226,51 @@ function rowsToGray(
         g = (g * a + 255 * (255 - a)) / 255;
       }
       out[dst + x] = g;
+    }
+  }
+}
+
+/**
+ * Sample `s` of pixel `px` of one decoded row (chunky samples), scaled to 0–255; an 8-bit row with
+ * a horizontal predictor is undone in place first.
+ */
+function rowSampler(f: PageFormat, row: Uint8Array): (px: number, s: number) => number {
+  const { bits, samples } = f;
+  const maxSample = (1 << bits) - 1;
+  if (f.predictor === 2 && bits === 8) for (let i = samples; i < row.length; i++) row[i] = (row[i]! + row[i - samples]!) & 0xff;
+  return (px, s) => {
+    const idx = px * samples + s;
+    if (bits === 8) return row[idx]!;
+    if (bits === 16) return row[idx * 2]!; // high byte: samples were put in big-endian order
+    const bitPos = idx * bits;
+    return ((row[bitPos >> 3]! >> (8 - bits - (bitPos & 7))) & maxSample) * (255 / maxSample);
+  };
+}
+
+/** `rowsToGray` in colour: RGBA into `out` (4 bytes a pixel, opaque: an extra alpha is laid over white). */
+function rowsToRgba(f: PageFormat, block: RowBlock, out: Uint8Array): void {
+  const { src, rowBytes, blockW, rows, x0, y0 } = block;
+  const { width, height, bits, photometric } = f;
+  const cm = f.colorMap;
+  const third = cm ? cm.length / 3 : 0;
+  const w = Math.min(blockW, width - x0);
+  for (let r = 0; r < rows && y0 + r < height; r++) {
+    const sample = rowSampler(f, src.subarray(r * rowBytes, (r + 1) * rowBytes));
+    for (let x = 0, o = ((y0 + r) * width + x0) * 4; x < w; x++, o += 4) {
+      if (photometric === 3 && cm) {
+        const i = Math.round(sample(x, 0) / (255 / ((1 << bits) - 1)));
+        out[o] = cm[i]! >> 8;
+        out[o + 1] = cm[third + i]! >> 8;
+        out[o + 2] = cm[2 * third + i]! >> 8;
+      } else if (photometric === 5) {
+        const k = 255 - sample(x, 3);
+        for (let c = 0; c < 3; c++) out[o + c] = ((255 - sample(x, c)) * k) / 255;
+      } else for (let c = 0; c < 3; c++) out[o + c] = sample(x, c);
+      if (f.extraAlpha) {
+        const a = sample(x, f.samples - 1);
+        for (let c = 0; c < 3; c++) out[o + c] = (out[o + c]! * a + 255 * (255 - a)) / 255;
+      }
+      out[o + 3] = 255;
     }
   }
 }
@@ -256,8 +297,31 @@ export function tiffPageResolution(bytes: Uint8Array, page: number): [number, nu
 /** Decodes page `page` (zero-based) of a TIFF to gray. Other pages are not touched. */
 export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<GrayImage> {
   const { le, ifds } = pageDirectories(bytes);
+  const img = await decodePixels(bytes, le, ifds, page, 1);
+  return applyOrientation(img, asOrientation(ifds[page]!.tags.get(274)?.[0]));
+}
+
+/**
+ * Page `page` in its colours, as opaque RGBA (Orientation tag applied); null for a page without
+ * colour (bilevel, gray) or one above photon's pixel budget, which the engine keeps in gray.
+ */
+export async function decodeTiffPageRgba(bytes: Uint8Array, page: number): Promise<RgbaImage | null> {
+  const { le, ifds } = pageDirectories(bytes);
+  const t = ifds[page]?.tags;
+  if (!t) throw missingPage(page, ifds.length);
+  const samples = t.get(277)?.[0] ?? 1;
+  const photometric = t.get(262)?.[0] ?? (samples >= 3 ? 2 : 1);
+  const colour = photometric === 3 || photometric === 6 || (photometric === 2 && samples >= 3) || (photometric === 5 && samples >= 4);
+  if (!colour) return null;
+  if ((t.get(256)?.[0] ?? 0) * (t.get(257)?.[0] ?? 0) > MAX_PHOTON_PIXELS) return null;
+  const img = await decodePixels(bytes, le, ifds, page, 4);
+  return applyOrientationRgba(img, asOrientation(t.get(274)?.[0]));
+}
+
+/** Page `page`'s pixels, gray (1 byte a pixel) or RGBA (4), as stored: the Orientation tag is the caller's. */
+async function decodePixels(bytes: Uint8Array, le: boolean, ifds: Ifd[], page: number, channels: 1 | 4): Promise<GrayImage> {
   const ifd = ifds[page];
-  if (!ifd) throw engineError("validation_error", `Page ${page} does not exist: the TIFF has ${ifds.length} page(s).`);
+  if (!ifd) throw missingPage(page, ifds.length);
   const t = ifd.tags;
   const one = (tag: number, dflt: number) => t.get(tag)?.[0] ?? dflt;
   const width = one(256, 0);
@@ -321,7 +385,7 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
   // JPEG blocks go through photon's RGBA heap (limits.ts): each strip or tile must fit its budget.
   if (jpeg) assertDimensions(blockW, blockH, `JPEG strip of TIFF page ${page + 1}`, MAX_PHOTON_PIXELS);
   const rowBytes = Math.ceil((blockW * samples * bits) / 8);
-  const out = new Uint8Array(width * height).fill(255);
+  const out = new Uint8Array(width * height * channels).fill(255);
   for (let i = 0; i < blocks; i++) {
     const x0 = tiled ? (i % across) * blockW : 0;
     const y0 = tiled ? Math.floor(i / across) * blockH : i * blockH;
@@ -332,14 +396,10 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     if (off + count > bytes.length) throw corrupt(`page ${page + 1}'s image data runs past the end of the file`);
     const raw = bytes.subarray(off, off + count);
     if (jpeg) {
-      placeGray(
-        decodeWithPhoton(jpegWithTables(raw, t.get(347)), `JPEG data of TIFF page ${page + 1}`, blockW * rows),
-        out,
-        width,
-        height,
-        x0,
-        y0,
-      );
+      const what = `JPEG data of TIFF page ${page + 1}`;
+      const data = jpegWithTables(raw, t.get(347));
+      const block = channels === 1 ? decodeWithPhoton(data, what, blockW * rows) : decodeRgbaWithPhoton(data, what, blockW * rows);
+      placeBlock(block, channels, out, width, height, x0, y0);
       continue;
     }
     let data: Uint8Array;
@@ -359,9 +419,9 @@ export async function decodeTiffPage(bytes: Uint8Array, page: number): Promise<G
     else if (compression === 32773) data = packBitsDecode(raw, expected);
     else data = await inflate(raw, expected);
     if (bits === 16) normalise16(data, le);
-    rowsToGray(f, data, rowBytes, blockW, rows, out, x0, y0);
+    (channels === 1 ? rowsToGray : rowsToRgba)(f, { src: data, rowBytes, blockW, rows, x0, y0 }, out);
   }
-  return applyOrientation({ width, height, data: out }, asOrientation(t.get(274)?.[0]));
+  return { width, height, data: out };
 }
 
 /**
@@ -378,9 +438,10 @@ function jpegWithTables(block: Uint8Array, tables: number[] | undefined): Uint8A
   return out;
 }
 
-/** Copies a decoded block into the page at (x0, y0), clipped to the page. */
-function placeGray(block: GrayImage, out: Uint8Array, width: number, height: number, x0: number, y0: number): void {
-  const w = Math.min(block.width, width - x0);
+/** Copies a decoded block (`channels` bytes a pixel, as the page) into the page at (x0, y0), clipped to the page. */
+function placeBlock(block: GrayImage, channels: number, out: Uint8Array, width: number, height: number, x0: number, y0: number): void {
+  const w = Math.min(block.width, width - x0) * channels;
+  const from = block.width * channels;
   for (let y = 0; y < block.height && y0 + y < height; y++)
-    out.set(block.data.subarray(y * block.width, y * block.width + w), (y0 + y) * width + x0);
+    out.set(block.data.subarray(y * from, y * from + w), ((y0 + y) * width + x0) * channels);
 }

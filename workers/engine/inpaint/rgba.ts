@@ -9,6 +9,7 @@ import { luma, type GrayImage, type RgbaImage } from "../image/gray";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { decodeLargeJpeg } from "../image/jpeg-scaled";
 import { sniffFormat } from "../image/sniff";
+import { decodeTiffPageRgba } from "../image/tiff";
 import { readBytes } from "../storage/r2";
 import { readPageMeta } from "../storage/page-meta";
 
@@ -109,8 +110,8 @@ function merged(planes: GrayImage[]): RgbaImage {
 /**
  * The colour base for a page: a document's page image is gray (contrast-stretched for OCR), so when
  * the upload is a colour raster, the original's colours are used instead, put through the page's own
- * transform (fitted to its size, turned and deskewed as it was). A picture's page image keeps its
- * colours already. Otherwise (PDF, TIFF, gray uploads) the page image itself.
+ * transform (fitted to its size, turned and deskewed as it was); a TIFF's colour pages too. A
+ * picture's page image keeps its colours already. Otherwise (PDF, gray uploads) the page image itself.
  */
 export async function loadPageBase(
   files: R2Bucket,
@@ -119,15 +120,16 @@ export async function loadPageBase(
   page: number | undefined,
 ): Promise<RgbaImage> {
   const pageImage = await loadRgba(files, pageKey, "page image");
-  if (!sourceKey || (page ?? 0) !== 0) return pageImage;
+  if (!sourceKey) return pageImage;
   const meta = await readPageMeta(files, pageKey);
   const t = meta.transform;
   if (!t || meta.path !== "ocr") return pageImage;
   const bytes = await readBytes(files, sourceKey, "upload");
   const format = sniffFormat(bytes);
-  // Formats photon does not read keep the page image.
-  if (!format || format === "pdf" || format === "tiff" || format === "pnm") return pageImage;
-  let source = decodeRgba(bytes, "upload");
+  // PDF and Netpbm pages keep the page image; so do a TIFF's gray pages and the pages past the first of a single-page format.
+  if (!format || format === "pdf" || format === "pnm" || (format !== "tiff" && (page ?? 0) !== 0)) return pageImage;
+  let source = format === "tiff" ? await decodeTiffPageRgba(bytes, page ?? 0) : decodeRgba(bytes, "upload");
+  if (!source) return pageImage;
   if (format === "jpeg") source = applyOrientationRgba(source, jpegOrientation(bytes));
   if (source.width !== t.sourceWidth || source.height !== t.sourceHeight) return pageImage;
   // A photographed page is made flat channel by channel; any other is fitted to the page's size.

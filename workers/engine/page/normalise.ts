@@ -56,7 +56,7 @@ export interface PreprocessContext {
   pdf?: { languages?: string[]; ocrMode?: OcrMode; drawLater?: boolean };
   /**
    * Document or picture (`PreprocessInput.pageKind`). With `auto`, images that look like pictures
-   * (`looksLikePicture`) are pictures; PDF, TIFF and PBM pages, scanners' formats, are documents.
+   * (`looksLikePicture`) are pictures; PDF and PBM/PGM/PPM pages are documents.
    */
   kind?: PageKind;
   /** The upload is in a camera's format (JPEG, WebP): its light may be uneven, and is evened out where it is. */
@@ -65,8 +65,11 @@ export interface PreprocessContext {
   scanner?: boolean;
 }
 
-/** Uploads whose pages `auto` may take for pictures: the formats of drawings, screenshots and photos. */
-const PICTURE_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"]);
+/**
+ * Uploads whose pages `auto` may take for pictures: the formats of drawings, screenshots and photos,
+ * and TIFF, in which comic pages are scanned and archived as well as documents.
+ */
+const PICTURE_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp", "tiff"]);
 
 /** Uploads in the formats cameras save. */
 const CAMERA_FORMATS = new Set<InputFormat>(["jpeg", "webp"]);
@@ -111,7 +114,7 @@ export async function normalisePage(bytes: Uint8Array, format: InputFormat, page
   // A blank canvas (a text-layer page not drawn) is encoded without reading its pixels; a picture keeps its colours.
   const png =
     out.path === "picture"
-      ? await pictureImagePng(bytes, format, out.image, source.colourless)
+      ? await pictureImagePng(bytes, format, page, out.image, source.colourless)
       : source.rendered
         ? await encodeGrayPng(out.image)
         : await encodeBlankGrayPng(out.image.width, out.image.height);

@@ -1,30 +1,46 @@
 import type { InputFormat } from "../../shared/engine-contract";
 import type { GrayImage } from "../image/gray";
 import { probeRaster } from "../image/headers";
+import { decodeTiffPageRgba } from "../image/tiff";
 import { applyOrientationRgba, jpegOrientation } from "../image/orientation";
 import { encodeGrayPng } from "../image/png";
 import { decodeRgba, encodeRgba, resizeRgba } from "../inpaint/rgba";
 import { MAX_PHOTON_PIXELS } from "../memory";
 
-/** Raster formats whose colours photon decodes. */
+/** Raster formats whose colours photon decodes (a TIFF's, `decodeTiffPageRgba`). */
 const COLOUR_FORMATS = new Set<InputFormat>(["png", "jpeg", "webp", "gif", "bmp"]);
 
 /**
  * A picture's page image: the upload's own colours (EXIF orientation applied), at the size of its
  * gray reading copy `gray`, as PNG. A `colourless` upload (a gray manga page, even stored as a
  * colour JPEG) is its gray copy, stored as gray: it is not decoded a second time, and its PNG
- * holds a third of the bytes. Formats photon does not decode (TIFF, PBM/PGM/PPM, PDF pages) and
- * images too large to decode in colour keep the gray copy too.
+ * holds a third of the bytes. A TIFF's page `page` is decoded in colour by the engine's own
+ * decoder. PBM/PGM/PPM, PDF pages, gray TIFF pages and images too large to decode in colour keep
+ * the gray copy too.
  */
-export async function pictureImagePng(bytes: Uint8Array, format: InputFormat, gray: GrayImage, colourless = false): Promise<Uint8Array> {
+export async function pictureImagePng(
+  bytes: Uint8Array,
+  format: InputFormat,
+  page: number,
+  gray: GrayImage,
+  colourless = false,
+): Promise<Uint8Array> {
+  if (format === "tiff") {
+    const colour = await decodeTiffPageRgba(bytes, page);
+    if (colour && sameShape(colour, gray)) return encodeRgba(resizeRgba(colour, gray.width, gray.height), "png");
+  }
   if (!colourless && COLOUR_FORMATS.has(format)) {
     const probe = probeRaster(bytes, format as Exclude<InputFormat, "pdf">);
     if (format === "jpeg" || probe.width * probe.height <= MAX_PHOTON_PIXELS) {
       let colour = decodeRgba(bytes, "upload");
       if (format === "jpeg") colour = applyOrientationRgba(colour, jpegOrientation(bytes));
-      const sameShape = Math.abs(colour.width / colour.height - gray.width / gray.height) < 0.01;
-      if (sameShape) return encodeRgba(resizeRgba(colour, gray.width, gray.height), "png");
+      if (sameShape(colour, gray)) return encodeRgba(resizeRgba(colour, gray.width, gray.height), "png");
     }
   }
   return encodeGrayPng(gray);
+}
+
+/** Whether two images have one shape (the colour decode and its gray reading copy, maybe scaled). */
+function sameShape(a: { width: number; height: number }, b: { width: number; height: number }): boolean {
+  return Math.abs(a.width / a.height - b.width / b.height) < 0.01;
 }
