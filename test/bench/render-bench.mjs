@@ -6,6 +6,7 @@
 //   RENDER_KINDS=photo npm run bench:render  (only the pages of the named kinds, comma-separated)
 //   RENDER_PAGES=0,17 npm run bench:render   (only the pages of these indexes; 0 is the report page)
 //   RENDER_SEED=7 npm run bench:render       (other crops of the photographs and other scenes: the held-back set)
+//   RENDER_PAGE_KIND=document                (every page read as a document or a picture, as the job option page_kind)
 //   RENDER_DEBUG=1                        (also prints the regions layout analysis gave each page)
 //
 // Backgrounds by kind: real photographs nobody drew for this project (Debian's mate-backgrounds or
@@ -242,7 +243,13 @@ try {
     const page = rgba(bytes);
     const truth = rgba(png(p.background));
     await engine.files.put(`uploads/b/${i}`, bytes);
-    const pre = await engine.call("preprocess", { sourceKey: `uploads/b/${i}`, page: 0, outKey: `b/${i}/page.png`, languages: ["eng"] });
+    const pre = await engine.call("preprocess", {
+      sourceKey: `uploads/b/${i}`,
+      page: 0,
+      outKey: `b/${i}/page.png`,
+      languages: ["eng"],
+      ...(process.env.RENDER_PAGE_KIND ? { pageKind: process.env.RENDER_PAGE_KIND } : {}),
+    });
     const det = await engine.call("detect", { pageKey: pre.key, outKey: `b/${i}/layout.json` });
     const layout = await (await engine.files.get(det.key)).json();
     const regions = layout.blocks.map((b) => ({ box: b.box, lines: b.items.map((l) => l.box), vertical: b.vertical }));
