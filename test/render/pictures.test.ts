@@ -604,6 +604,66 @@ describe("a vertical Japanese balloon", () => {
   });
 });
 
+// White type in a dark caption box laid over a real photograph (on a leaf): no dark mark on a light ground, so
+// the page's own analysis does not see it (only the dark counters of its letters); its negative does.
+describe("light lettering on a photograph", () => {
+  const box = { x: 150, y: 180, w: 680, h: 120 };
+  let page: PageText;
+  let pageKey: string;
+  let sourceKey: string;
+
+  beforeAll(async () => {
+    await seedModels(["eng"], ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf"]);
+    const photo = decode(realFixture("mate_raindrops-crop.jpg"));
+    for (let y = box.y; y < box.y + box.h; y++)
+      for (let x = box.x; x < box.x + box.w; x++) photo.data.set([32, 42, 48], (y * photo.width + x) * 4);
+    await env.FILES.put("pictures/leaf/boxed.png", encodeRgba(photo, "png"));
+    const typed = await env.ENGINE.typeset({
+      backgroundKey: "pictures/leaf/boxed.png",
+      outKey: "pictures/leaf/typed.png",
+      regions: [
+        { box: { x: 170, y: 200, w: 640, h: 80 }, text: "FRESH BREAD DAILY", style: { color: "#ffffff", font_weight: 700, font_size: 56 } },
+      ],
+    });
+    sourceKey = typed.key;
+    const pre = await env.ENGINE.preprocess({
+      sourceKey,
+      page: 0,
+      outKey: "pictures/leaf/page.png",
+      languages: ["eng"],
+      pageKind: "picture",
+    });
+    pageKey = pre.key;
+    const rec = await env.ENGINE.recognize({ pageKey, languages: ["eng"], outKey: "pictures/leaf/text.json" });
+    page = await pageText(rec.key);
+  });
+
+  it("is read on the picture path, from the page's negative, as one region framed by its box", () => {
+    const region = regionWith(page, "FRESH BREAD DAILY");
+    expect(region, page.text).toBeDefined();
+    const frame = region!.frame!;
+    expect(frame.x).toBeGreaterThanOrEqual(box.x - 2);
+    expect(frame.y).toBeGreaterThanOrEqual(box.y - 2);
+    expect(frame.x + frame.w).toBeLessThanOrEqual(box.x + box.w + 2);
+    expect(frame.y + frame.h).toBeLessThanOrEqual(box.y + box.h + 2);
+  });
+
+  it("is erased: nothing of it is read on the clean page", async () => {
+    const out = await env.ENGINE.inpaint({
+      pageKey,
+      sourceKey,
+      page: 0,
+      regions: regionsOf(page),
+      maskKey: "pictures/leaf/mask.png",
+      cleanKey: "pictures/leaf/clean.png",
+      languages: ["eng"],
+    });
+    expect((await readBack(pageKey, ["eng"])).text).toMatch(/FRESH|BREAD|DAILY/);
+    const again = await readBack(out.cleanKey, ["eng"]);
+    expect(again.text, again.text).not.toMatch(/FRESH|BREAD|DAILY/);
+  });
+});
+
 // Real text pages typeset by others (origins in test/fixtures/real/README.md): their ink is letters.
 describe("a page of text", () => {
   it("stays a document, joined scripts seen small included", async () => {

@@ -28,6 +28,11 @@ const REACH = 2;
 /** Pixels around the marks where, inside a balloon, what is darker than the ground is the lettering's fringe. */
 const FRINGE = 6;
 
+/** Share of a region's box its blocks' boxes cover at least for the region to be theirs. */
+const MIN_COVER = 0.25;
+
+const area = (b: Box) => b.w * b.h;
+
 const hex = (v: number) => Math.round(v).toString(16).padStart(2, "0");
 
 const holds = (a: Box, x: number, y: number) => x >= a.x && y >= a.y && x < a.x + a.w && y < a.y + a.h;
@@ -48,8 +53,8 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
  * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
  * the ground around the text; where the light falls unevenly across it, that colour as it varies,
  * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is
- * left. Returns, per region, what was removed (null where no block lies under it: such a region is
- * left to the document eraser) and the lettering's colour. `mask` gets 1 where pixels were removed.
+ * left. Returns, per region, what was removed (null where no block lies under it, or blocks cover
+ * little of it (`MIN_COVER`): such a region, light lettering among them, is left to the document eraser) and the lettering's colour. `mask` gets 1 where pixels were removed.
  */
 export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box }[], mask: Uint8Array): (ErasedBlock | null)[] {
   const found = findPictureText(gray);
@@ -57,7 +62,10 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
   const { width, height, data } = img;
   return regions.map((region) => {
     const ids = found.blocks.map((b, i) => (blockOf(b, region.box) ? i + 1 : 0)).filter(Boolean);
-    if (!ids.length) return null;
+    // Blocks covering a small part of the region are no lettering of it: the counters of light
+    // letters (an "A", a "D" in white type) are dark marks on a light ground too.
+    const covered = ids.reduce((n, id) => n + area(found.blocks[id - 1]!.box), 0);
+    if (!ids.length || covered < MIN_COVER * area(region.box)) return null;
     const mine = new Set(ids);
     const box = ids
       .map((id) => found.blocks[id - 1]!.frame)

@@ -11,12 +11,19 @@ import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
 import { levelled, turnedBack } from "./level-block";
 import { lineBands, readByBands } from "./line-bands";
+import { lightLettering } from "./light-lettering";
 import { findPictureText } from "./strip-windows";
 import type { TextBlock } from "./text-blocks";
 
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
 const MIN_CONFIDENCE = 0.55;
 const MIN_LETTERS = 2;
+/**
+ * A block of light lettering (`lightLettering`) is kept when read at least this surely: in the
+ * page's negative, highlights and halftone in dark areas are marks on a ground too, and read as
+ * scraps; type laid over a photograph reads at 0.8 and above.
+ */
+const LIGHT_CONFIDENCE = 0.75;
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 
@@ -185,7 +192,8 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
 
 /**
  * Reads a picture (comic or manga page, poster, photo): its text blocks (`findPictureText`), each
- * read alone on white in its direction, one region a block with the block's interior as its frame.
+ * read alone on white in its direction, one region a block with the block's interior as its frame;
+ * then its light lettering (`lightLettering`), kept where it reads surely.
  * With `within`, only the blocks that reach into that rectangle are read.
  */
 export async function readPicture(
@@ -234,6 +242,18 @@ export async function readPicture(
       if (!read.length || weight(again) > weight(read)) read = again;
     }
     regions.push(...read.filter((r) => !latinScrap(r, readers)));
+  }
+  // Light lettering, read from the page's negative: each block once, and only when read surely.
+  const light = lightLettering(page, found.blocks);
+  for (const i of light.candidates) {
+    const block = light.found.blocks[i]!;
+    if (within && !boxesMeet(block.box, within)) continue;
+    const readers = modelsFor(block, languages, have);
+    const raster = blockRaster(light.negative, light.found, i, block, !readsColumns(readers));
+    const reading = await recognizeWith(models, raster, readers, "block", { invert: false });
+    regions.push(
+      ...regionOf(reading, block).filter((r) => r.confidence >= LIGHT_CONFIDENCE && mostlyLetters(r) && !latinScrap(r, readers)),
+    );
   }
   const ordered = readingOrder(withoutScraps(regions));
   const words = ordered.flatMap((r) => r.lines.flatMap((l) => l.words));
