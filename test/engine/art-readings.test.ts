@@ -37,6 +37,9 @@ describe("art read as text on a picture", () => {
       region("HOLD STILL, TIM! I'LL HAVE YOU FREE IN A SECOND!", 0.89),
       region("oe m!", 0.6),
       region("NO!", 0.7),
+      // No two letters together: strokes of the art ("“U4" beside a window).
+      region("“U4", 0.71),
+      region("I 7", 0.66),
     ]).map((r) => r.text);
     expect(caps).toEqual(["HOLD STILL, TIM! I'LL HAVE YOU FREE IN A SECOND!", "NO!"]);
   });

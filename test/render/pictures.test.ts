@@ -5,6 +5,7 @@ import type { GrayImage } from "../../workers/engine/image/gray";
 import { encodeGrayPng } from "../../workers/engine/image/png";
 import { encodeRgba } from "../../workers/engine/inpaint/rgba";
 import { looksLikePicture, pictureByMeasure } from "../../workers/engine/picture/page-kind";
+import { boxesMeet } from "../../workers/engine/ocr/group-lines";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
@@ -111,6 +112,20 @@ describe("a comic page", () => {
     const stored = await decodeKey(pre.key);
     expect([stored.width, stored.height]).toEqual([source.width, source.height]);
     expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+  });
+
+  it("saved as a CMYK JPEG keeps its colours and reads nothing in its art", async () => {
+    const pre = await preprocessUpload("006013-cmyk.jpg", await picture("ctd_006013-cmyk.jpg"));
+    expect(pre.path).toBe("picture");
+    const stored = await decodeKey(pre.key);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "pictures/006013-cmyk/text.json" });
+    const cmyk = await pageText(rec.key);
+    expect(cmyk.regions.length).toBeGreaterThan(10);
+    // Every region lies on one of the page's balloons or captions (as the RGB JPEG reads them): the
+    // negative of a panel's art read "SAA" at 0.82, and its translation was set across the panel.
+    expect(cmyk.regions.filter((r) => !page.regions.some((p) => boxesMeet(p.box, r.box))).map((r) => r.text)).toEqual([]);
   });
 
   it("is read as a document, turned and gray, only when the job says so", async () => {

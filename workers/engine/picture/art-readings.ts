@@ -43,10 +43,15 @@ export function mostlyLetters(region: RegionText): boolean {
 const SCRAP_LETTERS = 6;
 const MIXED_SCRAP_LETTERS = 3;
 
-/** A reading of a few letters, none a capital ("oe m!") or some in lower case: on a page lettered in capitals, art read as text. */
+/**
+ * A reading of a few letters, none a capital ("oe m!") or some in lower case, or with no two
+ * letters together ("“U4", "I 7"): on a page lettered in capitals, art read as text.
+ */
 const scrap = (r: RegionText) => {
   const n = letterCount(r.text);
-  return (!/\p{Lu}/u.test(r.text) && n <= SCRAP_LETTERS) || (/\p{Ll}/u.test(r.text) && n <= MIXED_SCRAP_LETTERS);
+  return (
+    (!/\p{Lu}/u.test(r.text) && n <= SCRAP_LETTERS) || (/\p{Ll}/u.test(r.text) && n <= MIXED_SCRAP_LETTERS) || !/\p{L}{2}/u.test(r.text)
+  );
 };
 
 /**

@@ -24,6 +24,12 @@ const MIN_LETTERS = 2;
  * scraps; type laid over a photograph reads at 0.8 and above.
  */
 const LIGHT_CONFIDENCE = 0.75;
+/**
+ * A block of light lettering is also kept only when its reading holds at least this share of its
+ * marks as letters: a word read in a negative of art is a few letters out of many marks (a comic
+ * panel's highlights, 38 marks, read "SAA" at 0.82), while type reads about one letter a mark.
+ */
+const LIGHT_LETTERS = 0.4;
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 
@@ -252,7 +258,13 @@ export async function readPicture(
     const raster = blockRaster(light.negative, light.found, i, block, !readsColumns(readers));
     const reading = await recognizeWith(models, raster, readers, "block", { invert: false });
     regions.push(
-      ...regionOf(reading, block).filter((r) => r.confidence >= LIGHT_CONFIDENCE && mostlyLetters(r) && !latinScrap(r, readers)),
+      ...regionOf(reading, block).filter(
+        (r) =>
+          r.confidence >= LIGHT_CONFIDENCE &&
+          letterCount(r.text) >= LIGHT_LETTERS * block.glyphs &&
+          mostlyLetters(r) &&
+          !latinScrap(r, readers),
+      ),
     );
   }
   const ordered = readingOrder(withoutScraps(regions));
