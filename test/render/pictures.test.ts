@@ -679,6 +679,34 @@ describe("light lettering on a photograph", () => {
   });
 });
 
+// Kana drawn in white on a dark caption box: two to three marks a character in the page's negative.
+describe("light Japanese lettering", () => {
+  it("is read from the page's negative, as Latin type is", async () => {
+    await seedModels(["jpn"], ["fonts/DejaVuSans.ttf", "fonts/NotoSansSC-Regular.ttf"]);
+    const photo = decode(realFixture("mate_raindrops-crop.jpg"));
+    const box = { x: 120, y: 200, w: 700, h: 110 };
+    for (let y = box.y; y < box.y + box.h; y++)
+      for (let x = box.x; x < box.x + box.w; x++) photo.data.set([24, 24, 30], (y * photo.width + x) * 4);
+    await env.FILES.put("pictures/kana/boxed.png", encodeRgba(photo, "png"));
+    const text = "ようこそいらっしゃいませ";
+    const typed = await env.ENGINE.typeset({
+      backgroundKey: "pictures/kana/boxed.png",
+      outKey: "pictures/kana/typed.png",
+      regions: [{ box: { x: 140, y: 215, w: 660, h: 80 }, text, style: { color: "#ffffff", font_size: 52 } }],
+    });
+    const pre = await env.ENGINE.preprocess({
+      sourceKey: typed.key,
+      page: 0,
+      outKey: "pictures/kana/page.png",
+      languages: ["jpn"],
+      pageKind: "picture",
+    });
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["jpn"], outKey: "pictures/kana/text.json" });
+    const page = await pageText(rec.key);
+    expect(recall(text, page.text), page.text).toBeGreaterThan(0.8);
+  });
+});
+
 // Real text pages typeset by others (origins in test/fixtures/real/README.md): their ink is letters.
 describe("a page of text", () => {
   it("stays a document, joined scripts seen small included", async () => {

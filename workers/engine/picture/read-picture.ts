@@ -27,9 +27,13 @@ const LIGHT_CONFIDENCE = 0.75;
 /**
  * A block of light lettering is also kept only when its reading holds at least this share of its
  * marks as letters: a word read in a negative of art is a few letters out of many marks (a comic
- * panel's highlights, 38 marks, read "SAA" at 0.82), while type reads about one letter a mark.
+ * panel's highlights, 38 marks, read "SAA" at 0.82), while Latin type reads about one letter a
+ * mark. Kana and ideographs are drawn in several marks each (white Japanese on a black box: 0.5–0.6
+ * characters a mark), so the share is lower in scripts without case.
  */
 const LIGHT_LETTERS = 0.4;
+const LIGHT_LETTERS_UNCASED = 0.25;
+const lightShare = (text: string) => (/[\p{Lu}\p{Ll}]/u.test(text) ? LIGHT_LETTERS : LIGHT_LETTERS_UNCASED);
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 
@@ -261,7 +265,7 @@ export async function readPicture(
       ...regionOf(reading, block).filter(
         (r) =>
           r.confidence >= LIGHT_CONFIDENCE &&
-          letterCount(r.text) >= LIGHT_LETTERS * block.glyphs &&
+          letterCount(r.text) >= lightShare(r.text) * block.glyphs &&
           mostlyLetters(r) &&
           !latinScrap(r, readers),
       ),
