@@ -679,7 +679,7 @@ describe("light lettering on a photograph", () => {
   });
 });
 
-// Kana drawn in white on a dark caption box: two to three marks a character in the page's negative.
+// Kana drawn in white on a dark caption box: one and a half to two marks a character in the page's negative.
 describe("light Japanese lettering", () => {
   it("is read from the page's negative, as Latin type is", async () => {
     await seedModels(["jpn"], ["fonts/DejaVuSans.ttf", "fonts/NotoSansSC-Regular.ttf"]);

@@ -28,7 +28,7 @@ const LIGHT_CONFIDENCE = 0.75;
  * A block of light lettering is also kept only when its reading holds at least this share of its
  * marks as letters: a word read in a negative of art is a few letters out of many marks (a comic
  * panel's highlights, 38 marks, read "SAA" at 0.82), while Latin type reads about one letter a
- * mark. Kana and ideographs are drawn in several marks each (white Japanese on a black box: 0.5–0.6
+ * mark. Kana and ideographs are drawn in several marks each (white Japanese on a black box: 0.5–0.7
  * characters a mark), so the share is lower in scripts without case.
  */
 const LIGHT_LETTERS = 0.4;
