@@ -9,7 +9,7 @@ import { boxesMeet } from "../../workers/engine/ocr/group-lines";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
-import { balloonsInCapitals, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
+import { balloonsInCapitals, hasCase, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { chroma, decode, decodeKey, pageText, readBack, regionsOf, rgbTiff, seedModels, type Rgba } from "./helpers";
@@ -402,6 +402,13 @@ describe("a comic page", () => {
     ]);
     // On a page lettered in lower case, a short balloon keeps the case it was read in.
     expect(balloonsInCapitals(["Hold still, Tim!", "NO!", "Die IT!"])).toEqual([false, false, false]);
+  });
+
+  it("tells text in a script with case from kana, ideographs and figures", () => {
+    const cased = ["NO!", "où", "Жди", "ωμέγα"];
+    const uncased = ["これは", "漢字", "42!", ""];
+    expect(cased.filter(hasCase)).toEqual(cased);
+    expect(uncased.filter(hasCase)).toEqual([]);
   });
 });
 

@@ -7,6 +7,11 @@ export function letteredInCapitals(text: string): boolean {
   return upper + lower >= 4 && upper >= 0.85 * (upper + lower);
 }
 
+/** Whether a text holds a letter of a script with case (Latin, Greek, Cyrillic), unlike kana or ideographs. */
+export function hasCase(text: string): boolean {
+  return /[\p{Lu}\p{Ll}]/u.test(text);
+}
+
 function casedLetters(text: string): { upper: number; lower: number } {
   return { upper: text.match(/\p{Lu}/gu)?.length ?? 0, lower: text.match(/\p{Ll}/gu)?.length ?? 0 };
 }

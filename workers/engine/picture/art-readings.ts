@@ -1,5 +1,5 @@
 import type { RegionText } from "../../shared/engine-contract";
-import { letteredInCapitals } from "../../shared/lettering";
+import { hasCase, letteredInCapitals } from "../../shared/lettering";
 import { readsLatin } from "../../shared/ocr-models";
 import { letterCount } from "../ocr/page-text";
 
@@ -65,8 +65,7 @@ export const scraps = (rs: RegionText[]) => rs.every((r) => scrap(r) && !/\p{Lo}
  * Chinese), read less surely than a line alone must be: art read as kana ("てて", "ゾブノ", "い(いき"
  * on a photographed manga page). Short words in balloons ("これ") read at 0.95.
  */
-const uncasedScrap = (r: RegionText) =>
-  !/[\p{Lu}\p{Ll}]/u.test(r.text) && letterCount(r.text) <= MIXED_SCRAP_LETTERS && r.confidence < LINE_ALONE;
+const uncasedScrap = (r: RegionText) => !hasCase(r.text) && letterCount(r.text) <= MIXED_SCRAP_LETTERS && r.confidence < LINE_ALONE;
 
 /**
  * The regions without the scraps read in the art: short lower-case readings on a page lettered in

@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
-import { letteredInCapitals } from "../../shared/lettering";
+import { hasCase, letteredInCapitals } from "../../shared/lettering";
 import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
@@ -33,7 +33,7 @@ const LIGHT_CONFIDENCE = 0.75;
  */
 const LIGHT_LETTERS = 0.4;
 const LIGHT_LETTERS_UNCASED = 0.25;
-const lightShare = (text: string) => (/[\p{Lu}\p{Ll}]/u.test(text) ? LIGHT_LETTERS : LIGHT_LETTERS_UNCASED);
+const lightShare = (text: string) => (hasCase(text) ? LIGHT_LETTERS : LIGHT_LETTERS_UNCASED);
 /** Blocks of more letters than this are read with tesseract's own layout (columns of prose). */
 const PROSE = 400;
 

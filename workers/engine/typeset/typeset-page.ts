@@ -8,6 +8,7 @@ import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
 import { engineError } from "../errors";
 import { unshapedScript } from "../../shared/shaping";
+import { hasCase } from "../../shared/lettering";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
@@ -97,7 +98,7 @@ function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: numbe
   // may shrink as far as lines of mixed case would (a face wider than the lettering needs it). A
   // translation without capitals (Japanese) is set at the line's em.
   const line = hs[hs.length >> 1]!;
-  if (r.style?.lettering !== "caps" || !/\p{Lu}|\p{Ll}/u.test(r.text)) return { size: line };
+  if (r.style?.lettering !== "caps" || !hasCase(r.text)) return { size: line };
   const caps = (lead.metrics.capHeight ?? CAP_SHARE * lead.metrics.unitsPerEm) / lead.metrics.unitsPerEm;
   return { size: line / caps, least: line * SHRINK };
 }
