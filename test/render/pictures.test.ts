@@ -6,6 +6,7 @@ import { encodeGrayPng } from "../../workers/engine/image/png";
 import { encodeRgba } from "../../workers/engine/inpaint/rgba";
 import { looksLikePicture, pictureByMeasure } from "../../workers/engine/picture/page-kind";
 import { boxesMeet } from "../../workers/engine/ocr/group-lines";
+import { withExclamations } from "../../workers/engine/picture/exclamations";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
@@ -623,6 +624,25 @@ describe("a vertical Japanese balloon", () => {
     expect(page.regions.length, JSON.stringify(page.regions.map((r) => r.text))).toBe(1);
     expect(page.regions[0]!.vertical).toBe(true);
     expect(recall("破提宇子と云う書物である", page.text), page.text).toBeGreaterThanOrEqual(0.8);
+  });
+
+  it("gives back the exclamation marks the vertical model reads as リ after a small tsu, in the text and the words", () => {
+    const box = { x: 0, y: 0, w: 20, h: 20 };
+    const column = (text: string, words: string[], vertical = true) => ({
+      box,
+      text,
+      confidence: 0.9,
+      vertical,
+      words: words.map((w) => ({ box, text: w, confidence: 0.9 })),
+    });
+    expect(withExclamations(column("ウマっリすご", ["ウマ", "っ", "リ", "すご"]))).toMatchObject({
+      text: "ウマっ!!すご",
+      words: [{ text: "ウマ" }, { text: "っ" }, { text: "!!" }, { text: "すご" }],
+    });
+    expect(withExclamations(column("ウママッリリ", ["ウママッリリ"])).text).toBe("ウママッ!!");
+    // Katakana words keep their リ, and so does a row.
+    expect(withExclamations(column("アリスに", ["アリス", "に"])).text).toBe("アリスに");
+    expect(withExclamations(column("ウマっリ", ["ウマっリ"], false)).text).toBe("ウマっリ");
   });
 });
 
