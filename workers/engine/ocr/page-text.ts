@@ -1,4 +1,5 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
+import { withExclamations } from "./exclamations";
 import { groupLines, overlapArea, unionBox } from "./group-lines";
 import type { HocrBlock, HocrBox } from "./hocr";
 
@@ -61,13 +62,13 @@ export function buildPageText(
   const toLine = (line: HocrBlock["lines"][number]): LineText => {
     const words: WordText[] = line.words.map((w) => ({ box: box(w.box), text: w.text, confidence: round3(w.confidence) }));
     const vertical = isVertical(line, words);
-    return {
+    return withExclamations({
       box: box(line.box),
       text: joinWords(words.map((w) => w.text)),
       confidence: round3(mean(line.words.map((w) => w.confidence))),
       words,
       ...(vertical ? { vertical } : {}),
-    };
+    });
   };
   return pageOfLines(
     blocks.flatMap((b) => b.lines.map(toLine)),

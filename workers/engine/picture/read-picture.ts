@@ -9,7 +9,6 @@ import type { OcrRaster } from "../ocr/page-raster";
 import { LINE_ALONE, WORD_ALONE, latinScrap, mostlyLetters, scraps, withoutScraps } from "./art-readings";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
-import { withExclamations } from "./exclamations";
 import { levelled, turnedBack } from "./level-block";
 import { lineBands, readByBands } from "./line-bands";
 import { lightLettering } from "./light-lettering";
@@ -97,10 +96,7 @@ const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.word
 
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
-  const read: LineText[] = reading.regions
-    .flatMap((r) => r.lines)
-    .filter((l) => l.text.trim())
-    .map(withExclamations);
+  const read: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
   // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text.
   const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
   // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread "THE…?").
