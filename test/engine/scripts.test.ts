@@ -162,10 +162,12 @@ describe("scripts and directions", () => {
    * Zhuangzi passage in six Fandol faces, letters compared with the PDF's own text; native
    * tesseract, same model, mode 5, same file: 19.48 % (`OCR_BENCH=scripts OCR_BENCH_LANGS=chi_sim_vert`).
    */
-  it("chi_sim_vert: a real page of columns reads right to left, as well as native tesseract", async () => {
+  it("chi_sim: a real page of columns reads right to left with the vertical model, as well as native tesseract", async () => {
     const name = "zhmetrics-uptex_fandol-test-p2";
     const key = await put("uploads/real/chi_sim_vert.png", realFixture(`${name}.png`));
-    const { text } = await readPage("real-chi_sim_vert", key, 0, ["chi_sim_vert"]);
+    // Chinese named as a user names it ("zh"): the page's columns are found and read with chi_sim_vert.
+    const { text, rec } = await readPage("real-chi_sim_vert", key, 0, ["chi_sim"]);
+    expect(rec.languages).toEqual(["chi_sim_vert"]);
     const letters = (t: string) => t.normalize("NFKC").replace(/[\p{P}\s]/gu, "");
     expect(characterErrorRate(letters(realText(`${name}.txt`)), letters(text.text)), text.text).toBeLessThanOrEqual(0.1948);
     const columns = text.regions.flatMap((r) => r.lines).filter((l) => l.vertical);
@@ -181,17 +183,19 @@ describe("scripts and directions", () => {
    * the source's text; `nativeCer`: native tesseract, same model, mode 5, same file
    * (`OCR_BENCH=scripts OCR_BENCH_LANGS=jpn_vert npm run bench:ocr`); `opening`: words of the
    * first paragraph's first column, which must come among the first columns read (the section
-   * heading is on the right).
+   * heading is on the right); `named`: the language asked for, the vertical model or Japanese as a
+   * user names it ("ja"), whose columns are found and read with the vertical model all the same.
    */
   const REAL_JPN_VERT = [
-    { page: 1, nativeCer: 0.0822, opening: "破提宇子と云う天主教" },
-    { page: 2, nativeCer: 0.094, opening: "しかと指し定められたる" },
+    { page: 1, named: "jpn_vert", nativeCer: 0.0822, opening: "破提宇子と云う天主教" },
+    { page: 2, named: "jpn", nativeCer: 0.094, opening: "しかと指し定められたる" },
   ];
-  for (const { page, nativeCer, opening } of REAL_JPN_VERT) {
-    it(`jpn_vert: a real page of columns (p. ${page}) reads right to left, as well as native tesseract`, async () => {
+  for (const { page, named, nativeCer, opening } of REAL_JPN_VERT) {
+    it(`${named}: a real page of columns (p. ${page}) reads right to left with jpn_vert, as well as native tesseract`, async () => {
       const name = `uptex_aozora-utarticle-p${page}`;
       const key = await put(`uploads/real/jpn_vert-${page}.png`, realFixture(`${name}.png`));
-      const { text } = await readPage(`real-jpn_vert-${page}`, key, 0, ["jpn_vert"]);
+      const { text, rec } = await readPage(`real-jpn_vert-${page}`, key, 0, [named]);
+      expect(rec.languages).toEqual(["jpn_vert"]);
       const letters = (t: string) => t.normalize("NFKC").replace(/[\p{P}\s]/gu, "");
       expect(characterErrorRate(letters(realText(`${name}.txt`)), letters(text.text)), text.text).toBeLessThanOrEqual(nativeCer);
       // The pages hold 20 columns of text or more, besides the headings.

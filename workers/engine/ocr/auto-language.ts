@@ -103,6 +103,17 @@ export async function chooseLanguage(models: R2Bucket, page: GrayImage, seeded: 
  */
 const CONVINCING_FIT = 0.4;
 
+/**
+ * Ink profiles this much sharper across than down the page are lines beyond doubt: pages of prose
+ * in lines measured 3.7–22 (Korean, Russian, Hindi, Arabic, Persian, Hebrew, Japanese), a table
+ * page 1.3; pages of columns 0.17–0.30, the 300 dpi Natsume page 1.09, a balloon of three short
+ * columns on plain paper 1.5.
+ */
+const ACROSS = 2;
+
+/** A trial reading fitting its script less than this read no text of it. */
+const MIN_FIT = 0.3;
+
 /** Vertical models and their horizontal counterparts' scripts (the characters their readings should be made of). */
 const VERTICAL = [
   { model: "jpn_vert", own: OWN_CJK },
@@ -134,11 +145,34 @@ async function chooseVertical(
     const fit = scriptFit(words, v.own);
     if (!best || fit > best.fit) best = { model: v.model, fit };
   }
-  if (!best || best.fit < 0.3 || best.fit <= horizontal.fit) return null;
+  if (!best || best.fit < MIN_FIT || best.fit <= horizontal.fit) return null;
   if (best.model === "kor_vert") return best.model;
   const jpn = readings.get("jpn_vert");
   if (jpn && isJapanese(jpn)) return "jpn_vert";
   return candidates.find((v) => v.model.startsWith("chi_"))?.model ?? best.model;
+}
+
+/**
+ * The model a page in a named language written both ways (Chinese, Japanese, Korean) is read with:
+ * its vertical model when the page's text stands in columns and that model is seeded, else the
+ * language as named. A page whose ink runs across beyond doubt is in lines; otherwise it is decided
+ * as `auto` decides it: a horizontal trial reading that fits its script convincingly, on a page
+ * whose ink runs across, settles it as lines; else the vertical model reads the sample too and
+ * wins if it fits better. A novel's page or a balloon on plain paper in columns read with `jpn` as
+ * lines is garbage.
+ */
+export async function chooseDirection(models: R2Bucket, page: GrayImage, language: string, seeded: string[]): Promise<string> {
+  const vertical = VERTICAL.find((v) => v.model === `${language}_vert` && seeded.includes(v.model));
+  const script = SCRIPTS.find((s) => s.models.includes(language));
+  if (!vertical || !script) return language;
+  const axis = lineAxisRatio(inkSample(page));
+  if (axis >= ACROSS) return language;
+  const sample = textSample(page);
+  const fit = scriptFit(await trialRead(models, language, sample), script.own);
+  if (fit >= CONVINCING_FIT && axis >= 1) return language;
+  const columns = await trialRead(models, vertical.model, downscaleGray(sample, columnScale(sample, vertical.model)));
+  const columnFit = scriptFit(columns, vertical.own);
+  return columnFit >= MIN_FIT && columnFit > fit ? vertical.model : language;
 }
 
 /** Japanese prose is a third to a half kana; a Chinese page misread by a Japanese model has a few. */
@@ -161,7 +195,7 @@ async function chooseHorizontal(models: R2Bucket, sample: GrayImage, seeded: str
     const fit = scriptFit(words, script.own);
     if (!best || fit > best.fit) best = { model, fit, words };
   }
-  if (!best || best.fit < 0.3) return { language: fallback, fit: best?.fit ?? 0 };
+  if (!best || best.fit < MIN_FIT) return { language: fallback, fit: best?.fit ?? 0 };
   const text = best.words.map((w) => w.text).join(" ");
   if (best.model === "jpn" || best.model.startsWith("chi_")) {
     const jpn = readings.get("jpn");

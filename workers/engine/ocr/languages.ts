@@ -4,10 +4,11 @@ import { AUTO, seededLanguages } from "./models";
 
 /**
  * The languages to read `image` in: the requested ones, or the one `auto` chooses for it (`chosen`:
- * already chosen when the page was preprocessed, and still seeded).
+ * the model the page was found written in when it was preprocessed, used while still seeded). A
+ * named language whose page was found in columns (`chosen` its vertical model) is read with that model.
  */
 export async function resolveLanguages(models: R2Bucket, languages: string[], image: GrayImage, chosen?: string): Promise<string[]> {
-  if (languages.length !== 1 || languages[0] !== AUTO) return languages;
+  if (languages.length !== 1 || languages[0] !== AUTO) return languages.map((l) => (chosen === `${l}_vert` ? chosen : l));
   const seeded = await seededLanguages(models);
   return [chosen && seeded.includes(chosen) ? chosen : await chooseLanguage(models, image, seeded)];
 }

@@ -8,7 +8,7 @@ import type {
   PageTransform,
   PageWarning,
 } from "../../shared/engine-contract";
-import { chooseLanguage } from "../ocr/auto-language";
+import { chooseDirection, chooseLanguage } from "../ocr/auto-language";
 import { AUTO, seededLanguages } from "../ocr/models";
 import { detectOrientation } from "../ocr/orientation";
 import { mapRegionBoxes } from "../ocr/page-text";
@@ -37,8 +37,11 @@ export interface NormalisedPage {
   textLayer?: PageText;
   /** Text-layer pages whose image is a blank canvas for now: the scale to draw the page at (`SourcePage.drawScale`). */
   drawScale?: number;
-  /** The language `auto` chose on the page as it was, kept when the page was not turned. */
-  autoLanguage?: string;
+  /**
+   * The model the page was found written in, as it was (kept when it was not turned): `auto`'s
+   * choice, or the vertical model of a named language whose text stands in columns.
+   */
+  pageLanguage?: string;
   warnings?: PageWarning[];
 }
 
@@ -183,7 +186,10 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();
-    if (language === AUTO) chosen = await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models));
+    const seeded = await seededLanguages(ctx.models);
+    const found =
+      language === AUTO ? await chooseLanguage(ctx.models, image, seeded) : await chooseDirection(ctx.models, image, language, seeded);
+    if (found !== language) chosen = found;
     // One ink sample serves orientation (when the lines do not bend) and, on a page left as it is
     // or turned over (its lines keep their slope), the skew estimate.
     const ink = inkSample(image);
@@ -220,6 +226,6 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
       ...(source.resolution && !photo ? { resolution: source.resolution } : {}),
     },
     ...(textLayer ? { textLayer } : {}),
-    ...(chosen && rotation === 0 ? { autoLanguage: chosen } : {}),
+    ...(chosen && rotation === 0 ? { pageLanguage: chosen } : {}),
   };
 }

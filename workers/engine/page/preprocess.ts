@@ -47,7 +47,7 @@ export async function preprocessPage(env: EngineEnv, req: PreprocessRequest): Pr
   if (out.textLayer && textLayerKey) await writeJson(env.FILES, textLayerKey, out.textLayer);
   // A canvas left for later says at what scale the page is to be drawn over it (`drawPage`).
   const metadata = {
-    ...pageMetadata(out.path, out.transform, textLayerKey, out.autoLanguage),
+    ...pageMetadata(out.path, out.transform, textLayerKey, out.pageLanguage),
     ...(out.drawScale ? { [DRAW_SCALE]: String(out.drawScale) } : {}),
   };
   await writeObject(env.FILES, req.outKey, out.png, "image/png", metadata);

@@ -33,7 +33,7 @@ import { joinBands, readOrSplit } from "./split";
 /** The page image as gray, and the languages to read it in (`auto` resolved on the page). */
 async function grayIn(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]) {
   const gray = await loadPageForReading(env.FILES, pageKey, meta);
-  return { gray, langs: await resolveLanguages(env.MODELS, languages, gray, meta.autoLanguage) };
+  return { gray, langs: await resolveLanguages(env.MODELS, languages, gray, meta.pageLanguage) };
 }
 
 /** A reading of the page image, kept for `recognize` in the languages asked for. */

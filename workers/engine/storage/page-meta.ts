@@ -11,8 +11,8 @@ export interface PageMeta {
   path: PagePath;
   transform: PageTransform | null;
   textLayerKey: string | null;
-  /** The language `auto` chose while turning the page upright (absent when the page was turned, or a language was named). */
-  autoLanguage?: string;
+  /** The model the page was found written in while it was turned upright (`NormalisedPage.pageLanguage`; absent when it was turned). */
+  pageLanguage?: string;
   /** The page image's etag: what a reading kept beside it was made from. */
   etag: string;
 }
@@ -46,13 +46,13 @@ export function pageMetadata(
   path: PagePath,
   transform: PageTransform,
   textLayerKey: string | null,
-  autoLanguage?: string,
+  pageLanguage?: string,
 ): Record<string, string> {
   return {
     path,
     transform: JSON.stringify(transform),
     ...(textLayerKey ? { textLayerKey } : {}),
-    ...(autoLanguage ? { autoLanguage } : {}),
+    ...(pageLanguage ? { pageLanguage } : {}),
   };
 }
 
@@ -78,7 +78,7 @@ export async function readPageMeta(files: R2Bucket, pageKey: string): Promise<Pa
     transform,
     textLayerKey: m.textLayerKey ?? null,
     etag: head.etag,
-    ...(m.autoLanguage ? { autoLanguage: m.autoLanguage } : {}),
+    ...(m.pageLanguage ? { pageLanguage: m.pageLanguage } : {}),
   };
 }
 
