@@ -121,6 +121,27 @@ describe("scripts and directions", () => {
     });
   }
 
+  it("column width: a short column of strokes standing apart, or a balloon's outline, is not taken for the columns' width", () => {
+    const width = 200,
+      height = 300;
+    const data = new Uint8Array(width * height).fill(255);
+    const ink = (x0: number, x1: number, y0: number, y1: number, every = 1) => {
+      for (let y = y0; y < y1; y += every) for (let x = x0; x < x1; x++) data[y * width + x] = 0;
+    };
+    // Two columns of characters 27 px wide, and a last column holding "い！": two strokes and a mark.
+    ink(150, 177, 10, 290, 2);
+    ink(110, 137, 10, 250, 2);
+    ink(70, 75, 10, 40);
+    ink(80, 85, 10, 40);
+    ink(90, 93, 45, 70);
+    const page = { width, height, data };
+    expect(columnWidth(page)).toBe(27);
+    // A balloon's outline across the page: 10 dark pixels in every column of pixels.
+    ink(0, width, 0, 5);
+    ink(0, width, 295, 300);
+    expect(columnWidth(page)).toBe(27);
+  });
+
   it("column scale: Chinese and Japanese columns are brought to 36 px, enlarged or reduced; Korean ones to 32 px at most", async () => {
     const gray = (name: string) => decodeToGray(fixture(name), "png");
     const [kor200, kor300, jpn300] = await Promise.all([gray("lang_kor_vert"), gray("lang_kor_vert_300"), gray("lang_jpn_vert_300")]);

@@ -37,34 +37,53 @@ const isHangul = (language: string) => ocrModel(language)?.script === "Hangul";
 const columnTarget = (language: string): { px: number; enlarge: boolean } =>
   isHangul(language) ? { px: 32, enlarge: false } : { px: 36, enlarge: true };
 
+/** A column of ink holds more than this share of the most inked one's dark pixels (its reciprocal). */
+const INKED = 10;
+
 /**
- * The median width of the page's columns of ink: runs of image columns (x) holding more than a
- * twentieth of the most inked one's dark pixels. On a page of vertical text, the width of a
- * column of characters; null when there is no ink.
+ * The width of the page's columns of ink: runs of image columns (x) holding more than a tenth of
+ * the most inked one's dark pixels (`INKED`), the median weighed by the ink each run holds. On a
+ * page of vertical text, the width of a column of characters; null when there is no ink. Weighed
+ * by ink, a balloon's short last column of a character whose strokes stand apart ("い！", three
+ * runs of 4 to 11 px beside two columns of 26 px) does not pass for the width of its columns:
+ * counted run by run, it measured 4 px and the balloon was read enlarged ninefold. At a twentieth,
+ * the outline of a balloon of three columns on a page (its arcs 9–10 dark pixels a column, the most
+ * inked column 177) joined a column and the outline's side into one run of 118 px.
  */
 export function columnWidth(img: GrayImage): number | null {
   const { width: w, height: h, data } = img;
+  // Otsu's threshold is the darkest class's lightest level: on a bilevel page, black itself.
   const t = otsuThreshold(img);
   const ink = new Uint32Array(w);
   for (let y = 0; y < h; y++) {
     const row = y * w;
-    for (let x = 0; x < w; x++) if (data[row + x]! < t) ink[x]!++;
+    for (let x = 0; x < w; x++) if (data[row + x]! <= t) ink[x]!++;
   }
   let most = 0;
   for (const n of ink) most = Math.max(most, n);
   if (most === 0) return null;
-  const runs: number[] = [];
+  const runs: { width: number; ink: number }[] = [];
   let start = -1;
+  let held = 0;
   for (let x = 0; x <= w; x++) {
-    const inked = x < w && ink[x]! > most / 20;
-    if (inked && start < 0) start = x;
-    else if (!inked && start >= 0) {
-      runs.push(x - start);
+    const inked = x < w && ink[x]! > most / INKED;
+    if (inked) {
+      if (start < 0) start = x;
+      held += ink[x]!;
+    } else if (start >= 0) {
+      runs.push({ width: x - start, ink: held });
       start = -1;
+      held = 0;
     }
   }
-  runs.sort((a, b) => a - b);
-  return runs[runs.length >> 1]!;
+  runs.sort((a, b) => a.width - b.width);
+  const half = runs.reduce((n, r) => n + r.ink, 0) / 2;
+  let seen = 0;
+  for (const r of runs) {
+    seen += r.ink;
+    if (seen >= half) return r.width;
+  }
+  return runs[runs.length - 1]!.width;
 }
 
 /**
