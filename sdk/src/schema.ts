@@ -2806,7 +2806,7 @@ export interface components {
              */
             tool: "ocr" | "translate" | "tables" | "erase";
             /**
-             * @description Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.
+             * @description Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them; `ja`, `zh` and `ko` read a page in columns with the vertical model); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.
              * @default en
              * @example en
              */

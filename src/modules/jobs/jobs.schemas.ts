@@ -15,7 +15,7 @@ export const CreateJobRequest = z
       .default("en")
       .openapi({
         description:
-          "Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.",
+          "Language of the text: ISO 639-1 like `ar`, or a tesseract code like `ara` or `jpn_vert` (GET /api/v1/languages lists them; `ja`, `zh` and `ko` read a page in columns with the vertical model); up to three joined by `+` for pages in several languages (`en+ar`); or `auto` to detect each page's script and language.",
         example: "en",
       }),
     target_language: z

@@ -3,6 +3,7 @@ import type { GrayImage } from "../image/gray";
 import { downscaleGray } from "../image/gray";
 import { inkSample, lineAxisRatio } from "../image/enhance";
 import { textSample, trialRead, type TrialWord } from "./orientation";
+import { seededLanguages } from "./models";
 import { columnScale } from "./vertical";
 import { ocrModel } from "../../shared/ocr-models";
 
@@ -161,12 +162,12 @@ async function chooseVertical(
  * wins if it fits better. A novel's page or a balloon on plain paper in columns read with `jpn` as
  * lines is garbage.
  */
-export async function chooseDirection(models: R2Bucket, page: GrayImage, language: string, seeded: string[]): Promise<string> {
-  const vertical = VERTICAL.find((v) => v.model === `${language}_vert` && seeded.includes(v.model));
+export async function chooseDirection(models: R2Bucket, page: GrayImage, language: string): Promise<string> {
+  const vertical = VERTICAL.find((v) => v.model === `${language}_vert`);
   const script = SCRIPTS.find((s) => s.models.includes(language));
   if (!vertical || !script) return language;
   const axis = lineAxisRatio(inkSample(page));
-  if (axis >= ACROSS) return language;
+  if (axis >= ACROSS || !(await seededLanguages(models)).includes(vertical.model)) return language;
   const sample = textSample(page);
   const fit = scriptFit(await trialRead(models, language, sample), script.own);
   if (fit >= CONVINCING_FIT && axis >= 1) return language;

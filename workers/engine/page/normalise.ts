@@ -186,9 +186,10 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();
-    const seeded = await seededLanguages(ctx.models);
     const found =
-      language === AUTO ? await chooseLanguage(ctx.models, image, seeded) : await chooseDirection(ctx.models, image, language, seeded);
+      language === AUTO
+        ? await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models))
+        : await chooseDirection(ctx.models, image, language);
     if (found !== language) chosen = found;
     // One ink sample serves orientation (when the lines do not bend) and, on a page left as it is
     // or turned over (its lines keep their slope), the skew estimate.
