@@ -1,7 +1,7 @@
 import { eld } from "eld/extrasmall";
 import type { GrayImage } from "../image/gray";
 import { downscaleGray } from "../image/gray";
-import { inkSample, lineAxisRatio } from "../image/enhance";
+import { inkSample, lineAxisRatio, type InkSample } from "../image/enhance";
 import { textSample, trialRead, type TrialWord } from "./orientation";
 import { seededLanguages } from "./models";
 import { columnScale } from "./vertical";
@@ -156,24 +156,23 @@ async function chooseVertical(
 /**
  * The model a page in a named language written both ways (Chinese, Japanese, Korean) is read with:
  * its vertical model when the page's text stands in columns and that model is seeded, else the
- * language as named. A page whose ink runs across beyond doubt is in lines; otherwise it is decided
- * as `auto` decides it: a horizontal trial reading that fits its script convincingly, on a page
- * whose ink runs across, settles it as lines; else the vertical model reads the sample too and
- * wins if it fits better. A novel's page or a balloon on plain paper in columns read with `jpn` as
+ * language as named. A page whose ink (`ink`, its sample) runs across beyond doubt is in lines;
+ * otherwise it is decided as `auto` decides it: a horizontal trial reading that fits its script
+ * convincingly, on a page whose ink runs across, settles it as lines; else its own vertical model
+ * reads the sample too (`chooseVertical`, not open to the others) and wins if it fits better. A novel's page or a balloon on plain paper in columns read with `jpn` as
  * lines is garbage.
  */
-export async function chooseDirection(models: R2Bucket, page: GrayImage, language: string): Promise<string> {
-  const vertical = VERTICAL.find((v) => v.model === `${language}_vert`);
+export async function chooseDirection(models: R2Bucket, page: GrayImage, language: string, ink: InkSample): Promise<string> {
   const script = SCRIPTS.find((s) => s.models.includes(language));
-  if (!vertical || !script) return language;
-  const axis = lineAxisRatio(inkSample(page));
-  if (axis >= ACROSS || !(await seededLanguages(models)).includes(vertical.model)) return language;
+  if (!script || !VERTICAL.some((v) => v.model === `${language}_vert`)) return language;
+  const axis = lineAxisRatio(ink);
+  if (axis >= ACROSS) return language;
+  const seeded = await seededLanguages(models);
+  if (!seeded.includes(`${language}_vert`)) return language;
   const sample = textSample(page);
   const fit = scriptFit(await trialRead(models, language, sample), script.own);
   if (fit >= CONVINCING_FIT && axis >= 1) return language;
-  const columns = await trialRead(models, vertical.model, downscaleGray(sample, columnScale(sample, vertical.model)));
-  const columnFit = scriptFit(columns, vertical.own);
-  return columnFit >= MIN_FIT && columnFit > fit ? vertical.model : language;
+  return (await chooseVertical(models, sample, seeded, { language, fit }, false)) ?? language;
 }
 
 /** Japanese prose is a third to a half kana; a Chinese page misread by a Japanese model has a few. */

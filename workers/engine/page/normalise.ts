@@ -186,14 +186,14 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
   // Pages with a text layer keep their geometry: the layer's boxes must stay on the text.
   if (!source.textLayer) {
     const language = await ctx.language();
+    // One ink sample serves a named language's direction, orientation (when the lines do not bend)
+    // and, on a page left as it is or turned over (its lines keep their slope), the skew estimate.
+    const ink = inkSample(image);
     const found =
       language === AUTO
         ? await chooseLanguage(ctx.models, image, await seededLanguages(ctx.models))
-        : await chooseDirection(ctx.models, image, language);
+        : await chooseDirection(ctx.models, image, language, ink);
     if (found !== language) chosen = found;
-    // One ink sample serves orientation (when the lines do not bend) and, on a page left as it is
-    // or turned over (its lines keep their slope), the skew estimate.
-    const ink = inkSample(image);
     const skewAsIs = estimateSkew(ink);
     // A photographed page's bent lines can pass for lines running down the page: its orientation
     // is judged on a copy with them straightened.
