@@ -4,6 +4,7 @@ import { TEXTS } from "../bench/ocr-texts.mjs";
 import { read, stored, unzip } from "../exports/readers";
 import { decodeToGray } from "../../workers/engine/image/decode";
 import { MAX_OCR_PIXELS } from "../../workers/engine/memory";
+import { textColumns } from "../../workers/engine/ocr/stacked-columns";
 import { columnScale, columnWidth } from "../../workers/engine/ocr/vertical";
 import { characterErrorRate } from "./cer";
 import { failure, fixture, put, readPage, realFixture, realText, seedOcrModels } from "./helpers";
@@ -140,6 +141,30 @@ describe("scripts and directions", () => {
     ink(0, width, 0, 5);
     ink(0, width, 295, 300);
     expect(columnWidth(page)).toBe(27);
+  });
+
+  it("a balloon's columns: runs of strokes standing apart are one column, furigana beside a column are left out, right to left", () => {
+    const width = 240,
+      height = 300;
+    const data = new Uint8Array(width * height).fill(255);
+    const ink = (x0: number, x1: number, y0: number, y1: number) => {
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) data[y * width + x] = 0;
+    };
+    // Two columns 27 px wide (the right one with furigana 10 px wide, 3 px beside it), a column
+    // holding "い！" (two strokes and a mark), and a "！" alone far to the left.
+    ink(180, 207, 10, 290);
+    ink(210, 220, 20, 60);
+    ink(140, 167, 10, 250);
+    ink(100, 105, 10, 40);
+    ink(110, 115, 10, 40);
+    ink(120, 123, 45, 70);
+    ink(40, 46, 10, 40);
+    expect(textColumns(data, width, height)).toEqual([
+      { left: 180, top: 10, right: 207, bottom: 290 },
+      { left: 140, top: 10, right: 167, bottom: 250 },
+      { left: 100, top: 10, right: 123, bottom: 70 },
+      { left: 40, top: 10, right: 46, bottom: 40 },
+    ]);
   });
 
   it("column scale: Chinese and Japanese columns are brought to 36 px, enlarged or reduced; Korean ones to 32 px at most", async () => {

@@ -45,6 +45,24 @@ describe("text blocks of a picture", () => {
     expect(blocks[0]!.box).toMatchObject({ x: 540, y: 400 });
   });
 
+  it("take characters on a grid for columns where columns stand further apart than their characters, and for rows the other way round", () => {
+    // Eight columns of five 32 px characters (a wide balloon): more columns than characters to a
+    // column, which counting marks alone took for rows. 14 px between columns, 4 between characters.
+    const grid = (across: number, down: number, stepX: number, stepY: number) => {
+      const img = page();
+      for (let c = 0; c < across; c++) for (let r = 0; r < down; r++) letter(img, 300 + c * stepX, 400 + r * stepY, 32);
+      const { blocks } = findTextBlocks(img);
+      expect(blocks).toHaveLength(1);
+      return blocks[0]!.vertical;
+    };
+    expect(grid(8, 5, 46, 36)).toBe(true);
+    // The same grid with rows apart: five rows of eight, read as rows.
+    expect(grid(8, 5, 36, 46)).toBe(false);
+    // Two columns of eight and two rows of eight stay as they were.
+    expect(grid(2, 8, 46, 36)).toBe(true);
+    expect(grid(8, 2, 36, 46)).toBe(false);
+  });
+
   it("bring large lettering down to the height tesseract reads best", () => {
     // A title of letters 100 px high is read at about 34 px (read at 100 px, a manga title came out as noise).
     const img = page();

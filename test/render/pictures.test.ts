@@ -626,6 +626,34 @@ describe("a vertical Japanese balloon", () => {
     expect(recall("破提宇子と云う書物である", page.text), page.text).toBeGreaterThanOrEqual(0.8);
   });
 
+  // Drawn balloons: three columns whose last holds "い！" alone, a kana whose two strokes stand apart
+  // (read alone as strokes: "ー ! jj", "下 1"), once with furigana beside its kanji; five columns of at
+  // most five characters, more columns than characters in one (read across its columns as rows:
+  // "る起あ顔の! しまのみてり真ないに中ら突がず", or nothing).
+  it.each([
+    ["drawn-vertical-balloon.png", "勇者様が魔王を倒すまで待っていてください!", 1],
+    ["drawn-vertical-balloon-ruby.png", "勇者様が魔王を倒すまで待っていてください!", 1],
+    ["drawn-vertical-balloon-wide.png", "のみならず顔の真中があまりに突起している!", 0.9],
+  ])("reads a balloon's short columns in its columns, one under the other (%s)", async (name, expected, least) => {
+    await seedModels(["jpn", "jpn_vert"], []);
+    const sourceKey = `pictures/${name}`;
+    await env.FILES.put(sourceKey, await picture(name));
+    const pre = await env.ENGINE.preprocess({
+      sourceKey,
+      page: 0,
+      outKey: `pictures/${name}/page.png`,
+      languages: ["jpn"],
+      pageKind: "picture",
+    });
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["jpn"], outKey: `pictures/${name}/text.json` });
+    const page = await pageText(rec.key);
+    expect(page.regions.length, page.text).toBe(1);
+    expect(page.regions[0]!.vertical, page.text).toBe(true);
+    expect(recall(expected, page.text), page.text).toBeGreaterThanOrEqual(least);
+    // Nothing beyond the sentence: the furigana (ゆうしゃ, まおう) are no part of the text.
+    expect(letters(page.text).length, page.text).toBeLessThanOrEqual(letters(expected).length);
+  });
+
   it("gives back the exclamation marks the vertical model reads as リ after a small tsu, in the text and the words", () => {
     const box = { x: 0, y: 0, w: 20, h: 20 };
     const column = (text: string, words: string[], vertical = true) => ({

@@ -102,7 +102,7 @@ export async function recognizeIn(
     return applyWordSpacing(parseHocr(hocr), text);
   };
   const { raster: read, blocks } = ocrModel(language)?.vertical
-    ? await readColumns(raster, language, readBlocks)
+    ? await readColumns(raster, language, readBlocks, mode === "block")
     : { raster, blocks: await readBlocks(raster) };
   return {
     ...buildPageText(blocks, {
