@@ -1,5 +1,6 @@
 import { otsuThreshold } from "../image/enhance";
 import type { HocrBlock, HocrBox, HocrLine } from "./hocr";
+import { inkProfile, inkRuns, typicalWidth, type InkRun } from "./ink-runs";
 import type { OcrRaster } from "./page-raster";
 
 /**
@@ -20,42 +21,14 @@ const RUBY = 0.6;
 const GAP = 0.2;
 const MARGIN = 1;
 
-interface Run {
-  x0: number;
-  x1: number;
-  ink: number;
-}
-
-/** Runs of image columns holding ink (at or below Otsu's level), left to right. */
-function inkRuns(gray: Uint8Array, width: number, height: number, t: number): { runs: Run[]; ink: Uint32Array } {
-  const ink = new Uint32Array(width);
-  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (gray[y * width + x]! <= t) ink[x]!++;
-  const runs: Run[] = [];
-  for (let x = 0; x < width; x++) {
-    if (!ink[x]) continue;
-    const last = runs[runs.length - 1];
-    if (last && last.x1 === x) ((last.x1 = x + 1), (last.ink += ink[x]!));
-    else runs.push({ x0: x, x1: x + 1, ink: ink[x]! });
-  }
-  return { runs, ink };
-}
-
-/** The median width of runs weighed by their ink. */
-function typicalWidth(runs: Run[]): number {
-  const sorted = [...runs].sort((a, b) => a.x1 - a.x0 - (b.x1 - b.x0));
-  const half = sorted.reduce((n, r) => n + r.ink, 0) / 2;
-  let seen = 0;
-  for (const r of sorted) if ((seen += r.ink) >= half) return r.x1 - r.x0;
-  return 0;
-}
-
 /** The block's columns of text, right to left: runs of ink joined where they stand close, furigana left out. */
 export function textColumns(gray: Uint8Array, width: number, height: number): HocrBox[] {
-  const t = otsuThreshold({ width, height, data: gray });
-  const { runs } = inkRuns(gray, width, height, t);
+  const img = { width, height, data: gray };
+  const t = otsuThreshold(img);
+  const runs = inkRuns(inkProfile(img, t));
   const w = typicalWidth(runs);
   if (!w) return [];
-  const joined: Run[] = [];
+  const joined: InkRun[] = [];
   for (const r of runs) {
     const last = joined[joined.length - 1];
     if (last && r.x0 - last.x1 < APART * w && r.x1 - last.x0 <= JOINED * w) ((last.x1 = r.x1), (last.ink += r.ink));

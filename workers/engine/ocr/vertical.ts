@@ -4,6 +4,7 @@ import { MAX_OCR_PIXELS, MAX_OCR_SIDE } from "../memory";
 import { ocrModel } from "../../shared/ocr-models";
 import type { HocrBlock, HocrBox } from "./hocr";
 import type { OcrRaster } from "./page-raster";
+import { inkProfile, inkRuns, typicalWidth } from "./ink-runs";
 import { readStacked } from "./stacked-columns";
 
 /**
@@ -60,46 +61,14 @@ const JOINED = 1.5;
  * column and the outline's side into one run of 118 px at a twentieth; at a tenth, 28 px.
  */
 export function columnWidth(img: GrayImage): number | null {
-  const { width: w, height: h, data } = img;
   // Otsu's threshold is the darkest class's lightest level: on a bilevel page, black itself.
-  const t = otsuThreshold(img);
-  const ink = new Uint32Array(w);
-  for (let y = 0; y < h; y++) {
-    const row = y * w;
-    for (let x = 0; x < w; x++) if (data[row + x]! <= t) ink[x]!++;
-  }
+  const ink = inkProfile(img, otsuThreshold(img));
   let most = 0;
   for (const n of ink) most = Math.max(most, n);
   if (most === 0) return null;
-  const wide = runsWidth(ink, most * INKED);
-  const core = runsWidth(ink, most * CORE);
+  const wide = typicalWidth(inkRuns(ink, most * INKED));
+  const core = typicalWidth(inkRuns(ink, most * CORE));
   return wide > JOINED * core ? core : wide;
-}
-
-/** The median width of the runs of `ink` above `least`, weighed by the ink each run holds. */
-function runsWidth(ink: Uint32Array, least: number): number {
-  const runs: { width: number; ink: number }[] = [];
-  let start = -1;
-  let held = 0;
-  for (let x = 0; x <= ink.length; x++) {
-    const inked = x < ink.length && ink[x]! > least;
-    if (inked) {
-      if (start < 0) start = x;
-      held += ink[x]!;
-    } else if (start >= 0) {
-      runs.push({ width: x - start, ink: held });
-      start = -1;
-      held = 0;
-    }
-  }
-  runs.sort((a, b) => a.width - b.width);
-  const half = runs.reduce((n, r) => n + r.ink, 0) / 2;
-  let seen = 0;
-  for (const r of runs) {
-    seen += r.ink;
-    if (seen >= half) return r.width;
-  }
-  return runs[runs.length - 1]!.width;
 }
 
 /**
