@@ -629,11 +629,13 @@ describe("a vertical Japanese balloon", () => {
   // Drawn balloons: three columns whose last holds "い！" alone, a kana whose two strokes stand apart
   // (read alone as strokes: "ー ! jj", "下 1"), once with furigana beside its kanji; five columns of at
   // most five characters, more columns than characters in one (read across its columns as rows:
-  // "る起あ顔の! しまのみてり真ないに中ら突がず", or nothing).
+  // "る起あ顔の! しまのみてり真ないに中ら突がず", or nothing); a balloon cut out of its page, its
+  // characters 13 % of the image's height (none taken for a letter: nothing read).
   it.each([
     ["drawn-vertical-balloon.png", "勇者様が魔王を倒すまで待っていてください!", 1],
     ["drawn-vertical-balloon-ruby.png", "勇者様が魔王を倒すまで待っていてください!", 1],
     ["drawn-vertical-balloon-wide.png", "のみならず顔の真中があまりに突起している!", 0.9],
+    ["drawn-vertical-balloon-large.png", "と囃したからである…", 0.7],
   ])("reads a balloon's short columns in its columns, one under the other (%s)", async (name, expected, least) => {
     await seedModels(["jpn", "jpn_vert"], []);
     const sourceKey = `pictures/${name}`;

@@ -165,6 +165,20 @@ function runsVertically(marks: Mark[]): boolean {
   return perLane(columnLanes, rows) > perLane(rowLanes, columns);
 }
 
+/**
+ * Letters are at most 7 % of a page's long side; on a small image (a balloon or panel cut out of a
+ * page) lettering of the usual sizes, up to BIG_LETTER pixels, may stand taller than that, up to
+ * this share of its long side, where it fills its box as letters do (BIG_LETTER_INK): a balloon cut
+ * out at 372 px held 40 px characters, none of them taken for a letter.
+ */
+const SMALL_PAGE_LETTER = 0.2;
+const BIG_LETTER = 48;
+/**
+ * Ink a letter taller than 7 % of the page fills of its box at least: characters of 30–40 px fill
+ * 0.23–0.46, the open V of a balloon's tail 0.13.
+ */
+const BIG_LETTER_INK = 0.2;
+
 /** A page's ink at the size it is analysed at: its dark components, those no larger than a big letter marked. */
 export interface PageInk {
   img: GrayImage;
@@ -198,7 +212,8 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   // Letters are sized against the page's long side, a strip's against twice its width (a page's
   // long side at 1:2): a webtoon's length says nothing of its lettering.
   const long = strip ? W / STRIP_ACROSS : Math.max(W, H);
-  const maxH = Math.max(12, Math.round(long * 0.07));
+  const usual = Math.max(12, Math.round(long * 0.07));
+  const maxH = Math.max(usual, Math.min(Math.round(long * SMALL_PAGE_LETTER), BIG_LETTER));
   const minH = Math.max(5, Math.round(long * 0.004));
   // Candidates: dark components no larger than a big letter.
   const candidate = new Uint8Array(ink.count + 1);
@@ -207,7 +222,9 @@ export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
   for (let k = 1; k <= ink.count; k++) {
     const h = ink.y1[k]! - ink.y0[k]!;
     const w = ink.x1[k]! - ink.x0[k]!;
-    if (h <= maxH && w <= Math.max(maxH, W * 0.25)) candidate[k] = 1;
+    const letterSized = h <= usual && w <= Math.max(usual, W * 0.25);
+    const bigLetter = h <= maxH && w <= maxH && ink.area[k]! >= BIG_LETTER_INK * w * h;
+    if (letterSized || bigLetter) candidate[k] = 1;
     else drawn += ink.area[k]!;
     dark += ink.area[k]!;
   }
