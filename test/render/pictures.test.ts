@@ -430,19 +430,20 @@ describe("a tall strip of panels", () => {
 
 // Panels of that page, cut out as a user shares one: a balloon may hold most of a panel's letters,
 // or a short one all of them. Read as documents, they came back as scraps or as nothing.
-describe("a single comic panel", () => {
-  async function read(name: string) {
-    await seedModels(["eng"], []);
-    const sourceKey = `pictures/${name}`;
-    await env.FILES.put(sourceKey, await picture(name));
-    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
-    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `${sourceKey}.json` });
-    return { pre, page: await pageText(rec.key) };
-  }
+/** An English picture fixture preprocessed (its kind judged) and read. */
+async function readEnglish(name: string) {
+  await seedModels(["eng"], []);
+  const sourceKey = `pictures/${name}`;
+  await env.FILES.put(sourceKey, await picture(name));
+  const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+  const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: `${sourceKey}.json` });
+  return { pre, page: await pageText(rec.key) };
+}
 
+describe("a single comic panel", () => {
   /** The panel's two balloons, each read whole as a region of its own. */
   async function twoBalloons(name: string): Promise<RegionText[]> {
-    const { pre, page } = await read(name);
+    const { pre, page } = await readEnglish(name);
     expect(pre.path).toBe("picture");
     expect(pre.rotation).toBe(0);
     const hold = regionWith(page, "HOLD STILL");
@@ -460,7 +461,7 @@ describe("a single comic panel", () => {
   });
 
   it("is a picture with one short balloon, and its balloon is read", async () => {
-    const { pre, page } = await read("ctd_006013-panel-short.jpg");
+    const { pre, page } = await readEnglish("ctd_006013-panel-short.jpg");
     expect(pre.path).toBe("picture");
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^\S+ IT!$/));
   });
@@ -481,6 +482,29 @@ describe("a single comic panel", () => {
 
 // That page photographed lying on a table. Cut out of the photo and read as a document, it came
 // back gray with one word ("VEXT") read.
+// A balloon on its own (cut out of a page, on white): its ink is mostly letters on paper, as a
+// document's is, and it was read as one (a mixed-case translation set at the top of the balloon in
+// the document face, "| THOUGHT" left as read).
+describe("a balloon cut out of its page", () => {
+  it("is a picture: read as one region framed by its interior, a bar before a word read as I", async () => {
+    const { pre, page } = await readEnglish("drawn-balloon-alone.png");
+    expect(pre.path).toBe("picture");
+    expect(page.regions.map((r) => r.text)).toEqual(["I THOUGHT WE WERE LOST IN THE FOREST THAT TIME!"]);
+    // The interior of the ellipse (centre 210, 140; radii 200, 120) around the lines, off its outline.
+    const f = page.regions[0]!.frame!;
+    expect(f.x).toBeGreaterThan(10);
+    expect(f.x + f.w).toBeLessThan(410);
+    expect(f.y).toBeGreaterThan(20);
+    expect(f.y + f.h).toBeLessThan(260);
+  });
+
+  it("stays a document framed by a rectangle instead", async () => {
+    const { pre, page } = await readEnglish("drawn-box-alone.png");
+    expect(pre.path).toBe("ocr");
+    expect(page.text).toContain("WERE LOST IN THE");
+  });
+});
+
 describe("a photographed comic page", () => {
   async function read(name: string) {
     await seedModels(["eng"], []);

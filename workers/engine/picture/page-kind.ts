@@ -1,6 +1,6 @@
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
-import { findTextBlocks, GROUND, pageInk, type PageInk } from "./text-blocks";
+import { findTextBlocks, GROUND, pageInk, type PageInk, type TextBlock } from "./text-blocks";
 
 /** Long side a page is judged at: body text of an A4 scan still has letters of 8 px or more. */
 const JUDGE_SIDE = 1000;
@@ -17,6 +17,13 @@ const DRAWN = 0.55;
 const MIN_GLYPHS = 20;
 /** Letters a single panel's text blocks hold at least: a two-word balloon ("DID IT!"). */
 const FEW_GLYPHS = 4;
+/**
+ * A page of at most this many letter-sized marks may be balloons alone (`balloonsAlone`): a
+ * balloon of sixty characters has about 120, a page of text thousands.
+ */
+const FEW_MARKS = 600;
+/** Share of a page's letter-sized marks that balloons alone hold as letters at least. */
+const HELD = 0.6;
 /**
  * A page of which less than this share is paper (as light as text blocks' grounds) is covered by
  * drawing, tone or colour. Documents at hand, maps, charts and table pages among them, are 0.87–1.0
@@ -44,8 +51,10 @@ export function looksLikePicture(page: GrayImage): boolean {
   // A page of text on paper has its ink in letters: it is a document before its letters are grouped.
   const inked = pageInk(page, JUDGE_SIDE);
   const paper = paperShare(inked.img);
-  if (inked.drawn < DRAWN && paper >= PAPER) return false;
+  const sparse = letterSized(inked) <= FEW_MARKS;
+  if (inked.drawn < DRAWN && paper >= PAPER && !sparse) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
+  if (sparse && balloonsAlone(found.blocks, letterSized(inked))) return true;
   return pictureByMeasure({
     paper,
     drawn: inked.drawn,
@@ -89,6 +98,17 @@ export function pictureByMeasure(m: PageMeasure): boolean {
   // two-word one: it is still a picture when its text is set over a drawing, as a map's, a chart's
   // or a poster's is not.
   return glyphs >= FEW_GLYPHS && drawnOver;
+}
+
+/**
+ * Whether a page's text is one or a few balloons on their own (cut out of a comic page, on white):
+ * text blocks all on balloons' interiors (`TextBlock.balloon`), holding at least `FEW_GLYPHS`
+ * letters and most (`HELD`) of the page's letter-sized marks. Its ink is mostly letters on paper,
+ * as a document's is, but it is read and set as a balloon.
+ */
+function balloonsAlone(blocks: TextBlock[], marks: number): boolean {
+  const glyphs = blocks.reduce((n, b) => n + b.glyphs, 0);
+  return blocks.length > 0 && blocks.every((b) => b.balloon) && glyphs >= FEW_GLYPHS && glyphs >= HELD * marks;
 }
 
 /**

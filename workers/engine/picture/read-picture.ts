@@ -82,6 +82,19 @@ function withoutStrays(line: LineText): LineText | null {
   };
 }
 
+/** A bar read for a word of lettering in capitals ("|", "|'LL"): a serifless I standing alone. */
+const BAR_FOR_I = /^\|(?='\p{Lu}+$|$)/u;
+
+/**
+ * A line of capitals with the bars read for an I before another word made I again ("| THOUGHT",
+ * "|'LL GO"); a bar ending a line is left: there it is as often a "!" read so.
+ */
+function barsAsI(line: LineText): LineText {
+  const last = line.words.length - 1;
+  const words = line.words.map((w, i) => (i < last && BAR_FOR_I.test(w.text) ? { ...w, text: w.text.replace(BAR_FOR_I, "I") } : w));
+  return words.some((w, i) => w !== line.words[i]) ? { ...line, words, text: words.map((w) => w.text).join(" ") } : line;
+}
+
 /** Mean confidence of the words of some lines (0 without words). */
 function meanConfidence(lines: LineText[]): number {
   const words = lines.flatMap((l) => l.words);
@@ -97,8 +110,9 @@ const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.word
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   const read: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
-  // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text.
-  const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []) : read;
+  // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text, and a
+  // bar before a word is an I.
+  const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []).map(barsAsI) : read;
   // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread "THE…?").
   const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter(sureAlone);
   if (!lines.length) return [];

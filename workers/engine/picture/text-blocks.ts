@@ -26,6 +26,12 @@ export interface TextBlock {
   glyph: number;
   /** Letter-sized marks it holds. */
   glyphs: number;
+  /**
+   * Its ground is a balloon's interior: a closed shape within the page (it reaches no edge of it)
+   * and rounded, filling at most `ROUNDED` of its box with the marks on it (an ellipse fills 0.79,
+   * a caption box or a page's frame nearly all of it).
+   */
+  balloon: boolean;
 }
 
 export interface PictureText {
@@ -58,6 +64,8 @@ export const STRIP_ACROSS = 0.5;
 const MAX_ANALYSIS_PIXELS = ANALYSIS_SIDE * ANALYSIS_SIDE;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
 export const GROUND = 140;
+/** Share of its box a balloon's interior fills at most, with the marks on it (see `TextBlock.balloon`). */
+const ROUNDED = 0.85;
 /** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
 const INK = 120;
 /** Pixels between a mark and its ground that may be neither (an anti-aliased or noisy edge). */
@@ -363,6 +371,13 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
       vertical: runsVertically(sized),
       glyph: Math.max(1, Math.round(mh / scale)),
       glyphs: members.length,
+      balloon: inBalloon(
+        ground,
+        g,
+        W,
+        H,
+        own.reduce((a, m) => a + ink.area[m.k]!, 0),
+      ),
     });
   }
   let dark = 0,
@@ -385,6 +400,13 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
     drawn: inked.drawn,
     glyphs: glyphs.length,
   };
+}
+
+/** Whether ground `g`, with `marked` pixels of marks on it, is a balloon's interior (`TextBlock.balloon`). */
+function inBalloon(ground: Components, g: number, W: number, H: number, marked: number): boolean {
+  const [x0, y0, x1, y1] = [ground.x0[g]!, ground.y0[g]!, ground.x1[g]!, ground.y1[g]!];
+  if (x0 <= 0 || y0 <= 0 || x1 >= W || y1 >= H) return false;
+  return ground.area[g]! + marked <= ROUNDED * (x1 - x0) * (y1 - y0);
 }
 
 /**
