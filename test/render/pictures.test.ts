@@ -498,6 +498,13 @@ describe("a balloon cut out of its page", () => {
     expect(f.y + f.h).toBeLessThan(260);
   });
 
+  it("is a picture cut out as a rectangle through its interior, read word for word", async () => {
+    // Read as a document: "HOLD STILL TIM! / I'LL HAVE You FREE )".
+    const { pre, page } = await readEnglish("ctd_006013-balloon-cut.png");
+    expect(pre.path).toBe("picture");
+    expect(page.regions.map((r) => r.text)).toEqual(["HOLD STILL, TIM! I'LL HAVE YOU FREE IN A SECOND!"]);
+  });
+
   it("stays a document framed by a rectangle instead", async () => {
     const { pre, page } = await readEnglish("drawn-box-alone.png");
     expect(pre.path).toBe("ocr");

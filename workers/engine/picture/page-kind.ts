@@ -23,7 +23,7 @@ const FEW_GLYPHS = 4;
  */
 const FEW_MARKS = 600;
 /** Share of a page's letter-sized marks that balloons alone hold as letters at least. */
-const HELD = 0.6;
+const HELD = 0.5;
 /**
  * A page of which less than this share is paper (as light as text blocks' grounds) is covered by
  * drawing, tone or colour. Documents at hand, maps, charts and table pages among them, are 0.87–1.0

@@ -27,9 +27,9 @@ export interface TextBlock {
   /** Letter-sized marks it holds. */
   glyphs: number;
   /**
-   * Its ground is a balloon's interior: a closed shape within the page (it reaches no edge of it)
-   * and rounded, filling at most `ROUNDED` of its box with the marks on it (an ellipse fills 0.79,
-   * a caption box or a page's frame nearly all of it).
+   * Its ground is a balloon's interior: a shape within the page (along at most `CUT` of its edge: a
+   * balloon cut out through its interior) and rounded, filling at most `ROUNDED` of its box with
+   * the marks on it (an ellipse fills 0.79, a caption box, a page's frame or its paper nearly all of it).
    */
   balloon: boolean;
 }
@@ -66,6 +66,12 @@ const MAX_ANALYSIS_PIXELS = ANALYSIS_SIDE * ANALYSIS_SIDE;
 export const GROUND = 140;
 /** Share of its box a balloon's interior fills at most, with the marks on it (see `TextBlock.balloon`). */
 const ROUNDED = 0.85;
+/**
+ * Share of the image's edge a balloon's interior runs along at most: a balloon cut out as a
+ * rectangle through its interior has it at 3–15 % of its edge; a piece cut out of a page's paper,
+ * all round.
+ */
+const CUT = 0.25;
 /** Luma below which a pixel is ink: lettering is dark. Pixels between ink and ground (anti-aliasing, print noise) are neither. */
 const INK = 120;
 /** Pixels between a mark and its ground that may be neither (an anti-aliased or noisy edge). */
@@ -405,8 +411,16 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
 /** Whether ground `g`, with `marked` pixels of marks on it, is a balloon's interior (`TextBlock.balloon`). */
 function inBalloon(ground: Components, g: number, W: number, H: number, marked: number): boolean {
   const [x0, y0, x1, y1] = [ground.x0[g]!, ground.y0[g]!, ground.x1[g]!, ground.y1[g]!];
-  if (x0 <= 0 || y0 <= 0 || x1 >= W || y1 >= H) return false;
+  if ((x0 <= 0 || y0 <= 0 || x1 >= W || y1 >= H) && edgeShare(ground.labels, g, W, H) > CUT) return false;
   return ground.area[g]! + marked <= ROUNDED * (x1 - x0) * (y1 - y0);
+}
+
+/** Share of the raster's edge pixels that lie on ground `g`. */
+function edgeShare(labels: Int32Array, g: number, W: number, H: number): number {
+  let on = 0;
+  for (let x = 0; x < W; x++) on += +(labels[x] === g) + +(labels[(H - 1) * W + x] === g);
+  for (let y = 0; y < H; y++) on += +(labels[y * W] === g) + +(labels[y * W + W - 1] === g);
+  return on / (2 * (W + H));
 }
 
 /**
