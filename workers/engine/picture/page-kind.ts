@@ -51,16 +51,17 @@ export function looksLikePicture(page: GrayImage): boolean {
   // A page of text on paper has its ink in letters: it is a document before its letters are grouped.
   const inked = pageInk(page, JUDGE_SIDE);
   const paper = paperShare(inked.img);
-  const sparse = letterSized(inked) <= FEW_MARKS;
+  const marks = letterSized(inked);
+  const sparse = marks <= FEW_MARKS;
   if (inked.drawn < DRAWN && paper >= PAPER && !sparse) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
-  if (sparse && balloonsAlone(found.blocks, letterSized(inked))) return true;
+  if (sparse && balloonsAlone(found.blocks, marks)) return true;
   return pictureByMeasure({
     paper,
     drawn: inked.drawn,
     art: found.art,
     glyphs: found.blocks.map((b) => b.glyphs),
-    letterSized: letterSized(inked),
+    letterSized: marks,
   });
 }
 
@@ -103,7 +104,8 @@ export function pictureByMeasure(m: PageMeasure): boolean {
 /**
  * Whether a page's text is one or a few balloons on their own (cut out of a comic page, on white):
  * text blocks all on balloons' interiors (`TextBlock.balloon`), holding at least `FEW_GLYPHS`
- * letters and most (`HELD`) of the page's letter-sized marks. Its ink is mostly letters on paper,
+ * letters and half (`HELD`) of the page's letter-sized marks (art in the corners of a balloon cut
+ * out as a rectangle holds the rest). Its ink is mostly letters on paper,
  * as a document's is, but it is read and set as a balloon.
  */
 function balloonsAlone(blocks: TextBlock[], marks: number): boolean {
