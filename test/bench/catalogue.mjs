@@ -178,7 +178,7 @@ export const BENCHES = [
     command: "npm run bench:comics",
     needs: "Debian tesseract-ocr with eng, jpn and jpn_vert, ImageMagick; ../shared/corpus/comics",
     measures:
-      "Two US Golden Age comic pages and two manga pages through the service (`npm run dev` in a scratch copy) against transcriptions written by reading them: word (English) or character (Japanese) recall and precision of `ocr` beside native tesseract; after `translate` (en→es) and `erase`, the share of the source words native tesseract read on the page that it still reads on the result, the colour kept (mean chroma, result ÷ page), the size kept, seconds a job; the share of the translation's lettering set outside the balloons that comic-text-detector's text mask lies in.",
+      "Two US Golden Age comic pages and two manga pages through the service (`npm run dev` in a scratch copy) against transcriptions written by reading them: word (English) or character (Japanese) recall and precision of `ocr` beside native tesseract; after `translate` (en→es) and `erase`, the share of the source words native tesseract read on the page that it still reads on the result, the colour kept (mean chroma, result ÷ page), the size kept, seconds a job; the share of the translation's lettering set outside the balloons that comic-text-detector's text mask lies in. The same for panels cut out of the pages and for phone photos of them by ImageMagick (on a table, mild and strong perspective, a light gradient; taken close, no page edge in view, the light falling off).",
     args: ["test/bench/comics.mjs"],
     minutes: 60,
   },

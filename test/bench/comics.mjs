@@ -18,8 +18,9 @@
 //    corpus, `ctd-mask-<page>.png`): the share of its lettering's pixels outside the balloons that
 //    mask lies in (balloon-placement.mjs), with a picture of it in OUT (`<page>.placement.png`).
 // Photos (entries with `of` and `capture`): the page set on a table and photographed by
-// camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong"
-// or "shading"), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
+// camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong",
+// "shading", or "nobg": taken close, no page edge in view, its light falling off), its long side
+// PHOTO_LONG_SIDE pixels; read against the page's transcription.
 // Result images are kept in OUT (default /tmp/comics-results). CORPUS (default ../shared/corpus/comics),
 // ONLY (comma-separated file name parts), JOB_TIMEOUT_S (default 600), PAGE_KIND (auto|document|picture;
 // unset: the service's default, auto).

@@ -634,6 +634,29 @@ describe("a photographed comic page", () => {
     expect(regionWith(page, "WHAT A MAN"), texts).toBeDefined();
     expect(regionWith(page, "PERFECT"), texts).toBeDefined();
   });
+
+  // Taken close, the page's edges out of view, its lower part dim (balloons at 150–165 of 255): no
+  // page was found to flatten, and read as taken one block of the panel was found, "THE BLACK
+  // TERROR…" and "SURE DOES!…" lost.
+  it("taken close in dim light, no page edge in view, has its balloons read with the light evened out", async () => {
+    const { source, pre, page } = await read("ctd_006013-photo-dim.jpg");
+    expect(pre.path).toBe("picture");
+    expect(pre.transform.lying).toBeUndefined();
+    expect(pre.transform.shading).toBe(true);
+    const stored = await decodeKey(pre.key);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+    const texts = JSON.stringify(page.regions.map((r) => r.text));
+    for (const words of ["WHAT A MAN", "WAS LIKE HIM"]) expect(regionWith(page, words), texts).toBeDefined();
+  });
+
+  it("scanned in even light is read as it is", async () => {
+    const sourceKey = "pictures/ctd_006013.jpg";
+    await env.FILES.put(sourceKey, await picture("ctd_006013.jpg"));
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    expect(pre.path).toBe("picture");
+    expect(pre.transform.shading).toBeUndefined();
+  });
 });
 
 // Two columns of vertical Japanese (upTeX's Aozora sample) in a balloon over a drawn ground.

@@ -123,6 +123,14 @@ function spread(grid: Float32Array, print: Uint8Array): number {
   return sorted[Math.floor(0.9 * (sorted.length - 1))]! - sorted[Math.floor(0.1 * (sorted.length - 1))]!;
 }
 
+/** The grid the light is judged on: CELLS cells along the longer side; null when too small for three each way. */
+function cellsOf(img: GrayImage): { cell: number; cols: number; rows: number } | null {
+  const cell = Math.max(8, Math.ceil(Math.max(img.width, img.height) / CELLS));
+  const cols = Math.ceil(img.width / cell);
+  const rows = Math.ceil(img.height / cell);
+  return cols < 3 || rows < 3 ? null : { cell, cols, rows };
+}
+
 /**
  * Evens out uneven light (a lamp's falloff, a shadow across a photographed page): the paper's
  * brightness is estimated on a coarse grid and every pixel divided by it, so the paper comes out
@@ -130,11 +138,9 @@ function spread(grid: Float32Array, print: Uint8Array): number {
  * already even (a scan): the page is left as it is.
  */
 export function evenOutShading(img: GrayImage): GrayImage | null {
-  const { width: w, height: h } = img;
-  const cell = Math.max(8, Math.ceil(Math.max(w, h) / CELLS));
-  const cols = Math.ceil(w / cell);
-  const rows = Math.ceil(h / cell);
-  if (cols < 3 || rows < 3) return null;
+  const cells = cellsOf(img);
+  if (!cells) return null;
+  const { cell, cols, rows } = cells;
   const grid = paperGrid(img, cell, cols, rows);
   const paper = median3(fillNonPaper(grid.paper, cols, rows), cols, rows);
   // Only light that falls unevenly on print matters: a figure's own tones are not shading.
@@ -209,4 +215,44 @@ function divideBy(img: GrayImage, paper: GrayImage): GrayImage {
     }
   }
   return { width: w, height: h, data: out };
+}
+
+/** A picture's light at a cell is the brightest paper within this many cells of it (a thirteenth of its longer side). */
+const PICTURE_REACH = 3;
+
+/**
+ * The light a picture was photographed in, where it is uneven (a lamp's falloff, a dim half): a
+ * coarse map to divide it by, or null when its light is even (a scan, a drawing). A picture's own
+ * tones are not paper (a coloured or dark panel holds no white), so its light at a cell is the
+ * brightest paper within PICTURE_REACH cells (a balloon, a gutter, the margin lie that close on a
+ * comic page). What stays below NON_PAPER_BELOW of the picture's light there is a dark area, not a
+ * dim one, and is left as it is.
+ */
+export function pictureLight(img: GrayImage): GrayImage | null {
+  const cells = cellsOf(img);
+  if (!cells) return null;
+  const { cell, cols, rows } = cells;
+  const { paper } = paperGrid(img, cell, cols, rows);
+  const light = new Float32Array(cols * rows);
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      let most = 0;
+      for (let yy = Math.max(0, y - PICTURE_REACH); yy <= Math.min(rows - 1, y + PICTURE_REACH); yy++)
+        for (let xx = Math.max(0, x - PICTURE_REACH); xx <= Math.min(cols - 1, x + PICTURE_REACH); xx++)
+          most = Math.max(most, paper[yy * cols + xx]!);
+      light[y * cols + x] = most;
+    }
+  const sorted = Array.from(light).sort((a, b) => a - b);
+  const top = sorted[Math.floor(0.9 * (sorted.length - 1))]!;
+  if (top - sorted[Math.floor(0.1 * (sorted.length - 1))]! < UNEVEN_FROM) return null;
+  return boxBlur3({ width: cols, height: rows, data: Uint8Array.from(light, (v) => Math.round(v < NON_PAPER_BELOW * top ? top : v)) });
+}
+
+/**
+ * A picture photographed with no page found in the photo to flatten (its edges out of view), its
+ * light evened out (`pictureLight`); null when that light is even.
+ */
+export function evenOutPictureLight(img: GrayImage): GrayImage | null {
+  const light = pictureLight(img);
+  return light && divideBy(img, light);
 }

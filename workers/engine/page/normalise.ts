@@ -14,7 +14,7 @@ import { detectOrientation } from "../ocr/orientation";
 import { mapRegionBoxes } from "../ocr/page-text";
 import { estimateSkew, inkSample, normaliseContrast } from "../image/enhance";
 import { rotateQuarter, rotateSmall } from "../image/geometry";
-import { evenOutShading } from "../image/shading";
+import { evenOutShading, pictureLight } from "../image/shading";
 import { applyLineWarp, measureLineWarp } from "../image/dewarp";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { MAX_PAGE_SIDE, MAX_PHOTON_PIXELS } from "../memory";
@@ -166,7 +166,9 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
     // A photographed one is read on its page made flat (`PageTransform.lying`), with the light
-    // evened out where the page lay in uneven light (`pictureGray`).
+    // evened out where the page lay in uneven light (`pictureGray`); one in a camera's format with
+    // no page found in it (taken close, the page's edges out of view), with the light it was taken
+    // in evened out where that falls unevenly (`pictureLight`).
     const transform: PageTransform = {
       rotation: 0,
       skew: 0,
@@ -174,7 +176,7 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
       sourceWidth,
       sourceHeight,
       ...(photo ? { lying: photo.flat } : {}),
-      ...(evened ? { shading: true } : {}),
+      ...(evened || (!photo && ctx.camera && pictureLight(image)) ? { shading: true } : {}),
     };
     return { image: picture, path: "picture", transform };
   }
