@@ -146,6 +146,57 @@ describe("typesetting", () => {
     expect(Math.abs(upright.slope), JSON.stringify(upright)).toBeLessThan(0.03);
   });
 
+  it("sets turned text in a turned oval balloon as wide as its interior allows, never over its outline", async () => {
+    // An oval balloon (radii 230 x 110, outline 4 px) on a grey panel, turned 8° clockwise about
+    // (600, 350): its frame is the box around the turned rectangle that holds the oval, whose corners
+    // lie outside it.
+    const [cx, cy, a, b, angle] = [600, 350, 230, 110, 8];
+    const t = (angle * Math.PI) / 180;
+    const [c, s] = [Math.cos(t), Math.sin(t)];
+    const [W, H] = [2 * a * c + 2 * b * s, 2 * a * s + 2 * b * c];
+    const frame = { x: Math.round(cx - W / 2), y: Math.round(cy - H / 2), w: Math.round(W), h: Math.round(H) };
+    /** Where a page pixel lies against the oval: below 1 inside, 1 on its inner edge (in the oval's own axes). */
+    const oval = (x: number, y: number) => {
+      const [u, v] = [(x - cx) * c + (y - cy) * s, -(x - cx) * s + (y - cy) * c];
+      return (u / a) ** 2 + (v / b) ** 2;
+    };
+    const { PhotonImage } = await import("@cf-wasm/photon");
+    const [pw, ph] = [1200, 700];
+    const px = new Uint8Array(pw * ph * 4);
+    for (let y = 0; y < ph; y++)
+      for (let x = 0; x < pw; x++) {
+        const d = oval(x, y);
+        px.set(d <= 1 ? [255, 255, 255, 255] : d <= 1.04 ? [0, 0, 0, 255] : [120, 140, 160, 255], (y * pw + x) * 4);
+      }
+    const background = "work/typeset/turned-oval-bg.png";
+    const img = new PhotonImage(px, pw, ph);
+    try {
+      await env.FILES.put(background, img.get_bytes());
+    } finally {
+      img.free();
+    }
+    const text = "Su gran área hace de ese espejo una lupa tremenda, ¡me quema las muñecas! ¡Ojalá ardan las cuerdas!";
+    const out = await typeset(
+      [{ box: frame, lines: [], text, style: { frame, angle, lettering: "caps", font_family: "lettering" } }],
+      "work/typeset/turned-oval.png",
+      background,
+    );
+    expect(out.regions[0]!.overflow, JSON.stringify(out)).not.toBe("overflowing");
+    const bg = decode(await (await env.FILES.get(background))!.bytes());
+    const set = await decodeKey(out.key);
+    let [drawn, outside] = [0, 0];
+    for (let y = 0; y < ph; y++)
+      for (let x = 0; x < pw; x++) {
+        const i = (y * pw + x) * 4;
+        if (Math.abs(bg.data[i]! - set.data[i]!) + Math.abs(bg.data[i + 2]! - set.data[i + 2]!) < 80) continue;
+        drawn++;
+        if (oval(x, y) > 1) outside++;
+      }
+    // Laid out in the turned rectangle alone, the first and last lines reached past the outline at its corners.
+    expect(drawn).toBeGreaterThan(2000);
+    expect(outside, `${outside} of ${drawn} drawn pixels outside the oval`).toBe(0);
+  });
+
   it("sets a paragraph as wide as most of its lines, not out to one line that sticks out", async () => {
     // Six lines from x = 60; the fourth was read from the page's edge (a dark border taken into its first word).
     const lines = [0, 1, 2, 3, 4, 5].map((i) => ({ x: i === 3 ? 0 : 60, y: 100 + i * 40, w: i === 3 ? 560 : 500, h: 30 }));

@@ -48,6 +48,19 @@ function paperGrid(img: GrayImage, cell: number, cols: number, rows: number): { 
   return { paper, print };
 }
 
+/** The brightest value of a grid within `reach` cells of each cell (a square window). */
+function nearMax(grid: Float32Array, cols: number, rows: number, reach: number): Float32Array {
+  const out = new Float32Array(grid.length);
+  for (let y = 0; y < rows; y++)
+    for (let x = 0; x < cols; x++) {
+      let most = 0;
+      for (let yy = Math.max(0, y - reach); yy <= Math.min(rows - 1, y + reach); yy++)
+        for (let xx = Math.max(0, x - reach); xx <= Math.min(cols - 1, x + reach); xx++) most = Math.max(most, grid[yy * cols + xx]!);
+      out[y * cols + x] = most;
+    }
+  return out;
+}
+
 /**
  * Cells far darker than the brightest paper near them (within two cells), and the cells as dark
  * joined to them, are not paper: a photo, a dark box, the scanner's lid beside the page. Lamplight falls off over many cells and even a hard
@@ -56,15 +69,8 @@ function paperGrid(img: GrayImage, cell: number, cols: number, rows: number): { 
  */
 function fillNonPaper(grid: Float32Array, cols: number, rows: number): Float32Array {
   const out = Float32Array.from(grid);
-  const known = new Uint8Array(grid.length);
-  for (let y = 0; y < rows; y++) {
-    for (let x = 0; x < cols; x++) {
-      let near = 0;
-      for (let yy = Math.max(0, y - 2); yy <= Math.min(rows - 1, y + 2); yy++)
-        for (let xx = Math.max(0, x - 2); xx <= Math.min(cols - 1, x + 2); xx++) near = Math.max(near, grid[yy * cols + xx]!);
-      known[y * cols + x] = grid[y * cols + x]! >= NON_PAPER_BELOW * near ? 1 : 0;
-    }
-  }
+  const near = nearMax(grid, cols, rows, 2);
+  const known = Uint8Array.from(grid, (v, i) => (v >= NON_PAPER_BELOW * near[i]! ? 1 : 0));
   // A dark area wider than the window is not paper in its middle either: grown from its rim over cells as dark.
   const stack: number[] = [];
   for (let i = 0; i < grid.length; i++) if (!known[i]) stack.push(i);
@@ -233,15 +239,7 @@ export function pictureLight(img: GrayImage): GrayImage | null {
   if (!cells) return null;
   const { cell, cols, rows } = cells;
   const { paper } = paperGrid(img, cell, cols, rows);
-  const light = new Float32Array(cols * rows);
-  for (let y = 0; y < rows; y++)
-    for (let x = 0; x < cols; x++) {
-      let most = 0;
-      for (let yy = Math.max(0, y - PICTURE_REACH); yy <= Math.min(rows - 1, y + PICTURE_REACH); yy++)
-        for (let xx = Math.max(0, x - PICTURE_REACH); xx <= Math.min(cols - 1, x + PICTURE_REACH); xx++)
-          most = Math.max(most, paper[yy * cols + xx]!);
-      light[y * cols + x] = most;
-    }
+  const light = nearMax(paper, cols, rows, PICTURE_REACH);
   const sorted = Array.from(light).sort((a, b) => a - b);
   const top = sorted[Math.floor(0.9 * (sorted.length - 1))]!;
   if (top - sorted[Math.floor(0.1 * (sorted.length - 1))]! < UNEVEN_FROM) return null;

@@ -6,8 +6,6 @@ import type { RgbaImage } from "../image/gray";
  * grain and halftone stay within it, outlines and art do not).
  */
 const NEAR_FILL = 60;
-/** Pixels off the fill a run may step over (a stray dot left in the interior). */
-const GAP = 2;
 
 /** Per row of a box (from its top), the interior's span on that row, x from the box's left: [x0, x1). */
 export interface Shape {
@@ -31,12 +29,19 @@ function fillOf(page: RgbaImage, box: Box): [number, number, number] {
   }) as [number, number, number];
 }
 
+/** Whether the RGBA pixel at byte `i` is of the fill's colour (`NEAR_FILL`). */
+const nearFill = (data: Uint8Array, i: number, fill: [number, number, number]) =>
+  Math.abs(data[i]! - fill[0]) <= NEAR_FILL &&
+  Math.abs(data[i + 1]! - fill[1]) <= NEAR_FILL &&
+  Math.abs(data[i + 2]! - fill[2]) <= NEAR_FILL;
+
 /**
- * The interior of a balloon, row by row, on the clean plate: the run of the fill's colour through
- * the frame's centre line, `margin` pixels in from the outline (an oval's rows narrow towards its
- * top and bottom, where the frame's rectangle crosses its outline). Rows and x are those of the frame
- * inset by `margin` on every side, where the text goes. A row whose centre is off the fill keeps the
- * whole width.
+ * The interior of a balloon, row by row, on the clean plate: the pixels of the fill's colour joined
+ * to the frame's centre within the frame (a stray dot left in it is gone round, its outline is not
+ * crossed), each row from its leftmost to its rightmost such pixel, `margin` pixels in from the
+ * outline (an oval's rows narrow towards its top and bottom, where the frame's rectangle crosses its
+ * outline). Rows and x are those of the frame inset by `margin` on every side, where the text goes;
+ * a row the interior does not reach holds nothing.
  */
 export function balloonShape(page: RgbaImage, frame: Box, margin: number): Shape {
   const box = {
@@ -51,37 +56,48 @@ export function balloonShape(page: RgbaImage, frame: Box, margin: number): Shape
   const x1 = new Int32Array(rows).fill(inner);
   if (!rows || !inner) return { x0, x1 };
   const fill = fillOf(page, box);
-  const near = (x: number, y: number) => {
-    const i = (y * page.width + x) * 4;
-    return (
-      Math.abs(page.data[i]! - fill[0]) <= NEAR_FILL &&
-      Math.abs(page.data[i + 1]! - fill[1]) <= NEAR_FILL &&
-      Math.abs(page.data[i + 2]! - fill[2]) <= NEAR_FILL
-    );
-  };
-  const cx = box.x + (box.w >> 1);
-  // The last fill pixel reached from the centre going one way, over gaps of at most GAP pixels.
-  const reach = (y: number, step: 1 | -1, end: number) => {
-    let last = cx,
-      off = 0;
-    for (let x = cx + step; x !== end; x += step) {
-      if (near(x, y)) {
-        last = x;
-        off = 0;
-      } else if (++off > GAP) break;
+  const on = new Uint8Array(box.w * box.h);
+  for (let y = 0; y < box.h; y++)
+    for (let x = 0; x < box.w; x++) {
+      on[y * box.w + x] = +nearFill(page.data, ((box.y + y) * page.width + box.x + x) * 4, fill);
     }
-    return last;
-  };
+  // From the fill pixel nearest the centre, the fill joined to it (4-connected).
+  const seed = nearestOn(on, box.w, box.h);
+  const left = new Int32Array(box.h).fill(box.w);
+  const right = new Int32Array(box.h).fill(-1);
+  if (seed >= 0) {
+    const stack = [seed];
+    on[seed] = 2;
+    while (stack.length) {
+      const i = stack.pop()!;
+      const [x, y] = [i % box.w, Math.floor(i / box.w)];
+      left[y] = Math.min(left[y]!, x);
+      right[y] = Math.max(right[y]!, x);
+      for (const j of [x > 0 ? i - 1 : -1, x < box.w - 1 ? i + 1 : -1, i - box.w, i + box.w])
+        if (j >= 0 && j < on.length && on[j] === 1) ((on[j] = 2), stack.push(j));
+    }
+  }
   for (let r = 0; r < rows; r++) {
-    const y = box.y + margin + r;
-    if (!near(cx, y)) continue;
+    const y = margin + r;
     // The run [L, R] in frame x keeps [L + margin, R + 1 - margin) for text: in inset-box x, less margin again.
-    const left = reach(y, -1, box.x - 1) - box.x;
-    const right = reach(y, 1, box.x + box.w) - box.x + 1 - 2 * margin;
-    x0[r] = Math.min(inner, Math.max(0, left));
-    x1[r] = Math.max(x0[r]!, Math.min(inner, right));
+    if (right[y]! < 0) {
+      x1[r] = 0;
+      continue;
+    }
+    x0[r] = Math.min(inner, Math.max(0, left[y]!));
+    x1[r] = Math.max(x0[r]!, Math.min(inner, right[y]! + 1 - 2 * margin));
   }
   return { x0, x1 };
+}
+
+/** The index of the pixel of `on` nearest the centre of a w x h grid (rings of growing size), or -1. */
+function nearestOn(on: Uint8Array, w: number, h: number): number {
+  const [cx, cy] = [w >> 1, h >> 1];
+  for (let d = 0; d <= Math.max(w, h) >> 1; d++)
+    for (let y = Math.max(0, cy - d); y <= Math.min(h - 1, cy + d); y++)
+      for (let x = Math.max(0, cx - d); x <= Math.min(w - 1, cx + d); x++)
+        if (Math.max(Math.abs(x - cx), Math.abs(y - cy)) === d && on[y * w + x]) return y * w + x;
+  return -1;
 }
 
 /** The span every row from `top` to `bottom` (box pixels) holds: the narrowest of them. */
@@ -93,4 +109,68 @@ export function spanOver(shape: Shape, top: number, bottom: number, width: numbe
     x1 = Math.min(x1, shape.x1[r]!);
   }
   return { x0, x1: Math.max(x0, x1) };
+}
+
+/** Share of a turned rectangle's smaller side it may grow by on each side towards its balloon's outline. */
+const GROW = 0.5;
+/** Share of a side's pixels that must lie on the fill for the rectangle to grow past it. */
+const ON_FILL = 0.995;
+
+/** The page as seen from a rectangle w x h centred on (cx, cy) turned by `angle` degrees clockwise (nearest pixel; black off the page). */
+function turnedView(page: RgbaImage, cx: number, cy: number, w: number, h: number, angle: number): RgbaImage {
+  const t = (angle * Math.PI) / 180;
+  const [c, s] = [Math.cos(t), Math.sin(t)];
+  const data = new Uint8Array(w * h * 4);
+  for (let v = 0; v < h; v++)
+    for (let u = 0; u < w; u++) {
+      const [dx, dy] = [u + 0.5 - w / 2, v + 0.5 - h / 2];
+      const x = Math.floor(cx + dx * c - dy * s);
+      const y = Math.floor(cy + dx * s + dy * c);
+      if (x < 0 || y < 0 || x >= page.width || y >= page.height) continue;
+      data.set(page.data.subarray((y * page.width + x) * 4, (y * page.width + x) * 4 + 4), (v * w + u) * 4);
+    }
+  return { width: w, height: h, data };
+}
+
+/**
+ * Where to set text turned by `angle` degrees (clockwise) about the centre of `box` in a balloon seen
+ * at a slant (a photo's), and the interior's shape there: the rectangle `box` (`margin` pixels in
+ * from the frame) grown, in the turned view of the clean plate, side by side while the new side lies
+ * on the balloon's fill (its text's own rectangle becomes its interior's), then `balloonShape` of
+ * that view. The box returned is upright on the page, centred where the grown rectangle is, to be
+ * turned about its centre as `box` would have been.
+ */
+export function turnedInterior(page: RgbaImage, box: Box, margin: number, angle: number): { box: Box; shape: Shape } {
+  const [w0, h0] = [Math.round(box.w) + 2 * margin, Math.round(box.h) + 2 * margin];
+  const most = Math.round(GROW * Math.min(w0, h0));
+  const [W, H] = [w0 + 2 * most, h0 + 2 * most];
+  const [cx, cy] = [box.x + box.w / 2, box.y + box.h / 2];
+  const view = turnedView(page, cx, cy, W, H, angle);
+  const fill = fillOf(view, { x: most, y: most, w: w0, h: h0 });
+  const on = (x: number, y: number) => nearFill(view.data, (y * W + x) * 4, fill);
+  let [x0, y0, x1, y1] = [most, most, most + w0, most + h0];
+  const rowOn = (y: number) => {
+    let n = 0;
+    for (let x = x0; x < x1; x++) n += +on(x, y);
+    return n >= ON_FILL * (x1 - x0);
+  };
+  const colOn = (x: number) => {
+    let n = 0;
+    for (let y = y0; y < y1; y++) n += +on(x, y);
+    return n >= ON_FILL * (y1 - y0);
+  };
+  for (let grew = true; grew;) {
+    grew = false;
+    if (y0 > 0 && rowOn(y0 - 1)) (y0--, (grew = true));
+    if (y1 < H && rowOn(y1)) (y1++, (grew = true));
+    if (x0 > 0 && colOn(x0 - 1)) (x0--, (grew = true));
+    if (x1 < W && colOn(x1)) (x1++, (grew = true));
+  }
+  const shape = balloonShape(view, { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, margin);
+  // The grown rectangle's centre, from the view back onto the page.
+  const t = (angle * Math.PI) / 180;
+  const [dx, dy] = [(x0 + x1) / 2 - W / 2, (y0 + y1) / 2 - H / 2];
+  const [w, h] = [x1 - x0 - 2 * margin, y1 - y0 - 2 * margin];
+  const [px, py] = [cx + dx * Math.cos(t) - dy * Math.sin(t), cy + dx * Math.sin(t) + dy * Math.cos(t)];
+  return { box: { x: px - w / 2, y: py - h / 2, w, h }, shape };
 }

@@ -155,24 +155,47 @@ function breakColumns(text: string, size: number, maxH: number | ((column: numbe
   return cols;
 }
 
+/** Places a block of lines may move to from the centre of a balloon's box, in half lines either way. */
+const SHIFTS = [-1, 1, -2, 2, -3, 3, -4, 4];
+
 /**
  * Lines in a balloon's shape, centred in the box: each line as wide as the rows it covers allow,
  * centred in them. The line count sets where the lines fall, which sets their widths: broken again
- * until the count holds (a few rounds; otherwise it does not fit at this size).
+ * until the count holds (a few rounds; otherwise it does not fit at this size). Where the centred
+ * lines do not fit (a line on rows the interior narrows to nothing, as a slanted balloon's rectangle
+ * has at a corner), the block is moved up or down by half lines within the box.
  */
 function shapedLines(chain: Face[], atoms: Atom[], box: Box, size: number, shape: Shape): Layout {
-  let count = breakLines(chain, atoms, size, box.w).length;
-  for (let round = 0; round < 4; round++) {
-    const top = (box.h - size * (LINE_GAP * count + BLOCK_EXTRA)) / 2;
+  /** The lines laid from `top` (box pixels), if there are `count` of them, and whether they fit there. */
+  const from = (top: number, count: number) => {
     const spans = Array.from({ length: count }, (_, i) =>
       spanOver(shape, top + i * size * LINE_GAP, top + i * size * LINE_GAP + size * LINE_EXTENT, box.w),
     );
     const lines = breakLines(chain, atoms, size, (i) => (i < count ? spans[i]!.x1 - spans[i]!.x0 : box.w));
-    if (lines.length === count) {
-      const fits = top >= -0.5 && lines.every((l, i) => l.width <= spans[i]!.x1 - spans[i]!.x0 + 0.5);
-      return { size, vertical: false, lines, centres: spans.map((s) => (s.x0 + s.x1) / 2), fits };
+    const fits = lines.length === count && top >= -0.5 && lines.every((l, i) => l.width <= spans[i]!.x1 - spans[i]!.x0 + 0.5);
+    return { lines, centres: spans.map((s) => (s.x0 + s.x1) / 2), fits };
+  };
+  let count = breakLines(chain, atoms, size, box.w).length;
+  for (let round = 0; round < 4; round++) {
+    const free = box.h - size * (LINE_GAP * count + BLOCK_EXTRA);
+    const centred = from(free / 2, count);
+    if (centred.fits) return { size, vertical: false, lines: centred.lines, centres: centred.centres, fits: true };
+    for (const shift of SHIFTS) {
+      const top = free / 2 + (shift * size * LINE_GAP) / 2;
+      if (top < 0 || top > free) continue;
+      const moved = from(top, count);
+      if (moved.fits)
+        return {
+          size,
+          vertical: false,
+          lines: moved.lines,
+          centres: moved.centres,
+          tops: moved.lines.map((_, i) => top + i * size * LINE_GAP),
+          fits: true,
+        };
     }
-    count = lines.length;
+    if (centred.lines.length === count) return { size, vertical: false, lines: centred.lines, centres: centred.centres, fits: false };
+    count = centred.lines.length;
   }
   return { size, vertical: false, lines: breakLines(chain, atoms, size, box.w), fits: false };
 }
@@ -269,7 +292,7 @@ export interface FitOptions {
 
 /**
  * Font size search: the largest whole-pixel size from `target` down to `least` at which the text
- * fits the box (binary search; fitting only gets easier as the size drops). `fitted` at the
+ * fits the box (binary search; fitting only gets easier as the size drops, nearly always). `fitted` at the
  * original size, `shrunk` below it, `overflowing` when even `least` does not fit (laid out there).
  * `edges` are background edges across the box (y from its top, horizontal text only): lines are
  * placed from `start` so that none crosses one. `shape`, a balloon's interior row by row
@@ -300,5 +323,11 @@ export function fitText(
     } else hi = mid - 1;
   }
   if (best) return { layout: best, overflow: "shrunk" };
+  // In a balloon's shape fitting is not always easier at a smaller size (a line moves onto rows the
+  // outline narrows): every size is tried before the text is reported overflowing.
+  for (let size = top - 1; shape && size >= min; size--) {
+    const l = at(size);
+    if (l.fits) return { layout: l, overflow: "shrunk" };
+  }
   return { layout: at(min), overflow: "overflowing" };
 }

@@ -2,7 +2,7 @@ import type { Box, TypesetInput, TypesetRegion, TypesetResult } from "../../shar
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
-import { balloonShape } from "./balloon-shape";
+import { balloonShape, turnedInterior } from "./balloon-shape";
 import { drawSvg, regionSvg, turnedSvg } from "./draw";
 import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
@@ -91,7 +91,11 @@ function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: numbe
   // in Japanese columns): their thickness is across their own direction.
   const lines = r.lines ?? [];
   const columns = lines.filter((l) => l.h > l.w).length > lines.length / 2;
-  const hs = lines.map((l) => (columns ? l.w : l.h)).sort((a, b) => a - b);
+  // A line set at a turn has an upright box around its turned rectangle: its thickness is that rectangle's.
+  const t = (Math.abs(turnOf(r)) * Math.PI) / 180;
+  const thickness = (along: number, across: number) =>
+    t ? Math.min(across, Math.max(0.3 * across, (across * Math.cos(t) - along * Math.sin(t)) / Math.cos(2 * t))) : across;
+  const hs = lines.map((l) => (columns ? thickness(l.h, l.w) : thickness(l.w, l.h))).sort((a, b) => a - b);
   if (!hs.length) return { size: Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP };
   // Recognised line boxes run from ascender to descender: about one em. Lines lettered in capitals
   // run only as high as the capitals: the em starts where the lead face's capitals are that high, and
@@ -129,9 +133,11 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const m = framed?.margin ?? 0;
     const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
     // Text set at a turn (a balloon seen at a slant in a photo) is laid out upright in the largest
-    // rectangle so turned that the frame or box holds, then turned about its centre.
+    // rectangle so turned that the frame or box holds (in a balloon, grown to its interior), then
+    // turned about its centre.
     const turn = turnOf(r);
-    const box = turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r));
+    const turned = framed && turn ? turnedInterior(page, turnedWithin(frame!, turn), m, turn) : null;
+    const box = turned?.box ?? (turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r)));
     const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
@@ -145,8 +151,8 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     // No line is drawn across a background edge under the box (horizontal text); a balloon is one ground.
     const edges = r.vertical || frame || turn ? [] : rowEdges(page, box);
     // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom),
-    // its columns as long. (A turned balloon's rows are not the page's: its rectangle is kept.)
-    const shape = framed && !turn ? balloonShape(page, framed.frame, m) : undefined;
+    // its columns as long; a turned balloon's rows are those of its turned interior.
+    const shape = turned?.shape ?? (framed ? balloonShape(page, framed.frame, m) : undefined);
     const { size, least } = targetSize(r, chain[0]!);
     const { layout, overflow } = fitText(chain, text, box, size, !!r.vertical, { edges, start: first ?? 0, shape, least });
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
