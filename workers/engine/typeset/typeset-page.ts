@@ -91,11 +91,7 @@ function targetSize(r: TypesetRegion, lead: Face): { size: number; least?: numbe
   // in Japanese columns): their thickness is across their own direction.
   const lines = r.lines ?? [];
   const columns = lines.filter((l) => l.h > l.w).length > lines.length / 2;
-  // A line set at a turn has an upright box around its turned rectangle: its thickness is that rectangle's.
-  const t = (Math.abs(turnOf(r)) * Math.PI) / 180;
-  const thickness = (along: number, across: number) =>
-    t ? Math.min(across, Math.max(0.3 * across, (across * Math.cos(t) - along * Math.sin(t)) / Math.cos(2 * t))) : across;
-  const hs = lines.map((l) => (columns ? thickness(l.h, l.w) : thickness(l.w, l.h))).sort((a, b) => a - b);
+  const hs = lines.map((l) => (columns ? l.w : l.h)).sort((a, b) => a - b);
   if (!hs.length) return { size: Math.min(r.vertical ? r.box.w : r.box.h, 48) / LINE_GAP };
   // Recognised line boxes run from ascender to descender: about one em. Lines lettered in capitals
   // run only as high as the capitals: the em starts where the lead face's capitals are that high, and
