@@ -288,13 +288,40 @@ async function measurePage(base, auth, name) {
     row[tool] = m;
   }
   // Where the translation's lettering lands: inside the balloons the detector's text mask lies in.
-  const mask = path.join(corpus, `ctd-mask-${stem}.png`);
   const drawnOn = (tool) => path.join(OUT, `${stem}.${tool}.png`);
-  if (!row.refused && existsSync(mask) && row.translate?.status === "completed" && row.erase?.status === "completed") {
-    const placed = balloonPlacement(file, mask, drawnOn("translate"), drawnOn("erase"), path.join(OUT, `${stem}.placement.png`));
+  const against = !row.refused && row.translate?.status === "completed" && row.erase?.status === "completed" && placementInputs(name, file);
+  if (against) {
+    const placed = balloonPlacement(
+      against.source,
+      against.mask,
+      drawnOn("translate"),
+      drawnOn("erase"),
+      path.join(OUT, `${stem}.placement.png`),
+    );
     if (placed) row.translate.placement = placed;
   }
   return row;
+}
+
+/**
+ * The page and text mask a translation's placement is measured against (`balloonPlacement`), or
+ * null where the corpus has no mask: a page's own; for a photo of a page, the mask photographed
+ * as the page was (the same capture: its geometry comes from the seed alone, so it lies on the
+ * photo's text) with no light, noise or blur, and the page so photographed in even light, whose
+ * balloons are light where the photo's fell dim.
+ */
+function placementInputs(name, file) {
+  const { of, capture } = entry(name);
+  const stem = (of ?? name).replace(/\.[^.]+$/, "");
+  const mask = path.join(corpus, `ctd-mask-${stem}.png`);
+  if (!existsSync(mask)) return null;
+  if (!capture) return of ? null : { source: file, mask };
+  const shot = (src, out, tweaks) => makeCapture(src, capture, out, { work, seedName: stem, longSide: PHOTO_LONG_SIDE, tweaks }).file;
+  const base = path.join(work, name.replace(/\.[^.]+$/, ""));
+  return {
+    source: shot(path.join(corpus, of), `${base}.even.png`, { light: 0, shadow: 0 }),
+    mask: shot(mask, `${base}.mask.png`, { light: 0, shadow: 0, noise: 0, blur: 0 }),
+  };
 }
 
 const mean = (xs) => {

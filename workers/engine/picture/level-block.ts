@@ -1,5 +1,6 @@
 import type { Box } from "../../shared/engine-contract";
 import { rotateSmall } from "../image/geometry";
+import { clampToPage } from "../image/perspective";
 import { grayToRgba, type GrayImage } from "../image/gray";
 import type { OcrRaster } from "../ocr/page-raster";
 import { labelComponents } from "./components";
@@ -125,5 +126,20 @@ export function turnedBack(angle: number, centre: { x: number; y: number }, widt
     const x1 = Math.min(width, Math.ceil(Math.max(...xs)));
     const y1 = Math.min(height, Math.ceil(Math.max(...ys)));
     return { x: x0, y: y0, w: Math.max(1, x1 - x0), h: Math.max(1, y1 - y0) };
+  };
+}
+
+/**
+ * As `turnedBack`, but each box keeps its size, upright and centred where its centre turns back to:
+ * a line's own height, which the box around it turned overstates (a translation's size follows it),
+ * as boxes read on a photo's flattened page are put back (`picture/lying-page.ts`).
+ */
+export function turnedBackAlike(angle: number, centre: { x: number; y: number }, width: number, height: number): (b: Box) => Box {
+  const a = (angle * Math.PI) / 180;
+  const [cos, sin] = [Math.cos(a), Math.sin(a)];
+  return (b) => {
+    const [u, v] = [b.x + b.w / 2 - centre.x, b.y + b.h / 2 - centre.y];
+    const [x, y] = [centre.x + u * cos - v * sin, centre.y + u * sin + v * cos];
+    return clampToPage({ x: x - b.w / 2, y: y - b.h / 2, w: b.w, h: b.h }, width, height);
   };
 }

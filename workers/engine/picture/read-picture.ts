@@ -9,7 +9,7 @@ import type { OcrRaster } from "../ocr/page-raster";
 import { LINE_ALONE, WORD_ALONE, latinScrap, mostlyLetters, scraps, withoutScraps } from "./art-readings";
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
-import { levelled, turnedBack } from "./level-block";
+import { levelled, turnedBack, turnedBackAlike } from "./level-block";
 import { lineBands, readByBands } from "./line-bands";
 import { lightLettering } from "./light-lettering";
 import { findPictureText } from "./strip-windows";
@@ -195,14 +195,17 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
   const set = levelled(raster, block.glyph * raster.scale);
   if (!set) return [];
   const back = turnedBack(set.angle, set.centre, raster.width, raster.height);
+  const alike = turnedBackAlike(set.angle, set.centre, raster.width, raster.height);
   const grow = LEVELLED_MARGIN * block.glyph;
-  // Read level, each region is set where its lettering was: its frame is the box around its text's
-  // rectangle (grown by a margin) turned back, in which the typesetter finds that rectangle again.
+  // Read level, each region is set where its lettering was: its box and frame are the boxes around
+  // its text's rectangle (the frame grown by a margin) turned back, in which the typesetter finds
+  // that rectangle again; its lines and words keep their size, centred where they were.
   const regions = (reading: PageText) =>
     regionOf(reading, block)
       .filter(mostlyLetters)
       .map((r) => ({
-        ...mapRegionBoxes([r], back)[0]!,
+        ...mapRegionBoxes([r], alike)[0]!,
+        box: back(r.box),
         frame: back({ x: r.box.x - grow, y: r.box.y - grow, w: r.box.w + 2 * grow, h: r.box.h + 2 * grow }),
         angle: set.angle,
       }));

@@ -111,11 +111,6 @@ export function spanOver(shape: Shape, top: number, bottom: number, width: numbe
   return { x0, x1: Math.max(x0, x1) };
 }
 
-/** Share of a turned rectangle's smaller side it may grow by on each side towards its balloon's outline. */
-const GROW = 0.5;
-/** Share of a side's pixels that must lie on the fill for the rectangle to grow past it. */
-const ON_FILL = 0.995;
-
 /** The page as seen from a rectangle w x h centred on (cx, cy) turned by `angle` degrees clockwise (nearest pixel; black off the page). */
 function turnedView(page: RgbaImage, cx: number, cy: number, w: number, h: number, angle: number): RgbaImage {
   const t = (angle * Math.PI) / 180;
@@ -133,44 +128,12 @@ function turnedView(page: RgbaImage, cx: number, cy: number, w: number, h: numbe
 }
 
 /**
- * Where to set text turned by `angle` degrees (clockwise) about the centre of `box` in a balloon seen
- * at a slant (a photo's), and the interior's shape there: the rectangle `box` (`margin` pixels in
- * from the frame) grown, in the turned view of the clean plate, side by side while the new side lies
- * on the balloon's fill (its text's own rectangle becomes its interior's), then `balloonShape` of
- * that view. The box returned is upright on the page, centred where the grown rectangle is, to be
- * turned about its centre as `box` would have been.
+ * The interior of a balloon seen at a slant (a photo's), row by row, for text laid out upright in
+ * `box` and then turned by `angle` degrees (clockwise) about its centre: `balloonShape` of the clean
+ * plate as seen from that turned rectangle, `margin` pixels around it included. Its rows are those of `box`.
  */
-export function turnedInterior(page: RgbaImage, box: Box, margin: number, angle: number): { box: Box; shape: Shape } {
-  const [w0, h0] = [Math.round(box.w) + 2 * margin, Math.round(box.h) + 2 * margin];
-  const most = Math.round(GROW * Math.min(w0, h0));
-  const [W, H] = [w0 + 2 * most, h0 + 2 * most];
-  const [cx, cy] = [box.x + box.w / 2, box.y + box.h / 2];
-  const view = turnedView(page, cx, cy, W, H, angle);
-  const fill = fillOf(view, { x: most, y: most, w: w0, h: h0 });
-  const on = (x: number, y: number) => nearFill(view.data, (y * W + x) * 4, fill);
-  let [x0, y0, x1, y1] = [most, most, most + w0, most + h0];
-  const rowOn = (y: number) => {
-    let n = 0;
-    for (let x = x0; x < x1; x++) n += +on(x, y);
-    return n >= ON_FILL * (x1 - x0);
-  };
-  const colOn = (x: number) => {
-    let n = 0;
-    for (let y = y0; y < y1; y++) n += +on(x, y);
-    return n >= ON_FILL * (y1 - y0);
-  };
-  for (let grew = true; grew;) {
-    grew = false;
-    if (y0 > 0 && rowOn(y0 - 1)) (y0--, (grew = true));
-    if (y1 < H && rowOn(y1)) (y1++, (grew = true));
-    if (x0 > 0 && colOn(x0 - 1)) (x0--, (grew = true));
-    if (x1 < W && colOn(x1)) (x1++, (grew = true));
-  }
-  const shape = balloonShape(view, { x: x0, y: y0, w: x1 - x0, h: y1 - y0 }, margin);
-  // The grown rectangle's centre, from the view back onto the page.
-  const t = (angle * Math.PI) / 180;
-  const [dx, dy] = [(x0 + x1) / 2 - W / 2, (y0 + y1) / 2 - H / 2];
-  const [w, h] = [x1 - x0 - 2 * margin, y1 - y0 - 2 * margin];
-  const [px, py] = [cx + dx * Math.cos(t) - dy * Math.sin(t), cy + dx * Math.sin(t) + dy * Math.cos(t)];
-  return { box: { x: px - w / 2, y: py - h / 2, w, h }, shape };
+export function turnedBalloonShape(page: RgbaImage, box: Box, margin: number, angle: number): Shape {
+  const [w, h] = [Math.round(box.w) + 2 * margin, Math.round(box.h) + 2 * margin];
+  const view = turnedView(page, box.x + box.w / 2, box.y + box.h / 2, w, h, angle);
+  return balloonShape(view, { x: 0, y: 0, w, h }, margin);
 }

@@ -278,6 +278,9 @@ export function blockExtent(l: Layout): number {
 
 export const COLUMN_STEP = COLUMN_PITCH;
 
+/** The smallest font size (pixels) text is set at. */
+const SMALLEST = 6;
+
 /** Share of its original size text may shrink to before it is reported overflowing. */
 export const SHRINK = 0.45;
 
@@ -293,7 +296,8 @@ export interface FitOptions {
 /**
  * Font size search: the largest whole-pixel size from `target` down to `least` at which the text
  * fits the box (binary search; fitting only gets easier as the size drops, nearly always). `fitted` at the
- * original size, `shrunk` below it, `overflowing` when even `least` does not fit (laid out there).
+ * original size, `shrunk` below it, `overflowing` when even `least` does not fit (laid out there;
+ * in a balloon's shape, at the largest smaller size that fits it, if any).
  * `edges` are background edges across the box (y from its top, horizontal text only): lines are
  * placed from `start` so that none crosses one. `shape`, a balloon's interior row by row
  * (horizontal text), sets each line's width instead of the box's.
@@ -307,7 +311,7 @@ export function fitText(
   { edges = [], start = 0, shape, least }: FitOptions = {},
 ): { layout: Layout; overflow: TypesetOverflow } {
   const top = Math.max(4, Math.round(target));
-  const min = Math.max(6, Math.min(top, Math.ceil(least ?? top * SHRINK)));
+  const min = Math.max(SMALLEST, Math.min(top, Math.ceil(least ?? top * SHRINK)));
   const at = (size: number) => layoutAt(chain, text, box, size, vertical, edges, start, shape);
   const first = at(top);
   if (first.fits) return { layout: first, overflow: "fitted" };
@@ -328,6 +332,12 @@ export function fitText(
   for (let size = top - 1; shape && size >= min; size--) {
     const l = at(size);
     if (l.fits) return { layout: l, overflow: "shrunk" };
+  }
+  // Text that overflows a balloon is still set within its outline, smaller than `least` (down to
+  // the smallest size), and reported overflowing: laid out at `least` its lines crossed the outline.
+  for (let size = min - 1; shape && size >= SMALLEST; size--) {
+    const l = at(size);
+    if (l.fits) return { layout: l, overflow: "overflowing" };
   }
   return { layout: at(min), overflow: "overflowing" };
 }

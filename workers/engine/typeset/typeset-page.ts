@@ -2,7 +2,7 @@ import type { Box, TypesetInput, TypesetRegion, TypesetResult } from "../../shar
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
-import { balloonShape, turnedInterior } from "./balloon-shape";
+import { balloonShape, turnedBalloonShape } from "./balloon-shape";
 import { drawSvg, regionSvg, turnedSvg } from "./draw";
 import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
@@ -129,11 +129,9 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const m = framed?.margin ?? 0;
     const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
     // Text set at a turn (a balloon seen at a slant in a photo) is laid out upright in the largest
-    // rectangle so turned that the frame or box holds (in a balloon, grown to its interior), then
-    // turned about its centre.
+    // rectangle so turned that the frame or box holds, then turned about its centre.
     const turn = turnOf(r);
-    const turned = framed && turn ? turnedInterior(page, turnedWithin(frame!, turn), m, turn) : null;
-    const box = turned?.box ?? (turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r)));
+    const box = turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r));
     const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
@@ -148,7 +146,7 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     const edges = r.vertical || frame || turn ? [] : rowEdges(page, box);
     // Rows of a balloon are as wide as its interior there (an oval narrows to its top and bottom),
     // its columns as long; a turned balloon's rows are those of its turned interior.
-    const shape = turned?.shape ?? (framed ? balloonShape(page, framed.frame, m) : undefined);
+    const shape = framed ? (turn ? turnedBalloonShape(page, box, m, turn) : balloonShape(page, framed.frame, m)) : undefined;
     const { size, least } = targetSize(r, chain[0]!);
     const { layout, overflow } = fitText(chain, text, box, size, !!r.vertical, { edges, start: first ?? 0, shape, least });
     const color = typeof r.style?.color === "string" && COLOR.test(r.style.color) ? r.style.color : "#000000";
