@@ -15,8 +15,9 @@
 //    reads again on the result (left); the mean chroma (max − min of R, G, B) of the result over the
 //    input's; whether width and height are kept; seconds;
 //  - where the translation is set (pages with a text mask of comic-text-detector beside them in the
-//    corpus, `ctd-mask-<page>.png`): the share of its lettering's pixels outside the balloons that
-//    mask lies in (balloon-placement.mjs), with a picture of it in OUT (`<page>.placement.png`).
+//    corpus, `ctd-mask-<page>.png`, and photos of them, the mask photographed the same way): the
+//    share of its lettering's pixels outside the balloons that mask lies in (balloon-placement.mjs),
+//    with a picture of it in OUT (`<page>.placement.png`).
 // Photos (entries with `of` and `capture`): the page set on a table and photographed by
 // camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong",
 // "shading", or "nobg": taken close, no page edge in view, its light falling off), its long side
