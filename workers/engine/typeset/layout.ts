@@ -328,16 +328,12 @@ export function fitText(
   }
   if (best) return { layout: best, overflow: "shrunk" };
   // In a balloon's shape fitting is not always easier at a smaller size (a line moves onto rows the
-  // outline narrows): every size is tried before the text is reported overflowing.
-  for (let size = top - 1; shape && size >= min; size--) {
+  // outline narrows): every size is tried before the text is reported overflowing. Text that
+  // overflows a balloon is still set within its outline, below `least` (down to the smallest size),
+  // and reported overflowing: laid out at `least` its lines crossed the outline.
+  for (let size = top - 1; shape && size >= SMALLEST; size--) {
     const l = at(size);
-    if (l.fits) return { layout: l, overflow: "shrunk" };
-  }
-  // Text that overflows a balloon is still set within its outline, smaller than `least` (down to
-  // the smallest size), and reported overflowing: laid out at `least` its lines crossed the outline.
-  for (let size = min - 1; shape && size >= SMALLEST; size--) {
-    const l = at(size);
-    if (l.fits) return { layout: l, overflow: "overflowing" };
+    if (l.fits) return { layout: l, overflow: size >= min ? "shrunk" : "overflowing" };
   }
   return { layout: at(min), overflow: "overflowing" };
 }
