@@ -20,8 +20,8 @@
 //    with a picture of it in OUT (`<page>.placement.png`).
 // Photos (entries with `of` and `capture`): the page set on a table and photographed by
 // camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong",
-// "shading", or "nobg": taken close, no page edge in view, its light falling off), its long side
-// PHOTO_LONG_SIDE pixels; read against the page's transcription.
+// "shading", "shadow": a hard shadow across it, or "nobg": taken close, no page edge in view, its
+// light falling off), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
 // Result images are kept in OUT (default /tmp/comics-results). CORPUS (default ../shared/corpus/comics),
 // ONLY (comma-separated file name parts), JOB_TIMEOUT_S (default 600), PAGE_KIND (auto|document|picture;
 // unset: the service's default, auto).

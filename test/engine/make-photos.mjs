@@ -21,6 +21,9 @@
 //  - photo-comic-shading.jpg: the "shading" recipe (mild perspective, light 1.0 → 0.45 across the page);
 //  - photo-comic-angled.jpg: the "strong" recipe with a camera's corners (COMIC_ANGLED below: tilted
 //                       20°, turned 15°, rolled 6°, focal length 0.9 × the page's height), in colour.
+// and from the comic prose page test/fixtures/pictures/ctd_006014.jpg, its long side 1 400 px:
+//  - photo-prose-shadow.jpg: the "shadow" recipe (mild perspective, a hard band of shadow at 0.55 of
+//                       the light across the title illustration and two columns).
 // Prints each capture's size and page corners (photo-angled's are the test's true corners).
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
@@ -121,6 +124,20 @@ try {
       tweaks,
     });
     console.log(`${name}: ${cap.width}x${cap.height}, ${Math.round(statSync(out).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`);
+  }
+  // A photographed prose page under a hard shadow: the "shadow" recipe on the comic prose page, the
+  // band crossing its title illustration and two of its columns.
+  if (!only || only === "photo-prose-shadow.jpg") {
+    const out = path.join(pictures, "photo-prose-shadow.jpg");
+    const cap = makeCapture(path.join(pictures, "ctd_006014.jpg"), "shadow", out, {
+      work,
+      seedName: "006014",
+      longSide: COMIC_LONG_SIDE,
+      tweaks: common,
+    });
+    console.log(
+      `photo-prose-shadow.jpg: ${cap.width}x${cap.height}, ${Math.round(statSync(out).size / 1024)} KB, corners ${JSON.stringify(cap.corners)}`,
+    );
   }
   console.log(`angled moves (% of w, h): ${JSON.stringify(moves.map((m) => m.map((v) => +(100 * v).toFixed(1))))}`);
 } finally {

@@ -51,6 +51,20 @@ async function detectedRegions(name: string, bytes: Uint8Array): Promise<{ pageK
   };
 }
 
+/** Erases given regions of a page already preprocessed (`detectedRegions`), its plates named `name` under work/plates/`page`/. */
+function eraserOf(page: string, pageKey: string, sourceKey: string) {
+  return (regions: InpaintRegion[], name: string) =>
+    env.ENGINE.inpaint({
+      pageKey,
+      sourceKey,
+      page: 0,
+      regions,
+      maskKey: `work/plates/${page}/${name}-mask.png`,
+      cleanKey: `work/plates/${page}/${name}.png`,
+      languages: ["eng"],
+    });
+}
+
 /** Mean absolute difference to the true background over the text area, of the clean plate and of the untouched page. */
 async function plateFigures(s: { page: Uint8Array; background: Uint8Array }, cleanKey: string) {
   const page = decode(s.page),
@@ -163,16 +177,7 @@ describe("clean plates on every kind of background", () => {
     // its paper is textured, so every zone is read. The drawing read as "22%", "DMN", "WHEE" at
     // 0.5–0.65, and those words and their neighbours along its rows were wiped (a man's face and leg).
     const { pageKey, sourceKey, regions } = await detectedRegions("prose-page", await picture("ctd_006014.jpg"));
-    const erase = (which: InpaintRegion[], name: string) =>
-      env.ENGINE.inpaint({
-        pageKey,
-        sourceKey,
-        page: 0,
-        regions: which,
-        maskKey: `work/plates/prose-page/${name}-mask.png`,
-        cleanKey: `work/plates/prose-page/${name}.png`,
-        languages: ["eng"],
-      });
+    const erase = eraserOf("prose-page", pageKey, sourceKey);
     const out = await erase(regions, "clean");
     expect(out.textCheck.read, JSON.stringify(out.textCheck)).toBeGreaterThan(100);
     // The page as the plate starts from, nothing removed: what each area is compared with.
@@ -191,6 +196,24 @@ describe("clean plates on every kind of background", () => {
     const columns = changed({ x: 20, y: 360, w: 800, h: 840 });
     expect(illustration, `illustration ${illustration}, columns ${columns}`).toBeLessThan(0.01);
     expect(columns, `illustration ${illustration}, columns ${columns}`).toBeGreaterThan(0.15);
+  });
+
+  it("removes the lines of a photographed prose page that cross a hard shadow's edge (a real page)", async () => {
+    // Its paper is textured, so every zone is read; read on the photo's own light, a line whose
+    // ground steps from light to shadow read as nothing and was left. Zones are read on the page as
+    // recognition read it, its light evened out.
+    const { pageKey, sourceKey, regions } = await detectedRegions("prose-shadow", await picture("photo-prose-shadow.jpg"));
+    const erase = eraserOf("prose-shadow", pageKey, sourceKey);
+    const out = await erase(regions, "clean");
+    expect(out.textCheck.read, JSON.stringify(out.textCheck)).toBeGreaterThan(50);
+    const wordsOn = async (key: string) => {
+      const bytes = new Uint8Array(await (await env.FILES.get(key))!.arrayBuffer());
+      return (await ocr(bytes, `${key}.read`, ["eng"])).split(/\s+/).filter((w) => /[a-z]{3}/i.test(w));
+    };
+    const before = await wordsOn((await erase([], "base")).cleanKey);
+    const after = await wordsOn(out.cleanKey);
+    expect(before.length).toBeGreaterThan(300);
+    expect(after.length, after.join(" ")).toBeLessThan(0.05 * before.length);
   });
 
   it("removes the text inside a whole-picture 'line' (what layout analysis returns on a photograph)", async () => {

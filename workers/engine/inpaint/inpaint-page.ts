@@ -14,6 +14,7 @@ import type { Rect } from "./rect";
 import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 import { confirmText, TEXTURED } from "./text-evidence";
+import { loadPageGray } from "../ocr/page-raster";
 import { luma, type RgbaImage } from "../image/gray";
 
 /** Each region's result in input order: a picture's lettering removed by its blocks, the others by glyph masks. */
@@ -79,7 +80,10 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // On textured pages only ink inside words read as text is removed (text-evidence.ts).
   const languages = await checkLanguages(env.MODELS, input.languages);
   const given = regions.map((r) => r.words);
-  const evidence = await confirmText(env.MODELS, img, { width, height, data: lumaOf(img) }, inks, languages, guide, given);
+  // A photographed document's lines read in part are read again on its page as recognition read it, light evened out.
+  const page = { width, height, data: lumaOf(img) };
+  const reading = meta.path === "ocr" && meta.transform?.shading ? await loadPageGray(env.FILES, input.pageKey) : page;
+  const evidence = await confirmText(env.MODELS, img, page, inks, languages, guide, given, reading);
   stage("textCheck");
   const found = regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));
   // Whole pixels: line heights may be fractional (boxes of a scaled reading), indexes may not.

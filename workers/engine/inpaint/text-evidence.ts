@@ -23,6 +23,11 @@ const WORD_CONFIDENCE = 0.5;
  * with their neighbours), lettering set on photographs at 0.88 and above.
  */
 const PICTURE_WORD_CONFIDENCE = 0.8;
+/**
+ * A line whose words read on the photo's own light span less than this share of it is read on the
+ * evened page too: a body line's words span 0.8 of it and more; one cut by a shadow's edge, its one side.
+ */
+const READ_ACROSS = 0.7;
 /** Letters or digits: a word of any length qualifies once its line holds one readable word. */
 const ALNUM = /[\p{L}\p{N}]/u;
 
@@ -116,7 +121,11 @@ export interface TextEvidence {
  * picture-sized zone, PICTURE_WORD_CONFIDENCE), and then the words beside it that textWords takes;
  * a picture-sized zone also in bands (bandsOf), each locally binarised, and on its hue axis where
  * lightness reads nothing (binarise.ts). A line-shaped zone whose words recognition already read
- * as text (`read`, per region) is taken on that reading. Those words become the region's zones
+ * as text (`read`, per region) is taken on that reading. A zone whose words span less than
+ * READ_ACROSS of it is read again on `reading` where that is another image: a photographed page as
+ * recognition read it, its light evened out (a line crossing a hard shadow's edge reads as nothing,
+ * or only on one side of the edge, on the photo's own light; the evened page alone reads a few
+ * words of other lines less surely). Those words become the region's zones
  * (`found` is rewritten): their ink is found again against the background around each word (a
  * "line" as tall as the picture measured its texture over the whole picture), and a zone with no
  * such word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
@@ -130,6 +139,7 @@ export async function confirmText(
   languages: string[],
   guide: Uint8Array,
   read: (ReadWord[] | undefined)[] = [],
+  reading: GrayImage = gray,
 ): Promise<TextEvidence> {
   const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
   const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, read: 0, text: found.map(() => []) };
@@ -164,7 +174,9 @@ export async function confirmText(
         );
       // A line of dark ink is not also read inverted line by line (which doubles its reading).
       const dark = readingModeOf(z) === "block" && darkInk(gray, f.inks[k]!, guide);
-      for (const mode of modes) await readIn(gray, { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 }, mode, undefined, !dark);
+      const box = { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 };
+      for (const mode of modes) await readIn(gray, box, mode, undefined, !dark);
+      if (reading !== gray && spanned(text, z) < READ_ACROSS) for (const mode of modes) await readIn(reading, box, mode, undefined, !dark);
       if (readingModeOf(z) === "picture") {
         for (const band of bandsOf(z)) {
           const before = text.length;
@@ -217,6 +229,18 @@ function darkInk(gray: GrayImage, ink: ZoneInk, guide: Uint8Array): boolean {
   let darker = 0;
   for (const i of ink.at) if (gray.data[i]! < guide[i]!) darker++;
   return darker * 2 > ink.at.length;
+}
+
+/** Share of a zone's width its words read so far span, side by side (overlaps counted once). */
+function spanned(words: ReadWord[], z: Rect): number {
+  const spans = words.map((w) => [Math.max(z.x0, w.box.x), Math.min(z.x1, w.box.x + w.box.w)] as const).sort((a, b) => a[0] - b[0]);
+  let covered = 0,
+    end = z.x0;
+  for (const [a, b] of spans) {
+    if (b > Math.max(a, end)) covered += b - Math.max(a, end);
+    end = Math.max(end, b);
+  }
+  return z.x1 > z.x0 ? covered / (z.x1 - z.x0) : 1;
 }
 
 /** Whether a box's centre lies in a zone. */
