@@ -15,7 +15,7 @@ import { checkPlate } from "./plate-check";
 import { encodeRgba, loadPageBase, lumaOf } from "./rgba";
 import { confirmText, TEXTURED } from "./text-evidence";
 import { loadPageGray } from "../ocr/page-raster";
-import { luma, type RgbaImage } from "../image/gray";
+import { luma, type GrayImage, type RgbaImage } from "../image/gray";
 
 /** Each region's result in input order: a picture's lettering removed by its blocks, the others by glyph masks. */
 function mergeResults(lettered: (ErasedBlock | null)[], masked: InpaintRegionResult[]): InpaintRegionResult[] {
@@ -82,7 +82,8 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   const given = regions.map((r) => r.words);
   // A photographed document's lines read in part are read again on its page as recognition read it, light evened out.
   const page = { width, height, data: lumaOf(img) };
-  const reading = meta.path === "ocr" && meta.transform?.shading ? await loadPageGray(env.FILES, input.pageKey) : page;
+  let evened: Promise<GrayImage> | undefined;
+  const reading = meta.path === "ocr" && meta.transform?.shading ? () => (evened ??= loadPageGray(env.FILES, input.pageKey)) : undefined;
   const evidence = await confirmText(env.MODELS, img, page, inks, languages, guide, given, reading);
   stage("textCheck");
   const found = regions.map((r, i) => maskRegion(img, r, inks[i]!, mask));

@@ -122,14 +122,14 @@ export interface TextEvidence {
  * a picture-sized zone also in bands (bandsOf), each locally binarised, and on its hue axis where
  * lightness reads nothing (binarise.ts). A line-shaped zone whose words recognition already read
  * as text (`read`, per region) is taken on that reading. A zone whose words span less than
- * READ_ACROSS of it is read again on `reading` where that is another image: a photographed page as
- * recognition read it, its light evened out (a line crossing a hard shadow's edge reads as nothing,
- * or only on one side of the edge, on the photo's own light; the evened page alone reads a few
- * words of other lines less surely). Those words become the region's zones
- * (`found` is rewritten): their ink is found again against the background around each word (a
- * "line" as tall as the picture measured its texture over the whole picture), and a zone with no
- * such word keeps none, so the picture under it is not touched. Pages on flat colour, gradients or
- * two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
+ * READ_ACROSS of it is read again on the image `reading` loads, where one is given (loaded when
+ * first needed): a photographed page as recognition read it, its light evened out (a line crossing
+ * a hard shadow's edge reads as nothing, or only on one side of the edge, on the photo's own light;
+ * the evened page alone reads a few words of other lines less surely). Those words become the
+ * region's zones (`found` is rewritten): their ink is found again against the background around
+ * each word (a "line" as tall as the picture measured its texture over the whole picture), and a
+ * zone with no such word keeps none, so the picture under it is not touched. Pages on flat colour,
+ * gradients or two-tone backgrounds are left as found (their ink is glyphs; no OCR is spent).
  */
 export async function confirmText(
   models: R2Bucket,
@@ -139,7 +139,7 @@ export async function confirmText(
   languages: string[],
   guide: Uint8Array,
   read: (ReadWord[] | undefined)[] = [],
-  reading: GrayImage = gray,
+  reading?: () => Promise<GrayImage>,
 ): Promise<TextEvidence> {
   const textured = found.some((f) => f.inks.some((k) => k.texture > TEXTURED));
   const evidence: TextEvidence = { checked: false, zones: 0, rejected: 0, read: 0, text: found.map(() => []) };
@@ -176,7 +176,10 @@ export async function confirmText(
       const dark = readingModeOf(z) === "block" && darkInk(gray, f.inks[k]!, guide);
       const box = { x: z.x0, y: z.y0, w: z.x1 - z.x0, h: z.y1 - z.y0 };
       for (const mode of modes) await readIn(gray, box, mode, undefined, !dark);
-      if (reading !== gray && spanned(text, z) < READ_ACROSS) for (const mode of modes) await readIn(reading, box, mode, undefined, !dark);
+      if (reading && spanned(text, z) < READ_ACROSS) {
+        const again = await reading();
+        for (const mode of modes) await readIn(again, box, mode, undefined, !dark);
+      }
       if (readingModeOf(z) === "picture") {
         for (const band of bandsOf(z)) {
           const before = text.length;
