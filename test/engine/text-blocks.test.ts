@@ -87,6 +87,28 @@ describe("text blocks of a picture", () => {
     expect(found.width * found.height).toBeLessThanOrEqual(1601 * 1601);
   });
 
+  it("keep a wide row of panels' lettering: its letters are not shrunk away with its length", () => {
+    // 3 200 × 300 (a newspaper strip), four words of 10 px letters along it. Fitted by its length (0.5),
+    // they came out 5 px, under the least letter of a 1 600 px side, and were never found.
+    const img: GrayImage = { width: 3200, height: 300, data: new Uint8Array(3200 * 300).fill(255) };
+    const xs = [100, 900, 1700, 2500];
+    for (const x of xs) for (let i = 0; i < 5; i++) letter(img, x + i * 13, 140, 10);
+    const found = findTextBlocks(img);
+    expect(found.blocks.map((b) => b.box.x)).toEqual(xs);
+    for (const b of found.blocks) expect(b.glyph).toBe(10);
+    // Analysed at full size: the row is held 533 px high at least (a tier of a 1 600 px page), never enlarged.
+    expect([found.width, found.height, found.scale]).toEqual([3200, 300, 1]);
+  });
+
+  it("of a wide row of panels kept higher than a page's tier by its fit are analysed as before, fitted by its length", () => {
+    // 3 200 × 1 200: fitted by its length (0.5), it is 600 px high, above a page's tier (533 px).
+    const img: GrayImage = { width: 3200, height: 1200, data: new Uint8Array(3200 * 1200).fill(255) };
+    for (let i = 0; i < 5; i++) letter(img, 1000 + i * 40, 500, 30);
+    const found = findTextBlocks(img);
+    expect([found.width, found.height, found.scale]).toEqual([1600, 600, 0.5]);
+    expect(found.blocks).toHaveLength(1);
+  });
+
   it("of a tall strip are found window by window, each once where two windows share rows", () => {
     // 800 × 8 000: windows of 800 × 1 600 every 1 200 rows, analysed at full size. A word at row
     // 1 390 lies in the rows the first two windows share (1 200–1 600): it is found once.

@@ -56,10 +56,18 @@ export interface PictureText {
 const ANALYSIS_SIDE = 1600;
 /**
  * A tall strip (a webtoon's episode, panels stacked in one column) keeps at least this share of the
- * analysis side across: fitted by its long side, its letters would shrink away. Pages of 1:2 or
- * squarer are analysed as before.
+ * analysis side across, as a page of 1:2 does: fitted by its long side, its letters would shrink
+ * away. Pages of 1:2 or squarer are analysed as before.
  */
 export const STRIP_ACROSS = 0.5;
+/**
+ * A wide row of panels (a newspaper strip, a tier cut out of a page) longer than 2:1 keeps at least
+ * this share of the analysis side down its height, as one tier of a page of three does (a comic
+ * page's tiers are a third of it): fitted by its length, its letters shrank away. A row kept higher
+ * than that by its fit is analysed as before (analysed higher, a 2 590 × 950 manga row found its
+ * art as text).
+ */
+const ROW_ACROSS = 1 / 3;
 /** Pixels an analysis raster holds at most: no more than a square page's (2.6 MP, within the isolate's memory). */
 const MAX_ANALYSIS_PIXELS = ANALYSIS_SIDE * ANALYSIS_SIDE;
 /** Luma at and above which a pixel is ground (white to yellow balloons and caption boxes). */
@@ -210,22 +218,21 @@ export interface PageInk {
   drawn: number;
 }
 
-/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most (a tall strip: half of `side` across). */
+/** A page's ink (see `PageInk`), analysed at `side` pixels on its long side at most (a strip: a share of `side` across, `stripAcross`). */
 export function pageInk(page: GrayImage, side = ANALYSIS_SIDE): PageInk {
-  // A page larger than `side` is fitted by its long side, a tall strip by its width (a wide one, a
-  // row of panels, keeps its long side: it reads as before).
+  // A page larger than `side` is fitted by its long side, a strip by its short side.
   const fit = fitScale(page.width, page.height, side);
-  const strip = isTallStrip(page.width, page.height, side);
-  const scale = strip ? Math.min(1, Math.max(fit, stripScale(page.width, page.height, side))) : fit;
+  const { across, share } = stripAcross(page.width, page.height, side);
+  const scale = across ? Math.min(1, Math.max(fit, stripScale(across, share, page.width * page.height, side))) : fit;
   const img = downscaleGray(page, scale);
   const { width: W, height: H, data } = img;
   const n = W * H;
   const inkMask = new Uint8Array(n);
   for (let i = 0; i < n; i++) if (data[i]! < INK) inkMask[i] = 1;
   const ink = labelComponents(inkMask, W, H, true);
-  // Letters are sized against the page's long side, a strip's against twice its width (a page's
-  // long side at 1:2): a webtoon's length says nothing of its lettering.
-  const long = strip ? W / STRIP_ACROSS : Math.max(W, H);
+  // Letters are sized against the page's long side, a strip's against the long side of the page its
+  // short side is a share of: a strip's length says nothing of its lettering.
+  const long = across ? Math.min(W, H) / share : Math.max(W, H);
   const usual = Math.max(12, Math.round(long * 0.07));
   const maxH = Math.max(usual, Math.min(Math.round(long * SMALL_PAGE_LETTER), BIG_LETTER));
   const minH = Math.max(5, Math.round(long * 0.004));
@@ -250,9 +257,20 @@ export function isTallStrip(width: number, height: number, side = ANALYSIS_SIDE)
   return fitScale(width, height, side) < 1 && height * STRIP_ACROSS > width;
 }
 
-/** The scale that keeps a tall strip's width to `STRIP_ACROSS` of `side`, within `MAX_ANALYSIS_PIXELS`. */
-function stripScale(width: number, height: number, side: number): number {
-  return Math.min((STRIP_ACROSS * side) / width, Math.sqrt(MAX_ANALYSIS_PIXELS / (width * height)));
+/**
+ * A strip's short side and the share of the analysis side it keeps: a tall strip's width
+ * (`STRIP_ACROSS`), a wide row's height (`ROW_ACROSS`); `across` 0 for a page (no larger than
+ * `side`, or of 1:2 or squarer).
+ */
+function stripAcross(width: number, height: number, side: number): { across: number; share: number } {
+  if (isTallStrip(width, height, side)) return { across: width, share: STRIP_ACROSS };
+  const row = fitScale(width, height, side) < 1 && width * STRIP_ACROSS > height;
+  return row ? { across: height, share: ROW_ACROSS } : { across: 0, share: 1 };
+}
+
+/** The scale that keeps a strip's short side (`across`) to `share` of `side`, within `MAX_ANALYSIS_PIXELS`. */
+function stripScale(across: number, share: number, pixels: number, side: number): number {
+  return Math.min((share * side) / across, Math.sqrt(MAX_ANALYSIS_PIXELS / pixels));
 }
 
 /** Finds the text blocks of a picture (see `TextBlock`), from its gray image or its ink found already. */
