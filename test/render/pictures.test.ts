@@ -436,7 +436,7 @@ describe("a wide row of panels", () => {
     const row: GrayImage = { width: tier.width * 4, height: tier.height, data: new Uint8Array(tier.data.length * 4) };
     for (let y = 0; y < tier.height; y++)
       for (let k = 0; k < 4; k++) row.data.set(tier.data.subarray(y * tier.width, (y + 1) * tier.width), y * row.width + k * tier.width);
-    // Fitted by its length (to 203 px high, 118 to judge its kind), it was taken for a document and
+    // Fitted by its length (to 203 px high, 127 to judge its kind), it was taken for a document and
     // failed `no_text_found`. Held as high as a page's tier, it finds every balloon four times.
     expect(looksLikePicture(row)).toBe(true);
     const balloons = (blocks: TextBlock[]) => blocks.filter((b) => b.balloon).length;
