@@ -1,4 +1,5 @@
 import { env } from "cloudflare:workers";
+import { PDFDocument } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodeToGray } from "../../workers/engine/image/decode";
 import type { GrayImage } from "../../workers/engine/image/gray";
@@ -113,6 +114,39 @@ describe("a comic page", () => {
     const stored = await decodeKey(pre.key);
     expect([stored.width, stored.height]).toEqual([source.width, source.height]);
     expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+  });
+
+  it("as a page of a PDF (a comic book saved as PDF) read as a picture keeps its colours and its size, its balloons read", async () => {
+    // One image filling the page, at 300 dpi: the page is composed at the image's own size.
+    const pdf = await PDFDocument.create();
+    const jpeg = await pdf.embedJpg(await picture("ctd_006013.jpg"));
+    pdf.addPage([(source.width * 72) / 300, (source.height * 72) / 300]).drawImage(jpeg, {
+      x: 0,
+      y: 0,
+      width: (source.width * 72) / 300,
+      height: (source.height * 72) / 300,
+    });
+    const bytes = await pdf.save();
+    // PDF pages are documents unless the job says otherwise (`auto` took a book page with a large engraving for a picture).
+    expect((await preprocessUpload("006013.pdf", bytes)).path).toBe("ocr");
+    const pre = await env.ENGINE.preprocess({
+      sourceKey: "pictures/006013.pdf",
+      page: 0,
+      outKey: "pictures/006013.pdf/picture.png",
+      languages: ["eng"],
+      pageKind: "picture",
+    });
+    expect(pre.path).toBe("picture");
+    const stored = await decodeKey(pre.key);
+    expect([stored.width, stored.height]).toEqual([source.width, source.height]);
+    expect(chroma(stored) / chroma(source)).toBeGreaterThan(0.9);
+    const rec = await env.ENGINE.recognize({ pageKey: pre.key, languages: ["eng"], outKey: "pictures/006013-pdf/text.json" });
+    const inPdf = await pageText(rec.key);
+    expect(inPdf.path).toBe("picture");
+    // Balloon by balloon as the JPEG reads them: never the document layout's interleaved lines.
+    expect(inPdf.regions.length).toBeGreaterThanOrEqual(page.regions.length - 2);
+    expect(inPdf.regions.filter((r) => !page.regions.some((p) => boxesMeet(p.box, r.box))).map((r) => r.text)).toEqual([]);
+    expect(regionWith(inPdf, "TERRIFIC")?.text).toBe(regionWith(page, "TERRIFIC")?.text);
   });
 
   it("saved as a CMYK JPEG keeps its colours and reads nothing in its art", async () => {

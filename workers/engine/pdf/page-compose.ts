@@ -1,5 +1,5 @@
 import { OPS } from "pdfjs-dist";
-import { luma, type GrayImage } from "../image/gray";
+import { luma, type GrayImage, type RgbaImage } from "../image/gray";
 import { clipMask, clipPath, type ClipPath } from "./clip-mask";
 import type { PDFPageProxy } from "./pdfjs";
 
@@ -46,16 +46,23 @@ interface GrayPixels {
   opaque: Uint8Array | null;
 }
 
+/** A colour as red, green and blue (0–255). */
+type Rgb = readonly [number, number, number];
+
+/** Which plane of an image to draw: its gray (luma), or one of its red, green and blue channels. */
+type Plane = "gray" | 0 | 1 | 2;
+
 /**
- * Converts what pdf.js decoded to gray once, so drawing reads plain arrays. Stencil masks
- * (1 bit, Decode already applied by pdf.js): 0 paints the fill colour, 1 leaves the page. RGBA
- * (soft masks arrive applied as alpha): mostly transparent pixels let the page show.
+ * Converts one plane of what pdf.js decoded to 8-bit values once, so drawing reads plain arrays.
+ * Stencil masks (1 bit, Decode already applied by pdf.js): 0 paints the fill colour, 1 leaves the
+ * page. RGBA (soft masks arrive applied as alpha): mostly transparent pixels let the page show.
  */
-function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | null {
+function planePixels(img: PdfImage, mask: boolean, fill: Rgb, plane: Plane): GrayPixels | null {
   const { width: w, height: h, kind, data } = img;
   if (!data || w < 1 || h < 1) return null;
   const n = w * h;
   const gray = new Uint8Array(n);
+  const paint = plane === "gray" ? luma(fill[0], fill[1], fill[2]) : fill[plane];
   let opaque: Uint8Array | null = null;
   if (mask || kind === 1) {
     // A byte at a time: eight pixels from one read.
@@ -69,18 +76,17 @@ function grayPixels(img: PdfImage, mask: boolean, fill: number): GrayPixels | nu
         else if (byte !== 255)
           for (let k = 0; k < end; k++)
             if (!((byte >> (7 - k)) & 1)) {
-              gray[o + k] = fill;
+              gray[o + k] = paint;
               opaque![o + k] = 1;
             }
       }
     }
-  } else if (kind === 2) {
-    for (let o = 0, i = 0; o < n; o++, i += 3) gray[o] = luma(data[i]!, data[i + 1]!, data[i + 2]!);
   } else {
-    opaque = new Uint8Array(n);
-    for (let o = 0, i = 0; o < n; o++, i += 4) {
-      gray[o] = luma(data[i]!, data[i + 1]!, data[i + 2]!);
-      opaque[o] = data[i + 3]! >= 128 ? 1 : 0;
+    const step = kind === 2 ? 3 : 4;
+    if (step === 4) opaque = new Uint8Array(n);
+    for (let o = 0, i = 0; o < n; o++, i += step) {
+      gray[o] = plane === "gray" ? luma(data[i]!, data[i + 1]!, data[i + 2]!) : data[i + plane]!;
+      if (opaque) opaque[o] = data[i + 3]! >= 128 ? 1 : 0;
     }
   }
   return { width: w, height: h, gray, opaque };
@@ -201,19 +207,20 @@ function drawImage(out: GrayImage, covered: Uint8Array, ctm: Matrix, img: GrayPi
   return added;
 }
 
-function parseFill(args: unknown[]): number {
+function parseFill(args: unknown[]): Rgb {
   const c = args[0];
   if (typeof c === "string" && /^#[0-9a-f]{6}$/i.test(c)) {
     const v = parseInt(c.slice(1), 16);
-    return luma((v >> 16) & 255, (v >> 8) & 255, v & 255);
+    return [(v >> 16) & 255, (v >> 8) & 255, v & 255];
   }
   if (args.length === 3 && args.every((x) => typeof x === "number")) {
-    const [r, g, b] = args as number[];
-    const k = r! <= 1 && g! <= 1 && b! <= 1 ? 255 : 1;
-    return Math.round(((r! * 77 + g! * 150 + b! * 29) / 256) * k);
+    const k = (args as number[]).every((x) => x <= 1) ? 255 : 1;
+    return (args as number[]).map((x) => Math.round(x * k)) as unknown as Rgb;
   }
-  return 0;
+  return BLACK;
 }
+
+const BLACK: Rgb = [0, 0, 0];
 
 function resolveObject(page: PDFPageProxy, id: string): Promise<PdfImage | null> {
   const store = id.startsWith("g_") ? page.commonObjs : page.objs;
@@ -230,6 +237,35 @@ function resolveObject(page: PDFPageProxy, id: string): Promise<PdfImage | null>
  * page draws no image.
  */
 export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList, scale: number): Promise<ComposedPage | null> {
+  const composed = await composePlane(page, ops, scale, "gray");
+  if (!composed) return null;
+  const { image, images, clipped, covered } = composed;
+  return { image, images, clipped, coverage: covered / (image.width * image.height) };
+}
+
+/**
+ * `composePageImages` in colour, as RGBA on white: each of red, green and blue composed in turn
+ * into one plane (a page's images are decoded once, on the first). Null when the page draws no image.
+ */
+export async function composePageColour(page: PDFPageProxy, ops: PdfOperatorList, scale: number): Promise<RgbaImage | null> {
+  let rgba: RgbaImage | null = null;
+  for (const plane of [0, 1, 2] as const) {
+    const composed = await composePlane(page, ops, scale, plane);
+    if (!composed) return null;
+    const { width, height, data } = composed.image;
+    rgba ??= { width, height, data: new Uint8Array(width * height * 4).fill(255) };
+    for (let o = 0, i = plane; o < data.length; o++, i += 4) rgba.data[i] = data[o]!;
+  }
+  return rgba;
+}
+
+/** One plane of the page's images composed (`composePageImages`), with the number of pixels they `covered`. */
+async function composePlane(
+  page: PDFPageProxy,
+  ops: PdfOperatorList,
+  scale: number,
+  plane: Plane,
+): Promise<(Omit<ComposedPage, "coverage"> & { covered: number }) | null> {
   const viewport = page.getViewport({ scale });
   const W = Math.max(1, Math.round(viewport.width));
   const H = Math.max(1, Math.round(viewport.height));
@@ -247,7 +283,7 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
     area = 0;
   await visitImages(page, ops, viewport.transform.slice(0, 6) as Matrix, async (m, image, mask, fill, textClip, clips) => {
     const img = await image();
-    const px = img && grayPixels(img, mask, fill);
+    const px = img && planePixels(img, mask, fill, plane);
     if (!px) return;
     out ??= { width: W, height: H, data: new Uint8Array(W * H).fill(255) };
     covered ??= new Uint8Array(W * H);
@@ -256,7 +292,7 @@ export async function composePageImages(page: PDFPageProxy, ops: PdfOperatorList
     if (textClip) clipped++;
   });
   if (!out) return null;
-  return { image: out, images, clipped, coverage: area / (W * H) };
+  return { image: out, images, clipped, covered: area };
 }
 
 /**
@@ -283,7 +319,7 @@ type ImageVisitor = (
   ctm: Matrix,
   image: () => Promise<PdfImage | null>,
   mask: boolean,
-  fill: number,
+  fill: Rgb,
   textClip: boolean,
   clips: readonly ClipPath[],
 ) => Promise<void>;
@@ -291,7 +327,7 @@ type ImageVisitor = (
 /** Walks the page's operators with the graphics state images are drawn in, calling `visit` for each image drawn. */
 async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matrix, visit: ImageVisitor): Promise<void> {
   let ctm = start;
-  let fill = 0;
+  let fill = BLACK;
   // Text clipping: the rendering mode inside BT/ET, whether text was shown in it, and whether a
   // text clip is in force (set at ET, undone by the enclosing restore).
   let mode = 0,
@@ -300,7 +336,7 @@ async function visitImages(page: PDFPageProxy, ops: PdfOperatorList, start: Matr
   // Clipping paths in force (a new array at each clip, so saved states keep theirs).
   let clips: readonly ClipPath[] = [];
   let pendingClip: "nonzero" | "evenodd" | null = null;
-  const stack: { ctm: Matrix; fill: number; mode: number; textClip: boolean; clips: readonly ClipPath[] }[] = [];
+  const stack: { ctm: Matrix; fill: Rgb; mode: number; textClip: boolean; clips: readonly ClipPath[] }[] = [];
   const draw = (m: Matrix, img: PdfImage | null | (() => Promise<PdfImage | null>), mask: boolean) =>
     visit(m, typeof img === "function" ? img : async () => img, mask, fill, textClip, clips);
   for (let i = 0; i < ops.fnArray.length; i++) {
