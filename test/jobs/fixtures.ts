@@ -48,9 +48,9 @@ export async function pdfWithBrokenMiddlePage(): Promise<Uint8Array> {
 }
 
 /** A multi-page scanned document (page images OCR'd for real): slow enough to cancel mid-run. */
-export async function scannedPdf(pages: number): Promise<Uint8Array> {
+export async function scannedPdf(pages: number, linesPerPage = 12): Promise<Uint8Array> {
   const pdf = await PDFDocument.create();
-  const lines = Array.from({ length: 12 }, (_, i) => `${LINES[i % 2]} Line ${i + 1}.`);
+  const lines = Array.from({ length: linesPerPage }, (_, i) => `${LINES[i % 2]} Line ${i + 1}.`);
   const png = await pdf.embedPng(await renderTextPng(lines));
   for (let i = 0; i < pages; i++) {
     const page = pdf.addPage([png.width, png.height]);

@@ -172,8 +172,9 @@ describe("cancel and retry", () => {
     { timeout: 120_000 },
     async () => {
       const { userId, auth } = await seedAccount({ credits: 20, plan: "free" }); // free: 1 job at a time
+      // The plan's most pages, each a full page of lines: it still runs after the second upload and a second's wait.
       const first = await post("/api/v1/process", auth, {
-        body: form([{ bytes: await scannedPdf(8), name: "long.pdf" }], { tool: "ocr" }),
+        body: form([{ bytes: await scannedPdf(10, 40), name: "long.pdf" }], { tool: "ocr" }),
       });
       expect(first.status, JSON.stringify(first.body)).toBe(202);
       await waitForStatus(first.body.id, auth, ["preprocessing", "detecting", "recognizing"]);
@@ -218,8 +219,8 @@ describe("cancel and retry", () => {
 
       expect(await ledger(userId)).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ kind: "hold", reserved_delta: 8, job_id: first.body.id }),
-          expect.objectContaining({ kind: "release", amount: 0, reserved_delta: -8, job_id: first.body.id }),
+          expect.objectContaining({ kind: "hold", reserved_delta: 10, job_id: first.body.id }),
+          expect.objectContaining({ kind: "release", amount: 0, reserved_delta: -10, job_id: first.body.id }),
           expect.objectContaining({ kind: "hold", reserved_delta: 1, job_id: second.body.id }),
           expect.objectContaining({ kind: "release", amount: 0, reserved_delta: -1, job_id: second.body.id }),
         ]),
