@@ -890,6 +890,15 @@ describe("a page of text", () => {
     const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
     expect(pre.path).toBe("ocr");
   });
+
+  it("stays a document beside a large engraving: an illustrated book page's prose is one body of text, though seen small it splits into a block per word", async () => {
+    // A 150 dpi scan of a novel's chapter opening (the engraving is most of its ink): its letters
+    // form 183 blocks of at most 67 letters, and it was read as a picture (47 % like native tesseract).
+    const sourceKey = "pictures/text/ocrmypdf_c02-22.jpg";
+    await env.FILES.put(sourceKey, realFixture("ocrmypdf_c02-22.jpg"));
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    expect(pre.path).toBe("ocr");
+  });
 });
 
 // What `looksLikePicture` measured of two real pages (`../shared/corpus/comics`, not shipped here).
@@ -902,8 +911,11 @@ describe("the picture rule", () => {
       drawn: 0.552,
       art: 0.561,
       glyphs: [35, 71, 42, 13, 19, 3, 12, 3, 4, 2, 34, 7, 23, 50, 19, 2, 3, 2, 5, 3, 29, 2, 32, 10, 2, 45, 50, 3, 38],
+      runs: [] as number[],
       letterSized: 2356,
     };
+    // Its balloons stand on grounds of their own: its runs are its blocks.
+    manga.runs = manga.glyphs;
     expect(pictureByMeasure(manga)).toBe(true);
     // Text over a drawing is what makes it one: on paper, the same text is a document.
     expect(pictureByMeasure({ ...manga, paper: 0.9 })).toBe(false);
@@ -914,6 +926,7 @@ describe("the picture rule", () => {
       drawn: 0.289,
       art: 0.352,
       glyphs: [2, 2, 5, 6, 6, 22, 2, 15, 4, 28, 3, 6, 2, 2, 4, 4, 2, 945, 935, 907, 3, 8, 3, 3],
+      runs: [2, 24, 5, 8, 6, 15, 37, 6, 2, 2, 8, 2790, 11, 3],
       letterSized: 5907,
     };
     expect(pictureByMeasure(prose)).toBe(false);

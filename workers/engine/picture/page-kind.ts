@@ -30,7 +30,7 @@ const HELD = 0.5;
  * paper; single comic panels 0.31–0.49, manga panels 0.68–0.82.
  */
 const PAPER = 0.85;
-/** A text block of more letters than this is a column or paragraph of prose, never a balloon or caption. */
+/** A run of text blocks (`PictureText.runs`) of more letters than this is a column or paragraph of prose, never a balloon or caption. */
 const PROSE_BLOCK = 200;
 /**
  * A page whose largest text block, or whose blocks of prose together, hold this share of its
@@ -61,6 +61,7 @@ export function looksLikePicture(page: GrayImage): boolean {
     drawn: inked.drawn,
     art: found.art,
     glyphs: found.blocks.map((b) => b.glyphs),
+    runs: found.runs,
     letterSized: marks,
   });
 }
@@ -75,6 +76,8 @@ export interface PageMeasure {
   art: number;
   /** Letters each text block holds. */
   glyphs: number[];
+  /** Letters each run of blocks set as lines of one text holds (`PictureText.runs`). */
+  runs: number[];
   /** Ink components no larger than a big letter, anywhere on the page. */
   letterSized: number;
 }
@@ -84,7 +87,7 @@ export function pictureByMeasure(m: PageMeasure): boolean {
   if (m.drawn < DRAWN && m.paper >= PAPER) return false;
   const glyphs = m.glyphs.reduce((n, g) => n + g, 0);
   const largest = Math.max(0, ...m.glyphs);
-  const prose = m.glyphs.reduce((n, g) => n + (g > PROSE_BLOCK ? g : 0), 0);
+  const prose = m.runs.reduce((n, g) => n + (g > PROSE_BLOCK ? g : 0), 0);
   if (prose >= BODY * glyphs) return false;
   // Text over a drawing: most of the page is not paper, and the art holds more letter-sized detail
   // (strokes, hatching, tone dots) than the text has letters. A flat or graded fill (a poster's

@@ -25,6 +25,8 @@ export function findPictureText(page: GrayImage): PictureText {
   const cuts = [0, ...starts.slice(1).map((s, k) => Math.round((s + starts[k]! + span) / 2)), H];
 
   const blocks: TextBlock[] = [];
+  // Each window's runs (a run in the rows two windows share is counted in both).
+  const runs: number[] = [];
   let merged: Pick<PictureText, "owner" | "shapes" | "width" | "height" | "scale"> | null = null;
   let art = 0,
     drawn = 0,
@@ -42,6 +44,7 @@ export function findPictureText(page: GrayImage): PictureText {
     art += found.art * share;
     drawn += found.drawn * share;
     glyphs += found.glyphs * share;
+    runs.push(...found.runs);
     // The window's blocks whose centres lie in its own rows, numbered on after the strip's.
     const ids = new Uint16Array(found.blocks.length + 1);
     found.blocks.forEach((b, i) => {
@@ -61,5 +64,5 @@ export function findPictureText(page: GrayImage): PictureText {
       }
     }
   }
-  return { ...merged!, blocks, art, drawn, glyphs: Math.round(glyphs) };
+  return { ...merged!, blocks, art, drawn, glyphs: Math.round(glyphs), runs };
 }

@@ -50,7 +50,14 @@ export interface PictureText {
   drawn: number;
   /** Letter-sized marks on light grounds, in all. */
   glyphs: number;
+  /** Letters of each run of text blocks set as lines of one text on one ground (`textRuns`). */
+  runs: number[];
 }
+
+/** Gaps (in letter heights) across and down within which text blocks are one text (`textRuns`). */
+const RUN_GAP = [4, 1.5] as const;
+/** Ratio of letter heights within which text blocks may be one text. */
+const RUN_ALIKE = 1.5;
 
 /** Long side a page is analysed at for reading: letters of comics and manga stay 8 px or more. */
 const ANALYSIS_SIDE = 1600;
@@ -349,6 +356,7 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
   );
   const owner = new Uint16Array(n);
   const blocks: TextBlock[] = [];
+  const placed: Placed[] = [];
   const taken = new Set<number>();
   const toPage = (x0: number, y0: number, x1: number, y1: number): Box => ({
     x: Math.round(x0 / scale),
@@ -389,6 +397,7 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
     const inks = { mask: inkMask, labels: ink.labels, letterSized: candidate };
     [x0, y0, x1, y1] = borderLetters(ground, g, inks, owner, W, id, [x0, y0, x1, y1], mh);
     const frame = growFrame(ground.labels, owner, g, id, W, H, [x0, y0, x1, y1], Math.round(4 * mh));
+    placed.push({ ground: g, x0, y0, x1, y1, glyph: mh, glyphs: members.length });
     blocks.push({
       box: toPage(x0, y0, x1, y1),
       frame: toPage(...frame),
@@ -423,7 +432,48 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
     art: dark ? art / dark : 0,
     drawn: inked.drawn,
     glyphs: glyphs.length,
+    runs: textRuns(placed),
   };
+}
+
+/** A text block as found on the analysis raster: its ground, its box, its median letter height and its letters. */
+interface Placed {
+  ground: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  glyph: number;
+  glyphs: number;
+}
+
+/**
+ * Letters of each run of text blocks that are lines and words of one text: blocks on one ground,
+ * of letters alike in size, side by side within four letters' height (a short word the blocks
+ * missed between them) and one above the other within one and a half (a line gap). Prose seen
+ * small splits into a block per word or line, since its letters' own reach stops at wide word and
+ * line gaps (an illustrated book page: 183 blocks of at most 67 letters), and runs join it back
+ * into its paragraphs; balloons stand on grounds of their own and captions apart from each other,
+ * so a picture's runs stay its blocks.
+ */
+function textRuns(placed: Placed[]): number[] {
+  const order = placed.map((_, i) => i).sort((a, b) => placed[a]!.x0 - placed[b]!.x0);
+  const reach = RUN_GAP[0] * Math.max(0, ...placed.map((b) => b.glyph));
+  const groups = groupsOf(
+    placed.length,
+    (ia, ib) => {
+      const a = placed[ia]!,
+        b = placed[ib]!;
+      const m = Math.max(a.glyph, b.glyph);
+      if (a.ground !== b.ground || m > RUN_ALIKE * Math.min(a.glyph, b.glyph)) return false;
+      const gapX = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
+      const gapY = Math.max(a.y0, b.y0) - Math.min(a.y1, b.y1);
+      return gapX <= RUN_GAP[0] * m && gapY <= RUN_GAP[1] * m;
+    },
+    order,
+    (ia, ib) => placed[ib]!.x0 - placed[ia]!.x1 <= reach,
+  );
+  return groups.map((g) => g.reduce((n, i) => n + placed[i]!.glyphs, 0));
 }
 
 /** Whether ground `g`, with `marked` pixels of marks on it, is a balloon's interior (`TextBlock.balloon`). */
