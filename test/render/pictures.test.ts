@@ -899,6 +899,15 @@ describe("a page of text", () => {
     const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
     expect(pre.path).toBe("ocr");
   });
+
+  it("stays a document when it is a ruled table: its grid is rules, not drawing", async () => {
+    // Most of its ink is in shapes larger than letters (0.69, the grid's lines) and its cells are
+    // grounds of their own, as balloons are: it was read as a picture.
+    const sourceKey = "pictures/text/camelot_row_span_1.png";
+    await env.FILES.put(sourceKey, realFixture("camelot_row_span_1.png"));
+    const pre = await env.ENGINE.preprocess({ sourceKey, page: 0, outKey: `${sourceKey}.page.png`, languages: ["eng"] });
+    expect(pre.path).toBe("ocr");
+  });
 });
 
 // What `looksLikePicture` measured of two real pages (`../shared/corpus/comics`, not shipped here).
@@ -909,6 +918,8 @@ describe("the picture rule", () => {
     const manga = {
       paper: 0.823,
       drawn: 0.552,
+      // Its rules were not measured then; they count only where a page is mostly paper.
+      ruled: 0,
       art: 0.561,
       glyphs: [35, 71, 42, 13, 19, 3, 12, 3, 4, 2, 34, 7, 23, 50, 19, 2, 3, 2, 5, 3, 29, 2, 32, 10, 2, 45, 50, 3, 38],
       runs: [] as number[],
@@ -924,11 +935,37 @@ describe("the picture rule", () => {
     const prose = {
       paper: 0.806,
       drawn: 0.289,
+      ruled: 0,
       art: 0.352,
       glyphs: [2, 2, 5, 6, 6, 22, 2, 15, 4, 28, 3, 6, 2, 2, 4, 4, 2, 945, 935, 907, 3, 8, 3, 3],
       runs: [2, 24, 5, 8, 6, 15, 37, 6, 2, 2, 8, 2790, 11, 3],
       letterSized: 5907,
     };
     expect(pictureByMeasure(prose)).toBe(false);
+  });
+
+  it("takes a page of paper whose large shapes are rules for a document", () => {
+    // A ruled table (camelot's row_span_1.pdf at 150 dpi in gray; the fixture below in black and white): its cells are grounds
+    // of their own, each a short text block, as a comic page's balloons are.
+    const table = {
+      paper: 0.92,
+      drawn: 0.611,
+      ruled: 0.602,
+      art: 0.63,
+      glyphs: [
+        8, 5, 8, 6, 16, 5, 10, 2, 2, 11, 16, 5, 17, 5, 19, 5, 3, 23, 6, 9, 3, 9, 5, 5, 18, 7, 18, 7, 6, 5, 11, 2, 4, 4, 6, 5, 8, 5, 4, 3, 6,
+        5, 8, 22, 5, 2, 4, 4, 5, 6, 4, 6, 5, 4, 8, 5, 4, 6, 6, 6, 9, 37, 2, 2, 7, 6, 13, 5, 6, 6, 3, 5, 2, 7, 10, 6, 21, 5, 9, 9, 16, 6, 18,
+        7, 39, 8, 9, 21, 2, 2, 4, 14, 8, 2, 2, 18, 3, 22, 8, 13, 6, 5,
+      ],
+      runs: [
+        8, 5, 8, 6, 16, 5, 10, 4, 11, 16, 5, 17, 5, 19, 5, 3, 23, 6, 9, 3, 9, 5, 5, 18, 7, 18, 7, 6, 5, 11, 2, 4, 4, 6, 5, 8, 5, 4, 3, 6, 5,
+        8, 22, 5, 2, 4, 4, 5, 6, 4, 6, 5, 4, 8, 5, 4, 6, 6, 6, 9, 37, 4, 7, 6, 13, 5, 6, 11, 5, 7, 10, 6, 21, 5, 9, 9, 16, 6, 18, 7, 39, 8,
+        9, 23, 2, 4, 14, 10, 2, 18, 3, 22, 8, 18, 6,
+      ],
+      letterSized: 1201,
+    };
+    expect(pictureByMeasure(table)).toBe(false);
+    // The same shapes drawn rather than ruled: a picture.
+    expect(pictureByMeasure({ ...table, ruled: 0.05 })).toBe(true);
   });
 });
