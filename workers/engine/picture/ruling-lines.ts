@@ -2,15 +2,16 @@ import type { PageInk } from "./text-blocks";
 
 /** A ruling line runs straight, across or down, for at least this share of the page's long side… */
 const RULE_LENGTH = 0.04;
-/** …and is at most this many analysis pixels thick (a 2 pt rule on an A4 page judged at 1 000 px: 3 px). */
+/** …and is at most this many analysis pixels thick (a 2 pt rule on an A4 page judged at 1 000 px: 2.4 px). */
 const RULE_THICKNESS = 4;
 
 /**
  * Share of a page's ink that lies in ruling lines: pixels of shapes larger than any letter whose
  * run of ink across (or down) is long and whose run down (or across) is thin. A table's or a
- * form's grid is such lines almost entirely (0.98–0.99 of its large shapes on ruled table pages),
- * a comic page's drawing hardly (its panel borders: 0.01–0.05 of its large shapes on the pages at
- * hand, 0.16 on a 4-koma of simple figures); a filled area runs long both ways and is no line.
+ * form's grid is such lines almost entirely (0.98–0.99 of the large shapes of pages of ruled
+ * tables alone, 0.39–0.69 where charts stand beside them), a comic page's drawing hardly (its panel
+ * borders: 0.01–0.05 of its large shapes on the pages at hand, 0.16 on a 4-koma of simple
+ * figures); a filled area runs long both ways and is no line.
  */
 export function ruledShare({ img, inkMask, ink, candidate }: PageInk): number {
   const { width: W, height: H } = img;
@@ -23,7 +24,8 @@ export function ruledShare({ img, inkMask, ink, candidate }: PageInk): number {
     if (!inkMask[i]) continue;
     dark++;
     if (candidate[ink.labels[i]!]) continue;
-    const [a, d] = [across[i]!, down[i]!];
+    const a = across[i]!,
+      d = down[i]!;
     if ((a >= length && d <= RULE_THICKNESS) || (d >= length && a <= RULE_THICKNESS)) ruled++;
   }
   return dark ? ruled / dark : 0;
