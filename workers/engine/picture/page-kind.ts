@@ -54,7 +54,8 @@ export function looksLikePicture(page: GrayImage): boolean {
   const paper = paperShare(inked.img);
   const marks = letterSized(inked);
   const sparse = marks <= FEW_MARKS;
-  const ruled = ruledShare(inked);
+  // Rules count only on a page that is mostly paper: elsewhere they are not measured.
+  const ruled = paper >= PAPER ? ruledShare(inked) : 0;
   if (inked.drawn - ruled < DRAWN && paper >= PAPER && !sparse) return false;
   const found = findTextBlocks(page, JUDGE_SIDE, inked);
   if (sparse && balloonsAlone(found.blocks, marks)) return true;
@@ -75,7 +76,7 @@ export interface PageMeasure {
   paper: number;
   /** Share of its ink in shapes larger than any letter. */
   drawn: number;
-  /** Share of its ink in ruling lines (`ruledShare`): a table's or a form's grid, a comic's panel borders. */
+  /** Share of its ink in ruling lines (`ruledShare`: a table's or a form's grid), where it is mostly paper (`PAPER`); 0 elsewhere. */
   ruled: number;
   /** Share of its ink that is no mark of a text block. */
   art: number;
