@@ -22,10 +22,17 @@ const HEADROOM = 20;
 /**
  * The block's text alone: its marks (and their anti-aliased edges) on white, everything else of
  * the picture — art, the balloon's outline, other blocks — blanked, at the letter height tesseract
- * reads best (`enlarge`: small lettering enlarged, a large title reduced; vertical models scale
- * columns their own way). Contrast is stretched from the marks' ink to white.
+ * reads best (`enlarge`: small lettering enlarged, a large title reduced, to `glyph` pixels;
+ * vertical models scale columns their own way). Contrast is stretched from the marks' ink to white.
  */
-export function blockRaster(page: GrayImage, found: PictureText, index: number, block: TextBlock, enlarge: boolean): OcrRaster {
+export function blockRaster(
+  page: GrayImage,
+  found: PictureText,
+  index: number,
+  block: TextBlock,
+  enlarge: boolean,
+  glyph = READ_GLYPH,
+): OcrRaster {
   const pad = Math.max(4, Math.round(block.glyph * 0.5));
   const x0 = Math.max(0, block.box.x - pad);
   const y0 = Math.max(0, block.box.y - pad);
@@ -78,7 +85,7 @@ export function blockRaster(page: GrayImage, found: PictureText, index: number, 
   const light = ground < 0 ? LIGHT : Math.min(LIGHT, ground + HEADROOM);
   const span = Math.max(1, light - dark);
   for (let i = 0; i < crop.length; i++) crop[i] = Math.max(0, Math.min(255, Math.round(((crop[i]! - dark) * 255) / span)));
-  const factor = enlarge ? Math.min(4, READ_GLYPH / block.glyph) : 1;
+  const factor = enlarge ? Math.min(4, glyph / block.glyph) : 1;
   const cropped = { width: w, height: h, data: crop };
   let img: GrayImage = factor >= 1 ? upscaleGray(cropped, factor) : downscaleGray(cropped, factor);
   const fit = fitScale(img.width, img.height, MAX_OCR_SIDE, MAX_OCR_PIXELS);
