@@ -171,9 +171,10 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
 }
 
 /**
- * A block of Latin lettering read less surely than this, or not at all, is read again with larger
- * letters (`LARGER_GLYPH`): over `006013`, five phone photos of it and two panels cut from it (899
- * words), 16 words more (79.6 → 81.4 %); again at 26 px instead, 11; at both 26 and 44 px, 17.
+ * A block of Latin lettering read less surely than this is read again with larger letters
+ * (`LARGER_GLYPH`): over `006013`, five phone photos of it and two panels cut from it (899 words),
+ * 12 words more (79.6 → 81.0 %); again at 26 px instead, 9. Blocks read as nothing read again too
+ * gave 4 more, and art read as scraps set over a photo's panel.
  */
 const SURE_READING = 0.8;
 /** Letter height (px) a block is read at the second time: above the 34 px of `blockRaster`. */
@@ -298,10 +299,10 @@ export async function readPicture(
   queue.sort((a, b) => a.readers.join("+").localeCompare(b.readers.join("+")));
   for (const { block, i, readers } of queue) {
     let read = await readBlock(models, page, found, i, block, readers);
-    // Lettering in Latin rows read unsurely, or not at all, is read again larger: tesseract's reading
-    // of heavy lettering turns on its size ("Die IT!" at 34 px letters, "DID IT!" at 44), and the
-    // reading that weighs more is kept.
-    if (readsRows(block, readers) && readsLatin(readers) && read.every((r) => r.confidence < SURE_READING)) {
+    // Lettering in Latin rows read unsurely is read again larger: tesseract's reading of heavy
+    // lettering turns on its size ("pio IT!" at 34 px letters, "DID IT!" at 44), and the reading
+    // that weighs more is kept. A block read as nothing is not: art, read larger, gave scraps.
+    if (readsRows(block, readers) && readsLatin(readers) && read.length && read.every((r) => r.confidence < SURE_READING)) {
       const again = await readBlock(models, page, found, i, block, readers, LARGER_GLYPH);
       if (weight(again) > weight(read)) read = again;
     }
