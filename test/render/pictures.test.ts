@@ -519,6 +519,13 @@ describe("a single comic panel", () => {
     expect(page.regions.map((r) => r.text)).toContainEqual("DID IT!");
   });
 
+  it("has a short balloon read as nothing read again larger, at 90 % of the page's size", async () => {
+    // The page's top tier at 90 %: with its letters brought to 34 px the "DID IT!" balloon read as nothing.
+    const { pre, page } = await readEnglish("ctd_006013-tier-small.jpg");
+    expect(pre.path).toBe("picture");
+    expect(page.regions.map((r) => r.text)).toContainEqual("DID IT!");
+  });
+
   it("drawn turned has its balloons read turned level, each region carrying the turn", async () => {
     // The two-balloon panel turned 10° either way: read as drawn, it gave "Na SECOND)" and "We WERE"
     // turned clockwise, and "GOLLY! 1-1 THOUOHT We WERE GONERS THAT Tneerror" the other way.

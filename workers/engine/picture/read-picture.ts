@@ -173,12 +173,20 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
 /**
  * A block of Latin lettering read less surely than this is read again with larger letters
  * (`LARGER_GLYPH`): over `006013`, five phone photos of it and two panels cut from it (899 words),
- * 12 words more (79.6 → 81.0 %); again at 26 px instead, 9. Blocks read as nothing read again too
- * gave 4 more, and art read as scraps set over a photo's panel.
+ * 12 words more (79.6 → 81.0 %); again at 26 px instead, 9. Balloons read as nothing are read
+ * again too (`sureWord`).
  */
 const SURE_READING = 0.8;
 /** Letter height (px) a block is read at the second time: above the 34 px of `blockRaster`. */
 const LARGER_GLYPH = 44;
+/**
+ * A reading with a word of two letters or more read at `SURE_READING`. A balloon read as nothing
+ * and read again larger is kept only so: its lettering then reads as "DID IT!", "THE BATTLE", "THE
+ * FOLLOWING DAY", while a drawing's light patches taken for balloons read as "FJ", "EE A", "¥ ZN"
+ * with no such word.
+ */
+const sureWord = (rs: RegionText[]) =>
+  rs.some((r) => r.lines.some((l) => l.words.some((w) => letterCount(w.text) >= 2 && w.confidence >= SURE_READING)));
 
 /** Letters read, weighed by how surely: of two readings of a block, the better one. */
 const weight = (rs: RegionText[]) => rs.reduce((n, r) => n + letterCount(r.text) * r.confidence, 0);
@@ -301,10 +309,12 @@ export async function readPicture(
     let read = await readBlock(models, page, found, i, block, readers);
     // Lettering in Latin rows read unsurely is read again larger: tesseract's reading of heavy
     // lettering turns on its size ("pio IT!" at 34 px letters, "DID IT!" at 44), and the reading
-    // that weighs more is kept. A block read as nothing is not: art, read larger, gave scraps.
-    if (readsRows(block, readers) && readsLatin(readers) && read.length && read.every((r) => r.confidence < SURE_READING)) {
+    // that weighs more is kept. A balloon read as nothing is read again too, and kept only with a
+    // word read surely (`sureWord`); other blocks read as nothing are art.
+    const unsure = read.length ? read.every((r) => r.confidence < SURE_READING) : block.balloon;
+    if (readsRows(block, readers) && readsLatin(readers) && unsure) {
       const again = await readBlock(models, page, found, i, block, readers, LARGER_GLYPH);
-      if (weight(again) > weight(read)) read = again;
+      if (weight(again) > weight(read) && (read.length || sureWord(again))) read = again;
     }
     regions.push(...read);
   }
