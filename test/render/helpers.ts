@@ -103,7 +103,7 @@ export function difference(a: Rgba, b: Rgba, boxes: { x: number; y: number; w: n
 
 /** Inpainting input from recognition: each region's box and its line boxes. */
 export function regionsOf(text: PageText): InpaintRegion[] {
-  return text.regions.map((r) => ({ box: r.box, lines: r.lines.map((l) => l.box), vertical: !!r.vertical }));
+  return text.regions.map((r) => ({ box: r.box, lines: r.lines.map((l) => l.box), vertical: !!r.vertical, frame: r.frame }));
 }
 
 export async function pageText(key: string): Promise<PageText> {

@@ -510,6 +510,8 @@ export interface InpaintRegion {
   box: Box;
   lines?: Box[];
   vertical?: boolean;
+  /** Pictures: the interior its translation is set in (`RegionText.frame`); its text is removed within it. */
+  frame?: Box;
   /**
    * The words recognition read in it (page pixels, confidence 0..1), when it was read: on a
    * textured page, a line read surely there needs no second reading to be taken for text.

@@ -23,6 +23,8 @@ function withImage<T>(cached: CachedEngine, raster: OcrRaster, read: (engine: Ca
     engine.setVariable("tessedit_pageseg_mode", pageSegmentation(cached.language));
     // The engine is shared: every reading gives its resolution, or 0 for tesseract to estimate it.
     engine.setVariable("user_defined_dpi", String(credibleDpi(raster.dpi)));
+    // Every character may be read unless a reading says otherwise (`ReadingOptions.lettering`).
+    engine.setVariable("tessedit_char_blacklist", "");
     return read(engine);
   } finally {
     try {
@@ -71,6 +73,23 @@ export type SegmentationMode = "page" | "block" | "line" | "picture";
  */
 export interface ReadingOptions {
   invert?: boolean;
+  /** A picture's lettering: in Latin script, signs never lettered are not read (`LETTERING_NEVER`). */
+  lettering?: boolean;
+}
+
+/**
+ * Signs that hand lettering in Latin script never holds (prices, trade marks, typography), which
+ * tesseract read for heavy lettering's letters: "«WHAT", "|T¢" for IT'S, "A¢" for AS.
+ * A grawlix's #@$%&* stay readable. French, Spanish and other lettering quotes with « », so those are
+ * left out for English only.
+ */
+const LETTERING_NEVER = "¢©®°¬¦µ¶§€£¥™¤\\{}<>=~^_";
+const LETTERING_NEVER_ENGLISH = "«»„";
+
+/** The signs a reading of lettering in `language` leaves out; none outside Latin script. */
+function letteringNever(language: string): string {
+  if (ocrModel(language)?.script !== "Latin") return "";
+  return language === "eng" ? LETTERING_NEVER + LETTERING_NEVER_ENGLISH : LETTERING_NEVER;
 }
 
 /** `tessedit_do_invert` for a reading: every reading sets it, since the engine is shared. */
@@ -84,7 +103,7 @@ export async function recognizeIn(
   raster: OcrRaster,
   language: string,
   mode: SegmentationMode = "page",
-  { invert = true }: ReadingOptions = {},
+  { invert = true, lettering = false }: ReadingOptions = {},
 ): Promise<PageText> {
   const readBlocks = async (r: OcrRaster, turned = false): Promise<HocrBlock[]> => {
     const { hocr, text } = await withEngine(models, language, r, (engine) => {
@@ -96,6 +115,7 @@ export async function recognizeIn(
       // The engine is shared: every reading sets its binarisation (0 = Otsu, tesseract's default).
       engine.setVariable("thresholding_method", mode === "picture" ? "2" : "0");
       setInversion(engine, invert);
+      if (lettering) engine.setVariable("tessedit_char_blacklist", letteringNever(language));
       // The text output of the same reading (no second recognition) carries tesseract's word spacing.
       return { hocr: engine.getHOCR(), text: engine.getText() };
     });

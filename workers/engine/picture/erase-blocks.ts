@@ -1,6 +1,6 @@
 import type { Box, TextStyle } from "../../shared/engine-contract";
 import { luma, type GrayImage } from "../image/gray";
-import { boxesMeet } from "../ocr/group-lines";
+import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { GRAIN, groundColour, medianOf } from "./ground-plane";
 import { nearMarks } from "./near-marks";
 import { findPictureText } from "./strip-windows";
@@ -56,7 +56,12 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
  * left. Returns, per region, what was removed (null where no block lies under it, or blocks cover
  * little of it (`MIN_COVER`): such a region, light lettering among them, is left to the document eraser) and the lettering's colour. `mask` gets 1 where pixels were removed.
  */
-export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box }[], mask: Uint8Array): (ErasedBlock | null)[] {
+export function erasePictureText(
+  img: Rgba,
+  gray: GrayImage,
+  regions: { box: Box; frame?: Box }[],
+  mask: Uint8Array,
+): (ErasedBlock | null)[] {
   const found = findPictureText(gray);
   const { owner, shapes, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
@@ -78,10 +83,14 @@ export function erasePictureText(img: Rgba, gray: GrayImage, regions: { box: Box
     // read as text ("けり上 1 し" in a face) are no licence to erase the whole block around them:
     // the 4-koma's two faces were wiped.
     const grow = REACH * Math.max(...ids.map((id) => found.blocks[id - 1]!.glyph));
-    const x0 = Math.max(0, box.x - HALO, Math.floor(region.box.x - grow)),
-      y0 = Math.max(0, box.y - HALO, Math.floor(region.box.y - grow));
-    const x1 = Math.min(width, box.x + box.w + HALO, Math.ceil(region.box.x + region.box.w + grow)),
-      y1 = Math.min(height, box.y + box.h + HALO, Math.ceil(region.box.y + region.box.h + grow));
+    // Nor past the region's own frame (or its box, where a user drew it wider), where it is given: a
+    // region read from part of a larger block (a headline on a held-up newspaper, read turned level)
+    // erases its own lettering, not the block's other lines around it.
+    const f = region.frame ? unionBox(region.frame, region.box) : { x: 0, y: 0, w: width, h: height };
+    const x0 = Math.max(0, box.x - HALO, Math.floor(region.box.x - grow), Math.floor(f.x) - HALO),
+      y0 = Math.max(0, box.y - HALO, Math.floor(region.box.y - grow), Math.floor(f.y) - HALO);
+    const x1 = Math.min(width, box.x + box.w + HALO, Math.ceil(region.box.x + region.box.w + grow), Math.ceil(f.x + f.w) + HALO),
+      y1 = Math.min(height, box.y + box.h + HALO, Math.ceil(region.box.y + region.box.h + grow), Math.ceil(f.y + f.h) + HALO);
     // A page pixel is text when an analysis pixel within the halo of it is a mark of one of the
     // blocks; it is near text within the wider reach of the marks' faint fringe.
     const reach = Math.max(1, Math.ceil(HALO * scale));

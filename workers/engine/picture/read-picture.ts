@@ -4,7 +4,7 @@ import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { joinWords, letterCount, mapRegionBoxes } from "../ocr/page-text";
-import { recognizeWith } from "../ocr/recognize";
+import { recognizeWith, type ReadingOptions } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
 import { LINE_ALONE, WORD_ALONE, latinScrap, mostlyLetters, scraps, withoutScraps } from "./art-readings";
 import { blockRaster, lineRaster } from "./block-raster";
@@ -159,7 +159,7 @@ function readingOrder(regions: RegionText[]): RegionText[] {
 async function readingUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock, readers: string[]): Promise<PageText | null> {
   const set = upright(raster, block.glyph * raster.scale);
   if (!set) return null;
-  const reading = await recognizeWith(models, set.raster, readers, "block", { invert: false });
+  const reading = await recognizeWith(models, set.raster, readers, "block", LETTERING);
   const middle = (raster.offset?.y ?? 0) + raster.image.height / 2 / raster.scale;
   return unshear(reading, set.slant, middle);
 }
@@ -169,6 +169,14 @@ async function readUpright(models: R2Bucket, raster: OcrRaster, block: TextBlock
   const reading = await readingUpright(models, raster, block, readers);
   return reading ? regionOf(reading, block).filter(mostlyLetters) : [];
 }
+
+/**
+ * How a picture's blocks are read: not inverted (their ground is light, or they were taken from the
+ * negative), lettering without the signs never lettered (`ReadingOptions.lettering`); a block of
+ * prose (a poster's or a book page's typeset text) may hold any sign.
+ */
+const LETTERING: ReadingOptions = { invert: false, lettering: true };
+const PROSE_READING: ReadingOptions = { invert: false };
 
 /**
  * A block of Latin lettering read less surely than this is read again with larger letters
@@ -228,7 +236,7 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
         angle: set.angle,
       }));
   const sure = (rs: RegionText[]) => rs.filter((r) => r.confidence >= LEVELLED_CONFIDENCE);
-  const read = regions(await recognizeWith(models, set.raster, readers, "block", { invert: false }));
+  const read = regions(await recognizeWith(models, set.raster, readers, "block", LETTERING));
   if (!scraps(sure(read))) return sure(read);
   const again = await readingUpright(models, set.raster, block, readers);
   const other = again ? regions(again) : [];
@@ -253,9 +261,8 @@ async function readBlock(
   glyph?: number,
 ): Promise<RegionText[]> {
   const raster = blockRaster(page, found, i, block, !readsColumns(readers), glyph);
-  const reading = await recognizeWith(models, raster, readers, block.glyphs > PROSE ? "page" : "block", {
-    invert: false,
-  });
+  const prose = block.glyphs > PROSE;
+  const reading = await recognizeWith(models, raster, readers, prose ? "page" : "block", prose ? PROSE_READING : LETTERING);
   let read = regionOf(reading, block);
   // Unread, or read as scraps only, lettering in rows is read again set upright and thinned (a
   // heavy italic). Lettering whose lines run turned is read turned level too, kept when it reads
@@ -275,8 +282,7 @@ async function readBlock(
   const linesRead = read.reduce((n, r) => n + r.lines.length, 0);
   if (readByBands(bands.length, linesRead)) {
     const lines: PageText[] = [];
-    for (const [top, bottom] of bands)
-      lines.push(await recognizeWith(models, lineRaster(raster, top, bottom), readers, "line", { invert: false }));
+    for (const [top, bottom] of bands) lines.push(await recognizeWith(models, lineRaster(raster, top, bottom), readers, "line", LETTERING));
     const again = regionOf({ ...reading, regions: lines.flatMap((l) => l.regions) }, block).filter(mostlyLetters);
     if (!read.length || weight(again) > weight(read)) read = again;
   }
@@ -325,7 +331,7 @@ export async function readPicture(
     if (within && !boxesMeet(block.box, within)) continue;
     const readers = modelsFor(block, languages, have);
     const raster = blockRaster(light.negative, light.found, i, block, !readsColumns(readers));
-    const reading = await recognizeWith(models, raster, readers, "block", { invert: false });
+    const reading = await recognizeWith(models, raster, readers, "block", LETTERING);
     regions.push(
       ...regionOf(reading, block).filter(
         (r) =>
