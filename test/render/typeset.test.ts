@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { TypesetRegion } from "../../workers/shared/engine-contract";
+import { styleFrame, type TypesetRegion } from "../../workers/shared/engine-contract";
 import { fontChain } from "../../workers/engine/typeset/fonts";
 import { regionSvg } from "../../workers/engine/typeset/draw";
 import { atomsOf, fitText } from "../../workers/engine/typeset/layout";
@@ -101,6 +101,22 @@ describe("typesetting", () => {
     expect(l!.x0 - 100).toBeLessThan(10);
     expect(Math.abs((c!.x0 + c!.x1) / 2 - 500)).toBeLessThan(10);
     expect(900 - r!.x1).toBeLessThan(10);
+  });
+
+  it("takes a style's frame only where it is a box of positive size", () => {
+    // A region's stored style is open: a client may have put anything in its `frame`.
+    expect(styleFrame({ frame: { x: 4, y: 6, w: 120, h: 40 }, color: "#000000" })).toEqual({ x: 4, y: 6, w: 120, h: 40 });
+    for (const frame of [
+      { x: 10, y: "top", w: -5 },
+      { x: 0, y: 0, w: 0, h: 9 },
+      { x: 0, y: 0, w: "9", h: 9 },
+      { x: NaN, y: 0, w: 9, h: 9 },
+      "box",
+      null,
+      [1, 2, 3, 4],
+    ])
+      expect(styleFrame({ frame }), JSON.stringify(frame)).toBeUndefined();
+    expect(styleFrame(null)).toBeUndefined();
   });
 
   it("sets text turned by its style's angle, inside the turned rectangle its frame is the box around", async () => {

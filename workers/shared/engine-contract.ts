@@ -536,6 +536,19 @@ export interface InpaintInput {
   languages?: string[];
 }
 
+/**
+ * A style's `frame` where it is a box of positive size, else none: a region's stored style is open
+ * (clients may keep fields of their own in it), so its `frame` may be anything a client sent.
+ */
+export function styleFrame(style: object | null | undefined): Box | undefined {
+  const f = (style as { frame?: Partial<Record<keyof Box, unknown>> | null } | null | undefined)?.frame;
+  if (!f || typeof f !== "object") return undefined;
+  const { x, y, w, h } = f;
+  const finite = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+  if (!finite(x) || !finite(y) || !finite(w) || !finite(h) || w < 1 || h < 1) return undefined;
+  return { x, y, w, h };
+}
+
 /** Typesetting style taken from the original glyphs (or set by the user). */
 export interface TextStyle {
   /** `#rrggbb`. */

@@ -1,5 +1,5 @@
 import { NonRetryableError } from "cloudflare:workflows";
-import type { Box, InpaintRegion, PageLayout } from "../../../workers/shared/engine-contract";
+import { styleFrame, type InpaintRegion, type PageLayout } from "../../../workers/shared/engine-contract";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
 import { newId, pageIdOf } from "../../lib/ids";
@@ -67,7 +67,7 @@ export async function inpaintingStage(env: Env, db: DB, plan: JobPlan, page: num
     box: { x: r.x, y: r.y, w: r.w, h: r.h },
     lines: (r.lines ?? []).map((l) => ({ x: l.x, y: l.y, w: l.w, h: l.h })),
     vertical: r.vertical,
-    frame: (r.style as RegionStyle | null)?.frame as Box | undefined,
+    frame: styleFrame(r.style),
     words: (r.lines ?? []).flatMap((l) =>
       (l.words ?? []).flatMap((w) =>
         w.confidence === undefined ? [] : [{ box: { x: w.x, y: w.y, w: w.w, h: w.h }, text: w.text, confidence: w.confidence }],

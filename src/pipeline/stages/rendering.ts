@@ -1,7 +1,7 @@
 import { NonRetryableError } from "cloudflare:workflows";
 import type { DB } from "../../db/client";
 import type { RegionStyle } from "../../db/schema/types";
-import type { Box } from "../../../workers/shared/engine-contract";
+import { styleFrame } from "../../../workers/shared/engine-contract";
 import { setVertically } from "../../../workers/shared/lettering";
 import { pageIdOf } from "../../lib/ids";
 import { keys } from "../../lib/storage";
@@ -36,7 +36,7 @@ export async function renderingStage(env: Env, db: DB, plan: JobPlan, page: numb
         text: r.userTranslation ?? r.translation ?? "",
         // Columns stay columns only in a language written in them; a balloon translated into
         // Japanese is lettered in columns as manga are.
-        vertical: setVertically(plan.targetLanguage, r.vertical, (r.style as RegionStyle | null)?.frame as Box | undefined),
+        vertical: setVertically(plan.targetLanguage, r.vertical, styleFrame(r.style)),
         lines: (r.lines ?? []).map((l) => ({ x: l.x, y: l.y, w: l.w, h: l.h })),
         style: (r.style ?? null) as RegionStyle | null,
       })),

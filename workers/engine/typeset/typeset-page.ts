@@ -1,4 +1,4 @@
-import type { Box, TypesetInput, TypesetRegion, TypesetResult } from "../../shared/engine-contract";
+import { styleFrame, type Box, type TypesetInput, type TypesetRegion, type TypesetResult } from "../../shared/engine-contract";
 import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
@@ -17,11 +17,8 @@ const FRAME_MARGIN = 0.06;
 
 /** A frame given in a region's style (when it is a box of positive size), and its margin. */
 function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
-  const f = r.style?.frame;
-  if (!f || typeof f !== "object") return null;
-  const { x, y, w, h } = f;
-  if (![x, y, w, h].every((v) => Number.isFinite(v)) || w < 1 || h < 1) return null;
-  return { frame: { x, y, w, h }, margin: Math.floor(Math.min(w, h) * FRAME_MARGIN) };
+  const frame = styleFrame(r.style);
+  return frame ? { frame, margin: Math.floor(Math.min(frame.w, frame.h) * FRAME_MARGIN) } : null;
 }
 
 /** Turns (degrees) below this are set upright: a line turned by it rises less than a pixel in 100. */
