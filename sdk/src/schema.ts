@@ -2960,6 +2960,26 @@ export interface components {
              * @example -6
              */
             angle?: number;
+            /**
+             * @description Pictures: the interior of the balloon or caption box (page pixels) the translation is set in, centred, instead of the region's box; the text never leaves it, and text is removed within it. Set by recognition on pictures.
+             * @example {
+             *       "x": 412,
+             *       "y": 96,
+             *       "w": 180,
+             *       "h": 74
+             *     }
+             */
+            frame?: {
+                x: number;
+                y: number;
+                w: number;
+                h: number;
+            };
+            /**
+             * @description `caps`: the original is lettered in capitals (comics), and so is its translation; any other value or none sets it as written.
+             * @example caps
+             */
+            lettering?: string;
         } & {
             [key: string]: unknown;
         }) | null;
@@ -7947,7 +7967,14 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": -6
+                     *         "angle": -6,
+                     *         "frame": {
+                     *           "x": 412,
+                     *           "y": 96,
+                     *           "w": 180,
+                     *           "h": 74
+                     *         },
+                     *         "lettering": "caps"
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9030,7 +9057,14 @@ export interface operations {
                  *         "background": "string",
                  *         "align": "left",
                  *         "line_height": 1,
-                 *         "angle": -6
+                 *         "angle": -6,
+                 *         "frame": {
+                 *           "x": 412,
+                 *           "y": 96,
+                 *           "w": 180,
+                 *           "h": 74
+                 *         },
+                 *         "lettering": "caps"
                  *       },
                  *       "vertical": false
                  *     }
@@ -9073,7 +9107,14 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": -6
+                     *         "angle": -6,
+                     *         "frame": {
+                     *           "x": 412,
+                     *           "y": 96,
+                     *           "w": 180,
+                     *           "h": 74
+                     *         },
+                     *         "lettering": "caps"
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9182,7 +9223,14 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": -6
+                     *         "angle": -6,
+                     *         "frame": {
+                     *           "x": 412,
+                     *           "y": 96,
+                     *           "w": 180,
+                     *           "h": 74
+                     *         },
+                     *         "lettering": "caps"
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9321,7 +9369,14 @@ export interface operations {
                  *         "background": "string",
                  *         "align": "left",
                  *         "line_height": 1,
-                 *         "angle": -6
+                 *         "angle": -6,
+                 *         "frame": {
+                 *           "x": 412,
+                 *           "y": 96,
+                 *           "w": 180,
+                 *           "h": 74
+                 *         },
+                 *         "lettering": "caps"
                  *       },
                  *       "order": 1,
                  *       "kind": "text",
@@ -9366,7 +9421,14 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": -6
+                     *         "angle": -6,
+                     *         "frame": {
+                     *           "x": 412,
+                     *           "y": 96,
+                     *           "w": 180,
+                     *           "h": 74
+                     *         },
+                     *         "lettering": "caps"
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",
@@ -9473,7 +9535,14 @@ export interface operations {
                      *           "background": "string",
                      *           "align": "left",
                      *           "line_height": 1,
-                     *           "angle": -6
+                     *           "angle": -6,
+                     *           "frame": {
+                     *             "x": 412,
+                     *             "y": 96,
+                     *             "w": 180,
+                     *             "h": 74
+                     *           },
+                     *           "lettering": "caps"
                      *         },
                      *         "vertical": true,
                      *         "overflow": "fitted",
@@ -9582,7 +9651,14 @@ export interface operations {
                      *         "background": "string",
                      *         "align": "left",
                      *         "line_height": 1,
-                     *         "angle": -6
+                     *         "angle": -6,
+                     *         "frame": {
+                     *           "x": 412,
+                     *           "y": 96,
+                     *           "w": 180,
+                     *           "h": 74
+                     *         },
+                     *         "lettering": "caps"
                      *       },
                      *       "vertical": true,
                      *       "overflow": "fitted",

@@ -112,6 +112,9 @@ describe("regions: create, update, delete", () => {
       { order: -1 },
       { unknown: true },
       { box: { x: 990, y: 0, w: 20, h: 5 } },
+      { style: { frame: { x: 10, y: "top", w: -5 } } },
+      { style: { frame: { x: 0, y: 0, w: 0, h: 5 } } },
+      { style: { lettering: 7 } },
     ]) {
       expect((await call(url, json("PATCH", auth, bad), 422)).error.code).toBe("validation_error");
     }

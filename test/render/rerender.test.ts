@@ -227,21 +227,25 @@ describe("POST /projects/{id}/rerender", () => {
     expect(characterErrorRate(TEXT.flat.lines.join(" "), read), read).toBeLessThanOrEqual(0.1);
   });
 
-  it("redraws a region whose style was given a frame that is no box: set in its own box", async () => {
-    // `style` keeps fields it does not name, so a user (or a client of an older version) may store a
-    // `frame` that is not a box; the region is then set and erased in its box, as a document's.
+  it("redraws a region stored with a frame that is no box: set in its own box", async () => {
+    // The API refuses such a frame; a region stored before it did (its style is open) keeps one,
+    // and is then set and erased in its box, as a document's.
     const { auth } = await seedAccount({ credits: 20 });
     const first = await finishedJob(auth, scene("flat").page, { tool: "translate", source_language: "en", target_language: "es" });
     const before = await project(auth, first.project_id);
-    const frame = { x: 10, y: "top", w: -5 };
-    for (const r of before.regions) {
-      const res = await api(`/api/v1/projects/${first.project_id}/regions/${r.id}`, json(auth, "PATCH", { style: { frame } }));
-      expect(res.status, await res.clone().text()).toBe(200);
-    }
+    const res = await api(
+      `/api/v1/projects/${first.project_id}/regions/${before.regions[0].id}`,
+      json(auth, "PATCH", { style: { frame: { x: 10, y: "top", w: -5 } } }),
+    );
+    expect(res.status, await res.clone().text()).toBe(422);
+    await env.DB.prepare("UPDATE regions SET style = ? WHERE project_id = ?")
+      .bind(JSON.stringify({ frame: { x: 10, y: "top", w: -5 } }), first.project_id)
+      .run();
     const job = await body(await rerender(auth, first.project_id));
     const done = await waitForJob(job.id, auth);
     expect(done.status, JSON.stringify(done)).toBe("completed");
     const after = await project(auth, first.project_id);
+    expect(after.regions[0].style.frame).toEqual({ x: 10, y: "top", w: -5 });
     const read = await ocr(await fileOf(after.pages[0].render_url), "work/rerender/odd-frame.png", ["spa"]);
     const expected = before.regions.map((r: any) => r.translation).join(" ");
     expect(characterErrorRate(expected, read), `${read} vs ${expected}`).toBeLessThanOrEqual(0.15);

@@ -37,6 +37,19 @@ export const RegionStyle = z
         "Degrees clockwise the translation is set turned by, about the centre of its frame or box: it is laid out in the largest rectangle so turned that the frame holds. Set by recognition on a balloon photographed at a slant and on lettering drawn turned; under half a degree is upright.",
       example: -6,
     }),
+    frame: z
+      .object({ x: z.number().finite(), y: z.number().finite(), w: z.number().finite().min(1), h: z.number().finite().min(1) })
+      .optional()
+      .openapi({
+        description:
+          "Pictures: the interior of the balloon or caption box (page pixels) the translation is set in, centred, instead of the region's box; the text never leaves it, and text is removed within it. Set by recognition on pictures.",
+        example: { x: 412, y: 96, w: 180, h: 74 },
+      }),
+    lettering: z.string().max(32).optional().openapi({
+      description:
+        "`caps`: the original is lettered in capitals (comics), and so is its translation; any other value or none sets it as written.",
+      example: "caps",
+    }),
   })
   .catchall(z.unknown())
   .openapi("RegionStyle");
