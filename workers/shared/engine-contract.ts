@@ -537,8 +537,8 @@ export interface InpaintInput {
 }
 
 /**
- * A style's `frame` where it is a box of positive size, else none: a region's stored style is open
- * (clients may keep fields of their own in it), so its `frame` may be anything a client sent.
+ * A style's `frame` where it is a box of positive size, else none: the API refuses any other
+ * frame, but a region's stored style is open and one stored before that rule may hold anything.
  */
 export function styleFrame(style: object | null | undefined): Box | undefined {
   const f = (style as { frame?: Partial<Record<keyof Box, unknown>> | null } | null | undefined)?.frame;
