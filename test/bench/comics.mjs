@@ -432,15 +432,18 @@ function summarise(rows) {
   return { table: lines.join("\n"), overall, panels, photos };
 }
 
+/** What the comparison with native tesseract needs on the machine. */
+const NATIVE_INSTALL = "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert imagemagick";
+
 async function main() {
   for (const [tool, args] of [
     ["tesseract", ["--version"]],
     ["convert", ["-version"]],
   ])
-    if (spawnSync(tool, args).error)
-      throw new Error(`${tool} is missing: apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert imagemagick`);
+    if (spawnSync(tool, args).error) throw new Error(`${tool} is missing: ${NATIVE_INSTALL}`);
   const langs = spawnSync("tesseract", ["--list-langs"], { encoding: "utf8" }).stdout;
-  for (const l of ["eng", "jpn", "jpn_vert"]) if (!langs.split("\n").includes(l)) throw new Error(`tesseract has no ${l} model`);
+  for (const l of ["eng", "jpn", "jpn_vert"])
+    if (!langs.split("\n").includes(l)) throw new Error(`tesseract has no ${l} model: ${NATIVE_INSTALL}`);
   mkdirSync(OUT, { recursive: true });
   mkdirSync(logDir, { recursive: true });
   const only = process.env.ONLY?.split(",");
