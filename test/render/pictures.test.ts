@@ -11,7 +11,7 @@ import { boxesMeet } from "../../workers/engine/ocr/group-lines";
 import { findPictureText } from "../../workers/engine/picture/strip-windows";
 import { findTextBlocks, type TextBlock } from "../../workers/engine/picture/text-blocks";
 import type { PageText, RegionText } from "../../workers/shared/engine-contract";
-import { balloonsInCapitals, hasCase, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
+import { asLettered, balloonsInCapitals, hasCase, letteredInCapitals, setVertically } from "../../workers/shared/lettering";
 import { picture, realFixture } from "../engine/helpers";
 import { api, body, seedAccount, waitForJob } from "../helpers/api";
 import { chroma, decode, decodeKey, pageText, readBack, regionsOf, rgbTiff, seedModels, type Rgba } from "./helpers";
@@ -423,6 +423,25 @@ describe("a comic page", () => {
     const kalamar = photo.regions.find((r: { text: string }) => r.text.includes("KALAMAR"));
     expect(kalamar?.style?.angle, JSON.stringify(photo.regions.map((r: { style: unknown }) => r.style))).toBeGreaterThan(3);
     expect(kalamar.style.angle).toBeLessThan(12.7);
+  });
+
+  it("stores the translations of balloons lettered in capitals in capitals, as they are set", async () => {
+    const { auth } = await seedAccount({ credits: 20 });
+    const form = new FormData();
+    form.append("file", new File([await picture("ctd_006013-panel.jpg")], "panel.jpg", { type: "image/jpeg" }));
+    form.append("options", JSON.stringify({ tool: "translate", source_language: "en", target_language: "es", export_formats: ["txt"] }));
+    const job = await waitForJob((await body(await api("/api/v1/process", { method: "POST", headers: auth, body: form }))).id, auth);
+    expect(job.status, JSON.stringify(job)).toBe("completed");
+    const project = await body(await api(`/api/v1/projects/${job.project_id}`, { headers: auth }));
+    const hold = project.regions.find((r: { text: string }) => r.text.includes("HOLD STILL"));
+    expect(hold?.style?.lettering, JSON.stringify(project.regions)).toBe("caps");
+    // Apertium gives "Control TODAVÍA, TIM! TE TENDRÉ GRATIS…": stored as the page shows it.
+    expect(hold.translation).toMatch(/\p{Lu}{4}/u);
+    expect(hold.translation).toBe(hold.translation.toLocaleUpperCase("es"));
+    // The target language's own capitals; a tag the runtime takes for no locale still gives capitals.
+    expect(asLettered("iyi günler", "caps", "tr")).toBe("İYİ GÜNLER");
+    expect(asLettered("iyi günler", undefined, "tr")).toBe("iyi günler");
+    expect(asLettered("¡hola!", "caps", "not a tag")).toBe("¡HOLA!");
   });
 
   it("sets in capitals the balloons of a page lettered in capitals, short and misread ones too, but not a caption in script", () => {

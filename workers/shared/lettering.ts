@@ -7,6 +7,20 @@ export function letteredInCapitals(text: string): boolean {
   return upper + lower >= 4 && upper >= 0.85 * (upper + lower);
 }
 
+/**
+ * A translation as its region is lettered: in capitals (in the target language's own way, e.g.
+ * Turkish i → İ) where the style says `lettering: "caps"`, else as given.
+ */
+export function asLettered(text: string, lettering: unknown, language?: string | null): string {
+  if (lettering !== "caps") return text;
+  try {
+    return text.toLocaleUpperCase(language ?? undefined);
+  } catch {
+    // A language tag the runtime does not take as a locale: capitals without its rules.
+    return text.toUpperCase();
+  }
+}
+
 /** Whether a text holds a letter of a script with case (Latin, Greek, Cyrillic), unlike kana or ideographs. */
 export function hasCase(text: string): boolean {
   return /[\p{Lu}\p{Ll}]/u.test(text);

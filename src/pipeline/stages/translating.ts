@@ -1,4 +1,5 @@
 import { NonRetryableError } from "cloudflare:workflows";
+import { asLettered } from "../../../workers/shared/lettering";
 import type { DB } from "../../db/client";
 import { ApiError } from "../../http/errors";
 import { pageIdOf } from "../../lib/ids";
@@ -20,9 +21,10 @@ function glossaryIdsOf(options: Record<string, unknown>): string[] {
  * Translates a page's regions (the user's corrected text where there is one) into the job's
  * target language: source language from the job's options (`auto` or none: detected per region),
  * glossaries named by the job, translation-memory reuse, consistency across the page and, in
- * production, the Workers AI context pass. Stores `translation` and `source_language` on each
- * region, feeds the machine translations to the translation memory, and records the term hits in
- * the job's timeline (a `progress` event with `term_hits`). Repeating it (a retried step) rewrites the same rows.
+ * production, the Workers AI context pass. Stores `translation` (in capitals where the region is
+ * lettered so) and `source_language` on each region, feeds the machine translations to the
+ * translation memory, and records the term hits in the job's timeline (a `progress` event with
+ * `term_hits`). Repeating it (a retried step) rewrites the same rows.
  */
 export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: number): Promise<StageResult> {
   if (!plan.projectId) return {};
@@ -63,8 +65,14 @@ export async function translatingStage(env: Env, db: DB, plan: JobPlan, page: nu
     throw err;
   }
 
+  // A balloon lettered in capitals keeps its translation in capitals, as it is set on the page (the
+  // translation memory keeps the translator's own text).
+  const lettering = new Map(rows.map((r) => [r.id, r.style?.lettering]));
   await regions.applyRegionChanges(db, plan.projectId, {
-    updates: result.segments.map((s) => ({ id: s.id, patch: { translation: s.text, sourceLanguage: s.source_language } })),
+    updates: result.segments.map((s) => ({
+      id: s.id,
+      patch: { translation: asLettered(s.text, lettering.get(s.id), result.target_language), sourceLanguage: s.source_language },
+    })),
   });
   await rememberMachineTranslations(db, plan.userId, result.target_language, result.segments);
 

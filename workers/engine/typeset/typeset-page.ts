@@ -8,7 +8,7 @@ import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
 import { engineError } from "../errors";
 import { unshapedScript } from "../../shared/shaping";
-import { hasCase } from "../../shared/lettering";
+import { asLettered, hasCase } from "../../shared/lettering";
 
 const COLOR = /^#[0-9a-f]{6}$/i;
 
@@ -129,7 +129,7 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
     // rectangle so turned that the frame or box holds, then turned about its centre.
     const turn = turnOf(r);
     const box = turn ? turnedWithin(frame ?? bodyBox(r), turn) : (frame ?? bodyBox(r));
-    const text = r.style?.lettering === "caps" ? r.text.trim().toLocaleUpperCase() : r.text.trim();
+    const text = asLettered(r.text.trim(), r.style?.lettering);
     if (!text) {
       results.push({ overflow: "fitted", fontSize: 0, lines: 0, fonts: [] });
       continue;
