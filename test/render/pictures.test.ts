@@ -438,6 +438,16 @@ describe("a comic page", () => {
     // Apertium gives "Control TODAVÍA, TIM! TE TENDRÉ GRATIS…": stored as the page shows it.
     expect(hold.translation).toMatch(/\p{Lu}{4}/u);
     expect(hold.translation).toBe(hold.translation.toLocaleUpperCase("es"));
+    // Translated again in the editor, it stays in capitals.
+    const again = await api(`/api/v1/projects/${job.project_id}/regions/${hold.id}/retranslate`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: "{}",
+    });
+    const retranslated = await body(again);
+    expect(again.status, JSON.stringify(retranslated)).toBe(200);
+    expect(retranslated.translation).toMatch(/\p{Lu}{4}/u);
+    expect(retranslated.translation).toBe(retranslated.translation.toLocaleUpperCase("es"));
     // The target language's own capitals; a tag the runtime takes for no locale still gives capitals.
     expect(asLettered("iyi günler", "caps", "tr")).toBe("İYİ GÜNLER");
     expect(asLettered("iyi günler", undefined, "tr")).toBe("iyi günler");

@@ -1,3 +1,4 @@
+import { asLettered } from "../../../workers/shared/lettering";
 import type { DB } from "../../db/client";
 import type { AuthContext } from "../../env";
 import { ApiError } from "../../http/errors";
@@ -70,7 +71,17 @@ export async function retranslateRegion(
     auth.userId,
     project.id,
     regions.regionChangeStatements(db, project.id, {
-      updates: [{ id: region.id, patch: { translation: seg.text, sourceLanguage: seg.source_language, userTranslation: null } }],
+      updates: [
+        {
+          id: region.id,
+          patch: {
+            // Lettered in capitals, stored in capitals as a job's translating step stores it.
+            translation: asLettered(seg.text, region.style?.lettering, result.target_language),
+            sourceLanguage: seg.source_language,
+            userTranslation: null,
+          },
+        },
+      ],
     }),
   );
   if (seg.origin === "provider" || seg.origin === "glossary") {
