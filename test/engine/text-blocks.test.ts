@@ -240,6 +240,38 @@ describe("text blocks of a picture", () => {
     expect(blocks[0]!.box).toMatchObject({ x: 110, w: 190 });
   });
 
+  it("join the words on either side of letters run into a caption's border into one block, those letters with them", () => {
+    // A caption box; between two words, two letters joined to its top border: one shape with it, no marks.
+    const caption = (runTogether: boolean) => {
+      const img = page();
+      const ink = (x: number, y: number) => (img.data[y * img.width + x] = 0);
+      for (let x = 100; x < 900; x++) for (let t = 0; t < 4; t++) (ink(x, 100 + t), ink(x, 146 + t));
+      for (let y = 100; y < 150; y++) for (let t = 0; t < 4; t++) (ink(100 + t, y), ink(896 + t, y));
+      for (const x of [120, 160, 200, 240, 360, 400, 440, 480]) letter(img, x, 108, 30);
+      if (runTogether)
+        for (const x of [280, 320]) {
+          letter(img, x, 108, 30);
+          for (let y = 104; y < 108; y++) for (let t = 13; t < 17; t++) ink(x + t, y);
+        }
+      return img;
+    };
+    const img = caption(true);
+    const found = findTextBlocks(img);
+    expect(found.blocks.map((b) => [b.box.x, b.box.x + b.box.w])).toEqual([[120, 510]]);
+    // The letters run together are read with the block; the border above them is not.
+    const raster = blockRaster(img, found, 0, found.blocks[0]!, false);
+    const { width, data } = raster.image;
+    const at = (px: number, py: number) => data[((py - raster.offset!.y) * width + px - raster.offset!.x) * 4]!;
+    expect(at(281, 120)).toBeLessThan(64);
+    expect(at(335, 136)).toBeLessThan(64);
+    expect(at(250, 101)).toBeGreaterThan(192);
+    // With the caption's ground between them, the two words are two texts.
+    expect(findTextBlocks(caption(false)).blocks.map((b) => [b.box.x, b.box.x + b.box.w])).toEqual([
+      [120, 270],
+      [360, 510],
+    ]);
+  });
+
   it("cut a block's lines apart where their strokes touch, each line read on its own rows", () => {
     // Two lines of letters 30 px high, 36 px apart, every other letter of the first joined to the
     // one below by a stroke (heavy italic lettering whose lines touch): marks two lines high.

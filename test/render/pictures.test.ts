@@ -556,6 +556,15 @@ describe("a single comic panel", () => {
     expect(page.regions.map((r) => r.text)).toContainEqual("DID IT!");
   });
 
+  it("has a caption whose letters run into its border read whole, at 90 % of the page's size", async () => {
+    // The page's bottom tier at 90 %: letters of "ANOTHER" run together and into the caption's border,
+    // and the words either side of them were two blocks, each cut through that run and read as nothing.
+    const { pre, page } = await readEnglish("ctd_006013-tier-bottom-small.jpg");
+    expect(pre.path).toBe("picture");
+    const caption = page.regions.find((r) => r.text.includes("TWINS"));
+    expect(caption?.text).toMatch(/NEXT ISSUE.*TERROR TWINS ADVENTURE/);
+  });
+
   it("drawn turned has its balloons read turned level, each region carrying the turn", async () => {
     // The two-balloon panel turned 10° either way: read as drawn, it gave "Na SECOND)" and "We WERE"
     // turned clockwise, and "GOLLY! 1-1 THOUOHT We WERE GONERS THAT Tneerror" the other way.

@@ -2,6 +2,7 @@ import type { Box } from "../../shared/engine-contract";
 import { downscaleGray, type GrayImage } from "../image/gray";
 import { fitScale } from "../image/limits";
 import { borderLetters } from "./border-letters";
+import { chainedTexts, lineHeight, type LetterGroup } from "./chained-lines";
 import { labelComponents, type Components } from "./components";
 
 /**
@@ -364,8 +365,26 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
     w: Math.round((x1 - x0) / scale),
     h: Math.round((y1 - y0) / scale),
   });
-  for (const group of groups) {
-    if (group.length < 2) continue;
+  // Groups of letters on either side of letters run together are one text (`chainedTexts`).
+  const lettered = groups.filter((g) => g.length >= 2);
+  const texts = chainedTexts(
+    lettered.map((group) => {
+      const members = group.map((i) => glyphs[i]!);
+      return {
+        ground: members[0]!.ground,
+        x0: Math.min(...members.map((m) => m.x0)),
+        y0: Math.min(...members.map((m) => m.y0)),
+        x1: Math.max(...members.map((m) => m.x1)),
+        y1: Math.max(...members.map((m) => m.y1)),
+        glyph: lineHeight(members.map(h)),
+      };
+    }),
+    inkMask,
+    W,
+    (g) => [ground.x0[g]!, ground.y0[g]!, ground.x1[g]!, ground.y1[g]!],
+  );
+  for (const text of texts) {
+    const group = text.groups.flatMap((k) => lettered[k]!);
     const members = group.map((i) => glyphs[i]!);
     // Letters set the block's size: dots and small ornaments among them (a balloon's bubbles) do not.
     const heights = members.map(h).sort((a, b) => a - b);
@@ -394,6 +413,9 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
       y1 = Math.max(y1, m.y1);
       for (let y = m.y0; y < m.y1; y++) for (let x = m.x0; x < m.x1; x++) if (ink.labels[y * W + x] === m.k) owner[y * W + x] = id;
     }
+    // The letters run together between its groups are its letters too.
+    for (const [rx0, ry0, rx1, ry1] of text.runs)
+      for (let y = ry0; y < ry1; y++) for (let x = rx0; x < rx1; x++) if (inkMask[y * W + x] && !owner[y * W + x]) owner[y * W + x] = id;
     const inks = { mask: inkMask, labels: ink.labels, letterSized: candidate };
     [x0, y0, x1, y1] = borderLetters(ground, g, inks, owner, W, id, [x0, y0, x1, y1], mh);
     const frame = growFrame(ground.labels, owner, g, id, W, H, [x0, y0, x1, y1], Math.round(4 * mh));
@@ -437,13 +459,7 @@ export function findTextBlocks(page: GrayImage, side = ANALYSIS_SIDE, inked = pa
 }
 
 /** A text block as found on the analysis raster: its ground, its box, its median letter height and its letters. */
-interface Placed {
-  ground: number;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  glyph: number;
+interface Placed extends LetterGroup {
   glyphs: number;
 }
 
