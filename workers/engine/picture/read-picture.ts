@@ -1,5 +1,5 @@
 import type { Box, LineText, PageText, RegionText, WordText } from "../../shared/engine-contract";
-import { hasCase, letteredInCapitals } from "../../shared/lettering";
+import { balloonsInCapitals, hasCase, letteredInCapitals } from "../../shared/lettering";
 import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
@@ -198,6 +198,9 @@ const sureWord = (rs: RegionText[]) =>
 
 /** Letters read, weighed by how surely: of two readings of a block, the better one. */
 const weight = (rs: RegionText[]) => rs.reduce((n, r) => n + letterCount(r.text) * r.confidence, 0);
+/** As `weight`, lower-case letters left out: of two readings of lettering in capitals, the better one. */
+const capitalsWeight = (rs: RegionText[]) =>
+  rs.reduce((n, r) => n + (letterCount(r.text) - (r.text.match(/\p{Ll}/gu)?.length ?? 0)) * r.confidence, 0);
 
 /**
  * A block turned level is kept only when read at least this surely: the turn is a guess, and a
@@ -245,6 +248,8 @@ async function readLevelled(models: R2Bucket, raster: OcrRaster, block: TextBloc
 
 /** Whether a block is read in rows (not columns of a vertical model, nor prose in tesseract's own layout). */
 const readsRows = (block: TextBlock, readers: string[]) => !(block.vertical && readsColumns(readers)) && block.glyphs <= PROSE;
+/** Whether a block is lettering in rows read in Latin script: what is read again larger. */
+const inLatinRows = (block: TextBlock, readers: string[]) => readsRows(block, readers) && readsLatin(readers);
 
 /**
  * One block of a picture read alone on white, its letters brought to `glyph` pixels (rows in Latin
@@ -311,19 +316,31 @@ export async function readPicture(
     .map((block, i) => ({ block, i, readers: modelsFor(block, languages, have) }))
     .filter(({ block }) => !within || boxesMeet(block.box, within));
   queue.sort((a, b) => a.readers.join("+").localeCompare(b.readers.join("+")));
+  const readings: { block: TextBlock; i: number; readers: string[]; read: RegionText[]; larger?: RegionText[] }[] = [];
   for (const { block, i, readers } of queue) {
     let read = await readBlock(models, page, found, i, block, readers);
+    let larger: RegionText[] | undefined;
     // Lettering in Latin rows read unsurely is read again larger: tesseract's reading of heavy
     // lettering turns on its size ("pio IT!" at 34 px letters, "DID IT!" at 44), and the reading
     // that weighs more is kept. A balloon read as nothing is read again too, and kept only with a
     // word read surely (`sureWord`); other blocks read as nothing are art.
     const unsure = read.length ? read.every((r) => r.confidence < SURE_READING) : block.balloon;
-    if (readsRows(block, readers) && readsLatin(readers) && unsure) {
-      const again = await readBlock(models, page, found, i, block, readers, LARGER_GLYPH);
-      if (weight(again) > weight(read) && (read.length || sureWord(again))) read = again;
+    if (inLatinRows(block, readers) && unsure) {
+      larger = await readBlock(models, page, found, i, block, readers, LARGER_GLYPH);
+      if (weight(larger) > weight(read) && (read.length || sureWord(larger))) [read, larger] = [larger, read];
     }
-    regions.push(...read);
+    readings.push({ block, i, readers, read, larger });
   }
+  // On a page lettered in capitals, a balloon read with lower-case letters was misread in part
+  // ("WieH 1 WAS", "Dio IT!"): it is read larger too (if it was not), and the reading that weighs
+  // more with its lower-case letters left out is kept.
+  const capitals = balloonsInCapitals(readings.map((r) => r.read.map((x) => x.text).join(" ")));
+  for (const [k, r] of readings.entries()) {
+    if (!capitals[k] || !inLatinRows(r.block, r.readers) || !r.read.some((x) => /\p{Ll}/u.test(x.text))) continue;
+    const other = r.larger ?? (await readBlock(models, page, found, r.i, r.block, r.readers, LARGER_GLYPH));
+    if (other.length && capitalsWeight(other) > capitalsWeight(r.read)) r.read = other;
+  }
+  for (const r of readings) regions.push(...r.read);
   // Light lettering, read from the page's negative: each block once, and only when read surely.
   const light = lightLettering(page, found.blocks);
   for (const i of light.candidates) {
