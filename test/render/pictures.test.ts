@@ -576,7 +576,9 @@ describe("a comic page's bottom tier at 90 % of its size", () => {
 
   it("has a caption whose letters run into its border read whole", async () => {
     // Letters of "ANOTHER" run together and into the caption's border, and the words either side
-    // of them were two blocks, each cut through that run and read as nothing.
+    // of them were two blocks, each cut through that run and read as nothing. Read whole, line by
+    // line, "ANOTHER" and "ADVENTURE!" came with no confidence: the reading's mean fell under what
+    // tells art from text, and its four words read surely keep it now.
     const { pre, page } = await read();
     expect(pre.path).toBe("picture");
     const caption = page.regions.find((r) => r.text.includes("TWINS"));

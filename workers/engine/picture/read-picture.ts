@@ -107,6 +107,17 @@ const plausible = (lines: LineText[], confidence: number) =>
 
 const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.words.some((w) => letterCount(w.text) >= WORD_ALONE);
 
+/**
+ * Words of `WORD_ALONE` letters or more read at `LINE_ALONE` that make a block's reading text
+ * however unsure its other words: tesseract gives heavy lettering read right no confidence at
+ * times ("OUR NEXT ISSUE ANOTHER" with ANOTHER at 0, "TERROR TWINS ADVENTURE!" with ADVENTURE at
+ * 0), while art read as text gives no such words ("FJ", "EE A", "¥ ZN").
+ */
+const SURE_WORDS = 3;
+const sureWords = (lines: LineText[]) =>
+  lines.reduce((n, l) => n + l.words.filter((w) => letterCount(w.text) >= WORD_ALONE && w.confidence >= LINE_ALONE).length, 0) >=
+  SURE_WORDS;
+
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   const read: LineText[] = reading.regions.flatMap((r) => r.lines).filter((l) => l.text.trim());
@@ -114,7 +125,7 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   // bar before a word is an I.
   const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []).map(barsAsI) : read;
   // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread "THE…?").
-  const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter(sureAlone);
+  const lines = plausible(all, MIN_CONFIDENCE) || sureWords(all) ? all : all.filter(sureAlone);
   if (!lines.length) return [];
   const confidence = meanConfidence(lines);
   const vertical = lines.some((l) => l.vertical);
