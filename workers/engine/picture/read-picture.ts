@@ -108,15 +108,15 @@ const plausible = (lines: LineText[], confidence: number) =>
 const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.words.some((w) => letterCount(w.text) >= WORD_ALONE);
 
 /**
- * Words of `WORD_ALONE` letters or more read at `LINE_ALONE` that make a block's reading text
- * however unsure its other words: tesseract gives heavy lettering read right no confidence at
- * times ("OUR NEXT ISSUE ANOTHER" with ANOTHER at 0, "TERROR TWINS ADVENTURE!" with ADVENTURE at
- * 0), while art read as text gives no such words ("FJ", "EE A", "¥ ZN").
+ * A word of `WORD_ALONE` letters or more read at `LINE_ALONE`. A block read with `SURE_WORDS` of
+ * them keeps every line that holds one however unsure its other words: tesseract gives heavy
+ * lettering read right no confidence at times ("OUR NEXT ISSUE ANOTHER" with ANOTHER at 0, "TERROR
+ * TWINS ADVENTURE!" with ADVENTURE at 0), while art read as text gives no such words ("FJ", "EE A",
+ * "¥ ZN"); lines without one are the block's scraps (a newspaper's halftone read beside its headline).
  */
+const surelyRead = (w: WordText) => letterCount(w.text) >= WORD_ALONE && w.confidence >= LINE_ALONE;
 const SURE_WORDS = 3;
-const sureWords = (lines: LineText[]) =>
-  lines.reduce((n, l) => n + l.words.filter((w) => letterCount(w.text) >= WORD_ALONE && w.confidence >= LINE_ALONE).length, 0) >=
-  SURE_WORDS;
+const sureWords = (lines: LineText[]) => lines.reduce((n, l) => n + l.words.filter(surelyRead).length, 0) >= SURE_WORDS;
 
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
@@ -124,8 +124,9 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   // Lettering in capitals: lower-case scraps at the ends of its lines are art read as text, and a
   // bar before a word is an I.
   const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []).map(barsAsI) : read;
-  // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread "THE…?").
-  const lines = plausible(all, MIN_CONFIDENCE) || sureWords(all) ? all : all.filter(sureAlone);
+  // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread
+  // "THE…?"), and, read with words enough read surely, the lines holding one (`sureWords`).
+  const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter((l) => sureAlone(l) || (sureWords(all) && l.words.some(surelyRead)));
   if (!lines.length) return [];
   const confidence = meanConfidence(lines);
   const vertical = lines.some((l) => l.vertical);
