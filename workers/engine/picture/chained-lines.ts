@@ -23,7 +23,7 @@ export interface LetterGroup {
 
 /** Letter heights between the groups, at most. */
 const REACH = 4;
-/** Share of the lower group's rows the two share, at least. */
+/** Share of the shorter group's rows the two share, at least. */
 const SAME_LINES = 0.5;
 /** Ratio of letter heights within which the groups' letters are alike. */
 const ALIKE = 1.5;

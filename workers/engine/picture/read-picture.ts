@@ -116,7 +116,7 @@ const sureAlone = (line: LineText) => plausible([line], LINE_ALONE) && line.word
  */
 const surelyRead = (w: WordText) => letterCount(w.text) >= WORD_ALONE && w.confidence >= LINE_ALONE;
 const SURE_WORDS = 3;
-const sureWords = (lines: LineText[]) => lines.reduce((n, l) => n + l.words.filter(surelyRead).length, 0) >= SURE_WORDS;
+const holdsSureWords = (lines: LineText[]) => lines.reduce((n, l) => n + l.words.filter(surelyRead).length, 0) >= SURE_WORDS;
 
 /** The reading of one block as one region (a balloon's lines together), or none when nothing plausible was read. */
 function regionOf(reading: PageText, block: TextBlock): RegionText[] {
@@ -125,8 +125,8 @@ function regionOf(reading: PageText, block: TextBlock): RegionText[] {
   // bar before a word is an I.
   const all = letteredInCapitals(read.map((l) => l.text).join(" ")) ? read.flatMap((l) => withoutStrays(l) ?? []).map(barsAsI) : read;
   // A block unsure as a whole keeps the lines read surely on their own ("WHAT" over an unread
-  // "THE…?"), and, read with words enough read surely, the lines holding one (`sureWords`).
-  const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter((l) => sureAlone(l) || (sureWords(all) && l.words.some(surelyRead)));
+  // "THE…?"), and, read with words enough read surely, the lines holding one (`holdsSureWords`).
+  const lines = plausible(all, MIN_CONFIDENCE) ? all : all.filter((l) => sureAlone(l) || (holdsSureWords(all) && l.words.some(surelyRead)));
   if (!lines.length) return [];
   const confidence = meanConfidence(lines);
   const vertical = lines.some((l) => l.vertical);
