@@ -593,6 +593,34 @@ describe("a comic page's bottom tier at 90 % of its size", () => {
   });
 });
 
+// The whole page at 60 % of its size, in the engine's Rec. 601 gray: letters of 9 px, whose captions
+// were found as nothing, or read in part ("THE BATTLE" for "AFTER THE BATTLE").
+describe("a comic page at 60 % of its size", () => {
+  it("has its small lettering found and read on the page enlarged, each region where its lettering is", async () => {
+    const { pre, page } = await readEnglish("ctd_006013-small.png");
+    expect(pre.path).toBe("picture");
+    expect([page.width, page.height]).toEqual([507, 768]);
+    const texts = page.regions.map((r) => r.text);
+    expect(texts, JSON.stringify(texts)).toContainEqual(expect.stringMatching(/MINUTE LATER/));
+    expect(texts).toContainEqual(expect.stringMatching(/FOLLOWING DAY/));
+    expect(texts).toContainEqual(expect.stringMatching(/AFTER THE BATTLE/));
+    // Boxes are the page's: the caption "A MINUTE LATER..." stands at (56–146, 289–300) of it.
+    const minute = page.regions.find((r) => r.text.includes("MINUTE LATER"))!;
+    expect(minute.box.x).toBeGreaterThan(40);
+    expect(minute.box.x + minute.box.w).toBeLessThan(160);
+    expect(minute.box.y).toBeGreaterThan(280);
+    expect(minute.box.y + minute.box.h).toBeLessThan(310);
+    for (const r of page.regions) {
+      for (const b of [r.box, r.frame!]) {
+        expect(Number.isInteger(b.x) && Number.isInteger(b.y) && Number.isInteger(b.w) && Number.isInteger(b.h)).toBe(true);
+        expect(b.x + b.w).toBeLessThanOrEqual(507);
+        expect(b.y + b.h).toBeLessThanOrEqual(768);
+      }
+      expect(r.frame!.x).toBeLessThanOrEqual(r.box.x);
+    }
+  });
+});
+
 // That page photographed lying on a table. Cut out of the photo and read as a document, it came
 // back gray with one word ("VEXT") read.
 // A balloon on its own (cut out of a page, on white): its ink is mostly letters on paper, as a
