@@ -192,7 +192,7 @@ describe("text blocks of a picture", () => {
     const rgba = { width: img.width, height: img.height, data: new Uint8Array(img.width * img.height * 4) };
     for (let i = 0; i < img.data.length; i++) rgba.data.fill(img.data[i]!, i * 4, i * 4 + 3);
     const mask = new Uint8Array(img.width * img.height);
-    const [erased] = erasePictureText(rgba, img, [{ box: block.box }], mask);
+    const [erased] = erasePictureText(rgba, img, [{ box: block.box }], mask, ["eng"]);
     expect(erased!.masked).toBeGreaterThan(0);
     expect(rgba.data[(120 * img.width + 121) * 4]).toBe(200);
     expect(rgba.data[(106 * img.width + 165) * 4]).toBe(200);
@@ -210,7 +210,7 @@ describe("text blocks of a picture", () => {
     for (let i = 0; i < img.data.length; i++) rgba.data.fill(img.data[i]!, i * 4, i * 4 + 3);
     const mask = new Uint8Array(img.width * img.height);
     const region = { x: 100, y: 100, w: 70, h: 30 };
-    const [erased] = erasePictureText(rgba, img, [{ box: region }], mask);
+    const [erased] = erasePictureText(rgba, img, [{ box: region }], mask, ["eng"]);
     expect(erased!.masked).toBeGreaterThan(0);
     const black = (x: number, y: number) => rgba.data[(y * img.width + x) * 4] === 0;
     // The two marks read are gone; the mark in the far corner of the block stays whole.

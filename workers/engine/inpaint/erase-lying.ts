@@ -18,6 +18,7 @@ export function eraseLyingText(
   transform: PageTransform & { lying: NonNullable<PageTransform["lying"]> },
   regions: { box: Box }[],
   mask: Uint8Array,
+  languages: string[],
 ): (ErasedBlock | null)[] {
   const page = flattenLying(gray, transform.lying, transform.scale);
   const { width: fw, height: fh } = page.image;
@@ -29,6 +30,7 @@ export function eraseLyingText(
     pictureGray(page.image, transform),
     regions.map((r) => ({ box: boxOnFlat(page.quad, fw, fh, r.box) })),
     flatMask,
+    languages,
   );
   // Each photo pixel within the page's outline takes the erased colour of the flat pixel it shows.
   const xs = page.quad.map(([x]) => x);

@@ -36,12 +36,18 @@ const darkText = (color: string | undefined) => {
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
 
-/** A picture's lettering erased by its text blocks: on the page lying in it made flat, for a photographed one. */
-function erasePicture(img: RgbaImage, transform: PageTransform | null, regions: InpaintInput["regions"], mask: Uint8Array) {
+/** A picture's lettering erased by its text blocks, found as its reading in `languages` found them: on the page lying in it made flat, for a photographed one. */
+function erasePicture(
+  img: RgbaImage,
+  transform: PageTransform | null,
+  regions: InpaintInput["regions"],
+  mask: Uint8Array,
+  languages: string[],
+) {
   const gray = { width: img.width, height: img.height, data: lumaOf(img) };
   return transform?.lying
-    ? eraseLyingText(img, gray, { ...transform, lying: transform.lying }, regions, mask)
-    : erasePictureText(img, pictureGray(gray, transform), regions, mask);
+    ? eraseLyingText(img, gray, { ...transform, lying: transform.lying }, regions, mask, languages)
+    : erasePictureText(img, pictureGray(gray, transform), regions, mask, languages);
 }
 
 /**
@@ -69,7 +75,8 @@ export async function inpaintPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   // A picture's lettering is removed by its text blocks' marks; regions outside any block, and
   // documents' regions, by the glyph masks below.
   const meta = await readPageMeta(env.FILES, input.pageKey);
-  const lettered = meta.path === "picture" ? erasePicture(img, meta.transform, input.regions, mask) : input.regions.map(() => null);
+  const lettered =
+    meta.path === "picture" ? erasePicture(img, meta.transform, input.regions, mask, input.languages ?? []) : input.regions.map(() => null);
   const regions = input.regions.filter((_, i) => !lettered[i]);
   stage("lettering");
   // Every region's glyphs are found before any is filled, and no region's text is taken for background.

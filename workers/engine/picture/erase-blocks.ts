@@ -3,7 +3,7 @@ import { luma, type GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { GRAIN, groundColour, medianOf } from "./ground-plane";
 import { nearMarks } from "./near-marks";
-import { findPictureText } from "./strip-windows";
+import { findLettering, foundOnPage } from "./small-lettering";
 
 /** An RGBA raster (4 bytes a pixel), as the clean plate is made on. */
 interface Rgba {
@@ -49,7 +49,8 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
   (boxesMeet(block.box, region) && holds(block.frame, region.x + region.w / 2, region.y + region.h / 2));
 
 /**
- * Removes the text of a picture's regions where it lies in text blocks (`findPictureText`): each
+ * Removes the text of a picture's regions where it lies in text blocks, found as its reading found
+ * them in `languages` (`findLettering`): each
  * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
  * the ground around the text; where the light falls unevenly across it, that colour as it varies,
  * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is
@@ -61,8 +62,10 @@ export function erasePictureText(
   gray: GrayImage,
   regions: { box: Box; frame?: Box }[],
   mask: Uint8Array,
+  languages: string[],
 ): (ErasedBlock | null)[] {
-  const found = findPictureText(gray);
+  const lettering = findLettering(gray, languages);
+  const found = foundOnPage(lettering.found, lettering.factor);
   const { owner, shapes, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
   return regions.map((region) => {

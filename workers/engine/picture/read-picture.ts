@@ -2,8 +2,6 @@ import type { Box, LineText, PageText, RegionText, WordText } from "../../shared
 import { balloonsInCapitals, hasCase, letteredInCapitals } from "../../shared/lettering";
 import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
-import { enlargeGray } from "../image/lanczos";
-import { MAX_OCR_PIXELS } from "../memory";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
 import { joinWords, letterCount, mapRegionBoxes } from "../ocr/page-text";
 import { recognizeWith, type ReadingOptions } from "../ocr/recognize";
@@ -14,7 +12,7 @@ import { unshear, upright } from "./deslant";
 import { levelled, turnedBack, turnedBackAlike } from "./level-block";
 import { lineBands, readByBands } from "./line-bands";
 import { lightLettering } from "./light-lettering";
-import { findPictureText } from "./strip-windows";
+import { boxBack, findLettering } from "./small-lettering";
 import type { PictureText, TextBlock } from "./text-blocks";
 
 /** A block read with less confidence than this, or with fewer letters, is art taken for text. */
@@ -308,33 +306,14 @@ async function readBlock(
   return read.filter((r) => !latinScrap(r, readers));
 }
 
-/**
- * Median letter height (page pixels) of a page's blocks below which its lettering in Latin script
- * is found and read on the page enlarged `ENLARGE` times (Lanczos), where that stays within the
- * pixels tesseract is given at most: `006013` scaled to 50, 60 and 65 % of its size (letters of 7–9
- * px) read 51.7 → 66.2 %, 67.6 → 76.6 % and 70.3 → 75.9 % of its words so; at 70 and 80 % (10 px)
- * 80.0 → 77.2 % and 77.2 → 76.6 %, and at 90 % (12 px) the same, so those are read as they are.
- * Kana and ideographs read as well at 10 px as enlarged.
- */
-const SMALL_LETTERS = 10;
-const ENLARGE = 2;
-
-/** Whether a page's lettering is in Latin script and small (`SMALL_LETTERS`), and the page small enough to enlarge. */
-function smallLatinLettering(page: GrayImage, found: PictureText, languages: string[]): boolean {
-  const glyphs = found.blocks.map((b) => b.glyph).sort((a, b) => a - b);
-  return (
-    glyphs.length > 0 &&
-    glyphs[glyphs.length >> 1]! < SMALL_LETTERS &&
-    page.width * page.height * ENLARGE * ENLARGE <= MAX_OCR_PIXELS &&
-    languages.every((code) => readsLatin([code]))
-  );
-}
+/** A box of the page on the page enlarged `factor` times. */
+const scaled = (b: Box, factor: number): Box => ({ x: b.x * factor, y: b.y * factor, w: b.w * factor, h: b.h * factor });
 
 /**
  * Reads a picture (comic or manga page, poster, photo): its text blocks (`findPictureText`), each
  * read alone on white in its direction, one region a block with the block's interior as its frame;
  * then its light lettering (`lightLettering`), kept where it reads surely. Small lettering in Latin
- * script is found and read on the page enlarged (`smallLatinLettering`), its boxes taken back.
+ * script is found and read on the page enlarged (`findLettering`), its boxes taken back.
  * With `within`, only the blocks that reach into that rectangle are read.
  */
 export async function readPicture(
@@ -344,18 +323,12 @@ export async function readPicture(
   installed: string[],
   within?: Box,
 ): Promise<PageText> {
-  const found = findPictureText(page);
-  if (!smallLatinLettering(page, found, languages)) return readFound(models, page, found, languages, installed, within);
-  const large = enlargeGray(page, ENLARGE);
-  const larger = (b: Box): Box => ({ x: b.x * ENLARGE, y: b.y * ENLARGE, w: b.w * ENLARGE, h: b.h * ENLARGE });
-  const back = (b: Box): Box => {
-    const x = Math.floor(b.x / ENLARGE),
-      y = Math.floor(b.y / ENLARGE);
-    return { x, y, w: Math.max(1, Math.ceil((b.x + b.w) / ENLARGE) - x), h: Math.max(1, Math.ceil((b.y + b.h) / ENLARGE) - y) };
-  };
-  const read = await readFound(models, large, findPictureText(large), languages, installed, within && larger(within));
-  const regions = mapRegionBoxes(read.regions, back).map((r) => (r.frame ? { ...r, frame: back(r.frame) } : r));
-  return { ...read, width: page.width, height: page.height, regions };
+  const { page: read, found, factor } = findLettering(page, languages);
+  const text = await readFound(models, read, found, languages, installed, within && scaled(within, factor));
+  if (factor === 1) return text;
+  const back = (b: Box) => boxBack(b, factor);
+  const regions = mapRegionBoxes(text.regions, back).map((r) => (r.frame ? { ...r, frame: back(r.frame) } : r));
+  return { ...text, width: page.width, height: page.height, regions };
 }
 
 /** `readPicture` on the text blocks found on the page (`found`). */
