@@ -22,6 +22,8 @@
 // camera-captures.mjs (`makeCapture`, the phone-photo captures of bench:camera: "mild", "strong",
 // "shading", "shadow": a hard shadow across it, or "nobg": taken close, no page edge in view, its
 // light falling off), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
+// Small copies (entries with `of` and `scale`): the page as saved small for the web, `convert
+// -resize <scale>% -quality 92` (letters of 7–9 px), read against the page's transcription.
 // Result images are kept in OUT (default /tmp/comics-results). CORPUS (default ../shared/corpus/comics),
 // ONLY (comma-separated file name parts), JOB_TIMEOUT_S (default 600), PAGE_KIND (auto|document|picture;
 // unset: the service's default, auto).
@@ -48,10 +50,10 @@ const PAGES = Object.keys(transcriptions).filter((k) => !k.startsWith("_"));
 /** A page's long side in a photo of it: a comic page photographed to fill most of a phone's frame, at 1:1 or more of its pixels. */
 const PHOTO_LONG_SIDE = 2000;
 
-/** A page's entry: a photo's language and text are its page's. */
+/** A page's entry: a photo's or a small copy's language and text are its page's. */
 const entry = (name) => {
   const e = transcriptions[name];
-  return e.capture ? { ...transcriptions[e.of], ...e } : e;
+  return e.capture || e.scale ? { ...transcriptions[e.of], ...e } : e;
 };
 
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-comics-bench-"));
@@ -210,26 +212,34 @@ function scaledToLimit(file, message, stem) {
 }
 
 /**
- * A page of the corpus; a panel cut out of one (`of`, `crop`) as a PNG, or a photo of one (`of`,
- * `capture`) as a JPEG, in the work folder.
+ * A page of the corpus; a panel cut out of one (`of`, `crop`) as a PNG, a photo of one (`of`,
+ * `capture`) or a small copy of one (`of`, `scale`) as a JPEG, in the work folder.
  */
 function pageFile(name) {
-  const { of, crop, capture } = entry(name);
+  const { of, crop, capture, scale } = entry(name);
   if (!of) return path.join(corpus, name);
   const out = path.join(work, name);
   if (capture) {
     const seedName = of.replace(/\.[^.]+$/, "");
     makeCapture(path.join(corpus, of), capture, out, { work, seedName, longSide: PHOTO_LONG_SIDE });
-  } else run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
+  } else if (scale) run("convert", [path.join(corpus, of), "-resize", `${scale}%`, "-quality", "92", out]);
+  else run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
   return out;
 }
 
 async function measurePage(base, auth, name) {
-  const { language, text, crop, capture } = entry(name);
+  const { language, text, crop, capture, scale } = entry(name);
   let file = pageFile(name);
   const stem = name.replace(/\.[^.]+$/, "");
   const truth = units(text, language);
-  const row = { name, language, units: truth.length, ...(crop ? { panel: true } : {}), ...(capture ? { photo: true } : {}) };
+  const row = {
+    name,
+    language,
+    units: truth.length,
+    ...(crop ? { panel: true } : {}),
+    ...(capture ? { photo: true } : {}),
+    ...(scale ? { small: true } : {}),
+  };
 
   // A page the service refuses for its pixel size is measured again scaled to the limit; native reads the same copy.
   const first = await job(base, auth, file, { tool: "ocr", source_language: language, export_formats: ["txt"] });
@@ -312,10 +322,15 @@ async function measurePage(base, auth, name) {
  * balloons are light where the photo's fell dim.
  */
 function placementInputs(name, file) {
-  const { of, capture } = entry(name);
+  const { of, capture, scale } = entry(name);
   const stem = (of ?? name).replace(/\.[^.]+$/, "");
   const mask = path.join(corpus, `ctd-mask-${stem}.png`);
   if (!existsSync(mask)) return null;
+  if (scale) {
+    const small = path.join(work, `${name.replace(/\.[^.]+$/, "")}.mask.png`);
+    run("convert", [mask, "-resize", `${scale}%`, small]);
+    return { source: file, mask: small };
+  }
   if (!capture) return of ? null : { source: file, mask };
   const shot = (src, out, tweaks) => makeCapture(src, capture, out, { work, seedName: stem, longSide: PHOTO_LONG_SIDE, tweaks }).file;
   const base = path.join(work, name.replace(/\.[^.]+$/, ""));
@@ -384,11 +399,13 @@ function overallOf(rows) {
 
 function summarise(rows) {
   const tools = ["ocr", "translate", "erase"];
-  const overall = overallOf(rows.filter((r) => !r.panel && !r.photo));
+  const overall = overallOf(rows.filter((r) => !r.panel && !r.photo && !r.small));
   const panelRows = rows.filter((r) => r.panel);
   const panels = panelRows.length ? overallOf(panelRows) : null;
   const photoRows = rows.filter((r) => r.photo);
   const photos = photoRows.length ? overallOf(photoRows) : null;
+  const smallRows = rows.filter((r) => r.small);
+  const small = smallRows.length ? overallOf(smallRows) : null;
 
   const lines = [
     "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | translation outside balloons | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
@@ -416,6 +433,7 @@ function summarise(rows) {
     ["**overall**, whole pages", overall],
     ["**panels**", panels],
     ["**photos**", photos],
+    ["**small copies**", small],
   ].filter(([, o]) => o))
     lines.push(
       `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${o.translate.placement ? `${pct(o.translate.placement.outside)} of ${o.translate.placement.drawn} px` : "–"} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
@@ -429,7 +447,7 @@ function summarise(rows) {
             .map(([state, s]) => `${state} ${s.toFixed(1)}`)
             .join(", ")} |`,
         );
-  return { table: lines.join("\n"), overall, panels, photos };
+  return { table: lines.join("\n"), overall, panels, photos, small };
 }
 
 /** What the comparison with native tesseract needs on the machine. */
@@ -481,7 +499,7 @@ async function main() {
     if (dir) rmSync(dir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   }
-  const { table, overall, panels, photos } = summarise(rows);
+  const { table, overall, panels, photos, small } = summarise(rows);
   console.log(
     `\nComics and manga pages: the service against native tesseract (Debian's models, one thread). Units: words (en), characters (ja).` +
       `\nLeft = share of the source units native tesseract reads on the input that it reads again on the result. Chroma = mean max−min of RGB, result ÷ input.\n`,
@@ -489,7 +507,13 @@ async function main() {
   console.log(table);
   console.log(`\nresult images: ${OUT}`);
   if (!existsSync(OUT)) console.log("(none written)");
-  reportResult("comics", { overall, ...(panels ? { panels } : {}), ...(photos ? { photos } : {}), pages: rows });
+  reportResult("comics", {
+    overall,
+    ...(panels ? { panels } : {}),
+    ...(photos ? { photos } : {}),
+    ...(small ? { small } : {}),
+    pages: rows,
+  });
 }
 
 main().catch((err) => {

@@ -135,9 +135,10 @@ export const ROWS = {
         ratio(o.oursPrecision, o.nativePrecision),
       ],
     ];
-    for (const [what, short, g] of [
-      ["single panels cut out of those pages", "panels", r.panels],
-      ["phone photos of those pages", "photos", r.photos],
+    for (const [what, short, one, g] of [
+      ["single panels cut out of those pages", "panels", "panel", r.panels],
+      ["phone photos of those pages", "photos", "photo", r.photos],
+      ["copies of English pages saved small", "small copies", "copy", r.small],
     ])
       if (g)
         rows.push(
@@ -147,7 +148,7 @@ export const ROWS = {
             `${ratio(g.oursRecall, g.nativeRecall)} native`,
           ],
           [
-            `${short}: source words/characters native reads on the ${short.slice(0, -1)} still read after translate / erase`,
+            `${short}: source words/characters native reads on the ${one} still read after translate / erase`,
             [g.translate.left, g.erase.left].map((x) => (x === null ? "none read on the input" : pct(x))).join(" / "),
             "target 0",
           ],
