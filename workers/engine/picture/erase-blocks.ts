@@ -49,13 +49,14 @@ const blockOf = (block: { box: Box; frame: Box }, region: Box) =>
   (boxesMeet(block.box, region) && holds(block.frame, region.x + region.w / 2, region.y + region.h / 2));
 
 /**
- * Removes the text of a picture's regions where it lies in text blocks, found as its reading found
- * them in `languages` (`findLettering`): each
- * block's marks, grown by their edge, are painted over with its ground's own colour (the median of
- * the ground around the text; where the light falls unevenly across it, that colour as it varies,
- * `groundColour`): a balloon or caption becomes a clean fill and no stroke of the lettering is
- * left. Returns, per region, what was removed (null where no block lies under it, or blocks cover
- * little of it (`MIN_COVER`): such a region, light lettering among them, is left to the document eraser) and the lettering's colour. `mask` gets 1 where pixels were removed.
+ * Removes the text of a picture's regions where it lies in text blocks, found as its reading in
+ * `languages` found them (`findLettering`): each block's marks, grown by their edge, are painted
+ * over with its ground's own colour (the median of the ground around the text; where the light
+ * falls unevenly across it, that colour as it varies, `groundColour`): a balloon or caption becomes
+ * a clean fill and no stroke of the lettering is left. Returns, per region, what was removed (null
+ * where no block lies under it, or blocks cover little of it (`MIN_COVER`): such a region, light
+ * lettering among them, is left to the document eraser) and the lettering's colour. `mask` gets 1
+ * where pixels were removed.
  */
 export function erasePictureText(
   img: Rgba,
