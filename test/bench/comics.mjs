@@ -24,6 +24,9 @@
 // light falling off), its long side PHOTO_LONG_SIDE pixels; read against the page's transcription.
 // Small copies (entries with `of` and `scale`): the page as saved small for the web, `convert
 // -resize <scale>% -quality 92` (letters of 7–9 px), read against the page's transcription.
+// Pages scanned askew (entries with `of` and `turn`): the page turned by `turn` degrees (clockwise
+// positive) on white, the whole of it kept, `convert -background white -rotate <turn> -quality 92`,
+// read against the page's transcription; its text mask turned alike.
 // Result images are kept in OUT (default /tmp/comics-results). CORPUS (default ../shared/corpus/comics),
 // ONLY (comma-separated file name parts), JOB_TIMEOUT_S (default 600), PAGE_KIND (auto|document|picture;
 // unset: the service's default, auto).
@@ -50,10 +53,10 @@ const PAGES = Object.keys(transcriptions).filter((k) => !k.startsWith("_"));
 /** A page's long side in a photo of it: a comic page photographed to fill most of a phone's frame, at 1:1 or more of its pixels. */
 const PHOTO_LONG_SIDE = 2000;
 
-/** A page's entry: a photo's or a small copy's language and text are its page's. */
+/** A page's entry: a photo's, a small copy's or a turned copy's language and text are its page's. */
 const entry = (name) => {
   const e = transcriptions[name];
-  return e.capture || e.scale ? { ...transcriptions[e.of], ...e } : e;
+  return e.capture || e.scale || e.turn ? { ...transcriptions[e.of], ...e } : e;
 };
 
 const work = mkdtempSync(path.join(os.tmpdir(), "lingoscan-comics-bench-"));
@@ -213,22 +216,24 @@ function scaledToLimit(file, message, stem) {
 
 /**
  * A page of the corpus; a panel cut out of one (`of`, `crop`) as a PNG, a photo of one (`of`,
- * `capture`) or a small copy of one (`of`, `scale`) as a JPEG, in the work folder.
+ * `capture`), a small copy of one (`of`, `scale`) or one scanned askew (`of`, `turn`) as a JPEG, in
+ * the work folder.
  */
 function pageFile(name) {
-  const { of, crop, capture, scale } = entry(name);
+  const { of, crop, capture, scale, turn } = entry(name);
   if (!of) return path.join(corpus, name);
   const out = path.join(work, name);
   if (capture) {
     const seedName = of.replace(/\.[^.]+$/, "");
     makeCapture(path.join(corpus, of), capture, out, { work, seedName, longSide: PHOTO_LONG_SIDE });
   } else if (scale) run("convert", [path.join(corpus, of), "-resize", `${scale}%`, "-quality", "92", out]);
+  else if (turn) run("convert", [path.join(corpus, of), "-background", "white", "-rotate", String(turn), "-quality", "92", out]);
   else run("convert", [path.join(corpus, of), "-crop", crop, "+repage", out]);
   return out;
 }
 
 async function measurePage(base, auth, name) {
-  const { language, text, crop, capture, scale } = entry(name);
+  const { language, text, crop, capture, scale, turn } = entry(name);
   let file = pageFile(name);
   const stem = name.replace(/\.[^.]+$/, "");
   const truth = units(text, language);
@@ -239,6 +244,7 @@ async function measurePage(base, auth, name) {
     ...(crop ? { panel: true } : {}),
     ...(capture ? { photo: true } : {}),
     ...(scale ? { small: true } : {}),
+    ...(turn ? { askew: true } : {}),
   };
 
   // A page the service refuses for its pixel size is measured again scaled to the limit; native reads the same copy.
@@ -322,7 +328,7 @@ async function measurePage(base, auth, name) {
  * balloons are light where the photo's fell dim.
  */
 function placementInputs(name, file) {
-  const { of, capture, scale } = entry(name);
+  const { of, capture, scale, turn } = entry(name);
   const stem = (of ?? name).replace(/\.[^.]+$/, "");
   const mask = path.join(corpus, `ctd-mask-${stem}.png`);
   if (!existsSync(mask)) return null;
@@ -330,6 +336,11 @@ function placementInputs(name, file) {
     const small = path.join(work, `${name.replace(/\.[^.]+$/, "")}.mask.png`);
     run("convert", [mask, "-resize", `${scale}%`, small]);
     return { source: file, mask: small };
+  }
+  if (turn) {
+    const turned = path.join(work, `${name.replace(/\.[^.]+$/, "")}.mask.png`);
+    run("convert", [mask, "-background", "black", "-rotate", String(turn), turned]);
+    return { source: file, mask: turned };
   }
   if (!capture) return of ? null : { source: file, mask };
   const shot = (src, out, tweaks) => makeCapture(src, capture, out, { work, seedName: stem, longSide: PHOTO_LONG_SIDE, tweaks }).file;
@@ -399,13 +410,15 @@ function overallOf(rows) {
 
 function summarise(rows) {
   const tools = ["ocr", "translate", "erase"];
-  const overall = overallOf(rows.filter((r) => !r.panel && !r.photo && !r.small));
+  const overall = overallOf(rows.filter((r) => !r.panel && !r.photo && !r.small && !r.askew));
   const panelRows = rows.filter((r) => r.panel);
   const panels = panelRows.length ? overallOf(panelRows) : null;
   const photoRows = rows.filter((r) => r.photo);
   const photos = photoRows.length ? overallOf(photoRows) : null;
   const smallRows = rows.filter((r) => r.small);
   const small = smallRows.length ? overallOf(smallRows) : null;
+  const askewRows = rows.filter((r) => r.askew);
+  const askew = askewRows.length ? overallOf(askewRows) : null;
 
   const lines = [
     "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | translation outside balloons | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
@@ -434,6 +447,7 @@ function summarise(rows) {
     ["**panels**", panels],
     ["**photos**", photos],
     ["**small copies**", small],
+    ["**scanned askew**", askew],
   ].filter(([, o]) => o))
     lines.push(
       `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${o.translate.placement ? `${pct(o.translate.placement.outside)} of ${o.translate.placement.drawn} px` : "–"} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
@@ -447,7 +461,7 @@ function summarise(rows) {
             .map(([state, s]) => `${state} ${s.toFixed(1)}`)
             .join(", ")} |`,
         );
-  return { table: lines.join("\n"), overall, panels, photos, small };
+  return { table: lines.join("\n"), overall, panels, photos, small, askew };
 }
 
 /** What the comparison with native tesseract needs on the machine. */
@@ -499,7 +513,7 @@ async function main() {
     if (dir) rmSync(dir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   }
-  const { table, overall, panels, photos, small } = summarise(rows);
+  const { table, overall, panels, photos, small, askew } = summarise(rows);
   console.log(
     `\nComics and manga pages: the service against native tesseract (Debian's models, one thread). Units: words (en), characters (ja).` +
       `\nLeft = share of the source units native tesseract reads on the input that it reads again on the result. Chroma = mean max−min of RGB, result ÷ input.\n`,
@@ -512,6 +526,7 @@ async function main() {
     ...(panels ? { panels } : {}),
     ...(photos ? { photos } : {}),
     ...(small ? { small } : {}),
+    ...(askew ? { askew } : {}),
     pages: rows,
   });
 }

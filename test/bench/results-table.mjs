@@ -139,6 +139,7 @@ export const ROWS = {
       ["single panels cut out of those pages", "panels", "panel", r.panels],
       ["phone photos of those pages", "photos", "photo", r.photos],
       ["copies of English pages saved small", "small copies", "copy", r.small],
+      ["pages scanned askew", "pages askew", "page", r.askew],
     ])
       if (g)
         rows.push(

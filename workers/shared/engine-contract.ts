@@ -113,6 +113,12 @@ export interface FlatPage {
   quad: Quad;
   width: number;
   height: number;
+  /**
+   * The outline reaches beyond the raster (a scan's page turned level): each pixel there is the
+   * raster's nearest edge pixel, so grounds end at the raster's edge as they do on the raster itself.
+   * Otherwise what lies outside is white.
+   */
+  edge?: boolean;
 }
 
 /**
@@ -144,6 +150,11 @@ export interface PageTransform {
    * The picture is kept as taken; its text is read on that page made flat and put back on the photo.
    */
   lying?: FlatPage;
+  /**
+   * A picture scanned askew: its skew (degrees, rows descending to the right positive). The picture
+   * is kept as scanned; its text is found, read and erased on a copy turned level and put back.
+   */
+  level?: number;
   /**
    * The page's uneven lighting was evened out (the reading copy only; geometry unchanged). A
    * picture keeps its pixels: its light is evened out where its text is found, read and erased.

@@ -133,6 +133,12 @@ export function estimateSkew(ink: InkSample): number {
   return Math.round(best * 10) / 10;
 }
 
+/** How many times as sharply the ink's rows line up at `deg` degrees as level (1 with too little ink to tell). */
+export function skewGain(ink: InkSample, deg: number): number {
+  const level = projectionScore(ink, 0, false);
+  return level > 0 ? projectionScore(ink, Math.tan((deg * Math.PI) / 180), false) / level : 1;
+}
+
 /**
  * Ratio of the row-profile sharpness to the column-profile sharpness, each normalised by its
  * length and taken at its best angle within ±5° (a skewed page blurs both profiles): well above 1

@@ -154,16 +154,19 @@ export function flatSize(quad: Quad, photoWidth: number, photoHeight: number): {
  * outside the image). The source step per output pixel is at most a few source pixels, so bilinear
  * sampling keeps text legible.
  */
-export function warpGray(img: GrayImage, quad: Quad, width: number, height: number): GrayImage {
-  return { width, height, data: warp(img.data, img.width, img.height, 1, 1, quad, width, height) };
+export function warpGray(img: GrayImage, quad: Quad, width: number, height: number, edge = false): GrayImage {
+  return { width, height, data: warp(img.data, img.width, img.height, 1, 1, quad, width, height, edge) };
 }
 
 /** `warpGray` on a colour raster: its three colour channels resampled at once (alpha opaque), with no copy of them apart. */
-export function warpRgba(img: RgbaImage, quad: Quad, width: number, height: number): RgbaImage {
-  return { width, height, data: warp(img.data, img.width, img.height, 4, 3, quad, width, height) };
+export function warpRgba(img: RgbaImage, quad: Quad, width: number, height: number, edge = false): RgbaImage {
+  return { width, height, data: warp(img.data, img.width, img.height, 4, 3, quad, width, height, edge) };
 }
 
-/** Resamples `channels` of every `stride` bytes of a `w` x `h` raster's quadrilateral `quad` (see `warpGray`). */
+/**
+ * Resamples `channels` of every `stride` bytes of a `w` x `h` raster's quadrilateral `quad` (see
+ * `warpGray`). Outside the raster stays white, or with `edge` takes the nearest edge pixel.
+ */
 function warp(
   data: Uint8Array,
   w: number,
@@ -173,6 +176,7 @@ function warp(
   quad: Quad,
   width: number,
   height: number,
+  edge: boolean,
 ): Uint8Array {
   const m = squareToQuad(quad);
   const out = new Uint8Array(width * height * stride).fill(255);
@@ -188,8 +192,8 @@ function warp(
     const row = y * width;
     for (let x = 0; x < width; x++, q += m.g * du, nx += m.a * du, ny += m.d * du) {
       const r = 1 / q;
-      const sx = nx * r - 0.5;
-      const sy = ny * r - 0.5;
+      const sx = edge ? Math.min(w - 1.001, Math.max(0, nx * r - 0.5)) : nx * r - 0.5;
+      const sy = edge ? Math.min(h - 1.001, Math.max(0, ny * r - 0.5)) : ny * r - 0.5;
       const x0 = Math.floor(sx);
       const y0 = Math.floor(sy);
       // Outside the image stays white.

@@ -1,4 +1,4 @@
-import type { Box, PageTransform } from "../../shared/engine-contract";
+import type { Box, FlatPage, PageTransform } from "../../shared/engine-contract";
 import type { GrayImage, RgbaImage } from "../image/gray";
 import { boxOnFlat, quadToFlat, squareToQuad, warpRgba } from "../image/perspective";
 import { erasePictureText, type ErasedBlock } from "../picture/erase-blocks";
@@ -6,23 +6,25 @@ import { flattenLying } from "../picture/lying-page";
 import { pictureGray } from "../picture/reading-light";
 
 /**
- * `erasePictureText` on a photographed picture (`PageTransform.lying`): its text blocks are found on
- * the page lying in it made flat, as they were when it was read, and erased there; the pixels erased
- * are painted back on the photo, which keeps its own pixels everywhere else. Found on the photo as
- * taken, a slanted balloon's column merged with the drawing beside it into one block, and the
- * drawing was erased with the text. `gray` is the photo's gray, `regions` are on the photo.
+ * `erasePictureText` on a picture read on a page of its own (`outline`, `scan-skew.ts` `readingPage`:
+ * the page lying in a photo, a scan's page turned level): its text blocks are found on that page
+ * made flat, as they were when it was read, and erased there; the pixels erased are painted back
+ * on the picture, which keeps its own pixels everywhere else. Found on the photo as taken, a
+ * slanted balloon's column merged with the drawing beside it into one block, and the drawing was
+ * erased with the text. `gray` is the picture's gray, `regions` are on the picture.
  */
 export function eraseLyingText(
   img: RgbaImage,
   gray: GrayImage,
-  transform: PageTransform & { lying: NonNullable<PageTransform["lying"]> },
+  transform: PageTransform,
+  outline: FlatPage,
   regions: { box: Box }[],
   mask: Uint8Array,
   languages: string[],
 ): (ErasedBlock | null)[] {
-  const page = flattenLying(gray, transform.lying, transform.scale);
+  const page = flattenLying(gray, outline, transform.scale);
   const { width: fw, height: fh } = page.image;
-  const flat = warpRgba(img, page.quad, fw, fh);
+  const flat = warpRgba(img, page.quad, fw, fh, page.edge);
   const m = squareToQuad(page.quad);
   const flatMask = new Uint8Array(fw * fh);
   const erased = erasePictureText(

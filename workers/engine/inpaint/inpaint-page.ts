@@ -6,6 +6,7 @@ import { encodeGrayPng } from "../image/png";
 import { makeRoomFor } from "../memory";
 import { writeObject } from "../storage/r2";
 import { eraseLyingText } from "./erase-lying";
+import { readingPage } from "../picture/scan-skew";
 import { fillHoles } from "./fill";
 import { checkLanguages, leftoverWords } from "./leftover";
 import { removeLeftover, rgbOf } from "./leftover-pass";
@@ -36,7 +37,7 @@ const darkText = (color: string | undefined) => {
 /** Pixels the mask grows by around strokes of the given thickness: 2 for thin text, up to 4 for heavy strokes. */
 const haloOf = (stroke: number) => Math.min(3, Math.max(1, Math.round(stroke * 0.3))) + 1;
 
-/** A picture's lettering erased by its text blocks, found as its reading in `languages` found them: on the page lying in it made flat, for a photographed one. */
+/** A picture's lettering erased by its text blocks, found as its reading in `languages` found them: on the page it was read on (a photo's page made flat, a scan turned level). */
 function erasePicture(
   img: RgbaImage,
   transform: PageTransform | null,
@@ -45,8 +46,9 @@ function erasePicture(
   languages: string[],
 ) {
   const gray = { width: img.width, height: img.height, data: lumaOf(img) };
-  return transform?.lying
-    ? eraseLyingText(img, gray, { ...transform, lying: transform.lying }, regions, mask, languages)
+  const flat = readingPage(transform);
+  return flat
+    ? eraseLyingText(img, gray, transform!, flat, regions, mask, languages)
     : erasePictureText(img, pictureGray(gray, transform), regions, mask, languages);
 }
 

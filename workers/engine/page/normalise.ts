@@ -24,6 +24,7 @@ import { jpegOrientation } from "../image/orientation";
 import { encodeBlankGrayPng, encodeGrayPng } from "../image/png";
 import type { SourcePage } from "../image/source-page";
 import { looksLikePicture, photographedPicture } from "../picture/page-kind";
+import { scanSkew } from "../picture/scan-skew";
 import { flattenPhoto } from "./photo";
 import { pictureImagePng } from "./picture-image";
 import { loadSourcePage } from "./source";
@@ -165,6 +166,8 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
     const kept = fitScale(sourceWidth, sourceHeight, Infinity, MAX_PHOTON_PIXELS);
     const picture = downscaleGray(source.image, kept);
     const s = kept >= 1 ? 1 : picture.width / sourceWidth;
+    // One scanned askew is read on a copy turned level (`PageTransform.level`).
+    const level = photo ? 0 : scanSkew(image);
     // A photographed one is read on its page made flat (`PageTransform.lying`), with the light
     // evened out where the page lay in uneven light (`pictureGray`); one in a camera's format with
     // no page found in it (taken close, the page's edges out of view), with the light it was taken
@@ -176,6 +179,7 @@ export async function normaliseSource(source: SourcePage, ctx: PreprocessContext
       sourceWidth,
       sourceHeight,
       ...(photo ? { lying: photo.flat } : {}),
+      ...(level ? { level } : {}),
       ...(evened || (!photo && ctx.camera && pictureLight(image)) ? { shading: true } : {}),
     };
     return { image: picture, path: "picture", transform };

@@ -29,6 +29,7 @@ import { pictureGray } from "../picture/reading-light";
 import { keptReading, readingKeyFor, readTextLayer, type KeptReading, type PageMeta } from "../storage/page-meta";
 import { writeJson } from "../storage/r2";
 import { joinBands, readOrSplit } from "./split";
+import { readingPage } from "../picture/scan-skew";
 
 /** The page image as gray, and the languages to read it in (`auto` resolved on the page). */
 async function grayIn(env: EngineEnv, pageKey: string, meta: PageMeta, languages: string[]) {
@@ -48,7 +49,8 @@ const keep = (meta: PageMeta, requested: string[], page: PageText): KeptReading 
  * A picture's text: its blocks read one by one (`readPicture`) on its reading gray (`pictureGray`).
  * Should none read as text, the page is read as a document is, as it stands (not turned), so that
  * nothing is lost to the choice. A photographed picture is read on the page lying in it made flat,
- * and what is read there is put back on the photo (`textOnPhoto`).
+ * a picture scanned askew on its page turned level (`readingPage`), and what is read there is put
+ * back on the picture (`textOnPhoto`).
  */
 async function readPicturePage(
   env: EngineEnv,
@@ -63,8 +65,9 @@ async function readPicturePage(
     if (countChars(page) > 0 || part) return page;
     return { ...(await readWithGaps(env.MODELS, reading, langs)), path: "picture" };
   };
-  if (!transform?.lying) return read(gray, within);
-  const lying = flattenLying(gray, transform.lying, transform.scale);
+  const flat = readingPage(transform);
+  if (!flat) return read(gray, within);
+  const lying = flattenLying(gray, flat, transform!.scale);
   const { width, height } = lying.image;
   return textOnPhoto(await read(lying.image, within && boxOnFlat(lying.quad, width, height, within)), lying, gray.width, gray.height);
 }

@@ -8,6 +8,7 @@ import { readTextLayer, type PageMeta } from "../storage/page-meta";
 import { normaliseUploaded } from "./normalise";
 import { readPictureBlocksIn } from "./read";
 import { loadSourcePage, readSource } from "./source";
+import { readingPage } from "../picture/scan-skew";
 
 /**
  * Recognises one rectangle (normalised page coordinates) from the original upload at full
@@ -47,6 +48,7 @@ export async function reocrPage(
   const size = normalisedSize(transform);
   const clamped = clampBox(box, size.width, size.height);
   if (fresh?.textLayer && fresh.path === "text_layer") return textLayerIn(fresh.textLayer, clamped);
-  if (transform.lying) return reocrLyingRect(env.MODELS, source, { ...transform, lying: transform.lying }, clamped, languages);
+  const flat = readingPage(transform);
+  if (flat) return reocrLyingRect(env.MODELS, source, { ...transform, lying: flat }, clamped, languages);
   return reocrRect(env.MODELS, source, transform, clamped, languages);
 }

@@ -13,6 +13,8 @@ import { mapRegionBoxes } from "../ocr/page-text";
 export interface LyingPage {
   image: GrayImage;
   quad: Quad;
+  /** What lies beyond the raster is its edge drawn on (`FlatPage.edge`). */
+  edge?: boolean;
 }
 
 /** The flat page of `lying` out of the picture's gray `gray` (the source raster at `scale`). */
@@ -20,7 +22,8 @@ export function flattenLying(gray: GrayImage, lying: FlatPage, scale: number): L
   const quad = lying.quad.map(([x, y]) => [x * scale, y * scale]) as Quad;
   const width = Math.max(1, Math.round(lying.width * Math.min(1, scale)));
   const height = Math.max(1, Math.round(lying.height * Math.min(1, scale)));
-  return { image: warpGray(gray, quad, width, height), quad };
+  const edge = !!lying.edge;
+  return { image: warpGray(gray, quad, width, height, edge), quad, edge };
 }
 
 /**
