@@ -163,13 +163,29 @@ export function fontFiles() {
 }
 
 /**
+ * Word lists recognition checks lettering against (workers/engine/ocr/lexicon.ts): English from
+ * the `word-list` package, one lower-case word a line, sorted in code-unit order as the engine
+ * searches it.
+ */
+export function lexiconFiles() {
+  const [words] = npmFiles([{ pkg: "word-list@4.1.0", inner: "words.txt", name: "word-list-4.1.0.txt" }]);
+  if (!words) return [];
+  const sorted = path.join(CACHE, "lexicon-eng.txt");
+  if (!existsSync(sorted)) {
+    const list = readFileSync(words, "utf8").split("\n").filter(Boolean);
+    writeFileSync(sorted, list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join("\n") + "\n");
+  }
+  return [{ key: "lexicon/eng.txt", file: sorted }];
+}
+
+/**
  * Files to seed: { key, file } for the OCR models of `languages` (default: seedLanguages()) that
- * the registry has, and every font.
+ * the registry has, every font and every word list.
  */
 export function modelFiles(languages = seedLanguages()) {
   const paths = ocrModelPaths(languages);
   const models = languages.map((code, i) => ({ key: `tessdata/${code}.traineddata.gz`, file: paths[i] })).filter((m) => m.file);
-  return [...models, ...fontFiles().filter((f) => f.file)];
+  return [...models, ...fontFiles().filter((f) => f.file), ...lexiconFiles()];
 }
 
 export { root };

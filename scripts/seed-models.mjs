@@ -10,7 +10,7 @@ import { debianPackage, modelFiles, root, seedLanguages } from "./models.mjs";
 import { wrangler } from "./wrangler.mjs";
 
 const BUCKET = "lingoscan-models";
-const contentType = (key) => (key.endsWith(".ttf") ? "font/ttf" : "application/gzip");
+const contentType = (key) => (key.endsWith(".ttf") ? "font/ttf" : key.endsWith(".txt") ? "text/plain; charset=utf-8" : "application/gzip");
 
 /** Local seeding: one Miniflare proxy for all files; files already seeded with the same size are skipped. */
 async function seedLocal(files) {

@@ -36,14 +36,14 @@ export async function plate(name: string): Promise<{ page: Uint8Array; backgroun
   return { page: await get("page"), background: await get("background") };
 }
 
-/** Seeds what these tests need beyond the shared seed: the given OCR models and fonts (by default the CJK one). */
-export async function seedModels(languages: string[] = [], fonts = ["fonts/NotoSansSC-Regular.ttf"]): Promise<void> {
+/** Seeds what these tests need beyond the shared seed: the given OCR models and other MODELS files (fonts, word lists; by default the CJK font). */
+export async function seedModels(languages: string[] = [], files = ["fonts/NotoSansSC-Regular.ttf"]): Promise<void> {
   await seedOcrModels(languages);
-  for (const font of fonts) {
-    if (await env.MODELS.head(font)) continue;
-    const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(font)}`);
-    if (!res.ok) throw new Error(`the readers server has no ${font}: ${res.status}`);
-    await env.MODELS.put(font, await res.arrayBuffer());
+  for (const key of files) {
+    if (await env.MODELS.head(key)) continue;
+    const res = await fetch(`${inject("readersUrl")}/models/${encodeURIComponent(key)}`);
+    if (!res.ok) throw new Error(`the readers server has no ${key}: ${res.status}`);
+    await env.MODELS.put(key, await res.arrayBuffer());
   }
 }
 

@@ -42,7 +42,7 @@ describe("a comic page", () => {
   beforeAll(async () => {
     await seedModels(
       ["eng"],
-      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf", "fonts/NotoSansSC-Regular.ttf"],
+      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf", "fonts/NotoSansSC-Regular.ttf", "lexicon/eng.txt"],
     );
     const bytes = await picture("ctd_006013.jpg");
     source = decode(bytes);
@@ -221,6 +221,11 @@ describe("a comic page", () => {
       const f = r.frame!;
       expect(f.x <= r.box.x && f.y <= r.box.y && f.x + f.w >= r.box.x + r.box.w && f.y + f.h >= r.box.y + r.box.h).toBe(true);
     }
+  });
+
+  it("has a word of its lettering misread as digits taken for the word of the English word list it makes", () => {
+    // "THIS IS BLACK TERROR": tesseract reads the IS of the heavy lettering as "|6".
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^THIS IS BLACK TERROR/));
   });
 
   it("has its lettering erased to flat fills and keeps its colours", async () => {
@@ -753,7 +758,7 @@ describe("a photographed comic page", () => {
   // Seen at a slant (tilted 20°, turned 15°, rolled 6°): read as taken, the balloons of the lower
   // half were lost, their lines slanting across tesseract's.
   it("seen at a slant is read on its page made flat, its text put back where the photo shows it, and erased there", async () => {
-    await seedModels(["eng"], []);
+    await seedModels(["eng"], ["lexicon/eng.txt"]);
     const { source, pre, page } = await read("photo-comic-angled.jpg");
     expect(pre.path).toBe("picture");
     expect(pre.transform.lying).toBeDefined();

@@ -3,6 +3,7 @@ import { balloonsInCapitals, hasCase, letteredInCapitals } from "../../shared/le
 import { ocrModel, readsLatin } from "../../shared/ocr-models";
 import type { GrayImage } from "../image/gray";
 import { boxesMeet, unionBox } from "../ocr/group-lines";
+import { lexiconOf, type Lexicon } from "../ocr/lexicon";
 import { joinWords, letterCount, mapRegionBoxes } from "../ocr/page-text";
 import { recognizeWith, type ReadingOptions } from "../ocr/recognize";
 import type { OcrRaster } from "../ocr/page-raster";
@@ -10,6 +11,7 @@ import { LINE_ALONE, WORD_ALONE, latinScrap, mostlyLetters, scraps, withoutScrap
 import { blockRaster, lineRaster } from "./block-raster";
 import { unshear, upright } from "./deslant";
 import { levelled, turnedBack, turnedBackAlike } from "./level-block";
+import { correctLettering } from "./lettering-words";
 import { lineBands, readByBands } from "./line-bands";
 import { lightLettering } from "./light-lettering";
 import { boxBack, findLettering } from "./small-lettering";
@@ -372,6 +374,15 @@ async function readFound(
     const other = r.larger ?? (await readBlock(models, page, found, r.i, r.block, r.readers, LARGER_GLYPH));
     if (other.length && capitalsWeight(other) > capitalsWeight(r.read)) r.read = other;
   }
+  // Lettering in capitals read in one language with a word list has its misread words corrected
+  // where exactly one word of the list fits (THIE → THIS, IT8 → ITS; `correctLettering`), once what
+  // is art read as text has been dropped as read ("VR" read in a drawing is no "UR").
+  const lexicons = new Map<RegionText, Lexicon>();
+  for (const [k, r] of readings.entries()) {
+    const lexicon =
+      capitals[k] && inLatinRows(r.block, r.readers) && r.readers.length === 1 ? await lexiconOf(models, r.readers[0]!) : null;
+    if (lexicon) for (const x of r.read) lexicons.set(x, lexicon);
+  }
   for (const r of readings) regions.push(...r.read);
   // Light lettering, read from the page's negative: each block once, and only when read surely.
   const light = lightLettering(page, found.blocks);
@@ -391,7 +402,7 @@ async function readFound(
       ),
     );
   }
-  const ordered = readingOrder(withoutScraps(regions));
+  const ordered = readingOrder(withoutScraps(regions).map((r) => (lexicons.has(r) ? correctLettering(r, lexicons.get(r)!) : r)));
   const words = ordered.flatMap((r) => r.lines.flatMap((l) => l.words));
   return {
     width: page.width,

@@ -1,0 +1,145 @@
+import { describe, expect, it } from "vitest";
+import type { RegionText } from "../../workers/shared/engine-contract";
+import { lexiconOf } from "../../workers/engine/ocr/lexicon";
+import { correctLettering } from "../../workers/engine/picture/lettering-words";
+
+/** A bucket holding only `lexicon/eng.txt`, with the given bytes. */
+const bucket = (text: string) =>
+  ({
+    async get(key: string) {
+      if (key !== "lexicon/eng.txt") return null;
+      const bytes = new TextEncoder().encode(text);
+      return { arrayBuffer: async () => bytes.buffer };
+    },
+  }) as unknown as R2Bucket;
+
+const WORDS = [
+  "a",
+  "aah",
+  "aahs",
+  "ban",
+  "burning",
+  "can",
+  "cat",
+  "does",
+  "id",
+  "io",
+  "is",
+  "its",
+  "sat",
+  "second",
+  "so",
+  "the",
+  "thin",
+  "this",
+  "thought",
+];
+
+/** One line of words read at the given confidences, as one region. */
+function region(words: [string, number][]): RegionText {
+  const ws = words.map(([text, confidence], i) => ({ text, confidence, box: { x: i * 50, y: 0, w: 40, h: 20 } }));
+  const text = ws.map((w) => w.text).join(" ");
+  const line = { text, confidence: 0.5, box: { x: 0, y: 0, w: 50 * ws.length, h: 20 }, words: ws };
+  return { text, confidence: 0.5, box: line.box, lines: [line] };
+}
+
+describe("the word list", () => {
+  it("holds every word of a sorted list, its first and last, and nothing else", async () => {
+    const lexicon = (await lexiconOf(bucket(WORDS.join("\n") + "\n"), "eng"))!;
+    for (const w of WORDS) expect(lexicon.has(w), w).toBe(true);
+    for (const w of ["", "aa", "aahss", "b", "thoughts", "zzz", "IS"]) expect(lexicon.has(w), w).toBe(false);
+  });
+
+  it("is there for languages that have one only", async () => {
+    expect(await lexiconOf(bucket("is\n"), "jpn")).toBeNull();
+  });
+});
+
+describe("capitals lettering checked against the word list", () => {
+  const lexicon = { has: (w: string) => WORDS.includes(w) };
+
+  it("takes a word no list holds, read unsurely, for the one word its misread glyph makes", () => {
+    const out = correctLettering(
+      region([
+        ["THIE", 0.4],
+        ["6ECOND!", 0.3],
+        ["POESN'T", 0.5],
+      ]),
+      lexicon,
+    );
+    expect(out.text).toBe("THIS SECOND! DOESN'T");
+    expect(out.lines[0]!.text).toBe(out.text);
+    expect(out.lines[0]!.words.map((w) => w.text)).toEqual(["THIS", "SECOND!", "DOESN'T"]);
+  });
+
+  it("corrects a word of digits or bars between words, but not a number read surely or with a sign", () => {
+    expect(
+      correctLettering(
+        region([
+          ["THIS", 0.9],
+          ["16", 0.3],
+          ["|6", 0.5],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("THIS IS IS");
+    expect(correctLettering(region([["16", 0.9]]), lexicon).text).toBe("16");
+    expect(correctLettering(region([["50!", 0.3]]), lexicon).text).toBe("SO!");
+    // With a sign or a unit it is a number.
+    expect(
+      correctLettering(
+        region([
+          ["$50", 0.3],
+          ["50%", 0.3],
+          ["#16", 0.3],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("$50 50% #16");
+  });
+
+  it("takes a word of four capitals or more, read unsurely, for the one word a letter more or less makes", () => {
+    expect(
+      correctLettering(
+        region([
+          ["BURNNG", 0.6],
+          ["GTHE", 0.4],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("BURNING THE");
+    // THI: too short (THIN and THIS); BURNNG read surely; TIMMY: no word a letter away.
+    const same = region([
+      ["THI", 0.3],
+      ["BURNNG", 0.9],
+      ["TIMMY", 0.3],
+    ]);
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
+  it("corrects digits among letters whatever their confidence", () => {
+    expect(
+      correctLettering(
+        region([
+          ["IT8", 0.95],
+          ["D0ESN'T", 0.9],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("ITS DOESN'T");
+  });
+
+  it("leaves words the list holds, names, sure readings and words with two fits as read", () => {
+    const same = region([
+      ["BURNING", 0.3],
+      ["TIM!", 0.2],
+      ["THIE", 0.9],
+      ["GAT", 0.3],
+      ["B17", 0.2],
+      ["A", 0.1],
+      ["I'LL", 0.3],
+    ]);
+    // GAT: SAT and CAT both fit. B17: two digits in a word of letters.
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+});

@@ -1,0 +1,123 @@
+import type { LineText, RegionText, WordText } from "../../shared/engine-contract";
+import type { Lexicon } from "../ocr/lexicon";
+import { joinWords } from "../ocr/page-text";
+
+/**
+ * What a glyph of capitals lettering is misread as, and what it was: digits and bars for the
+ * letters they share strokes with, and the capitals whose shapes tesseract takes for one another in hand
+ * lettering (an S's curves for E, G, 6, 8 or 9; a P's bowl closed into D; K for H; O, D and Q).
+ */
+const MISREAD: Record<string, string> = {
+  "|": "I",
+  "0": "OD",
+  "1": "I",
+  "2": "Z",
+  "4": "A",
+  "5": "S",
+  "6": "SG",
+  "7": "T",
+  "8": "SB",
+  "9": "SG",
+  C: "GO",
+  D: "O",
+  E: "SF",
+  G: "SC",
+  K: "H",
+  O: "DQ",
+  P: "DR",
+  Q: "O",
+  U: "V",
+  V: "U",
+};
+
+/** Below this confidence a word of letters that no word list holds may be corrected (what `readPicture` calls unsure). */
+const UNSURE = 0.8;
+
+/** Endings a word takes after an apostrophe: the stem is looked up (DOESN'T: DOES). */
+const CLITIC = /'(S|T|LL|RE|VE|D|M)$/;
+
+/** Whether a word of capitals (each hyphenated part, its clitic left off; a letter alone is a word) is in the list. */
+function known(lexicon: Lexicon, word: string): boolean {
+  return word.split("-").every((part) => {
+    const stem = part.replace(CLITIC, "");
+    return stem.length <= 1 || lexicon.has(stem.toLowerCase()) || (part.endsWith("N'T") && lexicon.has(part.slice(0, -3).toLowerCase()));
+  });
+}
+
+/** A glyph read as no letter: a digit or a bar. */
+const notLetter = (c: string) => (c >= "0" && c <= "9") || c === "|";
+
+/**
+ * The words of letters `word` may have been, each misread glyph (MISREAD) taken for what it was:
+ * one glyph, or, in a word of digits and bars alone, two (a "16" between words of lettering is IS).
+ */
+function readings(word: string): string[] {
+  const out = new Set<string>();
+  const digits = [...word].every(notLetter);
+  const step = (w: string, from: number, left: number) => {
+    for (let i = from; i < w.length; i++) {
+      for (const c of MISREAD[w[i]!] ?? "") {
+        const next = w.slice(0, i) + c + w.slice(i + 1);
+        out.add(next);
+        if (digits && left > 1) step(next, i + 1, left - 1);
+      }
+    }
+  };
+  step(word, 0, 2);
+  return [...out].filter((w) => ![...w].some(notLetter));
+}
+
+/** Letters a word of lettering loses or gains in a reading: a thin I or J dropped, a decorated initial's flourish read as one more. */
+const CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+/** A word this long or longer, of capitals alone, may have lost or gained one letter: a shorter one fits too many words. */
+const EDITED_LETTERS = 4;
+
+/** The words one letter more or one less than `word` makes (a word of capitals). */
+function edits(word: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    for (const c of CAPITALS) out.add(word.slice(0, i) + c + word.slice(i));
+    if (i < word.length) out.add(word.slice(0, i) + word.slice(i + 1));
+  }
+  return [...out];
+}
+
+/** A word: what leads it and ends it (quotes, punctuation) around its letters, digits, apostrophes and hyphens. */
+const WORD = /^([^\p{L}\p{N}|]*)([\p{L}\p{N}|][\p{L}\p{N}|'-]*[\p{L}\p{N}|])([^\p{L}\p{N}|]*)$/u;
+
+/**
+ * A word of capitals lettering no word list holds, taken for the one word of the list it could be
+ * misread from (THIE → THIS, IT8 → ITS, 6ECOND → SECOND, 16 → IS), or, where no misread glyph
+ * gives one, for the one word a letter more or less gives (BURNNG → BURNING, GTHE → THE; words of
+ * four capitals or more); left as read where none or several are. Digits among letters are misread
+ * whatever the word's confidence; other words are corrected only when read unsurely: names and
+ * sound effects read surely stay as read.
+ */
+function corrected(lexicon: Lexicon, w: WordText): string {
+  const m = WORD.exec(w.text);
+  if (!m) return w.text;
+  const core = m[2]!.toUpperCase();
+  if (known(lexicon, core)) return w.text;
+  const mixed = [...core].some(notLetter) && /\p{L}/u.test(core);
+  if (!mixed && w.confidence >= UNSURE) return w.text;
+  // A number with a sign or unit ("$50", "#16", "50%") is a number.
+  if (!/\p{L}/u.test(core) && (m[1] || !/^[.,!?:;]*$/.test(m[3]!))) return w.text;
+  let found = readings(core).filter((r) => known(lexicon, r));
+  if (!found.length && core.length >= EDITED_LETTERS && /^[A-Z]+$/.test(core)) found = edits(core).filter((r) => known(lexicon, r));
+  return found.length === 1 ? m[1] + found[0]! + m[3] : w.text;
+}
+
+/** A region of capitals lettering with its misread words corrected (the same region when none is). */
+export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
+  let changed = false;
+  const lines: LineText[] = region.lines.map((l) => {
+    const words = l.words.map((w) => {
+      const text = corrected(lexicon, w);
+      return text === w.text ? w : { ...w, text };
+    });
+    if (words.every((w, i) => w === l.words[i])) return l;
+    changed = true;
+    return { ...l, words, text: words.map((w) => w.text).join(" ") };
+  });
+  return changed ? { ...region, lines, text: joinWords(lines.map((l) => l.text)) } : region;
+}
