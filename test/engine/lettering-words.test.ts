@@ -33,6 +33,7 @@ const WORDS = [
   "thin",
   "this",
   "thought",
+  "wish",
 ];
 
 /** One line of words read at the given confidences, as one region. */
@@ -140,6 +141,34 @@ describe("capitals lettering checked against the word list", () => {
       ["I'LL", 0.3],
     ]);
     // GAT: SAT and CAT both fit. B17: two digits in a word of letters.
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
+  it("parts words run on past an exclamation mark, read as one or as I or a bar between two words", () => {
+    const out = correctLettering(
+      region([
+        ["--OW!ITS", 0.9],
+        ["BURNING", 0.9],
+        ["DOESIWISH!", 0.6],
+        ["THE|CAT", 0.5],
+        ["CAT!|TS", 0.9],
+      ]),
+      lexicon,
+    );
+    expect(out.text).toBe("--OW! ITS BURNING DOES! WISH! THE! CAT CAT! ITS");
+    expect(out.lines[0]!.text).toBe(out.text);
+    // Each part takes its letters' share of the word's box, side by side.
+    const [ow, its] = out.lines[0]!.words;
+    expect(ow).toMatchObject({ text: "--OW!", box: { x: 0, y: 0, w: 25, h: 20 } });
+    expect(its).toMatchObject({ text: "ITS", box: { x: 25, y: 0, w: 15, h: 20 } });
+  });
+
+  it("keeps an I between letters where a side is no word of the list or shorter than three letters", () => {
+    const same = region([
+      ["SATIN", 0.5],
+      ["ZZZICAT", 0.5],
+      ["ISTHE", 0.5],
+    ]);
     expect(correctLettering(same, lexicon)).toBe(same);
   });
 });

@@ -228,6 +228,14 @@ describe("a comic page", () => {
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^THIS IS BLACK TERROR/));
   });
 
+  it("has a word run on past an exclamation mark read as two words, so each is translated", () => {
+    // Tesseract reads "...OW! ITS BURNING" with no space after the mark: "--OW!ITS".
+    const burning = page.regions.find((r) => r.text.includes("BURNING"))!;
+    expect(burning.text).toMatch(/OW! ITS BURNING/);
+    const words = burning.lines.flatMap((l) => l.words.map((w) => w.text));
+    expect(words).toContain("ITS");
+  });
+
   it("has its lettering erased to flat fills and keeps its colours", async () => {
     const out = await env.ENGINE.inpaint({
       pageKey,

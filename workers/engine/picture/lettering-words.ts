@@ -107,15 +107,47 @@ function corrected(lexicon: Lexicon, w: WordText): string {
   return found.length === 1 ? m[1] + found[0]! + m[3] : w.text;
 }
 
-/** A region of capitals lettering with its misread words corrected (the same region when none is). */
+/** Letters either side of an exclamation or question mark with no space after it: OW!ITS, OW!|TS (a bar for I). */
+const RUN_ON = /^(.*\p{L}[!?]+)([\p{L}|].*)$/u;
+/** Letters either side of a bar or an I that may be an exclamation mark: DOESIWISH, DOES|WISH. */
+const BAR_BETWEEN = /^(\p{Lu}{3,})[I|](\p{Lu}{3,})([^\p{L}\p{N}]*)$/u;
+
+/**
+ * The two words a word of lettering run on past a sentence's end was: its mark read with no space
+ * after it (OW!ITS → OW! ITS; OW!|TS → OW! |TS, the bar then read as I), or read as I or a bar
+ * where both sides are words of the list and the whole is none (DOESIWISH → DOES! WISH).
+ */
+function runOnParts(lexicon: Lexicon, text: string): [string, string] | null {
+  const run = RUN_ON.exec(text);
+  if (run) return [run[1]!, run[2]!];
+  const bar = BAR_BETWEEN.exec(text);
+  if (!bar || known(lexicon, `${bar[1]}I${bar[2]}`) || !known(lexicon, bar[1]!) || !known(lexicon, bar[2]!)) return null;
+  return [`${bar[1]}!`, bar[2]! + bar[3]!];
+}
+
+/** A word run on past a sentence's end as two (`runOnParts`), its box shared by their letters. */
+function runOn(lexicon: Lexicon, w: WordText): WordText[] {
+  const parts = runOnParts(lexicon, w.text);
+  if (!parts) return [w];
+  const [first, second] = parts;
+  const cut = Math.round((w.box.w * first.length) / (first.length + second.length));
+  return [
+    { ...w, text: first, box: { ...w.box, w: cut } },
+    { ...w, text: second, box: { ...w.box, x: w.box.x + cut, w: w.box.w - cut } },
+  ];
+}
+
+/** A region of capitals lettering with its run-on words parted and its misread words corrected (the same region when none is). */
 export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
   let changed = false;
   const lines: LineText[] = region.lines.map((l) => {
-    const words = l.words.map((w) => {
-      const text = corrected(lexicon, w);
-      return text === w.text ? w : { ...w, text };
-    });
-    if (words.every((w, i) => w === l.words[i])) return l;
+    const words = l.words
+      .flatMap((w) => runOn(lexicon, w))
+      .map((w) => {
+        const text = corrected(lexicon, w);
+        return text === w.text ? w : { ...w, text };
+      });
+    if (words.length === l.words.length && words.every((w, i) => w === l.words[i])) return l;
     changed = true;
     return { ...l, words, text: words.map((w) => w.text).join(" ") };
   });
