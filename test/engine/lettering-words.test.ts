@@ -163,6 +163,28 @@ describe("capitals lettering checked against the word list", () => {
     expect(its).toMatchObject({ text: "ITS", box: { x: 25, y: 0, w: 15, h: 20 } });
   });
 
+  it("takes a lone 1 before a word of the list for I, and keeps it ending a line, before other words or with a sign", () => {
+    expect(
+      correctLettering(
+        region([
+          ["1", 0.84],
+          ["SAT", 0.9],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("I SAT");
+    const same = region([
+      ["CAT", 0.9],
+      ["1", 0.8],
+      ["ZZZ", 0.9],
+      ["1", 0.8],
+      ["$1", 0.8],
+      ["CAT", 0.9],
+      ["1", 0.8],
+    ]);
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
   it("keeps an I between letters where a side is no word of the list or shorter than three letters", () => {
     const same = region([
       ["SATIN", 0.5],

@@ -137,16 +137,31 @@ function runOn(lexicon: Lexicon, w: WordText): WordText[] {
   ];
 }
 
-/** A region of capitals lettering with its run-on words parted and its misread words corrected (the same region when none is). */
+/**
+ * A lone 1 before a word of the list taken for the pronoun I, which heavy lettering's serifless I
+ * is read as ("1 WAS LIKE HIM", "AS 1 ALWAYS SAID"); a 1 ending a line, or before a word the list
+ * does not hold, stays a number.
+ */
+function onesAsI(lexicon: Lexicon, words: WordText[]): WordText[] {
+  return words.map((w, i) => {
+    const next = WORD.exec(words[i + 1]?.text ?? "");
+    return w.text === "1" && next && /^\p{Lu}/u.test(next[2]!) && known(lexicon, next[2]!) ? { ...w, text: "I" } : w;
+  });
+}
+
+/** A region of capitals lettering with its run-on words parted, its misread words corrected and a lone 1 before a word read as I (the same region when none is). */
 export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
   let changed = false;
   const lines: LineText[] = region.lines.map((l) => {
-    const words = l.words
-      .flatMap((w) => runOn(lexicon, w))
-      .map((w) => {
-        const text = corrected(lexicon, w);
-        return text === w.text ? w : { ...w, text };
-      });
+    const words = onesAsI(
+      lexicon,
+      l.words
+        .flatMap((w) => runOn(lexicon, w))
+        .map((w) => {
+          const text = corrected(lexicon, w);
+          return text === w.text ? w : { ...w, text };
+        }),
+    );
     if (words.length === l.words.length && words.every((w, i) => w === l.words[i])) return l;
     changed = true;
     return { ...l, words, text: words.map((w) => w.text).join(" ") };
