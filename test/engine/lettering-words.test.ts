@@ -23,6 +23,7 @@ const WORDS = [
   "cat",
   "does",
   "id",
+  "in",
   "io",
   "is",
   "its",
@@ -65,12 +66,13 @@ describe("capitals lettering checked against the word list", () => {
         ["THIE", 0.4],
         ["6ECOND!", 0.3],
         ["POESN'T", 0.5],
+        ["JN", 0.6],
       ]),
       lexicon,
     );
-    expect(out.text).toBe("THIS SECOND! DOESN'T");
+    expect(out.text).toBe("THIS SECOND! DOESN'T IN");
     expect(out.lines[0]!.text).toBe(out.text);
-    expect(out.lines[0]!.words.map((w) => w.text)).toEqual(["THIS", "SECOND!", "DOESN'T"]);
+    expect(out.lines[0]!.words.map((w) => w.text)).toEqual(["THIS", "SECOND!", "DOESN'T", "IN"]);
   });
 
   it("corrects a word of digits or bars between words, but not a number read surely or with a sign", () => {

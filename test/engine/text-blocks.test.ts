@@ -225,6 +225,24 @@ describe("text blocks of a picture", () => {
         }
   });
 
+  it("give each region its lettering's colour as printed, where a region erased before it reached into its letters", () => {
+    // Two lines of navy letters in one block; the first line's region has a frame that reaches over
+    // most of the second line (a newspaper held up over a caption), so erasing it paints those letters.
+    const img = page();
+    for (const y of [100, 145]) for (let c = 0; c < 8; c++) letter(img, 100 + c * 40, y, 30);
+    expect(findTextBlocks(img).blocks).toHaveLength(1);
+    const rgba = { width: img.width, height: img.height, data: new Uint8Array(img.width * img.height * 4) };
+    for (let i = 0; i < img.data.length; i++) rgba.data.set(img.data[i] ? [255, 255, 255] : [0, 0, 128], i * 4);
+    const mask = new Uint8Array(img.width * img.height);
+    const regions = [
+      { box: { x: 100, y: 100, w: 310, h: 30 }, frame: { x: 90, y: 90, w: 330, h: 80 } },
+      { box: { x: 100, y: 145, w: 310, h: 30 } },
+    ];
+    const erased = erasePictureText(rgba, img, regions, mask, ["eng"]);
+    expect(erased.map((e) => e!.style.color)).toEqual(["#000080", "#000080"]);
+    for (let y = 145; y < 175; y++) for (let x = 100; x < 410; x++) expect(rgba.data[(y * img.width + x) * 4 + 2]).toBe(255);
+  });
+
   it("keep a word whose letters run together in a caption box drawn snug around the text", () => {
     // Its box is half the caption's ground: a word of joined letters is no blob in a light patch of the art.
     const img = page();

@@ -119,6 +119,21 @@ describe("typesetting", () => {
     expect(styleFrame(null)).toBeUndefined();
   });
 
+  it("sets no translation over a neighbour's frame that covers a band along its own frame's edge", async () => {
+    // A newspaper held up over a caption: its frame's lower 60 px are the caption's upper part.
+    const paper = { x: 300, y: 100, w: 300, h: 200 };
+    const caption = { x: 200, y: 240, w: 500, h: 90 };
+    const regions: TypesetRegion[] = [
+      { box: paper, text: "TERROR DE CARENCIA JUSTICIA ENTREGADA", style: { frame: paper, color: "#000000", lettering: "caps" } },
+      { box: caption, text: "", style: { frame: caption, color: "#000000", lettering: "caps" } },
+    ];
+    const out = await typeset(regions, "work/typeset/neighbours.png");
+    const img = await decodeKey(out.key);
+    const bg = decode(await (await env.FILES.get(WHITE))!.bytes());
+    expect(inkBox(img, bg, paper).n).toBeGreaterThan(500);
+    expect(inkBox(img, bg, caption).n).toBe(0);
+  });
+
   it("sets text turned by its style's angle, inside the turned rectangle its frame is the box around", async () => {
     // A 420 x 170 balloon interior turned 8° clockwise about (600, 350), as a photo at a slant shows it.
     const [cx, cy, w, h, angle] = [600, 350, 420, 170, 8];

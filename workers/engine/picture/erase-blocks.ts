@@ -69,7 +69,7 @@ export function erasePictureText(
   const found = foundOnPage(lettering.found, lettering.factor);
   const { owner, shapes, scale, width: AW, height: AH } = found;
   const { width, height, data } = img;
-  return regions.map((region) => {
+  const plans = regions.map((region) => {
     const ids = found.blocks.map((b, i) => (blockOf(b, region.box) ? i + 1 : 0)).filter(Boolean);
     // Blocks covering a small part of the region are no lettering of it: the counters of light
     // letters (an "A", a "D" in white type) are dark marks on a light ground too.
@@ -111,25 +111,38 @@ export function erasePictureText(
     };
     const frames = ids.map((id) => found.blocks[id - 1]!.frame);
     const framed = (x: number, y: number) => frames.some((f) => x >= f.x && y >= f.y && x < f.x + f.w && y < f.y + f.h);
+    return { box, x0, y0, x1, y1, level, framed };
+  });
+  // The lettering's colour, its darkest third, taken before any region's pixels are painted over:
+  // a region erased first may reach into the next one's lettering (a newspaper held up over a
+  // caption), and the painted pixels would pass their ground's colour on as the ink's.
+  const colours = plans.map((plan) => {
+    if (!plan) return null;
+    const ink: number[] = [];
+    for (let y = plan.y0; y < plan.y1; y++)
+      for (let x = plan.x0; x < plan.x1; x++) {
+        const i = y * width + x;
+        if (gray.data[i]! < 100 && plan.level(x, y) === 2) ink.push(i);
+      }
+    return ink.length ? `#${[0, 1, 2].map((c) => hex(medianOf(ink, data, c))).join("")}` : "#000000";
+  });
+  return plans.map((plan, k) => {
+    if (!plan) return null;
+    const { box, x0, y0, x1, y1, level, framed } = plan;
     const text: number[] = [];
     const fringe: number[] = [];
     const ground: number[] = [];
-    const ink: number[] = [];
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
         const i = y * width + x;
         const l = level(x, y);
         if (l === 2) {
           text.push(i);
-          // The lettering's colour: its darkest third.
-          if (gray.data[i]! < 100) ink.push(i);
           continue;
         }
         if (l === 1 && framed(x, y)) fringe.push(i);
         if (gray.data[i]! >= 140) ground.push(i);
       }
-    // The lettering's colour, taken before its pixels are painted over.
-    const colour = ink.length ? `#${[0, 1, 2].map((c) => hex(medianOf(ink, data, c))).join("")}` : "#000000";
     const fill = groundColour(img, ground, box);
     const at = (i: number) => fill(i % width, Math.floor(i / width));
     // Inside the balloon, the lettering's faint fringe (anti-aliasing, JPEG ringing) goes too: any
@@ -140,6 +153,6 @@ export function erasePictureText(
       [data[p], data[p + 1], data[p + 2]] = at(i);
       mask[i] = 1;
     }
-    return { masked: text.length, style: { color: colour, align: "center" } };
+    return { masked: text.length, style: { color: colours[k]!, align: "center" } };
   });
 }

@@ -5,7 +5,8 @@ import { joinWords } from "../ocr/page-text";
 /**
  * What a glyph of capitals lettering is misread as, and what it was: digits and bars for the
  * letters they share strokes with, and the capitals whose shapes tesseract takes for one another in hand
- * lettering (an S's curves for E, G, 6, 8 or 9; a P's bowl closed into D; K for H; O, D and Q).
+ * lettering (an S's curves for E, G, 6, 8 or 9; a P's bowl closed into D; an I's foot hooked into J; K for
+ * H; O, D and Q).
  */
 const MISREAD: Record<string, string> = {
   "|": "I",
@@ -22,6 +23,7 @@ const MISREAD: Record<string, string> = {
   D: "O",
   E: "SF",
   G: "SC",
+  J: "I",
   K: "H",
   O: "DQ",
   P: "DR",

@@ -3,6 +3,7 @@ import { encodeRgba, loadRgba } from "../inpaint/rgba";
 import { writeObject } from "../storage/r2";
 import { rowEdges } from "./background-edges";
 import { balloonShape, turnedBalloonShape } from "./balloon-shape";
+import { clearOf } from "./clear-frames";
 import { drawSvg, regionSvg, turnedSvg } from "./draw";
 import { fontChain, type Face } from "./fonts";
 import { fitText, LINE_GAP, SHRINK } from "./layout";
@@ -15,10 +16,15 @@ const COLOR = /^#[0-9a-f]{6}$/i;
 /** Share of a frame's smaller side kept clear inside it: text set to its very edge touches the balloon's outline. */
 const FRAME_MARGIN = 0.06;
 
-/** A frame given in a region's style (when it is a box of positive size), and its margin. */
-function frameOf(r: TypesetRegion): { frame: Box; margin: number } | null {
-  const frame = styleFrame(r.style);
-  return frame ? { frame, margin: Math.floor(Math.min(frame.w, frame.h) * FRAME_MARGIN) } : null;
+/**
+ * A frame given in a region's style (when it is a box of positive size), cleared of the other
+ * regions' frames (`clearOf`), and its margin.
+ */
+function frameOf(r: TypesetRegion, others: Box[]): { frame: Box; margin: number } | null {
+  const given = styleFrame(r.style);
+  if (!given) return null;
+  const frame = clearOf(given, others);
+  return { frame, margin: Math.floor(Math.min(frame.w, frame.h) * FRAME_MARGIN) };
 }
 
 /** Turns (degrees) below this are set upright: a line turned by it rises less than a pixel in 100. */
@@ -120,9 +126,13 @@ export async function typesetPage(env: { FILES: R2Bucket; MODELS: R2Bucket }, in
   }
   const page = await loadRgba(env.FILES, input.backgroundKey, "background");
   const results: TypesetResult["regions"] = [];
-  for (const r of input.regions) {
+  const frames = input.regions.map((r) => styleFrame(r.style));
+  for (const [k, r] of input.regions.entries()) {
     // A picture's translation is set in its balloon's interior, centred; lettered in capitals as the original was.
-    const framed = frameOf(r);
+    const framed = frameOf(
+      r,
+      frames.filter((f, j): f is Box => !!f && j !== k),
+    );
     const m = framed?.margin ?? 0;
     const frame = framed && { x: framed.frame.x + m, y: framed.frame.y + m, w: framed.frame.w - 2 * m, h: framed.frame.h - 2 * m };
     // Text set at a turn (a balloon seen at a slant in a photo) is laid out upright in the largest
