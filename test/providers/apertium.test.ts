@@ -63,6 +63,17 @@ describe("ApertiumTranslator against apertium-apy", () => {
     expect(out[2]?.text).toMatch(/gatos/);
   });
 
+  it("leaves one space where it drops a word the target leaves out", async () => {
+    // Spanish drops the subject pronoun: "WISH I WAS" comes back as "DESEO ERA", not "DESEO  ERA".
+    const [out] = await apertium.translate({
+      source: "en",
+      target: "es",
+      segments: [{ id: "a", text: "SURE DOES! WISH I WAS LIKE HIM!" }],
+    });
+    expect(out!.text).toMatch(/deseo era/i);
+    expect(out!.text).not.toMatch(/ {2}/);
+  });
+
   it("keeps 20 segments aligned, including multi-line, blank and tricky ones", async () => {
     const segments = Array.from({ length: 20 }, (_, i) => {
       const [en] = ANIMALS[i % ANIMALS.length]!;

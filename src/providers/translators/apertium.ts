@@ -362,9 +362,14 @@ function withoutMarks(input: string, output: string): string {
   );
 }
 
-/** Apertium moves blanks across line borders; give each unit back its own outer whitespace. */
+/**
+ * Apertium moves blanks across line borders; give each unit back its own outer whitespace. Where it
+ * drops a word the target leaves out (the subject pronoun of "WISH I WAS": "DESEO  ERA"), the blanks
+ * either side stay: runs of spaces the source has none of become one.
+ */
 function keepOuterWhitespace(input: string, output: string): string {
   const lead = /^\s*/.exec(input)?.[0] ?? "";
   const trail = /\s*$/.exec(input)?.[0] ?? "";
-  return lead + output.trim() + trail;
+  const inner = / {2}/.test(input.trim()) ? output.trim() : output.trim().replace(/ {2,}/g, " ");
+  return lead + inner + trail;
 }
