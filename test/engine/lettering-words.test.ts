@@ -187,6 +187,73 @@ describe("capitals lettering checked against the word list", () => {
     expect(correctLettering(same, lexicon)).toBe(same);
   });
 
+  it("takes a lone bar, 2 or 7 ending a balloon after a word of the list for its closing mark", () => {
+    const bar = correctLettering(
+      region([
+        ["THE", 0.9],
+        ["CAT", 0.9],
+        ["|", 0.83],
+      ]),
+      lexicon,
+    );
+    expect(bar.text).toBe("THE CAT!");
+    expect(bar.lines[0]!.words.at(-1)).toMatchObject({ text: "CAT!", box: { x: 50, w: 90 } });
+    expect(
+      correctLettering(
+        region([
+          ["IS", 0.9],
+          ["7", 0.6],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("IS?");
+    expect(
+      correctLettering(
+        region([
+          ["THE", 0.9],
+          ["2", 0.3],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("THE?");
+    // A number read surely, one after a name or a mark, and a bar or 7 that does not end the balloon stay.
+    for (const words of [
+      [
+        ["IS", 0.9],
+        ["7", 0.9],
+      ],
+      [
+        ["TIM", 0.9],
+        ["7", 0.3],
+      ],
+      [
+        ["CAT!", 0.9],
+        ["|", 0.8],
+      ],
+      [
+        ["CAT", 0.9],
+        ["7", 0.3],
+        ["CAT", 0.9],
+      ],
+    ] as [string, number][][]) {
+      const same = region(words);
+      expect(correctLettering(same, lexicon)).toBe(same);
+    }
+    const twoLines = region([
+      ["CAT", 0.9],
+      ["|", 0.8],
+    ]);
+    twoLines.lines.push({
+      ...twoLines.lines[0]!,
+      text: "THE CAT",
+      words: region([
+        ["THE", 0.9],
+        ["CAT", 0.9],
+      ]).lines[0]!.words,
+    });
+    expect(correctLettering(twoLines, lexicon)).toBe(twoLines);
+  });
+
   it("keeps an I between letters where a side is no word of the list or shorter than three letters", () => {
     const same = region([
       ["SATIN", 0.5],

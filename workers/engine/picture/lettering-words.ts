@@ -1,5 +1,6 @@
 import type { LineText, RegionText, WordText } from "../../shared/engine-contract";
 import type { Lexicon } from "../ocr/lexicon";
+import { unionBox } from "../ocr/group-lines";
 import { joinWords } from "../ocr/page-text";
 
 /**
@@ -151,11 +152,34 @@ function onesAsI(lexicon: Lexicon, words: WordText[]): WordText[] {
   });
 }
 
-/** A region of capitals lettering with its run-on words parted, its misread words corrected and a lone 1 before a word read as I (the same region when none is). */
+/** What a balloon's closing mark is misread as, alone after its last word: a bar for "!", the hook of a "?" for 2 or 7. */
+const CLOSING: Record<string, string> = { "|": "!", "2": "?", "7": "?" };
+
+/**
+ * A balloon's last word, a lone glyph a closing mark is misread as (CLOSING) after a word of the
+ * list, taken for that mark and set after the word ("FLY-SWATTER |" → "FLY-SWATTER!", "YOU ENVIOUS
+ * 7" → "YOU ENVIOUS?"): a bar at any confidence (no word is a bar alone), a digit read unsurely
+ * (a number said surely stays: "I'M 7").
+ */
+function closingMark(lexicon: Lexicon, words: WordText[]): WordText[] {
+  const last = words.at(-1);
+  const before = WORD.exec(words.at(-2)?.text ?? "");
+  const mark = last && CLOSING[last.text];
+  if (!mark || !before || before[3] || !known(lexicon, before[2]!.toUpperCase())) return words;
+  if (last.text !== "|" && last.confidence >= UNSURE) return words;
+  const prev = words.at(-2)!;
+  return [...words.slice(0, -2), { ...prev, text: prev.text + mark, box: unionBox(prev.box, last.box) }];
+}
+
+/**
+ * A region of capitals lettering with its run-on words parted, its misread words corrected, a lone 1
+ * before a word read as I and a misread closing mark set after its last word (the same region when
+ * none is).
+ */
 export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
   let changed = false;
-  const lines: LineText[] = region.lines.map((l) => {
-    const words = onesAsI(
+  const lines: LineText[] = region.lines.map((l, k) => {
+    const read = onesAsI(
       lexicon,
       l.words
         .flatMap((w) => runOn(lexicon, w))
@@ -164,6 +188,7 @@ export function correctLettering(region: RegionText, lexicon: Lexicon): RegionTe
           return text === w.text ? w : { ...w, text };
         }),
     );
+    const words = k === region.lines.length - 1 ? closingMark(lexicon, read) : read;
     if (words.length === l.words.length && words.every((w, i) => w === l.words[i])) return l;
     changed = true;
     return { ...l, words, text: words.map((w) => w.text).join(" ") };
