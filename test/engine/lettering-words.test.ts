@@ -3,39 +3,46 @@ import type { RegionText } from "../../workers/shared/engine-contract";
 import { lexiconOf } from "../../workers/engine/ocr/lexicon";
 import { correctLettering } from "../../workers/engine/picture/lettering-words";
 
-/** A bucket holding only `lexicon/eng.txt`, with the given bytes. */
+/** A bucket holding only `lexicon/eng.tsv`, with the given bytes. */
 const bucket = (text: string) =>
   ({
     async get(key: string) {
-      if (key !== "lexicon/eng.txt") return null;
+      if (key !== "lexicon/eng.tsv") return null;
       const bytes = new TextEncoder().encode(text);
       return { arrayBuffer: async () => bytes.buffer };
     },
   }) as unknown as R2Bucket;
 
-const WORDS = [
-  "a",
-  "aah",
-  "aahs",
-  "ban",
-  "burning",
-  "can",
-  "cat",
-  "does",
-  "id",
-  "in",
-  "io",
-  "is",
-  "its",
-  "sat",
-  "second",
-  "so",
-  "the",
-  "thin",
-  "this",
-  "thought",
-  "wish",
+/** Words of the test list, each with how often it is said (0: not counted). */
+const WORDS: [string, number][] = [
+  ["a", 0],
+  ["aah", 2688],
+  ["aahs", 0],
+  ["after", 34812],
+  ["ban", 600],
+  ["burning", 1561],
+  ["can", 90000],
+  ["cat", 3000],
+  ["does", 34002],
+  ["id", 500],
+  ["in", 300000],
+  ["io", 0],
+  ["is", 459663],
+  ["its", 8757],
+  ["lifter", 12],
+  ["oof", 121],
+  ["roes", 3],
+  ["sat", 2000],
+  ["second", 14513],
+  ["so", 200000],
+  ["soh", 2],
+  ["the", 1501908],
+  ["thin", 1200],
+  ["this", 406915],
+  ["thought", 30000],
+  ["wish", 15000],
 ];
+const COUNTS = new Map(WORDS);
 
 /** One line of words read at the given confidences, as one region. */
 function region(words: [string, number][]): RegionText {
@@ -47,8 +54,12 @@ function region(words: [string, number][]): RegionText {
 
 describe("the word list", () => {
   it("holds every word of a sorted list, its first and last, and nothing else", async () => {
-    const lexicon = (await lexiconOf(bucket(WORDS.join("\n") + "\n"), "eng"))!;
-    for (const w of WORDS) expect(lexicon.has(w), w).toBe(true);
+    const lexicon = (await lexiconOf(bucket(WORDS.map(([w, n]) => (n ? `${w}\t${n}` : w)).join("\n") + "\n"), "eng"))!;
+    for (const [w, n] of WORDS) {
+      expect(lexicon.has(w), w).toBe(true);
+      expect(lexicon.count(w), w).toBe(n);
+    }
+    expect(lexicon.count("thoughts")).toBe(0);
     for (const w of ["", "aa", "aahss", "b", "thoughts", "zzz", "IS"]) expect(lexicon.has(w), w).toBe(false);
   });
 
@@ -58,7 +69,7 @@ describe("the word list", () => {
 });
 
 describe("capitals lettering checked against the word list", () => {
-  const lexicon = { has: (w: string) => WORDS.includes(w) };
+  const lexicon = { has: (w: string) => COUNTS.has(w), count: (w: string) => COUNTS.get(w) ?? 0 };
 
   it("takes a word no list holds, read unsurely, for the one word its misread glyph makes", () => {
     const out = correctLettering(
@@ -82,10 +93,11 @@ describe("capitals lettering checked against the word list", () => {
           ["THIS", 0.9],
           ["16", 0.3],
           ["|6", 0.5],
+          ["1-1", 0.3],
         ]),
         lexicon,
       ).text,
-    ).toBe("THIS IS IS");
+    ).toBe("THIS IS IS I-I");
     expect(correctLettering(region([["16", 0.9]]), lexicon).text).toBe("16");
     expect(correctLettering(region([["50!", 0.3]]), lexicon).text).toBe("SO!");
     // With a sign or a unit it is a number.
@@ -144,6 +156,45 @@ describe("capitals lettering checked against the word list", () => {
     ]);
     // GAT: SAT and CAT both fit. B17: two digits in a word of letters.
     expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
+  it("takes the fit said most, and none said rarely, and keeps a letter drawn again and again", () => {
+    // POESN'T: DOESN'T and ROESN'T fit, DOES said 10 000 times more than ROES.
+    expect(correctLettering(region([["POESN'T", 0.5]]), lexicon).text).toBe("DOESN'T");
+    // SOK: only SOH fits (K read for H), said twice in 51 million words: a sound effect, kept.
+    // OOOF: OOF is a letter less, but a letter drawn three times in a row is lettering's stretch.
+    const same = region([
+      ["SOK!", 0.4],
+      ["OOOF!", 0.4],
+    ]);
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
+  it("takes a region's first word read with its decorated initial as two or three glyphs for the word one capital makes", () => {
+    for (const read of ["QUFTER", "LQUFTER", "LIFTER"]) {
+      const out = correctLettering(
+        region([
+          [read, 0.3],
+          ["THE", 0.9],
+        ]),
+        lexicon,
+      );
+      expect(out.text, read).toBe("AFTER THE");
+    }
+    // Read surely, or not the region's first word, it stays.
+    for (const words of [
+      [
+        ["QUFTER", 0.9],
+        ["THE", 0.9],
+      ],
+      [
+        ["THE", 0.9],
+        ["QUFTER", 0.3],
+      ],
+    ] as [string, number][][]) {
+      const same = region(words);
+      expect(correctLettering(same, lexicon)).toBe(same);
+    }
   });
 
   it("parts words run on past an exclamation mark, read as one or as I or a bar between two words", () => {

@@ -42,7 +42,7 @@ describe("a comic page", () => {
   beforeAll(async () => {
     await seedModels(
       ["eng"],
-      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf", "fonts/NotoSansSC-Regular.ttf", "lexicon/eng.txt"],
+      ["fonts/DejaVuSans.ttf", "fonts/DejaVuSans-Bold.ttf", "fonts/ComicNeue-Bold.ttf", "fonts/NotoSansSC-Regular.ttf", "lexicon/eng.tsv"],
     );
     const bytes = await picture("ctd_006013.jpg");
     source = decode(bytes);
@@ -766,7 +766,7 @@ describe("a photographed comic page", () => {
   // Seen at a slant (tilted 20°, turned 15°, rolled 6°): read as taken, the balloons of the lower
   // half were lost, their lines slanting across tesseract's.
   it("seen at a slant is read on its page made flat, its text put back where the photo shows it, and erased there", async () => {
-    await seedModels(["eng"], ["lexicon/eng.txt"]);
+    await seedModels(["eng"], ["lexicon/eng.tsv"]);
     const { source, pre, page } = await read("photo-comic-angled.jpg");
     expect(pre.path).toBe("picture");
     expect(pre.transform.lying).toBeDefined();

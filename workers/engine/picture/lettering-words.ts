@@ -39,24 +39,26 @@ const UNSURE = 0.8;
 /** Endings a word takes after an apostrophe: the stem is looked up (DOESN'T: DOES). */
 const CLITIC = /'(S|T|LL|RE|VE|D|M)$/;
 
-/** Whether a word of capitals (each hyphenated part, its clitic left off; a letter alone is a word) is in the list. */
-function known(lexicon: Lexicon, word: string): boolean {
-  return word.split("-").every((part) => {
-    const stem = part.replace(CLITIC, "");
-    return stem.length <= 1 || lexicon.has(stem.toLowerCase()) || (part.endsWith("N'T") && lexicon.has(part.slice(0, -3).toLowerCase()));
-  });
-}
-
 /** A glyph read as no letter: a digit or a bar. */
 const notLetter = (c: string) => (c >= "0" && c <= "9") || c === "|";
 
+/** Whether a word of capitals (each hyphenated part, its clitic left off; a letter alone is a word, a digit alone none) is in the list. */
+function known(lexicon: Lexicon, word: string): boolean {
+  return word.split("-").every((part) => {
+    const stem = part.replace(CLITIC, "");
+    if (stem.length <= 1) return !notLetter(stem);
+    return lexicon.has(stem.toLowerCase()) || (part.endsWith("N'T") && lexicon.has(part.slice(0, -3).toLowerCase()));
+  });
+}
+
 /**
  * The words of letters `word` may have been, each misread glyph (MISREAD) taken for what it was:
- * one glyph, or, in a word of digits and bars alone, two (a "16" between words of lettering is IS).
+ * one glyph, or, in a word of digits, bars and hyphens alone, two (a "16" between words of lettering
+ * is IS; a stammered "1-1", I-I).
  */
 function readings(word: string): string[] {
   const out = new Set<string>();
-  const digits = [...word].every(notLetter);
+  const digits = [...word].every((c) => notLetter(c) || c === "-");
   const step = (w: string, from: number, left: number) => {
     for (let i = from; i < w.length; i++) {
       for (const c of MISREAD[w[i]!] ?? "") {
@@ -75,24 +77,51 @@ const CAPITALS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 /** A word this long or longer, of capitals alone, may have lost or gained one letter: a shorter one fits too many words. */
 const EDITED_LETTERS = 4;
 
-/** The words one letter more or one less than `word` makes (a word of capitals). */
+/**
+ * The words one letter more or one less than `word` makes (a word of capitals); a letter drawn
+ * twice or more in a row is lettering's stretch, not a misreading, and is not taken out (OOOF is no OOF).
+ */
 function edits(word: string): string[] {
   const out = new Set<string>();
   for (let i = 0; i <= word.length; i++) {
     for (const c of CAPITALS) out.add(word.slice(0, i) + c + word.slice(i));
-    if (i < word.length) out.add(word.slice(0, i) + word.slice(i + 1));
+    if (i < word.length && word[i] !== word[i - 1] && word[i] !== word[i + 1]) out.add(word.slice(0, i) + word.slice(i + 1));
   }
   return [...out];
+}
+
+/** A word said fewer times than this in the word list's counts is too rare to be what lettering was misread from (SOK is no SOH). */
+const SAID = 5;
+/** Of several words a misreading fits, the one said most is taken when said this many times more than the next. */
+const MORE_SAID = 4;
+
+/** How often a word of capitals is said: its least said hyphenated part, each counted without its clitic; a letter alone is always said. */
+function said(lexicon: Lexicon, word: string): number {
+  return Math.min(
+    ...word.split("-").map((part) => {
+      const stem = part.replace(CLITIC, "").toLowerCase();
+      if (stem.length <= 1) return Infinity;
+      return lexicon.count(stem) || (part.endsWith("N'T") ? lexicon.count(part.slice(0, -3).toLowerCase()) : 0);
+    }),
+  );
+}
+
+/** The word of `fits` lettering was misread from: the one said most, when said often enough and well beyond the next. */
+function likeliest(lexicon: Lexicon, fits: string[]): string | null {
+  const ranked = fits.map((w) => ({ w, n: said(lexicon, w) })).sort((a, b) => b.n - a.n);
+  const [best, next] = ranked;
+  if (!best || best.n < SAID || (next && (next.n === best.n || best.n < MORE_SAID * next.n))) return null;
+  return best.w;
 }
 
 /** A word: what leads it and ends it (quotes, punctuation) around its letters, digits, apostrophes and hyphens. */
 const WORD = /^([^\p{L}\p{N}|]*)([\p{L}\p{N}|][\p{L}\p{N}|'-]*[\p{L}\p{N}|])([^\p{L}\p{N}|]*)$/u;
 
 /**
- * A word of capitals lettering no word list holds, taken for the one word of the list it could be
- * misread from (THIE → THIS, IT8 → ITS, 6ECOND → SECOND, 16 → IS), or, where no misread glyph
- * gives one, for the one word a letter more or less gives (BURNNG → BURNING, GTHE → THE; words of
- * four capitals or more); left as read where none or several are. Digits among letters are misread
+ * A word of capitals lettering no word list holds, taken for the likeliest word of the list it could
+ * be misread from (THIE → THIS, IT8 → ITS, 6ECOND → SECOND, 16 → IS), or, where no misread glyph
+ * gives one, a letter more or less gives (BURNNG → BURNING, GTHE → THE; words of four capitals or
+ * more); left as read where none is likeliest (`likeliest`). Digits among letters are misread
  * whatever the word's confidence; other words are corrected only when read unsurely: names and
  * sound effects read surely stay as read.
  */
@@ -107,7 +136,34 @@ function corrected(lexicon: Lexicon, w: WordText): string {
   if (!/\p{L}/u.test(core) && (m[1] || !/^[.,!?:;]*$/.test(m[3]!))) return w.text;
   let found = readings(core).filter((r) => known(lexicon, r));
   if (!found.length && core.length >= EDITED_LETTERS && /^[A-Z]+$/.test(core)) found = edits(core).filter((r) => known(lexicon, r));
-  return found.length === 1 ? m[1] + found[0]! + m[3] : w.text;
+  const word = likeliest(lexicon, found);
+  return word ? m[1] + word + m[3] : w.text;
+}
+
+/** How many glyphs a caption's decorated initial is read as, at most (Q and U, or L, Q and U, for an A). */
+const INITIAL_GLYPHS = 3;
+/** A word of the list a decorated initial's misreading makes is taken for a word said this many times more. */
+const INITIAL_SAID = 100;
+
+/**
+ * A region's first word read unsurely with its decorated initial (a capital drawn large, in a
+ * colour, with flourishes: a caption's drop cap) misread as two or three glyphs, taken for the word
+ * one capital in their place makes (QUFTER, LUFTER, LIFTER → AFTER): when the word as read is no
+ * word of the list, or one said a hundred times less; left as read where no such word is likeliest.
+ */
+function decoratedInitial(lexicon: Lexicon, w: WordText): string {
+  const m = WORD.exec(w.text);
+  if (!m || m[1] || w.confidence >= UNSURE) return w.text;
+  const core = m[2]!.toUpperCase();
+  const fits = new Set<string>();
+  for (let k = 2; k <= INITIAL_GLYPHS && core.length - k >= 3; k++) {
+    const rest = core.slice(k);
+    if (!/^[A-Z]+$/.test(rest)) continue;
+    for (const c of CAPITALS) if (known(lexicon, c + rest)) fits.add(c + rest);
+  }
+  const word = likeliest(lexicon, [...fits]);
+  if (!word || (known(lexicon, core) && said(lexicon, word) < INITIAL_SAID * said(lexicon, core))) return w.text;
+  return word + m[3];
 }
 
 /** Letters either side of an exclamation or question mark with no space after it: OW!ITS, OW!|TS (a bar for I). */
@@ -172,9 +228,9 @@ function closingMark(lexicon: Lexicon, words: WordText[]): WordText[] {
 }
 
 /**
- * A region of capitals lettering with its run-on words parted, its misread words corrected, a lone 1
- * before a word read as I and a misread closing mark set after its last word (the same region when
- * none is).
+ * A region of capitals lettering with its run-on words parted, its misread words and decorated
+ * initial corrected, a lone 1 before a word read as I and a misread closing mark set after its last
+ * word (the same region when none is).
  */
 export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
   let changed = false;
@@ -183,8 +239,9 @@ export function correctLettering(region: RegionText, lexicon: Lexicon): RegionTe
       lexicon,
       l.words
         .flatMap((w) => runOn(lexicon, w))
-        .map((w) => {
-          const text = corrected(lexicon, w);
+        .map((w, i) => {
+          let text = corrected(lexicon, w);
+          if (text === w.text && k === 0 && i === 0) text = decoratedInitial(lexicon, w);
           return text === w.text ? w : { ...w, text };
         }),
     );

@@ -375,7 +375,7 @@ async function readFound(
     if (other.length && capitalsWeight(other) > capitalsWeight(r.read)) r.read = other;
   }
   // Lettering in capitals read in one language with a word list has its misread words corrected
-  // where exactly one word of the list fits (THIE → THIS, IT8 → ITS; `correctLettering`), once what
+  // where one word of the list fits likeliest (THIE → THIS, IT8 → ITS; `correctLettering`), once what
   // is art read as text has been dropped as read ("VR" read in a drawing is no "UR").
   const lexicons = new Map<RegionText, Lexicon>();
   for (const [k, r] of readings.entries()) {
