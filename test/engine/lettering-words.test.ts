@@ -238,7 +238,7 @@ describe("capitals lettering checked against the word list", () => {
     expect(correctLettering(same, lexicon)).toBe(same);
   });
 
-  it("takes a lone bar, 2 or 7 ending a balloon after a word of the list for its closing mark", () => {
+  it("takes a lone bar, 2, 7 or Z ending a balloon after a word of the list for its closing mark", () => {
     const bar = correctLettering(
       region([
         ["THE", 0.9],
@@ -267,11 +267,24 @@ describe("capitals lettering checked against the word list", () => {
         lexicon,
       ).text,
     ).toBe("THE?");
+    expect(
+      correctLettering(
+        region([
+          ["CAT", 0.9],
+          ["Z", 0.5],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe("CAT?");
     // A number read surely, one after a name or a mark, and a bar or 7 that does not end the balloon stay.
     for (const words of [
       [
         ["IS", 0.9],
         ["7", 0.9],
+      ],
+      [
+        ["CAT", 0.9],
+        ["Z", 0.9],
       ],
       [
         ["TIM", 0.9],

@@ -208,14 +208,14 @@ function onesAsI(lexicon: Lexicon, words: WordText[]): WordText[] {
   });
 }
 
-/** What a balloon's closing mark is misread as, alone after its last word: a bar for "!", the hook of a "?" for 2 or 7. */
-const CLOSING: Record<string, string> = { "|": "!", "2": "?", "7": "?" };
+/** What a balloon's closing mark is misread as, alone after its last word: a bar for "!", the hook of a "?" for 2, 7 or Z. */
+const CLOSING: Record<string, string> = { "|": "!", "2": "?", "7": "?", Z: "?" };
 
 /**
  * A balloon's last word, a lone glyph a closing mark is misread as (CLOSING) after a word of the
  * list, taken for that mark and set after the word ("FLY-SWATTER |" → "FLY-SWATTER!", "YOU ENVIOUS
- * 7" → "YOU ENVIOUS?"): a bar at any confidence (no word is a bar alone), a digit read unsurely
- * (a number said surely stays: "I'M 7").
+ * 7" or "YOU ENVIOUS Z" → "YOU ENVIOUS?"): a bar at any confidence (no word is a bar alone), a
+ * digit or a Z read unsurely (a number or letter said surely stays: "I'M 7", "PLAN Z").
  */
 function closingMark(lexicon: Lexicon, words: WordText[]): WordText[] {
   const last = words.at(-1);
