@@ -170,6 +170,28 @@ describe("capitals lettering checked against the word list", () => {
     expect(correctLettering(same, lexicon)).toBe(same);
   });
 
+  it("sets a stammered letter's misread repeat as the letter again", () => {
+    expect(
+      correctLettering(
+        region([
+          ["I--T", 0.85],
+          ["THOUGHT", 0.9],
+          ["I-1", 0.5],
+          ['"I-|', 0.5],
+        ]),
+        lexicon,
+      ).text,
+    ).toBe('I--I THOUGHT I-I "I-I');
+    // A stammer read right, letters whose second is no misreading of the first, and longer words stay.
+    const same = region([
+      ["I-I", 0.5],
+      ["A-T", 0.5],
+      ["T-I", 0.5],
+      ["IT-T", 0.5],
+    ]);
+    expect(correctLettering(same, lexicon)).toBe(same);
+  });
+
   it("takes a region's first word read with its decorated initial as two or three glyphs for the word one capital makes", () => {
     for (const read of ["QUFTER", "LQUFTER", "LIFTER"]) {
       const out = correctLettering(
@@ -216,17 +238,21 @@ describe("capitals lettering checked against the word list", () => {
     expect(its).toMatchObject({ text: "ITS", box: { x: 25, y: 0, w: 15, h: 20 } });
   });
 
-  it("takes a lone 1 before a word of the list for I, and keeps it ending a line, before other words or with a sign", () => {
+  it("takes a lone 1, or T read unsurely, before a word of the list for I, and keeps it ending a line, before other words or with a sign", () => {
     expect(
       correctLettering(
         region([
           ["1", 0.84],
           ["SAT", 0.9],
+          ["T", 0.6],
+          ["SAT", 0.9],
         ]),
         lexicon,
       ).text,
-    ).toBe("I SAT");
+    ).toBe("I SAT I SAT");
     const same = region([
+      ["CAT", 0.9],
+      ["T", 0.9],
       ["CAT", 0.9],
       ["1", 0.8],
       ["ZZZ", 0.9],

@@ -140,6 +140,22 @@ function corrected(lexicon: Lexicon, w: WordText): string {
   return word ? m[1] + word + m[3] : w.text;
 }
 
+/** A stammer's first letter and its repeat: a letter, hyphens, one glyph (I--I), with what leads and ends it. */
+const STAMMER = /^([^\p{L}\p{N}|]*)(\p{Lu})(-+)([\p{L}\p{N}|])([^\p{L}\p{N}|]*)$/u;
+
+/**
+ * A stammered letter whose repeat is misread, set as the letter again ("I--T THOUGHT", the second
+ * I's serifs read as a T's bar → "I--I"; "I-1" → "I-I"): the repeat a glyph MISREAD takes for that
+ * letter, or a T for an I. Null for any other word.
+ */
+function stammered(w: WordText): string | null {
+  const m = STAMMER.exec(w.text);
+  if (!m || m[2] === m[4]) return null;
+  const letter = m[2]!;
+  const fits = (MISREAD[m[4]!] ?? "").includes(letter) || (letter === "I" && m[4] === "T");
+  return fits ? m[1]! + letter + m[3] + letter + m[5] : null;
+}
+
 /** How many glyphs a caption's decorated initial is read as, at most (Q and U, or L, Q and U, for an A). */
 const INITIAL_GLYPHS = 3;
 /** A word of the list a decorated initial's misreading makes is taken for a word said this many times more. */
@@ -196,15 +212,18 @@ function runOn(lexicon: Lexicon, w: WordText): WordText[] {
   ];
 }
 
+/** A lone glyph read for the pronoun I: a 1 (a serifless I) at any confidence, a T (an I's serifs read as a bar) when unsure. */
+const misreadI = (w: WordText) => w.text === "1" || (w.text === "T" && w.confidence < UNSURE);
+
 /**
- * A lone 1 before a word of the list taken for the pronoun I, which heavy lettering's serifless I
- * is read as ("1 WAS LIKE HIM", "AS 1 ALWAYS SAID"); a 1 ending a line, or before a word the list
- * does not hold, stays a number.
+ * A lone 1 or T before a word of the list taken for the pronoun I, which heavy lettering's I is
+ * read as ("1 WAS LIKE HIM", "AS 1 ALWAYS SAID", "AS T ALWAYS SAID"); one ending a line, or before
+ * a word the list does not hold, stays as read.
  */
 function onesAsI(lexicon: Lexicon, words: WordText[]): WordText[] {
   return words.map((w, i) => {
     const next = WORD.exec(words[i + 1]?.text ?? "");
-    return w.text === "1" && next && /^\p{Lu}/u.test(next[2]!) && known(lexicon, next[2]!) ? { ...w, text: "I" } : w;
+    return misreadI(w) && next && /^\p{Lu}/u.test(next[2]!) && known(lexicon, next[2]!) ? { ...w, text: "I" } : w;
   });
 }
 
@@ -228,8 +247,8 @@ function closingMark(lexicon: Lexicon, words: WordText[]): WordText[] {
 }
 
 /**
- * A region of capitals lettering with its run-on words parted, its misread words and decorated
- * initial corrected, a lone 1 before a word read as I and a misread closing mark set after its last
+ * A region of capitals lettering with its run-on words parted, its misread words, stammers and
+ * decorated initial corrected, a lone 1 before a word read as I and a misread closing mark set after its last
  * word (the same region when none is).
  */
 export function correctLettering(region: RegionText, lexicon: Lexicon): RegionText {
@@ -240,7 +259,7 @@ export function correctLettering(region: RegionText, lexicon: Lexicon): RegionTe
       l.words
         .flatMap((w) => runOn(lexicon, w))
         .map((w, i) => {
-          let text = corrected(lexicon, w);
+          let text = stammered(w) ?? corrected(lexicon, w);
           if (text === w.text && k === 0 && i === 0) text = decoratedInitial(lexicon, w);
           return text === w.text ? w : { ...w, text };
         }),
