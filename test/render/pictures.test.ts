@@ -228,6 +228,11 @@ describe("a comic page", () => {
     expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^THIS IS BLACK TERROR/));
   });
 
+  it("has a caption's decorated initial read as the letter it is", () => {
+    // Tesseract reads the red, flourished A of "AFTER THE BATTLE" as two or three glyphs ("QUFTER").
+    expect(page.regions.map((r) => r.text)).toContainEqual(expect.stringMatching(/^AFTER THE BATTLE/));
+  });
+
   it("has a word run on past an exclamation mark read as two words, so each is translated", () => {
     // Tesseract reads "...OW! ITS BURNING" with no space after the mark: "--OW!ITS".
     const burning = page.regions.find((r) => r.text.includes("BURNING"))!;

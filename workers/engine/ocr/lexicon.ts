@@ -18,7 +18,7 @@ export interface Lexicon {
 const TAB = 9,
   NEWLINE = 10;
 
-/** A sorted word list held as its bytes and each line's start: about 5 MB for English, searched by halves. */
+/** A sorted word list held as its bytes and each line's start: about 4 MB for English, searched by halves. */
 function sortedList(bytes: Uint8Array): Lexicon {
   let count = 0;
   for (let i = bytes.indexOf(NEWLINE); i >= 0; i = bytes.indexOf(NEWLINE, i + 1)) count++;
