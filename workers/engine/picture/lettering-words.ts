@@ -42,13 +42,22 @@ const CLITIC = /'(S|T|LL|RE|VE|D|M)$/;
 /** A glyph read as no letter: a digit or a bar. */
 const notLetter = (c: string) => (c >= "0" && c <= "9") || c === "|";
 
+/**
+ * A word of capitals as the list is searched for it: each hyphenated part's stem in lower case, its
+ * clitic left off ("IT'S": it), and a part ending "N'T" also without it ("DOESN'T": doesn, does).
+ */
+function stems(word: string): { stem: string; bare: string | null }[] {
+  return word.split("-").map((part) => ({
+    stem: part.replace(CLITIC, "").toLowerCase(),
+    bare: part.endsWith("N'T") ? part.slice(0, -3).toLowerCase() : null,
+  }));
+}
+
 /** Whether a word of capitals (each hyphenated part, its clitic left off; a letter alone is a word, a digit alone none) is in the list. */
 function known(lexicon: Lexicon, word: string): boolean {
-  return word.split("-").every((part) => {
-    const stem = part.replace(CLITIC, "");
-    if (stem.length <= 1) return !notLetter(stem);
-    return lexicon.has(stem.toLowerCase()) || (part.endsWith("N'T") && lexicon.has(part.slice(0, -3).toLowerCase()));
-  });
+  return stems(word).every(({ stem, bare }) =>
+    stem.length <= 1 ? !notLetter(stem) : lexicon.has(stem) || (bare !== null && lexicon.has(bare)),
+  );
 }
 
 /**
@@ -98,11 +107,7 @@ const MORE_SAID = 4;
 /** How often a word of capitals is said: its least said hyphenated part, each counted without its clitic; a letter alone is always said. */
 function said(lexicon: Lexicon, word: string): number {
   return Math.min(
-    ...word.split("-").map((part) => {
-      const stem = part.replace(CLITIC, "").toLowerCase();
-      if (stem.length <= 1) return Infinity;
-      return lexicon.count(stem) || (part.endsWith("N'T") ? lexicon.count(part.slice(0, -3).toLowerCase()) : 0);
-    }),
+    ...stems(word).map(({ stem, bare }) => (stem.length <= 1 ? Infinity : lexicon.count(stem) || (bare ? lexicon.count(bare) : 0))),
   );
 }
 
