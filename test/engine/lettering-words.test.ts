@@ -20,20 +20,25 @@ const WORDS: [string, number][] = [
   ["aahs", 0],
   ["after", 34812],
   ["ban", 600],
+  ["bob", 4666],
   ["burning", 1561],
   ["can", 90000],
   ["cat", 3000],
+  ["che", 146],
   ["does", 34002],
+  ["him", 177710],
   ["id", 500],
   ["in", 300000],
   ["io", 0],
   ["is", 459663],
   ["its", 8757],
+  ["job", 21063],
   ["lifter", 12],
   ["oof", 121],
   ["roes", 3],
   ["sat", 2000],
   ["second", 14513],
+  ["she", 190000],
   ["so", 200000],
   ["soh", 2],
   ["the", 1501908],
@@ -216,6 +221,31 @@ describe("capitals lettering checked against the word list", () => {
     ] as [string, number][][]) {
       const same = region(words);
       expect(correctLettering(same, lexicon)).toBe(same);
+    }
+  });
+
+  it("takes a region's first word read as a rare word of the list, its decorated initial as one other letter, for the word said a thousand times more", () => {
+    const out = correctLettering(
+      region([
+        ["CHE", 0.4],
+        ["CAT", 0.9],
+      ]),
+      lexicon,
+    );
+    expect(out.text).toBe("THE CAT");
+    // Read surely, or not first; a word the list does not hold (a name: JIM is no HIM); a word
+    // whose fit is said only a few times more (BOB is no JOB): each stays.
+    for (const words of [
+      [["CHE", 0.9]],
+      [
+        ["CAT", 0.9],
+        ["CHE", 0.4],
+      ],
+      [["JIM", 0.4]],
+      [["BOB", 0.4]],
+    ] as [string, number][][]) {
+      const same = region(words);
+      expect(correctLettering(same, lexicon), words[0]![0]).toBe(same);
     }
   });
 
