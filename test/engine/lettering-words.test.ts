@@ -41,11 +41,13 @@ const WORDS: [string, number][] = [
   ["she", 190000],
   ["so", 200000],
   ["soh", 2],
+  ["sour", 297],
   ["the", 1501908],
   ["thin", 1200],
   ["this", 406915],
   ["thought", 30000],
   ["wish", 15000],
+  ["your", 328715],
 ];
 const COUNTS = new Map(WORDS);
 
@@ -224,7 +226,7 @@ describe("capitals lettering checked against the word list", () => {
     }
   });
 
-  it("takes a region's first word read as a rare word of the list, its decorated initial as one other letter, for the word said a thousand times more", () => {
+  it("takes a region's first word read as a rare word of the list, its decorated initial as one other letter, for the word said five thousand times more", () => {
     const out = correctLettering(
       region([
         ["CHE", 0.4],
@@ -234,7 +236,7 @@ describe("capitals lettering checked against the word list", () => {
     );
     expect(out.text).toBe("THE CAT");
     // Read surely, or not first; a word the list does not hold (a name: JIM is no HIM); a word
-    // whose fit is said only a few times more (BOB is no JOB): each stays.
+    // whose fit is said only so many times more (BOB is no JOB, SOUR no YOUR): each stays.
     for (const words of [
       [["CHE", 0.9]],
       [
@@ -243,6 +245,7 @@ describe("capitals lettering checked against the word list", () => {
       ],
       [["JIM", 0.4]],
       [["BOB", 0.4]],
+      [["SOUR", 0.4]],
     ] as [string, number][][]) {
       const same = region(words);
       expect(correctLettering(same, lexicon), words[0]![0]).toBe(same);
