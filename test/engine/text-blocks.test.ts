@@ -45,7 +45,7 @@ describe("text blocks of a picture", () => {
     expect(blocks[0]!.box).toMatchObject({ x: 540, y: 400 });
   });
 
-  it("take characters on a grid for columns where columns stand further apart than their characters, and for rows the other way round", () => {
+  it("take characters on a grid for columns where columns stand further apart than their characters, for rows the other way round, and lines nearly touching by what each holds", () => {
     // Eight columns of five 32 px characters (a wide balloon): more columns than characters to a
     // column, which counting marks alone took for rows. 14 px between columns, 4 between characters.
     const grid = (across: number, down: number, stepX: number, stepY: number) => {
@@ -61,6 +61,11 @@ describe("text blocks of a picture", () => {
     // Two columns of eight and two rows of eight stay as they were.
     expect(grid(2, 8, 46, 36)).toBe(true);
     expect(grid(8, 2, 36, 46)).toBe(false);
+    // Lines nearly touching (a balloon's columns photographed a little turned: 1 px apart, 4 px
+    // between their characters) are no grid whose blanks tell the direction: eight characters to a
+    // column against two to a row do. Counted by its blanks alone, the balloon was read across.
+    expect(grid(2, 8, 33, 36)).toBe(true);
+    expect(grid(8, 2, 36, 33)).toBe(false);
   });
 
   it("bring large lettering down to the height tesseract reads best", () => {
