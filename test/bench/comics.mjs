@@ -8,6 +8,9 @@
 //    (comics/transcriptions.json, written by reading the pages): recall and precision of words
 //    (English: lower case, split at spaces and punctuation, apostrophes dropped, line-end hyphens
 //    joined; as multisets) or characters (Japanese: NFKC, letters and digits only, as multisets);
+//    and in order: the pairs of neighbouring units of each balloon (a transcription's line) found
+//    next to each other in one region of the reading (a paragraph of the export), which lines of two
+//    balloons read interleaved, or a column read across, lose;
 //  - native tesseract (Debian's models, one thread; `-l eng`, or the better of `-l jpn_vert` and
 //    `-l jpn`) on the same page: the same measures, the floor;
 //  - `translate` (English pages, en → es, png) and `erase` (every page, png): native tesseract on the
@@ -78,6 +81,22 @@ function units(text, language) {
     .replace(/['’‘`]/g, "")
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean);
+}
+
+/** A transcription's balloons and captions (one a line), a reading's regions (one a paragraph, its lines joined). */
+const BALLOONS = /\n/;
+const PARAGRAPHS = /\n[ \t]*\n/;
+
+/**
+ * Units next to each other in one balloon or caption, in their order (as "a b"): what recall does
+ * not see. Lines of two balloons read interleaved, or a column read across as rows, keep every unit
+ * and lose their pairs; balloons read in another order than the transcription's keep theirs.
+ */
+function pairs(text, language, parts) {
+  return text.split(parts).flatMap((part) => {
+    const u = units(part, language);
+    return u.slice(1).map((b, i) => `${u[i]} ${b}`);
+  });
 }
 
 const bag = (xs) => {
@@ -237,10 +256,12 @@ async function measurePage(base, auth, name) {
   let file = pageFile(name);
   const stem = name.replace(/\.[^.]+$/, "");
   const truth = units(text, language);
+  const truthPairs = pairs(text, language, BALLOONS);
   const row = {
     name,
     language,
     units: truth.length,
+    pairs: truthPairs.length,
     ...(crop ? { panel: true } : {}),
     ...(capture ? { photo: true } : {}),
     ...(scale ? { small: true } : {}),
@@ -266,7 +287,13 @@ async function measurePage(base, auth, name) {
   // Native on the input: the floor, and what it can read there (the source units a result should lose).
   const natives = nativeReadings(file, language).map((r) => ({ ...r, ...score(truth, r.units) }));
   const best = natives.reduce((a, b) => (b.recall > a.recall ? b : a));
-  row.native = { lang: best.lang, recall: best.recall, precision: best.precision, seconds: best.seconds };
+  row.native = {
+    lang: best.lang,
+    recall: best.recall,
+    precision: best.precision,
+    pairRecall: score(truthPairs, pairs(best.text, language, PARAGRAPHS)).recall,
+    seconds: best.seconds,
+  };
   const inputReadable = common(truth, best.units);
   row.nativeReadable = inputReadable.length;
 
@@ -280,6 +307,7 @@ async function measurePage(base, auth, name) {
     stages: ocr.stages,
     recall: ours.recall,
     precision: ours.precision,
+    pairRecall: ocr.exports.txt ? score(truthPairs, pairs(ocr.exports.txt.toString("utf8"), language, PARAGRAPHS)).recall : null,
   };
 
   for (const tool of language === "en" ? ["translate", "erase"] : ["erase"]) {
@@ -381,6 +409,20 @@ function overallOf(rows) {
     nativeMeanRecall: pooled("native").mean,
     oursPrecision: mean(rows.map((r) => r.ocr.precision)),
     nativePrecision: mean(rows.map((r) => r.native.precision)),
+    // Neighbouring units of a balloon read next to each other, over every pair of every page.
+    pairs: sumOf((r) => r.pairs),
+    oursPairRecall:
+      sumOf((r) => (r.ocr.pairRecall ?? 0) * r.pairs) /
+      Math.max(
+        1,
+        sumOf((r) => r.pairs),
+      ),
+    nativePairRecall:
+      sumOf((r) => (r.native.pairRecall ?? 0) * r.pairs) /
+      Math.max(
+        1,
+        sumOf((r) => r.pairs),
+      ),
   };
   for (const tool of ["translate", "erase"]) {
     const rs = rows.filter((r) => r[tool]);
@@ -421,14 +463,14 @@ function summarise(rows) {
   const askew = askewRows.length ? overallOf(askewRows) : null;
 
   const lines = [
-    "| page | lang | units | recall ours | recall native | ratio | precision ours / native | left after translate | left after erase | translation outside balloons | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| page | lang | units | recall ours | recall native | ratio | in order ours / native | precision ours / native | left after translate | left after erase | translation outside balloons | chroma translate / erase | size kept | s ocr / translate / erase (native s) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const r of rows) {
     const t = r.translate;
     const e = r.erase;
     lines.push(
-      `| ${r.name}${r.scaledTo ? ` (refused; sent scaled to ${r.scaledTo})` : ""} | ${r.language} (${r.native.lang}) | ${r.units} | ${pct(r.ocr.recall)} | ${pct(r.native.recall)} | ${ratio(r.ocr.recall, r.native.recall)} | ${pct(r.ocr.precision)} / ${pct(r.native.precision)} | ${t ? `${pct(t.left)} (${t.leftUnits ?? "–"}/${r.nativeReadable}; ${pct(t.leftNotInTranslation)} not in the translation)` : "n/a"} | ${e ? `${pct(e.left)} (${e.leftUnits ?? "–"}/${r.nativeReadable})` : "–"} | ${t?.placement ? `${pct(t.placement.outside / Math.max(1, t.placement.drawn))} of ${t.placement.drawn} px` : "–"} | ${t ? ratio(t.chromaRatio, 1) : "n/a"} / ${ratio(e?.chromaRatio, 1)} | ${[
+      `| ${r.name}${r.scaledTo ? ` (refused; sent scaled to ${r.scaledTo})` : ""} | ${r.language} (${r.native.lang}) | ${r.units} | ${pct(r.ocr.recall)} | ${pct(r.native.recall)} | ${ratio(r.ocr.recall, r.native.recall)} | ${pct(r.ocr.pairRecall)} / ${pct(r.native.pairRecall)} | ${pct(r.ocr.precision)} / ${pct(r.native.precision)} | ${t ? `${pct(t.left)} (${t.leftUnits ?? "–"}/${r.nativeReadable}; ${pct(t.leftNotInTranslation)} not in the translation)` : "n/a"} | ${e ? `${pct(e.left)} (${e.leftUnits ?? "–"}/${r.nativeReadable})` : "–"} | ${t?.placement ? `${pct(t.placement.outside / Math.max(1, t.placement.drawn))} of ${t.placement.drawn} px` : "–"} | ${t ? ratio(t.chromaRatio, 1) : "n/a"} / ${ratio(e?.chromaRatio, 1)} | ${[
         t,
         e,
       ]
@@ -440,7 +482,7 @@ function summarise(rows) {
       .filter((k) => r[k] && r[k].status !== "completed")
       .map((k) => `${k} ${r[k].status}${r[k].code ? ` ${r[k].code}` : ""}`);
     if (r.refused) bad.unshift(`the page as it is: ${r.refused.code} (${r.refused.message}); native on it ${pct(r.nativeOriginalRecall)}`);
-    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | | | |`);
+    if (bad.length) lines.push(`|  ↳ ${bad.join("; ")} | | | | | | | | | | | | | |`);
   }
   for (const [label, o] of [
     ["**overall**, whole pages", overall],
@@ -450,7 +492,7 @@ function summarise(rows) {
     ["**scanned askew**", askew],
   ].filter(([, o]) => o))
     lines.push(
-      `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${o.translate.placement ? `${pct(o.translate.placement.outside)} of ${o.translate.placement.drawn} px` : "–"} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
+      `| ${label} (pooled over ${o.units} units) | | ${o.units} | ${pct(o.oursRecall)} | ${pct(o.nativeRecall)} | ${ratio(o.oursRecall, o.nativeRecall)} | ${pct(o.oursPairRecall)} / ${pct(o.nativePairRecall)} | ${pct(o.oursPrecision)} / ${pct(o.nativePrecision)} | ${pct(o.translate.left)} (${pct(o.translate.leftNotInTranslation)} not in the translation) | ${pct(o.erase.left)} | ${o.translate.placement ? `${pct(o.translate.placement.outside)} of ${o.translate.placement.drawn} px` : "–"} | ${ratio(o.translate.chromaRatio, 1)} / ${ratio(o.erase.chromaRatio, 1)} | ${o.translate.sizeKept}/${o.translate.pages} / ${o.erase.sizeKept}/${o.erase.pages} | ${secs(o.ocr.meanSeconds)} / ${secs(o.translate.meanSeconds)} / ${secs(o.erase.meanSeconds)} (${secs(o.ocr.nativeMeanSeconds)}) |`,
     );
   lines.push("", "| page | job | seconds in each state |", "|---|---|---|");
   for (const r of rows)

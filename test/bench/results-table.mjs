@@ -135,6 +135,13 @@ export const ROWS = {
         ratio(o.oursPrecision, o.nativePrecision),
       ],
     ];
+    // Runs recorded before the pairs were counted have none.
+    if (o.pairs)
+      rows.push([
+        `in order: neighbouring words/characters of a balloon read next to each other (${o.pairs} pairs pooled): service vs native`,
+        `${pct(o.oursPairRecall)} vs ${pct(o.nativePairRecall)}`,
+        `${ratio(o.oursPairRecall, o.nativePairRecall)} native`,
+      ]);
     for (const [what, short, one, g] of [
       ["single panels cut out of those pages", "panels", "panel", r.panels],
       ["phone photos of those pages", "photos", "photo", r.photos],
