@@ -400,6 +400,12 @@ function overallOf(rows) {
       mean: mean(rows.map((r) => r[key]?.recall)),
     };
   };
+  const inOrder = (key) =>
+    sumOf((r) => (r[key].pairRecall ?? 0) * r.pairs) /
+    Math.max(
+      1,
+      sumOf((r) => r.pairs),
+    );
   const overall = {
     pages: rows.length,
     units: sumOf((r) => r.units),
@@ -411,18 +417,8 @@ function overallOf(rows) {
     nativePrecision: mean(rows.map((r) => r.native.precision)),
     // Neighbouring units of a balloon read next to each other, over every pair of every page.
     pairs: sumOf((r) => r.pairs),
-    oursPairRecall:
-      sumOf((r) => (r.ocr.pairRecall ?? 0) * r.pairs) /
-      Math.max(
-        1,
-        sumOf((r) => r.pairs),
-      ),
-    nativePairRecall:
-      sumOf((r) => (r.native.pairRecall ?? 0) * r.pairs) /
-      Math.max(
-        1,
-        sumOf((r) => r.pairs),
-      ),
+    oursPairRecall: inOrder("ocr"),
+    nativePairRecall: inOrder("native"),
   };
   for (const tool of ["translate", "erase"]) {
     const rs = rows.filter((r) => r[tool]);
